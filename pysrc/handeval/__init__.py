@@ -1,0 +1,36 @@
+"""handeval: hand evaluation and settlement for 十三水 (shisanshui), 越式13张 (tienlen)
+and 打儲 (dachu). The rules live in the Rust core ``handeval._core``; see RULES.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence, Union
+
+from handeval import _core
+from handeval._result import Result
+from handeval.errors import HandevalError
+from handeval import shisanshui
+
+__version__ = _core.__version__
+
+__all__ = ["HandevalError", "Rules", "parse_cards", "cap", "shisanshui", "__version__"]
+
+
+@dataclass(frozen=True)
+class Rules(Result):
+    """All house-rule options, one part per game; any game function taking ``rules=``
+    accepts this or that game's own ``Rules``."""
+
+    shisanshui: shisanshui.Rules = field(default_factory=shisanshui.Rules)
+
+
+def parse_cards(cards: Union[str, Sequence[str]]) -> List[str]:
+    """Parse cards (``"As 10d ♥3"`` or a list of card strings) to canonical strings."""
+    return _core.parse_cards(cards)
+
+
+def cap(theoretical: Sequence[int], carried: Sequence[Optional[int]]) -> List[int]:
+    """防以小博大 (RULES.md section 4): limit each result to the amount carried in and
+    scale the larger side down, exactly zero-sum. ``None`` in ``carried`` is uncapped."""
+    return _core.cap(theoretical, carried)

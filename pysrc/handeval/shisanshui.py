@@ -1,0 +1,190 @@
+"""十三水 (shisanshui), Chinese poker: rows, comparison, 倒水 fouls, 特殊牌型 specials and
+settlement (RULES.md section 1). Thin over ``handeval._core``: this module converts
+arguments and builds result objects; every rule lives in Rust.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import List, Optional, Sequence, Union
+
+from handeval import _core
+from handeval._result import Result
+from handeval._rules import game_rules
+from handeval.errors import fail
+
+__all__ = [
+    "Rules",
+    "Row",
+    "SpecialHand",
+    "PairResult",
+    "Settlement",
+    "CATEGORIES",
+    "SPECIALS",
+    "classify",
+    "classify_many",
+    "compare",
+    "is_foul",
+    "special",
+    "special_hand",
+    "settle",
+]
+
+Cards = Union[str, Sequence[str]]
+
+#: Row categories, lowest first.
+CATEGORIES = (
+    "high_card", "pair", "two_pair", "three_of_a_kind", "straight",
+    "flush", "full_house", "four_of_a_kind", "straight_flush",
+)
+
+#: Special hands, highest first: ``(id, Chinese name, waters)``.
+SPECIALS = tuple(_core.ssw_special_table())
+
+
+@dataclass(frozen=True)
+class Rules:
+    """House-rule options of 十三水; the defaults are RULES.md's.
+
+    * ``suit_tiebreak`` — equal ranks are decided by suits (the seed: no ties); off: an
+      exact rank tie scores 0.
+    * ``suit_order`` — [decision] suits strongest first, default ``"shcd"`` (♠ > ♥ > ♣ > ♦).
+    * ``a2345`` — ``"lowest"`` (default) or ``"second_highest"`` (just below TJQKA).
+    * ``foul_scoring`` — [decision] a fouled hand loses every row and counts as scooped;
+      off: fouled hands are rejected as bad input.
+    * ``home_run_min_opponents`` — [decision] 全垒打 needs this many opponents (default 3).
+    * ``rake_percent`` — 抽水 of each positive result, default 0.
+    """
+
+    suit_tiebreak: bool = True
+    suit_order: str = "shcd"
+    a2345: str = "lowest"
+    foul_scoring: bool = True
+    home_run_min_opponents: int = 3
+    rake_percent: int = 0
+
+
+def _rules(rules):
+    return game_rules(rules, "shisanshui", Rules)
+
+
+@dataclass(frozen=True)
+class Row(Result):
+    """A classified 3- or 5-card row."""
+
+    category: str
+    #: The category's Chinese name, e.g. 同花顺.
+    category_zh: str
+    #: Orders rows by category and ranks (no suits); also valid across 3 vs 5 cards.
+    strength: int
+    #: The cards in order of significance (biggest group first, A last in A2345).
+    cards: List[str]
+
+
+@dataclass(frozen=True)
+class SpecialHand(Result):
+    id: str
+    name_zh: str
+    waters: int
+    #: ``[front, middle, back]`` for 三同花顺 / 三顺子 / 三同花, else None.
+    split: Optional[List[List[str]]]
+
+
+@dataclass(frozen=True)
+class PairResult(Result):
+    """How seats ``a < b`` were scored, from ``a``'s point of view."""
+
+    a: int
+    b: int
+    #: ``"rows"``, ``"foul"`` or ``"special"``.
+    kind: str
+    #: Signed waters of front, middle, back (before doubling) when rows were compared.
+    rows: List[int]
+    #: Seat that scooped (打枪) the other, or None.
+    scooper: Optional[int]
+    #: The scooper's 全垒打 doubled this pair again.
+    home_run: bool
+    #: Waters ``a`` wins from ``b``; negative when ``a`` pays.
+    waters: int
+
+
+@dataclass(frozen=True)
+class Settlement(Result):
+    #: Total waters per seat.
+    waters: List[int]
+    #: Money per seat after the cap and the rake.
+    deltas: List[int]
+    #: ``pairwise[i][j]``: waters seat i wins from seat j.
+    pairwise: List[List[int]]
+    fouls: List[bool]
+    #: Declared special id per seat, or None.
+    specials: List[Optional[str]]
+    home_runs: List[bool]
+    #: base × waters, before the cap.
+    theoretical: List[int]
+    rake: int
+    pairs: List[PairResult]
+
+
+def _special(t) -> Optional[SpecialHand]:
+    if t is None:
+        return None
+    sid, zh, waters, split = t
+    return SpecialHand(sid, zh, waters, None if split is None else [list(r) for r in split])
+
+
+def classify(cards: Cards, rules=None) -> Row:
+    """Classify a 3-card front or a 5-card row."""
+    category, zh, strength, sig = _core.ssw_classify(cards, _rules(rules))
+    return Row(category, zh, strength, sig)
+
+
+def classify_many(rows: Sequence[Cards], rules=None) -> List[str]:
+    """Categories of many rows in one call (evaluation runs with the GIL released)."""
+    return _core.ssw_classify_many(rows, _rules(rules))
+
+
+def compare(a: Cards, b: Cards, rules=None) -> int:
+    """-1, 0 or 1: the full order of RULES 1.3 between two rows of the same size."""
+    return _core.ssw_compare(a, b, _rules(rules))
+
+
+def is_foul(front: Cards, middle: Cards, back: Cards, rules=None) -> bool:
+    """倒水: whether front ≤ middle ≤ back fails (ranks only, RULES 1.4)."""
+    return _core.ssw_is_foul(front, middle, back, _rules(rules))
+
+
+def special(cards13: Cards) -> Optional[str]:
+    """The id of the highest special hand the 13 cards make, or None."""
+    s = _core.ssw_special(cards13)
+    return None if s is None else s[0]
+
+
+def special_hand(cards13: Cards) -> Optional[SpecialHand]:
+    """Like :func:`special`, with the Chinese name, waters and split."""
+    return _special(_core.ssw_special(cards13))
+
+
+def settle(players, base: int = 1, carried=None, rules=None) -> Settlement:
+    """Score a deal (RULES 1.6) and settle money (RULES 4).
+
+    ``players``: per seat ``{"front", "middle", "back"}`` or ``{"special": id, "cards": 13 cards}``.
+    ``carried``: per-seat carried-in amounts (None entries are uncapped), or None.
+    """
+    r = _core.ssw_settle(players, base, carried, _rules(rules))
+    waters, pairwise, fouls, specials, home_runs, theoretical, deltas, rake, pairs = r
+    return Settlement(
+        waters=list(waters),
+        deltas=list(deltas),
+        pairwise=[list(row) for row in pairwise],
+        fouls=list(fouls),
+        specials=[None if s is None else s[0] for s in specials],
+        home_runs=list(home_runs),
+        theoretical=list(theoretical),
+        rake=rake,
+        pairs=[
+            PairResult(a, b, kind, list(rows), {1: a, -1: b}.get(scoop), home_run, w)
+            for a, b, kind, rows, scoop, home_run, w in pairs
+        ],
+    )

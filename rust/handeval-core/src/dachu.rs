@@ -1,0 +1,1 @@
+//! 打儲 (dachu) (RULES §3). Not yet implemented.

@@ -1,0 +1,477 @@
+//! Row evaluation for 十三水 (RULES §1.2–1.4).
+//!
+//! A row's *strength* is a `u32` that orders rows by category and ranks, without suits:
+//! `category << 20 | r1 << 16 | r2 << 12 | r3 << 8 | r4 << 4 | r5`, with the ranks in
+//! order of significance (biggest group first, then kickers high to low), rank values
+//! 2..=14 and 0 as padding. Fronts use the same encoding with at most three rank
+//! nibbles, so `front.strength <= middle.strength` is exactly the cross-size comparison
+//! of RULES §1.4 (category, then the ranks both rows have).
+//!
+//! Five-card strength is two table lookups, in the style of the fast public evaluators:
+//! each card contributes one precomputed `u64` key; the sum of five keys carries a
+//! collision-free rank-multiset sum (greedy Sidon-like keys), the OR of rank bits, and
+//! per-suit counters that reveal a flush.
+
+use super::rules::{Rules, WheelRank};
+use crate::cards::Card;
+use crate::error::{Error, Result};
+use std::cmp::Ordering;
+use std::sync::OnceLock;
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Category {
+    /// 乌龙
+    HighCard = 0,
+    /// 对子
+    Pair = 1,
+    /// 两对
+    TwoPair = 2,
+    /// 三条
+    ThreeOfAKind = 3,
+    /// 顺子
+    Straight = 4,
+    /// 同花
+    Flush = 5,
+    /// 葫芦
+    FullHouse = 6,
+    /// 铁支
+    FourOfAKind = 7,
+    /// 同花顺
+    StraightFlush = 8,
+}
+
+impl Category {
+    pub const ALL: [Category; 9] = [
+        Category::HighCard,
+        Category::Pair,
+        Category::TwoPair,
+        Category::ThreeOfAKind,
+        Category::Straight,
+        Category::Flush,
+        Category::FullHouse,
+        Category::FourOfAKind,
+        Category::StraightFlush,
+    ];
+    pub fn from_strength(strength: u32) -> Category {
+        Category::ALL[(strength >> 20) as usize]
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Category::HighCard => "high_card",
+            Category::Pair => "pair",
+            Category::TwoPair => "two_pair",
+            Category::ThreeOfAKind => "three_of_a_kind",
+            Category::Straight => "straight",
+            Category::Flush => "flush",
+            Category::FullHouse => "full_house",
+            Category::FourOfAKind => "four_of_a_kind",
+            Category::StraightFlush => "straight_flush",
+        }
+    }
+    pub fn name_zh(self) -> &'static str {
+        match self {
+            Category::HighCard => "乌龙",
+            Category::Pair => "对子",
+            Category::TwoPair => "两对",
+            Category::ThreeOfAKind => "三条",
+            Category::Straight => "顺子",
+            Category::Flush => "同花",
+            Category::FullHouse => "葫芦",
+            Category::FourOfAKind => "铁支",
+            Category::StraightFlush => "同花顺",
+        }
+    }
+}
+
+/// Greedy keys such that every multiset of five ranks (at most four of each) has its own sum.
+const RANK_KEYS: [u32; 13] = [0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415];
+const MAX_KEY_SUM: usize = 4 * 79415 + 43258;
+
+struct Tables {
+    card_keys: [u64; 52],
+    /// Strength by rank-key sum, for hands that are not flushes.
+    by_sum: Vec<u32>,
+    /// Strength by 13-bit rank mask, for flushes.
+    flush: Vec<u32>,
+}
+
+fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(build_tables)
+}
+
+fn build_tables() -> Tables {
+    let mut card_keys = [0u64; 52];
+    for id in 0..52u8 {
+        let c = Card(id);
+        card_keys[id as usize] =
+            RANK_KEYS[c.rank() as usize] as u64 | 1u64 << (32 + c.rank()) | 1u64 << (48 + 4 * c.suit());
+    }
+    let mut by_sum = vec![0u32; MAX_KEY_SUM + 1];
+    let mut counts = [0u8; 13];
+    // Every multiset of five ranks, at most four of each.
+    fn walk(from: usize, left: u8, counts: &mut [u8; 13], by_sum: &mut [u32]) {
+        if left == 0 {
+            let ranks: Vec<u8> = (0..13u8).flat_map(|r| std::iter::repeat(r).take(counts[r as usize] as usize)).collect();
+            let sum: u32 = ranks.iter().map(|&r| RANK_KEYS[r as usize]).sum();
+            assert_eq!(by_sum[sum as usize], 0, "rank keys collide");
+            by_sum[sum as usize] = strength_slow(&ranks, false);
+            return;
+        }
+        for r in from..13 {
+            if counts[r] < 4 {
+                counts[r] += 1;
+                walk(r, left - 1, counts, by_sum);
+                counts[r] -= 1;
+            }
+        }
+    }
+    walk(0, 5, &mut counts, &mut by_sum);
+    let mut flush = vec![0u32; 1 << 13];
+    for mask in 0u32..(1 << 13) {
+        if mask.count_ones() == 5 {
+            let ranks: Vec<u8> = (0..13u8).filter(|r| mask >> r & 1 == 1).collect();
+            flush[mask as usize] = strength_slow(&ranks, true);
+        }
+    }
+    Tables { card_keys, by_sum, flush }
+}
+
+#[inline]
+fn pack(category: Category, sig: &[u8]) -> u32 {
+    let mut v = (category as u32) << 20;
+    for (i, &r) in sig.iter().enumerate() {
+        v |= ((r as u32) + 2) << (16 - 4 * i);
+    }
+    v
+}
+
+/// Reference classifier on rank indices (0 = `2`): straightforward grouping; it builds
+/// the lookup tables and is the oracle the fast path is tested against.
+pub fn strength_slow(ranks: &[u8], flush: bool) -> u32 {
+    let mut counts = [0u8; 13];
+    for &r in ranks {
+        counts[r as usize] += 1;
+    }
+    // Groups by (count desc, rank desc).
+    let mut groups: Vec<(u8, u8)> = (0..13u8).rev().filter(|&r| counts[r as usize] > 0).map(|r| (counts[r as usize], r)).collect();
+    groups.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+    let sig: Vec<u8> = groups.iter().map(|g| g.1).collect();
+    let shape: Vec<u8> = groups.iter().map(|g| g.0).collect();
+    if ranks.len() == 3 {
+        return match shape.as_slice() {
+            [3] => pack(Category::ThreeOfAKind, &sig),
+            [2, 1] => pack(Category::Pair, &sig),
+            _ => pack(Category::HighCard, &sig),
+        };
+    }
+    match shape.as_slice() {
+        [4, 1] => pack(Category::FourOfAKind, &sig),
+        [3, 2] => pack(Category::FullHouse, &sig),
+        [3, 1, 1] => pack(Category::ThreeOfAKind, &sig),
+        [2, 2, 1] => pack(Category::TwoPair, &sig),
+        [2, 1, 1, 1] => pack(Category::Pair, &sig),
+        _ => {
+            let mask: u32 = ranks.iter().fold(0, |m, &r| m | 1 << r);
+            let top = straight_top(mask);
+            match (top, flush) {
+                (Some(t), true) => pack(Category::StraightFlush, &[t]),
+                (Some(t), false) => pack(Category::Straight, &[t]),
+                (None, true) => pack(Category::Flush, &sig),
+                (None, false) => pack(Category::HighCard, &sig),
+            }
+        }
+    }
+}
+
+/// Top rank index of a five-rank straight mask (`A2345` tops at 5), or None.
+fn straight_top(mask: u32) -> Option<u8> {
+    const WHEEL: u32 = 1 << 12 | 0b1111;
+    if mask == WHEEL {
+        return Some(3);
+    }
+    let low = mask.trailing_zeros();
+    (mask >> low == 0b11111).then_some(low as u8 + 4)
+}
+
+/// Rank-only strength of a five-card row, standard order (`A2345` lowest).
+#[inline]
+pub fn strength5(cards: &[Card; 5]) -> u32 {
+    let t = tables();
+    let k = cards.iter().fold(0u64, |acc, c| acc + t.card_keys[c.0 as usize]);
+    let suits = k >> 48;
+    // A suit counter of 5 (0b101) is the only one with bits 0 and 2 both set.
+    if (suits >> 2) & suits & 0x1111 != 0 {
+        t.flush[((k >> 32) & 0x1FFF) as usize]
+    } else {
+        t.by_sum[(k & 0xF_FFFF) as usize]
+    }
+}
+
+/// Rank-only strength of a three-card front.
+#[inline]
+pub fn strength3(cards: &[Card; 3]) -> u32 {
+    let (mut a, mut b, mut c) = (cards[0].rank(), cards[1].rank(), cards[2].rank());
+    if a < b {
+        std::mem::swap(&mut a, &mut b);
+    }
+    if b < c {
+        std::mem::swap(&mut b, &mut c);
+    }
+    if a < b {
+        std::mem::swap(&mut a, &mut b);
+    }
+    if a == c {
+        pack(Category::ThreeOfAKind, &[a])
+    } else if a == b {
+        pack(Category::Pair, &[a, c])
+    } else if b == c {
+        pack(Category::Pair, &[b, a])
+    } else {
+        pack(Category::HighCard, &[a, b, c])
+    }
+}
+
+/// Apply the `A2345` house rule to a standard strength.
+#[inline]
+pub fn adjust_for_rules(strength: u32, rules: &Rules) -> u32 {
+    if rules.a2345 == WheelRank::SecondHighest {
+        let cat = strength >> 20;
+        if cat == Category::Straight as u32 || cat == Category::StraightFlush as u32 {
+            let top = (strength >> 16) & 0xF;
+            // Wheel (5) moves just below the broadway straight (A = 14 moves up to 15).
+            let new_top = match top {
+                5 => 14,
+                14 => 15,
+                t => t,
+            };
+            return (strength & !(0xF << 16)) | new_top << 16;
+        }
+    }
+    strength
+}
+
+/// Rank-only strength of a 3- or 5-card row under the rules.
+pub fn strength(cards: &[Card], rules: &Rules) -> Result<u32> {
+    let s = match cards.len() {
+        3 => strength3(&[cards[0], cards[1], cards[2]]),
+        5 => strength5(&[cards[0], cards[1], cards[2], cards[3], cards[4]]),
+        n => return Err(Error::new(format!("a row has 3 or 5 cards, got {n}"))),
+    };
+    Ok(adjust_for_rules(s, rules))
+}
+
+/// The cards of a row in order of significance (RULES §1.3): biggest group first, inside
+/// a group and among kickers the higher rank then the higher suit first; in `A2345` the
+/// ace is last.
+pub fn significance_order(cards: &[Card], rules: &Rules) -> Vec<Card> {
+    let mut counts = [0u8; 13];
+    for c in cards {
+        counts[c.rank() as usize] += 1;
+    }
+    let suit_value = |c: &Card| rules.suit_order.0[c.suit() as usize];
+    let mut out = cards.to_vec();
+    out.sort_by(|a, b| {
+        counts[b.rank() as usize]
+            .cmp(&counts[a.rank() as usize])
+            .then(b.rank().cmp(&a.rank()))
+            .then(suit_value(b).cmp(&suit_value(a)))
+    });
+    let s = if cards.len() == 5 { strength5(&[cards[0], cards[1], cards[2], cards[3], cards[4]]) } else { 0 };
+    let cat = s >> 20;
+    if (cat == Category::Straight as u32 || cat == Category::StraightFlush as u32) && (s >> 16) & 0xF == 5 {
+        out.rotate_left(1); // the ace goes last in A2345
+    }
+    out
+}
+
+/// A row's full value: `key` orders rows completely (strength, then suits card by card
+/// when the rules break ties by suit).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RowValue {
+    pub strength: u32,
+    pub key: u64,
+}
+
+impl RowValue {
+    pub fn category(&self) -> Category {
+        Category::from_strength(self.strength)
+    }
+}
+
+/// Value of a 3- or 5-card row under the rules.
+pub fn row_value(cards: &[Card], rules: &Rules) -> Result<RowValue> {
+    let strength = strength(cards, rules)?;
+    let mut suits = 0u64;
+    if rules.suit_tiebreak {
+        for (i, c) in significance_order(cards, rules).iter().enumerate() {
+            suits |= (rules.suit_order.0[c.suit() as usize] as u64) << (8 - 2 * i);
+        }
+    }
+    Ok(RowValue { strength, key: (strength as u64) << 10 | suits })
+}
+
+/// Compare two rows of the same size (RULES §1.3); `Equal` only for the same ranks and
+/// suits (or the same ranks when suit tie-break is off).
+pub fn compare_rows(a: &[Card], b: &[Card], rules: &Rules) -> Result<Ordering> {
+    if a.len() != b.len() {
+        return Err(Error::new(format!(
+            "can only compare rows of the same size (got {} and {} cards)",
+            a.len(),
+            b.len()
+        )));
+    }
+    Ok(row_value(a, rules)?.key.cmp(&row_value(b, rules)?.key))
+}
+
+/// 倒水: front ≤ middle ≤ back fails, by categories and ranks only (RULES §1.4).
+pub fn is_foul(front: &[Card], middle: &[Card], back: &[Card], rules: &Rules) -> Result<bool> {
+    check_row_sizes(front, middle, back)?;
+    let f = strength(front, rules)?;
+    let m = strength(middle, rules)?;
+    let b = strength(back, rules)?;
+    Ok(f > m || m > b)
+}
+
+pub fn check_row_sizes(front: &[Card], middle: &[Card], back: &[Card]) -> Result<()> {
+    for (name, row, want) in [("front", front, 3), ("middle", middle, 5), ("back", back, 5)] {
+        if row.len() != want {
+            return Err(Error::field(name, format!("the {name} row has {want} cards, got {}", row.len())));
+        }
+    }
+    Ok(())
+}
+
+/// Waters won by the winner of a row (RULES §1.5), from the winner's own row.
+/// `row`: 0 front, 1 middle, 2 back.
+#[inline]
+pub fn row_waters(row: usize, category: Category) -> i64 {
+    match (row, category) {
+        (0, Category::ThreeOfAKind) => 3,
+        (1, Category::FullHouse) => 2,
+        (1, Category::FourOfAKind) => 8,
+        (1, Category::StraightFlush) => 10,
+        (2, Category::FourOfAKind) => 4,
+        (2, Category::StraightFlush) => 5,
+        _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::cards;
+    use proptest::prelude::*;
+
+    fn all_five() -> impl Iterator<Item = [Card; 5]> {
+        (0..52u8).flat_map(|a| {
+            (a + 1..52).flat_map(move |b| {
+                (b + 1..52).flat_map(move |c| {
+                    (c + 1..52).flat_map(move |d| (d + 1..52).map(move |e| [Card(a), Card(b), Card(c), Card(d), Card(e)]))
+                })
+            })
+        })
+    }
+
+    #[test]
+    fn exhaustive_five_card_category_counts() {
+        let mut counts = [0u64; 9];
+        let mut distinct = std::collections::HashSet::new();
+        for h in all_five() {
+            let s = strength5(&h);
+            counts[(s >> 20) as usize] += 1;
+            distinct.insert(s);
+        }
+        assert_eq!(counts.iter().sum::<u64>(), 2_598_960);
+        assert_eq!(counts, [1_302_540, 1_098_240, 123_552, 54_912, 10_200, 5_108, 3_744, 624, 40]);
+        // 7,462 distinct rank classes: the standard count of poker hand values.
+        assert_eq!(distinct.len(), 7_462);
+    }
+
+    #[test]
+    fn exhaustive_fast_equals_reference() {
+        for h in all_five() {
+            let ranks: Vec<u8> = h.iter().map(|c| c.rank()).collect();
+            let flush = h.iter().all(|c| c.suit() == h[0].suit());
+            assert_eq!(strength5(&h), strength_slow(&ranks, flush), "{:?}", h);
+        }
+    }
+
+    #[test]
+    fn exhaustive_three_card_category_counts() {
+        let mut counts = [0u64; 9];
+        for a in 0..52u8 {
+            for b in a + 1..52 {
+                for c in b + 1..52 {
+                    let h = [Card(a), Card(b), Card(c)];
+                    let s = strength3(&h);
+                    let ranks: Vec<u8> = h.iter().map(|c| c.rank()).collect();
+                    assert_eq!(s, strength_slow(&ranks, false));
+                    counts[(s >> 20) as usize] += 1;
+                }
+            }
+        }
+        assert_eq!(counts.iter().sum::<u64>(), 22_100);
+        assert_eq!((counts[3], counts[1], counts[0]), (52, 3_744, 18_304));
+    }
+
+    #[test]
+    fn straights_and_wheel() {
+        let r = Rules::default();
+        let wheel = row_value(&cards("As 2d 3c 4h 5s"), &r).unwrap();
+        let six = row_value(&cards("2d 3c 4h 5s 6s"), &r).unwrap();
+        let broadway = row_value(&cards("Ts Jd Qc Kh As"), &r).unwrap();
+        assert_eq!(wheel.category(), Category::Straight);
+        assert!(wheel.key < six.key && six.key < broadway.key);
+        assert_eq!(row_value(&cards("Qs Kd Ac 2h 3s"), &r).unwrap().category(), Category::HighCard);
+        let alt = Rules { a2345: WheelRank::SecondHighest, ..Rules::default() };
+        let wheel = row_value(&cards("As 2d 3c 4h 5s"), &alt).unwrap();
+        let king = row_value(&cards("9s Td Jc Qh Ks"), &alt).unwrap();
+        let broadway = row_value(&cards("Ts Jd Qc Kh As"), &alt).unwrap();
+        assert!(king.key < wheel.key && wheel.key < broadway.key);
+    }
+
+    #[test]
+    fn suits_break_ties_card_by_card() {
+        let r = Rules::default();
+        // Same ranks; pair suits: ♠♦ vs ♥♣ -> first pair card ♠ beats ♥.
+        let a = cards("Ks Kd 7h 5c 3c");
+        let b = cards("Kh Kc 7s 5d 3d");
+        assert_eq!(compare_rows(&a, &b, &r).unwrap(), Ordering::Greater);
+        // Wheel: the ace is the last card, so the 5's suit decides first.
+        let w1 = cards("5s 4d 3d 2d Ad");
+        let w2 = cards("5h 4s 3s 2s As");
+        assert_eq!(compare_rows(&w1, &w2, &r).unwrap(), Ordering::Greater);
+        // ♣ > ♦ by default.
+        assert_eq!(compare_rows(&cards("Ac 9d 7d"), &cards("Ad 9c 7c"), &r).unwrap(), Ordering::Greater);
+        let off = Rules { suit_tiebreak: false, ..Rules::default() };
+        assert_eq!(compare_rows(&a, &b, &off).unwrap(), Ordering::Equal);
+    }
+
+    #[test]
+    fn foul_examples() {
+        let r = Rules::default();
+        let f = |a: &str, b: &str, c: &str| is_foul(&cards(a), &cards(b), &cards(c), &r).unwrap();
+        assert!(!f("Qs Qh Qd", "2h 5h 7h 9h Jh", "Ks Kh Kd 4s 4h"));
+        assert!(f("Qs Qh Qd", "Js Jh Jd 3c 4d", "Ks Kh Kd 4s 4h")); // QQQ over JJJ
+        assert!(f("Js Jh Jd", "Jc 2h 2d 3c 4d", "As Ah Ad 4s 4h")); // front trips over a middle pair
+        assert!(!f("8s 8h Kd", "8d 8c Ks Qh Jd", "As Ah Ad 4s 4h")); // equal over common ranks
+        assert!(f("8s 8h Ad", "8d 8c Ks Qh Jd", "As Ah Ad 4s 4h")); // front kicker A > K
+        assert!(!f("As Kh Qd", "Ac Kd Qs Jh 9d", "2s 2h 2d 4s 4h")); // high-card prefix equal
+        assert!(f("2s 3h 5d", "Ac Ad Qs Jh 9d", "Ks Kh 7d 4s 3h")); // middle AA > back KK
+        assert!(is_foul(&cards("2s 3h"), &cards("Ac Ad Qs Jh 9d"), &cards("Ks Kh 7d 4s 3h"), &r).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn compare_is_antisymmetric_and_total(ids in proptest::sample::subsequence((0u8..52).collect::<Vec<_>>(), 10), tie in any::<bool>()) {
+            let r = Rules { suit_tiebreak: tie, ..Rules::default() };
+            let a: Vec<Card> = ids[..5].iter().map(|&i| Card(i)).collect();
+            let b: Vec<Card> = ids[5..].iter().map(|&i| Card(i)).collect();
+            let ab = compare_rows(&a, &b, &r).unwrap();
+            prop_assert_eq!(ab, compare_rows(&b, &a, &r).unwrap().reverse());
+            if tie { prop_assert_ne!(ab, Ordering::Equal); }
+        }
+    }
+}

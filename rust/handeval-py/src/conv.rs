@@ -1,0 +1,122 @@
+//! Conversions shared by every game: cards, integers, optional lists, errors.
+
+use handeval_core::cards::{self, Card};
+use handeval_core::{money, Error};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+
+pyo3::create_exception!(
+    _core,
+    HandevalError,
+    pyo3::exceptions::PyValueError,
+    "Bad input to handeval: the message names the bad card, field or seat; `.field` holds the field path when known."
+);
+
+/// Map a core error to `HandevalError`, with `.field` set.
+pub fn to_py(e: Error) -> PyErr {
+    Python::attach(|py| {
+        let err = HandevalError::new_err(e.message.clone());
+        let _ = err.value(py).setattr("field", e.field.clone());
+        err
+    })
+}
+
+pub trait IntoPyResult<T> {
+    fn py(self) -> PyResult<T>;
+}
+
+impl<T> IntoPyResult<T> for Result<T, Error> {
+    fn py(self) -> PyResult<T> {
+        self.map_err(to_py)
+    }
+}
+
+pub fn bad(field: &str, message: impl Into<String>) -> PyErr {
+    to_py(Error::field(field, message))
+}
+
+fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
+}
+
+/// Cards from a string (`"As Td"`) or a list/tuple of one-card strings.
+pub fn cards_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
+    if obj.is_instance_of::<PyString>() {
+        let s: String = obj.extract().map_err(|_| bad(field, "is not valid text"))?;
+        return cards::parse_cards(&s).map_err(|e| to_py(e.within(field)));
+    }
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let mut tokens: Vec<String> = Vec::new();
+        for (i, item) in obj.try_iter()?.enumerate() {
+            let item = item?;
+            if !item.is_instance_of::<PyString>() {
+                return Err(bad(field, format!("item {i} is a {}, not a card string", type_name(&item))));
+            }
+            tokens.push(item.extract().map_err(|_| bad(field, format!("item {i} is not valid text")))?);
+        }
+        return cards::parse_tokens(&tokens).map_err(|e| to_py(e.within(field)));
+    }
+    Err(bad(field, format!("expected cards as a string or a list of strings, got {}", type_name(obj))))
+}
+
+pub fn card_strings(cards: &[Card]) -> Vec<String> {
+    cards.iter().map(|c| c.to_string()).collect()
+}
+
+/// An integer that fits in i64 (bools are refused: they are almost always a mistake).
+pub fn int_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<i64> {
+    if obj.is_instance_of::<pyo3::types::PyBool>() || !obj.is_instance_of::<pyo3::types::PyInt>() {
+        return Err(bad(field, format!("expected an integer, got {}", type_name(obj))));
+    }
+    obj.extract::<i64>().map_err(|_| bad(field, "does not fit in a 64-bit integer"))
+}
+
+/// A list (or tuple) of items converted one by one, errors naming `field[i]`.
+pub fn list_from<T>(
+    obj: &Bound<'_, PyAny>,
+    field: &str,
+    mut item: impl FnMut(&Bound<'_, PyAny>, &str) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    if obj.is_instance_of::<PyString>() || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
+        return Err(bad(field, format!("expected a list, got {}", type_name(obj))));
+    }
+    let mut out = Vec::new();
+    for (i, x) in obj.try_iter()?.enumerate() {
+        out.push(item(&x?, &format!("{field}[{i}]"))?);
+    }
+    Ok(out)
+}
+
+/// `None` or a list of optional integers (carried-in amounts).
+pub fn carried_from(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Option<Vec<Option<i64>>>> {
+    match obj {
+        None => Ok(None),
+        Some(o) if o.is_none() => Ok(None),
+        Some(o) => Ok(Some(list_from(o, field, |x, f| if x.is_none() { Ok(None) } else { int_from(x, f).map(Some) })?)),
+    }
+}
+
+#[pyfunction]
+fn parse_cards(cards: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    Ok(card_strings(&cards_from(cards, "cards")?))
+}
+
+#[pyfunction]
+fn card_ids(cards: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    Ok(cards_from(cards, "cards")?.iter().map(|c| c.0).collect())
+}
+
+#[pyfunction]
+#[pyo3(signature = (theoretical, carried))]
+fn cap(theoretical: &Bound<'_, PyAny>, carried: &Bound<'_, PyAny>) -> PyResult<Vec<i64>> {
+    let t = list_from(theoretical, "theoretical", int_from)?;
+    let c = carried_from(Some(carried), "carried")?.unwrap_or_else(|| vec![None; t.len()]);
+    money::cap(&t, &c).py()
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
+    m.add_function(wrap_pyfunction!(card_ids, m)?)?;
+    m.add_function(wrap_pyfunction!(cap, m)?)?;
+    Ok(())
+}

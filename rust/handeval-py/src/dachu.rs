@@ -1,0 +1,7 @@
+//! Binding of handeval_core::dachu.
+
+use pyo3::prelude::*;
+
+pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+    Ok(())
+}

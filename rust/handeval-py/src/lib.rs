@@ -1,0 +1,23 @@
+//! `handeval._core`: the PyO3 binding of handeval-core. It converts types, maps
+//! [`handeval_core::Error`] to `HandevalError`, and releases the GIL for batched work;
+//! every rule lives in the core crate.
+
+use pyo3::prelude::*;
+
+mod conv;
+mod dachu;
+mod shisanshui;
+mod tienlen;
+
+pub use conv::HandevalError;
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("HandevalError", m.py().get_type::<HandevalError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    conv::register(m)?;
+    shisanshui::register(m)?;
+    tienlen::register(m)?;
+    dachu::register(m)?;
+    Ok(())
+}

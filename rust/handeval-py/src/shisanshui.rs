@@ -1,0 +1,173 @@
+//! Binding of handeval_core::shisanshui (十三水).
+
+use crate::conv::{bad, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
+use handeval_core::cards::Card;
+use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId, SuitOrder, WheelRank};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+/// `None` → default rules; otherwise any object with the option attributes (the Python
+/// `shisanshui.Rules` dataclass).
+fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
+    let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(Rules::default()) };
+    let get = |name: &str| o.getattr(name).map_err(|_| bad(&format!("rules.{name}"), "is missing"));
+    let flag = |name: &str| -> PyResult<bool> {
+        get(name)?.extract::<bool>().map_err(|_| bad(&format!("rules.{name}"), "must be a bool"))
+    };
+    let text = |name: &str| -> PyResult<String> {
+        get(name)?.extract::<String>().map_err(|_| bad(&format!("rules.{name}"), "must be a string"))
+    };
+    let count = |name: &str| -> PyResult<u32> {
+        let v = int_from(&get(name)?, &format!("rules.{name}"))?;
+        u32::try_from(v).map_err(|_| bad(&format!("rules.{name}"), format!("must be a non-negative integer (got {v})")))
+    };
+    let within = |e: handeval_core::Error| e.within("rules");
+    let rules = Rules {
+        suit_tiebreak: flag("suit_tiebreak")?,
+        suit_order: SuitOrder::parse(&text("suit_order")?).map_err(within).py()?,
+        a2345: WheelRank::parse(&text("a2345")?).map_err(within).py()?,
+        foul_scoring: flag("foul_scoring")?,
+        home_run_min_opponents: count("home_run_min_opponents")?,
+        rake_percent: count("rake_percent")?,
+    };
+    rules.validate().map_err(within).py()?;
+    Ok(rules)
+}
+
+fn row(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
+    let cards = cards_from(obj, field)?;
+    if cards.len() != 3 && cards.len() != 5 {
+        return Err(bad(field, format!("a row has 3 or 5 cards, got {}", cards.len())));
+    }
+    Ok(cards)
+}
+
+/// (category, category_zh, strength, cards in order of significance)
+#[pyfunction]
+#[pyo3(signature = (cards, rules=None))]
+fn ssw_classify(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<(&'static str, &'static str, u32, Vec<String>)> {
+    let rules = rules_from(rules)?;
+    let cards = row(cards, "cards")?;
+    let v = eval::row_value(&cards, &rules).py()?;
+    let cat = v.category();
+    Ok((cat.name(), cat.name_zh(), v.strength, card_strings(&eval::significance_order(&cards, &rules))))
+}
+
+/// Categories of many rows; parsing holds the GIL, evaluation releases it.
+#[pyfunction]
+#[pyo3(signature = (rows, rules=None))]
+fn ssw_classify_many(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyString>>> {
+    let rules = rules_from(rules)?;
+    let parsed = list_from(rows, "rows", row)?;
+    let strengths: Vec<u32> = py.detach(|| parsed.iter().map(|r| eval::strength(r, &rules).unwrap_or(0)).collect());
+    let names: Vec<Py<PyString>> = eval::Category::ALL.iter().map(|c| PyString::intern(py, c.name()).unbind()).collect();
+    Ok(strengths.iter().map(|s| names[(s >> 20) as usize].clone_ref(py)).collect())
+}
+
+#[pyfunction]
+#[pyo3(signature = (a, b, rules=None))]
+fn ssw_compare(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<i32> {
+    let rules = rules_from(rules)?;
+    let (a, b) = (row(a, "a")?, row(b, "b")?);
+    Ok(eval::compare_rows(&a, &b, &rules).py()? as i32)
+}
+
+#[pyfunction]
+#[pyo3(signature = (front, middle, back, rules=None))]
+fn ssw_is_foul(front: &Bound<'_, PyAny>, middle: &Bound<'_, PyAny>, back: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    let rules = rules_from(rules)?;
+    let (f, m, b) = (cards_from(front, "front")?, cards_from(middle, "middle")?, cards_from(back, "back")?);
+    handeval_core::cards::check_distinct_across(&[("front".into(), &f), ("middle".into(), &m), ("back".into(), &b)]).py()?;
+    eval::is_foul(&f, &m, &b, &rules).py()
+}
+
+type SpecialTuple = (&'static str, &'static str, i64, Option<[Vec<String>; 3]>);
+
+fn special_tuple(s: &ssw::SpecialHand) -> SpecialTuple {
+    (s.id.id(), s.id.name_zh(), s.id.waters(), s.split.as_ref().map(|[f, m, b]| [card_strings(f), card_strings(m), card_strings(b)]))
+}
+
+/// None or (id, name_zh, waters, split or None)
+#[pyfunction]
+fn ssw_special(cards: &Bound<'_, PyAny>) -> PyResult<Option<SpecialTuple>> {
+    let cards = cards_from(cards, "cards")?;
+    Ok(ssw::special(&cards).py()?.as_ref().map(special_tuple))
+}
+
+/// [(id, name_zh, waters)] highest first.
+#[pyfunction]
+fn ssw_special_table() -> Vec<(&'static str, &'static str, i64)> {
+    SpecialId::BY_STRENGTH.iter().map(|s| (s.id(), s.name_zh(), s.waters())).collect()
+}
+
+fn hand_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Hand> {
+    let d = obj.cast::<PyDict>().map_err(|_| bad(field, "expected a dict with front/middle/back or special/cards"))?;
+    let item = |k: &str| d.get_item(k);
+    if let Some(sp) = item("special")? {
+        for k in d.keys() {
+            let k: String = k.extract().unwrap_or_default();
+            if !["special", "cards"].contains(&k.as_str()) {
+                return Err(bad(field, format!("unexpected key {k:?} beside \"special\"")));
+            }
+        }
+        let id: String = sp.extract().map_err(|_| bad(&format!("{field}.special"), "must be a special id string"))?;
+        let id = SpecialId::parse(&id).map_err(|e| e.within(&format!("{field}.special"))).py()?;
+        let cards = item("cards")?.ok_or_else(|| bad(field, "a declared special needs its 13 \"cards\""))?;
+        return Ok(Hand::Special { id, cards: cards_from(&cards, &format!("{field}.cards"))? });
+    }
+    for k in d.keys() {
+        let k: String = k.extract().unwrap_or_default();
+        if !["front", "middle", "back"].contains(&k.as_str()) {
+            return Err(bad(field, format!("unexpected key {k:?} (expected front, middle, back; or special, cards)")));
+        }
+    }
+    let get = |k: &str| -> PyResult<Vec<Card>> {
+        let v = item(k)?.ok_or_else(|| bad(field, format!("missing \"{k}\"")))?;
+        cards_from(&v, &format!("{field}.{k}"))
+    };
+    Ok(Hand::Rows { front: get("front")?, middle: get("middle")?, back: get("back")? })
+}
+
+type PairTuple = (usize, usize, &'static str, [i64; 3], i8, bool, i64);
+type SettleTuple = (Vec<i64>, Vec<Vec<i64>>, Vec<bool>, Vec<Option<SpecialTuple>>, Vec<bool>, Vec<i64>, Vec<i64>, i64, Vec<PairTuple>);
+
+/// (waters, pairwise, fouls, specials, home_runs, theoretical, deltas, rake, pairs)
+#[pyfunction]
+#[pyo3(signature = (players, base=None, carried=None, rules=None))]
+fn ssw_settle(
+    players: &Bound<'_, PyAny>,
+    base: Option<&Bound<'_, PyAny>>,
+    carried: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<SettleTuple> {
+    let rules = rules_from(rules)?;
+    let hands = list_from(players, "players", hand_from)?;
+    let base = match base {
+        Some(b) => int_from(b, "base")?,
+        None => 1,
+    };
+    let carried = carried_from(carried, "carried")?;
+    let s = ssw::settle(&hands, base, carried.as_deref(), &rules).py()?;
+    Ok((
+        s.waters,
+        s.pairwise,
+        s.fouls,
+        s.specials.iter().map(|x| x.as_ref().map(special_tuple)).collect(),
+        s.home_runs,
+        s.theoretical,
+        s.deltas,
+        s.rake,
+        s.pairs.iter().map(|p| (p.a, p.b, p.kind.as_str(), p.rows, p.scoop, p.home_run, p.waters)).collect(),
+    ))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(ssw_classify, m)?)?;
+    m.add_function(wrap_pyfunction!(ssw_classify_many, m)?)?;
+    m.add_function(wrap_pyfunction!(ssw_compare, m)?)?;
+    m.add_function(wrap_pyfunction!(ssw_is_foul, m)?)?;
+    m.add_function(wrap_pyfunction!(ssw_special, m)?)?;
+    m.add_function(wrap_pyfunction!(ssw_special_table, m)?)?;
+    m.add_function(wrap_pyfunction!(ssw_settle, m)?)?;
+    Ok(())
+}
