@@ -1,0 +1,5 @@
+import sys
+
+from handeval.cli import main
+
+sys.exit(main())

@@ -1,0 +1,71 @@
+"""The ``handeval`` command: quick looks at hands from a shell, and (later) the server.
+
+Each subcommand is one small function registered in ``_build_parser``; output is plain
+text for people, or JSON with ``--json`` for scripts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from handeval.errors import HandevalError
+
+
+def _print(obj, as_json):
+    if as_json:
+        print(json.dumps(obj.to_dict() if hasattr(obj, "to_dict") else obj, ensure_ascii=False))
+    else:
+        print(obj)
+
+
+def _cmd_classify(args):
+    from handeval import shisanshui
+
+    row = shisanshui.classify(args.cards)
+    if args.json:
+        _print(row, True)
+    else:
+        print(f"{row.category} ({row.category_zh}): {' '.join(row.cards)}")
+
+
+def _cmd_special(args):
+    from handeval import shisanshui
+
+    hand = shisanshui.special_hand(args.cards)
+    if args.json:
+        _print(hand.to_dict() if hand else None, True)
+    elif hand is None:
+        print("no special hand")
+    else:
+        split = "" if hand.split is None else "  [" + " | ".join(" ".join(r) for r in hand.split) + "]"
+        print(f"{hand.id} ({hand.name_zh}), {hand.waters} waters{split}")
+
+
+def _build_parser():
+    p = argparse.ArgumentParser(prog="handeval", description="Hand evaluation for 十三水, 越式13张 and 打儲.")
+    p.add_argument("--json", action="store_true", help="print JSON instead of text")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    c = sub.add_parser("classify", help="classify a 十三水 row (3 or 5 cards)")
+    c.add_argument("cards", help='e.g. "As Ks Qs Js Ts"')
+    c.set_defaults(func=_cmd_classify)
+
+    s = sub.add_parser("special", help="the 十三水 special hand of 13 cards, if any")
+    s.add_argument("cards", help="13 cards")
+    s.set_defaults(func=_cmd_special)
+    return p
+
+
+def main(argv=None):
+    args = _build_parser().parse_args(argv)
+    try:
+        return args.func(args) or 0
+    except HandevalError as e:
+        print(f"handeval: {e}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
