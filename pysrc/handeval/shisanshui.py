@@ -28,6 +28,7 @@ __all__ = [
     "is_foul",
     "special",
     "special_hand",
+    "makes_special",
     "settle",
 ]
 
@@ -159,6 +160,12 @@ def special(cards13: Cards) -> Optional[str]:
     """The id of the highest special hand the 13 cards make, or None."""
     s = _core.ssw_special(cards13)
     return None if s is None else s[0]
+
+
+def makes_special(cards13: Cards, special_id: str) -> bool:
+    """Whether the 13 cards make ``special_id`` (a player may declare any special they
+    make, not only the highest)."""
+    return _core.ssw_makes_special(cards13, special_id)
 
 
 def special_hand(cards13: Cards) -> Optional[SpecialHand]:

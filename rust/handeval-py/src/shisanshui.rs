@@ -94,6 +94,19 @@ fn ssw_special(cards: &Bound<'_, PyAny>) -> PyResult<Option<SpecialTuple>> {
     Ok(ssw::special(&cards).py()?.as_ref().map(special_tuple))
 }
 
+/// Whether the 13 cards make the given special (not necessarily their highest).
+#[pyfunction]
+fn ssw_makes_special(cards: &Bound<'_, PyAny>, special: &Bound<'_, PyAny>) -> PyResult<bool> {
+    let cards = cards_from(cards, "cards")?;
+    let id: String = special.extract().map_err(|_| bad("special", "must be a special id string"))?;
+    let id = SpecialId::parse(&id).map_err(|e| e.within("special")).py()?;
+    match ssw::verify_special(&cards, id) {
+        Ok(_) => Ok(true),
+        Err(_) if cards.len() == 13 => Ok(false),
+        Err(e) => Err(e.within("cards")).py(),
+    }
+}
+
 /// [(id, name_zh, waters)] highest first.
 #[pyfunction]
 fn ssw_special_table() -> Vec<(&'static str, &'static str, i64)> {
@@ -168,6 +181,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ssw_is_foul, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_special, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_special_table, m)?)?;
+    m.add_function(wrap_pyfunction!(ssw_makes_special, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_settle, m)?)?;
     Ok(())
 }
