@@ -2,6 +2,7 @@
 independent Python oracle for the special hands, properties and bad input."""
 
 import itertools
+import re
 import random
 
 import pytest
@@ -156,6 +157,20 @@ def test_classify_many_matches_single():
     rng = random.Random(3)
     rows = [rng.sample(DECK, 5) for _ in range(2000)] + [" ".join(rng.sample(DECK, 3)) for _ in range(100)]
     assert ssw.classify_many(rows) == [ssw.classify(r).category for r in rows]
+
+
+def test_categories_from_ids_matches_classify():
+    rng = random.Random(5)
+    rows = [rng.sample(range(52), 5) for _ in range(3000)]
+    out = ssw.categories_from_ids(bytes(i for r in rows for i in r))
+    assert [ssw.CATEGORIES[b] for b in out] == [ssw.classify([DECK[i] for i in r]).category for r in rows]
+    fronts = [rng.sample(range(52), 3) for _ in range(300)]
+    out = ssw.categories_from_ids(bytes(i for r in fronts for i in r), row_size=3)
+    assert [ssw.CATEGORIES[b] for b in out] == [ssw.classify([DECK[i] for i in r]).category for r in fronts]
+    for data, size, word in [(bytes([1, 2, 3, 4]), 5, "whole number"), (bytes([1, 2, 3, 4, 52]), 5, "data[0]"),
+                             (bytes([1, 2, 3, 4, 5, 1, 2, 3, 4, 4]), 5, "data[1]"), (b"", 4, "row_size"), ("abc", 3, "bytes")]:
+        with pytest.raises(HandevalError, match=re.escape(word)):
+            ssw.categories_from_ids(data, size)
 
 
 # --- special hands: an independent oracle ------------------------------------------
@@ -399,3 +414,11 @@ def test_fouls_rejected_when_foul_scoring_is_off():
 def test_bad_rows_are_handeval_errors(call):
     with pytest.raises(HandevalError):
         call()
+
+
+def test_python_rules_defaults_equal_core_defaults():
+    # rules=None uses the core's defaults directly; they must be the dataclass defaults.
+    rng = random.Random(11)
+    for _ in range(300):
+        a, b = rng.sample(DECK, 5), rng.sample(DECK, 5)
+        assert ssw.compare(a, b) == ssw.compare(a, b, rules=ssw.Rules())

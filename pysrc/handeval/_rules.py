@@ -2,12 +2,14 @@
 
 
 def game_rules(rules, game, default_cls):
-    """``None`` -> defaults; a game's own ``Rules`` -> itself; ``handeval.Rules`` -> its
-    ``game`` part. Anything else is a HandevalError."""
+    """``None`` -> ``None`` (the core's defaults, which are RULES.md's and equal
+    ``default_cls()``; skipping the conversion keeps single calls cheap); a game's own
+    ``Rules`` -> itself; ``handeval.Rules`` -> its ``game`` part. Anything else is a
+    HandevalError."""
     from handeval.errors import fail
 
     if rules is None:
-        return default_cls()
+        return None
     if isinstance(rules, default_cls):
         return rules
     part = getattr(rules, game, None)

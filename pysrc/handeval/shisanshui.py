@@ -24,6 +24,7 @@ __all__ = [
     "SPECIALS",
     "classify",
     "classify_many",
+    "categories_from_ids",
     "compare",
     "is_foul",
     "special",
@@ -144,6 +145,13 @@ def classify(cards: Cards, rules=None) -> Row:
 def classify_many(rows: Sequence[Cards], rules=None) -> List[str]:
     """Categories of many rows in one call (evaluation runs with the GIL released)."""
     return _core.ssw_classify_many(rows, _rules(rules))
+
+
+def categories_from_ids(data: bytes, row_size: int = 5, rules=None) -> bytes:
+    """The bulk path: rows packed as card ids (one byte per card, ``rank * 4 + suit`` with
+    rank 0 = ``2`` … 12 = ``A`` and suit 0..3 = ``s h d c``; ``row_size`` bytes per row)
+    -> one byte per row, the index of its category in :data:`CATEGORIES`."""
+    return _core.ssw_categories_from_ids(data, row_size, _rules(rules))
 
 
 def compare(a: Cards, b: Cards, rules=None) -> int:

@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
 pyo3::create_exception!(
-    _core,
+    handeval._core,
     HandevalError,
     pyo3::exceptions::PyValueError,
     "Bad input to handeval: the message names the bad card, field or seat; `.field` holds the field path when known."

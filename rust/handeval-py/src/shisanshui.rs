@@ -64,6 +64,42 @@ fn ssw_classify_many(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bou
     Ok(strengths.iter().map(|s| names[(s >> 20) as usize].clone_ref(py)).collect())
 }
 
+/// Categories (one byte each, 0 = high_card … 8 = straight_flush) of rows packed as card
+/// ids (`rank * 4 + suit`, one byte per card, `row_size` bytes per row). The bulk path:
+/// no strings, GIL released for the whole batch.
+#[pyfunction]
+#[pyo3(signature = (data, row_size=5, rules=None))]
+fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: usize, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Py<pyo3::types::PyBytes>> {
+    let rules = rules_from(rules)?;
+    let bytes = data.cast::<pyo3::types::PyBytes>().map_err(|_| bad("data", "expected bytes of card ids"))?.as_bytes();
+    if row_size != 3 && row_size != 5 {
+        return Err(bad("row_size", format!("must be 3 or 5, got {row_size}")));
+    }
+    if bytes.len() % row_size != 0 {
+        return Err(bad("data", format!("{} bytes is not a whole number of {row_size}-card rows", bytes.len())));
+    }
+    let out: Result<Vec<u8>, handeval_core::Error> = py.detach(|| {
+        bytes
+            .chunks_exact(row_size)
+            .enumerate()
+            .map(|(i, row)| {
+                let mut seen = 0u64;
+                let mut cards = [Card(0); 5];
+                for (j, &id) in row.iter().enumerate() {
+                    let c = Card::from_id(id).map_err(|e| e.within(&format!("data[{i}]")))?;
+                    if seen & c.bit() != 0 {
+                        return Err(handeval_core::Error::field(format!("data[{i}]"), format!("duplicate card {c}")));
+                    }
+                    seen |= c.bit();
+                    cards[j] = c;
+                }
+                Ok((eval::strength(&cards[..row_size], &rules)? >> 20) as u8)
+            })
+            .collect()
+    });
+    Ok(pyo3::types::PyBytes::new(py, &out.py()?).unbind())
+}
+
 #[pyfunction]
 #[pyo3(signature = (a, b, rules=None))]
 fn ssw_compare(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<i32> {
@@ -177,6 +213,7 @@ fn ssw_settle(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ssw_classify, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_classify_many, m)?)?;
+    m.add_function(wrap_pyfunction!(ssw_categories_from_ids, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_compare, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_is_foul, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_special, m)?)?;
