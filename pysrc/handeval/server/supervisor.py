@@ -83,5 +83,6 @@ class Supervisor:
                 log.warning('{"event": "worker_killed", "pid": %d}', proc.pid)
                 proc.kill()
                 code = proc.wait()
-            rc = rc or (code != 0)
+            # -SIGTERM: a worker still starting up, stopped before it set its handler
+            rc = rc or code not in (0, -signal.SIGTERM)
         return int(rc)
