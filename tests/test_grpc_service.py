@@ -324,3 +324,13 @@ def test_debug_log_has_one_line_per_call(server):
     log = server.log()
     assert '"event": "call"' in log and '"rpc": "Settle"' in log
     assert '"event": "error"' in log and "WARNING" in log
+
+
+def test_example_client_runs(server):
+    example = Path(__file__).parent.parent / "examples" / "client.py"
+    out = subprocess.run([sys.executable, str(example), "--target", server.target],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "straight_flush (同花顺)" in out.stdout and "item error: cards" in out.stdout
+    assert "special: liu_dui_ban" in out.stdout and "waters [10, -10]" in out.stdout
+    assert "INVALID_ARGUMENT: [('shisanshui.rules.a2345'" in out.stdout
