@@ -43,6 +43,24 @@ def _cmd_special(args):
         print(f"{hand.id} ({hand.name_zh}), {hand.waters} waters{split}")
 
 
+def _cmd_serve(args):
+    from handeval.server import serve
+    from handeval.server.config import config_from_args
+
+    try:
+        config = config_from_args(args)
+    except (OSError, ValueError) as e:
+        print(f"handeval serve: {e}", file=sys.stderr)
+        return 2
+    return serve(config)
+
+
+def _cmd_call(args):
+    from handeval.server.client import call
+
+    return call(args)
+
+
 def _build_parser():
     p = argparse.ArgumentParser(prog="handeval", description="Hand evaluation for 十三水, 越式13张 and 打儲.")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -55,6 +73,21 @@ def _build_parser():
     s = sub.add_parser("special", help="the 十三水 special hand of 13 cards, if any")
     s.add_argument("cards", help="13 cards")
     s.set_defaults(func=_cmd_special)
+
+    from handeval.server.config import add_serve_arguments
+
+    v = sub.add_parser("serve", help="run the gRPC service handeval.v1 (see docs/grpc.md)")
+    add_serve_arguments(v)
+    v.set_defaults(func=_cmd_serve)
+
+    k = sub.add_parser("call", help="call the gRPC service with a JSON request, print the JSON answer")
+    k.add_argument("rpc", choices=["Evaluate", "Compare", "Settle", "Arrange"])
+    k.add_argument("request", help='proto3 JSON, e.g. \'{"shisanshui": {"items": [{"row": "As Ks Qs"}]}}\'; "-" reads stdin')
+    k.add_argument("--target", default="127.0.0.1:50051", help="host:port (default 127.0.0.1:50051)")
+    k.add_argument("--timeout", type=float, default=10.0, help="deadline in seconds (default 10)")
+    k.add_argument("--token", default=None, help="shared token (default: $HANDEVAL_TOKEN)")
+    k.add_argument("--tls-ca", default=None, help="PEM CA to verify the server: use TLS")
+    k.set_defaults(func=_cmd_call)
     return p
 
 

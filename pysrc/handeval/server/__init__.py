@@ -1,0 +1,24 @@
+"""The handeval gRPC service (``handeval.v1.Handeval``): ``handeval serve``.
+
+Layout: ``config`` (flags and environment), ``app`` (one grpc.aio server process),
+``supervisor`` (``--workers N``), ``service`` (dispatch, limits, status codes, metrics,
+logs), ``common`` (shared conversion helpers) and one module per game converting its
+requests to the Python API: ``shisanshui``, ``tienlen``, ``dachu``.
+"""
+
+from __future__ import annotations
+
+from handeval.server.config import ServerConfig
+
+
+def serve(config: ServerConfig) -> int:
+    """Run the server until SIGTERM/SIGINT; returns the process exit code."""
+    if config.workers > 1:
+        from handeval.server.config import setup_logging
+        from handeval.server.supervisor import Supervisor
+
+        setup_logging(config.log_level)
+        return Supervisor(config).run()
+    from handeval.server.app import run_worker
+
+    return run_worker(config)

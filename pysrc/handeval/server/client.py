@@ -1,0 +1,56 @@
+"""``handeval call``: one RPC with a proto3-JSON request, the JSON answer on stdout. Status
+errors print their code, message and google.rpc.BadRequest field violations to stderr."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import grpc
+from google.protobuf import json_format
+
+from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc
+
+
+def bad_request_fields(err: grpc.RpcError):
+    """``[(field, description)]`` of the google.rpc.BadRequest detail of a failed call."""
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    status = rpc_status.from_call(err)
+    out = []
+    for detail in status.details if status else ():
+        if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+            br = error_details_pb2.BadRequest()
+            detail.Unpack(br)
+            out += [(v.field, v.description) for v in br.field_violations]
+    return out
+
+
+def call(args) -> int:
+    text = sys.stdin.read() if args.request == "-" else args.request
+    request_cls = getattr(pb, f"{args.rpc}Request")
+    try:
+        request = json_format.Parse(text, request_cls())
+    except json_format.ParseError as e:
+        print(f"handeval call: bad request JSON: {e}", file=sys.stderr)
+        return 2
+    token = args.token or os.environ.get("HANDEVAL_TOKEN")
+    metadata = (("authorization", f"Bearer {token}"),) if token else None
+    if args.tls_ca:
+        with open(args.tls_ca, "rb") as f:
+            channel = grpc.secure_channel(args.target, grpc.ssl_channel_credentials(f.read()))
+    else:
+        channel = grpc.insecure_channel(args.target)
+    with channel:
+        stub = handeval_pb2_grpc.HandevalStub(channel)
+        try:
+            response = getattr(stub, args.rpc)(request, timeout=args.timeout, metadata=metadata)
+        except grpc.RpcError as e:
+            print(f"handeval call: {e.code().name}: {e.details()}", file=sys.stderr)
+            for field, description in bad_request_fields(e):
+                print(f"  field {field}: {description}", file=sys.stderr)
+            return 1
+    print(json.dumps(json_format.MessageToDict(response), ensure_ascii=False, indent=2))
+    return 0

@@ -1,0 +1,145 @@
+"""The ``handeval.v1.Handeval`` servicer: dispatch by RPC and game, limits, status codes,
+metrics and one log line per call. The conversion work runs in a thread pool so a large
+batch never blocks the event loop (the Rust calls release the GIL)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+import uuid
+from concurrent.futures import ThreadPoolExecutor
+
+import grpc
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from handeval.server import common, metrics
+from handeval.server import dachu, shisanshui, tienlen
+from handeval.server.config import ServerConfig
+from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc
+
+log = logging.getLogger("handeval.server")
+
+GAMES = {"shisanshui": shisanshui, "tienlen": tienlen, "dachu": dachu}
+RESPONSES = {
+    "Evaluate": pb.EvaluateResponse, "Compare": pb.CompareResponse,
+    "Settle": pb.SettleResponse, "Arrange": pb.ArrangeResponse,
+}
+
+
+def _batch_len(sub) -> int:
+    for name in ("items", "deals"):
+        if name in sub.DESCRIPTOR.fields_by_name:
+            return len(getattr(sub, name))
+    return 0
+
+
+def _batch_field(sub) -> str:
+    return "items" if "items" in sub.DESCRIPTOR.fields_by_name else "deals"
+
+
+async def abort_bad_request(context, field: str, message: str):
+    """INVALID_ARGUMENT with a google.rpc.BadRequest detail naming ``field``."""
+    detail = any_pb2.Any()
+    detail.Pack(error_details_pb2.BadRequest(
+        field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]
+    ))
+    status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=f"{field}: {message}" if field else message,
+                               details=[detail])
+    await context.abort(
+        grpc.StatusCode.INVALID_ARGUMENT, status.message,
+        trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),),
+    )
+
+
+class HandevalService(handeval_pb2_grpc.HandevalServicer):
+    def __init__(self, config: ServerConfig, executor: ThreadPoolExecutor):
+        self.config = config
+        self.executor = executor
+        self.inflight = 0
+
+    async def Evaluate(self, request, context):
+        return await self._call("Evaluate", request, context)
+
+    async def Compare(self, request, context):
+        return await self._call("Compare", request, context)
+
+    async def Settle(self, request, context):
+        return await self._call("Settle", request, context)
+
+    async def Arrange(self, request, context):
+        return await self._call("Arrange", request, context)
+
+    async def _call(self, rpc: str, request, context):
+        start = time.perf_counter()
+        game = request.WhichOneof("game") or ""
+        items = 0
+        code = "OK"
+        batch = common.Batch(None)
+        self.inflight += 1
+        metrics.INFLIGHT.inc()
+        try:
+            if not game:
+                choices = ", ".join(f.name for f in request.DESCRIPTOR.oneofs_by_name["game"].fields)
+                raise common.BadRequest("game", f"set one of {choices}")
+            handler = getattr(GAMES[game], rpc.lower(), None)
+            if handler is None:
+                raise common.Unimplemented(f"{rpc} is not available for {game}")
+            sub = getattr(request, game)
+            items = _batch_len(sub)
+            if items > self.config.max_batch:
+                raise common.BadRequest(
+                    f"{game}.{_batch_field(sub)}",
+                    f"{items} {_batch_field(sub)} exceed the limit of {self.config.max_batch} per request "
+                    "(split the batch; the server's --max-batch)")
+            remaining = context.time_remaining()
+            if remaining is not None:
+                batch.deadline = time.monotonic() + remaining
+            loop = asyncio.get_running_loop()
+            sub_response = await loop.run_in_executor(self.executor, handler, sub, batch)
+            return RESPONSES[rpc](**{game: sub_response})
+        except common.BadRequest as e:
+            code = "INVALID_ARGUMENT"
+            self._warn(rpc, game, items, code, str(e), context)
+            await abort_bad_request(context, e.field, e.description)
+        except common.Unimplemented as e:
+            code = "UNIMPLEMENTED"
+            self._warn(rpc, game, items, code, str(e), context)
+            await context.abort(grpc.StatusCode.UNIMPLEMENTED, str(e))
+        except common.DeadlineExceeded as e:
+            code = "DEADLINE_EXCEEDED"
+            self._warn(rpc, game, items, code, str(e), context)
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, str(e))
+        except asyncio.CancelledError:
+            code = "CANCELLED"
+            raise
+        except Exception:
+            code = "INTERNAL"
+            incident = uuid.uuid4().hex[:12]
+            log.exception("internal error %s in %s/%s", incident, rpc, game)
+            await context.abort(grpc.StatusCode.INTERNAL, f"internal error (incident {incident}, see the server log)")
+        finally:
+            self.inflight -= 1
+            elapsed = time.perf_counter() - start
+            metrics.INFLIGHT.dec()
+            labels = (rpc, game or "none")
+            metrics.REQUESTS.labels(*labels, code).inc()
+            metrics.LATENCY.labels(*labels).observe(elapsed)
+            metrics.ITEMS.labels(*labels).observe(items)
+            if batch.item_errors:
+                metrics.ITEM_ERRORS.labels(*labels).inc(batch.item_errors)
+            if log.isEnabledFor(logging.DEBUG):
+                log.debug(json.dumps({
+                    "event": "call", "rpc": rpc, "game": game, "items": items,
+                    "item_errors": batch.item_errors, "code": code,
+                    "ms": round(elapsed * 1000, 3), "peer": context.peer(),
+                }))
+
+    @staticmethod
+    def _warn(rpc, game, items, code, message, context):
+        log.warning(json.dumps({
+            "event": "error", "rpc": rpc, "game": game, "items": items, "code": code,
+            "message": message, "peer": context.peer(),
+        }, ensure_ascii=False))

@@ -1,0 +1,125 @@
+"""Real `handeval serve` processes on loopback for the gRPC tests (imported by
+tests/test_grpc_*.py; not a conftest so the lead's conftest stays theirs)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from handeval.v1 import handeval_pb2_grpc
+
+START_TIMEOUT = 60.0  # generous: the test machine may be loaded
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class ServerProcess:
+    """``python -m handeval serve`` on a free loopback port, stderr kept in a file."""
+
+    def __init__(self, tmp_path: Path, *args: str, env=None, metrics=True):
+        self.port = free_port()
+        self.metrics_port = free_port() if metrics else None
+        self.target = f"127.0.0.1:{self.port}"
+        cmd = [sys.executable, "-m", "handeval", "serve", "--port", str(self.port), *args]
+        if metrics:
+            cmd += ["--metrics-port", str(self.metrics_port)]
+        self.log_path = tmp_path / f"server-{self.port}.log"
+        self._log = open(self.log_path, "wb")
+        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT,
+                                     env=dict(os.environ, **(env or {})))
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def wait_serving(self, credentials=None, timeout=START_TIMEOUT):
+        deadline = time.monotonic() + timeout
+        while True:
+            if self.proc.poll() is not None:
+                raise AssertionError(f"server exited with {self.proc.returncode}:\n{self.log()}")
+            try:
+                with self.channel(credentials) as ch:
+                    r = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=1)
+                if r.status == health_pb2.HealthCheckResponse.SERVING:
+                    return self
+            except grpc.RpcError:
+                pass
+            if time.monotonic() > deadline:
+                raise AssertionError(f"server not serving after {timeout}s:\n{self.log()}")
+            time.sleep(0.1)
+
+    def channel(self, credentials=None, options=()):
+        if credentials is not None:
+            return grpc.secure_channel(self.target, credentials, options=list(options))
+        return grpc.insecure_channel(self.target, options=list(options))
+
+    def metrics(self) -> str:
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=10) as r:
+            return r.read().decode()
+
+    def terminate(self, timeout=30) -> int:
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout=timeout)
+        finally:
+            self.close()
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self._log.close()
+
+
+def metric_value(text: str, name: str, **labels) -> float:
+    """Sum of the samples of ``name`` whose labels include ``labels``."""
+    total = 0.0
+    for line in text.splitlines():
+        if not line.startswith(name) or line.startswith("#"):
+            continue
+        head, _, value = line.rpartition(" ")
+        metric, _, rest = head.partition("{")
+        if metric != name:
+            continue
+        got = dict(kv.split("=", 1) for kv in rest.rstrip("}").split(",") if kv) if rest else {}
+        got = {k: v.strip('"') for k, v in got.items()}
+        if all(got.get(k) == v for k, v in labels.items()):
+            total += float(value)
+    return total
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """One single-process server for the module: small limits so the limit tests are
+    cheap (max batch 500 items, max message 256 KiB)."""
+    s = ServerProcess(tmp_path_factory.mktemp("grpc"), "--max-batch", "500",
+                      "--max-message-bytes", str(256 * 1024), "--log-level", "debug")
+    try:
+        yield s.wait_serving()
+    finally:
+        s.terminate()
+
+
+@pytest.fixture(scope="module")
+def channel(server):
+    with server.channel() as ch:
+        yield ch
+
+
+@pytest.fixture(scope="module")
+def stub(channel):
+    return handeval_pb2_grpc.HandevalStub(channel)

@@ -1,0 +1,184 @@
+"""Process-level behaviour of `handeval serve`: SIGTERM with a call in flight,
+`--workers 2` (shared port, supervisor restarts a dead worker, metrics summed across
+workers), the shared-token check and TLS / mutual TLS."""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+
+from grpc_fixtures import ServerProcess, metric_value
+
+DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
+SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
+
+
+def deals(n, seed=0):
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        c = rng.sample(DECK, 52)
+        out.append(ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
+            front=" ".join(c[13 * i:13 * i + 3]), middle=" ".join(c[13 * i + 3:13 * i + 8]),
+            back=" ".join(c[13 * i + 8:13 * i + 13]))) for i in range(4)]))
+    return out
+
+
+def evaluate_request(n=1):
+    return pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs")] * n))
+
+
+def wait_for(pred, timeout=30.0, what="condition", server=None):
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}" + (f"; server log:\n{server.log()[-3000:]}" if server else ""))
+        time.sleep(0.02)
+
+
+def test_sigterm_finishes_the_call_in_flight_and_exits_0(tmp_path):
+    s = ServerProcess(tmp_path, "--max-batch", "100000", "--shutdown-delay", "0.5", "--grace", "30", "--threads", "1")
+    try:
+        s.wait_serving()
+        batch = deals(8000)
+        result = {}
+        with s.channel() as ch:
+            stub = handeval_pb2_grpc.HandevalStub(ch)
+            health = health_pb2_grpc.HealthStub(ch)
+
+            def call():
+                try:
+                    result["resp"] = stub.Settle(pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=batch)), timeout=120)
+                except grpc.RpcError as e:
+                    result["error"] = e
+
+            t = threading.Thread(target=call)
+            t.start()
+            wait_for(lambda: metric_value(s.metrics(), "handeval_inflight_requests") >= 1 or not t.is_alive(),
+                     what="the call to be in flight", server=s)
+            assert t.is_alive(), "the call finished before SIGTERM; make the batch larger"
+            s.proc.send_signal(signal.SIGTERM)
+            # during the shutdown delay, health says NOT_SERVING (load balancers drain)
+            seen = []
+
+            def not_serving():
+                try:
+                    seen.append(health.Check(health_pb2.HealthCheckRequest(), timeout=2).status)
+                except grpc.RpcError:
+                    seen.append(None)
+                return seen[-1] != SERVING
+
+            wait_for(not_serving, what="health NOT_SERVING", server=s)
+            t.join(120)
+        assert "error" not in result, result.get("error")
+        assert len(result["resp"].shisanshui.results) == len(batch)
+        assert all(r.WhichOneof("result") == "settlement" for r in result["resp"].shisanshui.results)
+        assert NOT_SERVING in seen
+        assert s.proc.wait(60) == 0
+        assert '"event": "shutdown", "inflight": 1' in s.log()
+    finally:
+        s.close()
+
+
+def _children(pid):
+    out = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        out |= {int(x) for x in (task / "children").read_text().split()}
+    return out
+
+
+def test_two_workers_share_the_port_restart_and_sum_metrics(tmp_path):
+    s = ServerProcess(tmp_path, "--workers", "2", "--threads", "1")
+    try:
+        s.wait_serving()
+        wait_for(lambda: len(_children(s.proc.pid)) == 2, what="two workers", server=s)
+        first = _children(s.proc.pid)
+        calls = 0
+        # separate connections: the kernel spreads them over the workers
+        for _ in range(12):
+            with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+                r = handeval_pb2_grpc.HandevalStub(ch).Evaluate(evaluate_request(3), timeout=30)
+                assert len(r.shisanshui.results) == 3
+                calls += 1
+        text = s.metrics()
+        assert metric_value(text, "handeval_requests_total", rpc="Evaluate", game="shisanshui", code="OK") == calls
+        assert metric_value(text, "handeval_batch_items_sum", rpc="Evaluate", game="shisanshui") == 3 * calls
+
+        victim = sorted(first)[0]
+        os.kill(victim, signal.SIGKILL)
+        wait_for(lambda: len(_children(s.proc.pid)) == 2 and victim not in _children(s.proc.pid),
+                 what="the supervisor to restart the worker", server=s)
+        wait_for(lambda: s.log().count('"event": "serving"') == 3, what="the new worker to serve", server=s)
+        for _ in range(4):
+            with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+                handeval_pb2_grpc.HandevalStub(ch).Evaluate(evaluate_request(), timeout=30)
+        # counts of the dead worker are kept (prometheus multiprocess files)
+        assert metric_value(s.metrics(), "handeval_requests_total", rpc="Evaluate", code="OK") == calls + 4
+        assert '"event": "worker_died"' in s.log()
+        assert s.terminate(60) == 0
+    finally:
+        s.close()
+
+
+def test_token_required_except_for_health(tmp_path):
+    s = ServerProcess(tmp_path, metrics=False, env={"HANDEVAL_TOKEN": "s3cret"})
+    try:
+        s.wait_serving()  # health needs no token
+        with s.channel() as ch:
+            stub = handeval_pb2_grpc.HandevalStub(ch)
+            for md in (None, (("authorization", "Bearer wrong"),)):
+                with pytest.raises(grpc.RpcError) as ei:
+                    stub.Evaluate(evaluate_request(), timeout=10, metadata=md)
+                assert ei.value.code() == grpc.StatusCode.UNAUTHENTICATED
+            ok = stub.Evaluate(evaluate_request(), timeout=10, metadata=(("authorization", "Bearer s3cret"),))
+            assert ok.shisanshui.results[0].row.category == "high_card"
+        assert s.terminate() == 0
+    finally:
+        s.close()
+
+
+def _openssl(*args, cwd):
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command to make test certificates")
+def test_mutual_tls(tmp_path):
+    d = tmp_path
+    (d / "san.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "1",
+             "-subj", "/CN=handeval test CA", cwd=d)
+    for name in ("server", "client"):
+        _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
+                 "-subj", f"/CN={name}", cwd=d)
+        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
+                 "-out", f"{name}.pem", "-days", "1", "-extfile", "san.cnf", cwd=d)
+    read = lambda n: (d / n).read_bytes()  # noqa: E731
+    s = ServerProcess(tmp_path, "--tls-cert", str(d / "server.pem"), "--tls-key", str(d / "server.key"),
+                      "--tls-client-ca", str(d / "ca.pem"), metrics=False)
+    try:
+        mtls = grpc.ssl_channel_credentials(read("ca.pem"), read("client.key"), read("client.pem"))
+        s.wait_serving(credentials=mtls)
+        with s.channel(mtls) as ch:
+            assert handeval_pb2_grpc.HandevalStub(ch).Evaluate(evaluate_request(), timeout=10).shisanshui.results
+        with s.channel(grpc.ssl_channel_credentials(read("ca.pem"))) as ch:  # no client certificate
+            with pytest.raises(grpc.RpcError) as ei:
+                handeval_pb2_grpc.HandevalStub(ch).Evaluate(evaluate_request(), timeout=10)
+            assert ei.value.code() == grpc.StatusCode.UNAVAILABLE
+        with s.channel() as ch:  # plaintext
+            with pytest.raises(grpc.RpcError):
+                handeval_pb2_grpc.HandevalStub(ch).Evaluate(evaluate_request(), timeout=10)
+        assert s.terminate() == 0
+    finally:
+        s.close()

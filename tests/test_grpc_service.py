@@ -1,0 +1,336 @@
+"""The gRPC service end to end for 十三水: a real `handeval serve` process on loopback,
+called through the generated stubs; results must equal the Python API's. Also the
+service-wide behaviour: per-item errors, INVALID_ARGUMENT details, limits, deadlines,
+health, reflection, metrics and `handeval call`."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
+
+from handeval import shisanshui
+from handeval.server.client import bad_request_fields
+from handeval.v1 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
+
+from grpc_fixtures import channel, metric_value, server, stub  # noqa: F401  (fixtures)
+
+VECTORS = json.loads((Path(__file__).parent / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
+RANKS, SUITS = "23456789TJQKA", "shdc"
+DECK = [r + s for r in RANKS for s in SUITS]
+
+
+def rows_equal(msg: ssw.ShisanshuiRow, row: shisanshui.Row):
+    assert (msg.category, msg.category_zh, msg.strength, list(msg.cards)) == (
+        row.category, row.category_zh, row.strength, row.cards)
+
+
+def settlement_dict(m: ssw.ShisanshuiSettlement) -> dict:
+    """The proto settlement in the shape of handeval.shisanshui.Settlement.to_dict()."""
+    return {
+        "waters": list(m.waters), "deltas": list(m.deltas),
+        "pairwise": [list(r.values) for r in m.pairwise], "fouls": list(m.fouls),
+        "specials": [s or None for s in m.specials], "home_runs": list(m.home_runs),
+        "theoretical": list(m.theoretical), "rake": m.rake,
+        "pairs": [
+            {"a": p.a, "b": p.b, "kind": p.kind, "rows": list(p.rows),
+             "scooper": p.scooper if p.HasField("scooper") else None,
+             "home_run": p.home_run, "waters": p.waters}
+            for p in m.pairs
+        ],
+    }
+
+
+def arrangement(p) -> ssw.ShisanshuiArrangement:
+    return ssw.ShisanshuiArrangement(front=p["front"], middle=p["middle"], back=p["back"])
+
+
+def settle_request(deals, rules=None):
+    return pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(rules=rules, deals=deals))
+
+
+def random_deal(rng, n):
+    cards = rng.sample(DECK, 13 * n)
+    return [{"front": " ".join(cards[13 * i:13 * i + 3]), "middle": " ".join(cards[13 * i + 3:13 * i + 8]),
+             "back": " ".join(cards[13 * i + 8:13 * i + 13])} for i in range(n)]
+
+
+# ---- results equal the Python API's ----
+
+def test_settle_seed_vectors_equal_python(stub):
+    cases = VECTORS["shisanshui_score"]
+    deals = [ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in c["players"]],
+                                base=c["base"]) for c in cases]
+    resp = stub.Settle(settle_request(deals), timeout=30)
+    assert resp.WhichOneof("game") == "shisanshui"
+    results = resp.shisanshui.results
+    assert len(results) == len(cases)
+    for c, r in zip(cases, results):
+        assert r.WhichOneof("result") == "settlement", r
+        got = settlement_dict(r.settlement)
+        assert got["waters"] == c["expected_waters"]
+        if "expected_pairwise_for_seat0" in c:
+            assert got["pairwise"][0] == c["expected_pairwise_for_seat0"]
+        assert got == shisanshui.settle(c["players"], base=c["base"]).to_dict()
+
+
+def test_settle_random_deals_with_carried_and_rules_equal_python(stub):
+    rng = random.Random(6)
+    rules = shisanshui.Rules(suit_tiebreak=False, home_run_min_opponents=2, rake_percent=5)
+    proto_rules = ssw.ShisanshuiRules(suit_tiebreak=False, home_run_min_opponents=2, rake_percent=5)
+    deals, expected = [], []
+    for _ in range(60):
+        players = random_deal(rng, rng.randint(2, 4))
+        carried = [rng.choice([None, 5, 50, 500]) for _ in players]
+        base = rng.randint(1, 20)
+        deals.append(ssw.ShisanshuiDeal(
+            players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in players], base=base,
+            carried=[common_pb2.Carried() if c is None else common_pb2.Carried(amount=c) for c in carried]))
+        expected.append(shisanshui.settle(players, base=base, carried=carried, rules=rules).to_dict())
+    resp = stub.Settle(settle_request(deals, proto_rules), timeout=30)
+    got = [settlement_dict(r.settlement) for r in resp.shisanshui.results]
+    assert got == expected
+    assert any(d["rake"] > 0 for d in got) and any(any(d["fouls"]) for d in got)
+
+
+def test_settle_declared_special(stub):
+    v = VECTORS["shisanshui_special"][2]
+    normal = {"front": "Qs Qh Qd", "middle": "3h 4h 6h 8h Th", "back": "As Ah Ad 4s 4d"}
+    players = [normal, {"special": v["expected"], "cards": v["cards"]}]
+    deal = ssw.ShisanshuiDeal(players=[
+        ssw.ShisanshuiPlayer(arrangement=arrangement(normal)),
+        ssw.ShisanshuiPlayer(special=ssw.ShisanshuiDeclaredSpecial(id=v["expected"], cards=v["cards"]))], base=3)
+    r = stub.Settle(settle_request([deal]), timeout=10).shisanshui.results[0]
+    assert settlement_dict(r.settlement) == shisanshui.settle(players, base=3).to_dict()
+    assert list(r.settlement.waters) == [-v["waters"], v["waters"]]
+    assert list(r.settlement.specials) == ["", v["expected"]]
+
+
+def test_evaluate_specials_rows_and_arrangements_equal_python(stub):
+    rng = random.Random(1)
+    hands = [v["cards"] for v in VECTORS["shisanshui_special"]] + [" ".join(rng.sample(DECK, 13)) for _ in range(30)]
+    rows = [" ".join(rng.sample(DECK, rng.choice([3, 5]))) for _ in range(200)]
+    arrs = [random_deal(rng, 1)[0] for _ in range(50)]
+    items = ([ssw.ShisanshuiEvaluateItem(hand=h) for h in hands] + [ssw.ShisanshuiEvaluateItem(row=r) for r in rows]
+             + [ssw.ShisanshuiEvaluateItem(arrangement=arrangement(a)) for a in arrs])
+    res = stub.Evaluate(pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=items)), timeout=30)
+    res = list(res.shisanshui.results)
+    assert len(res) == len(items)
+    for h, r in zip(hands, res[:len(hands)]):
+        want = shisanshui.special_hand(h)
+        assert r.WhichOneof("result") == "hand"
+        if want is None:
+            assert not r.hand.HasField("special")
+        else:
+            s = r.hand.special
+            assert (s.id, s.name_zh, s.waters, [list(c.cards) for c in s.split] or None) == (
+                want.id, want.name_zh, want.waters, want.split)
+    for v, r in zip(VECTORS["shisanshui_special"], res):
+        assert (r.hand.special.id, r.hand.special.waters) == (v["expected"], v["waters"])
+    for row, r in zip(rows, res[len(hands):len(hands) + len(rows)]):
+        rows_equal(r.row, shisanshui.classify(row))
+    for a, r in zip(arrs, res[len(hands) + len(rows):]):
+        assert r.arrangement.foul == shisanshui.is_foul(a["front"], a["middle"], a["back"])
+        for name in ("front", "middle", "back"):
+            rows_equal(getattr(r.arrangement, name), shisanshui.classify(a[name]))
+    assert any(r.arrangement.foul for r in res[-len(arrs):])
+
+
+def test_compare_pairs_and_order_equal_python(stub):
+    rng = random.Random(2)
+    pairs = []
+    for _ in range(150):
+        n = rng.choice([3, 5])
+        cards = rng.sample(DECK, 2 * n)
+        pairs.append((" ".join(cards[:n]), " ".join(cards[n:])))
+    # equal ranks, different suits: the suit tie-break decides unless it is off
+    pairs.append(("As Kh Qd Jc 9s", "Ah Ks Qc Jd 9h"))
+    orders = [[" ".join(rng.sample(DECK, 5)) for _ in range(rng.randint(1, 8))] for _ in range(20)]
+    items = ([ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=a, b=b)) for a, b in pairs]
+             + [ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=o)) for o in orders])
+    for rules, proto_rules in ((None, None), (shisanshui.Rules(suit_tiebreak=False), ssw.ShisanshuiRules(suit_tiebreak=False))):
+        req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(rules=proto_rules, items=items))
+        res = stub.Compare(req, timeout=30).shisanshui.results
+        got = [r.comparison for r in res[:len(pairs)]]
+        assert got == [shisanshui.compare(a, b, rules=rules) for a, b in pairs]
+        for o, r in zip(orders, res[len(pairs):]):
+            idx = list(r.order.indices)
+            assert sorted(idx) == list(range(len(o)))
+            for i, j in zip(idx, idx[1:]):  # strongest first
+                assert shisanshui.compare(o[i], o[j], rules=rules) >= 0
+    assert got[-1] == 0  # the rules reached the server: no suit tie-break → a tie
+
+
+# ---- errors ----
+
+def test_per_item_errors_leave_the_rest_answered(stub):
+    items = [ssw.ShisanshuiEvaluateItem(row="As Ks Qs"), ssw.ShisanshuiEvaluateItem(row="As Zz Qs"),
+             ssw.ShisanshuiEvaluateItem(hand="As Ks"), ssw.ShisanshuiEvaluateItem(),
+             ssw.ShisanshuiEvaluateItem(arrangement=ssw.ShisanshuiArrangement(front="2s 3s 4s", middle="As Ks Qs Js Ts", back="2s 9h 9d 9c 9s")),
+             ssw.ShisanshuiEvaluateItem(row="2h 2d 2c")]
+    res = stub.Evaluate(pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=items)), timeout=10)
+    kinds = [r.WhichOneof("result") for r in res.shisanshui.results]
+    assert kinds == ["row", "error", "error", "error", "error", "row"]
+    errs = [r.error for r in res.shisanshui.results if r.WhichOneof("result") == "error"]
+    assert "Zz" in errs[0].message and "position 1" in errs[0].message
+    assert "13" in errs[1].message or "2 cards" in errs[1].message or "cards" in errs[1].message
+    assert errs[2].field == "item" and "row, hand, arrangement" in errs[2].message
+    assert "2s" in errs[3].message  # the card in two rows
+    rows_equal(res.shisanshui.results[5].row, shisanshui.classify("2h 2d 2c"))
+
+
+def test_settle_item_error_names_the_seat_field(stub):
+    good = VECTORS["shisanshui_score"][0]["players"]
+    dup = [good[0], dict(good[1], front="Qs 3d 5c")]  # Qs is also in seat 0's front
+    deals = [ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in ps]) for ps in (good, dup, good)]
+    deals.append(ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(good[0])), ssw.ShisanshuiPlayer()]))
+    res = stub.Settle(settle_request(deals), timeout=10).shisanshui.results
+    assert [r.WhichOneof("result") for r in res] == ["settlement", "error", "settlement", "error"]
+    assert res[1].error.field.startswith("players[1]") and "Qs" in res[1].error.message
+    assert res[3].error.field == "players[1]"
+    with pytest.raises(Exception):
+        shisanshui.settle(dup)
+
+
+def test_foul_is_an_item_error_when_foul_scoring_is_off(stub):
+    fouled = [{"front": "As Ah Ad", "middle": "3s 4h 6d 7s 9h", "back": "Ks Kh 4d 6h 8s"},
+              VECTORS["shisanshui_score"][0]["players"][1]]
+    deal = ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in fouled])
+    on = stub.Settle(settle_request([deal]), timeout=10).shisanshui.results[0]
+    assert on.WhichOneof("result") == "settlement", on
+    assert list(on.settlement.fouls) == [True, False]
+    off = stub.Settle(settle_request([deal], ssw.ShisanshuiRules(foul_scoring=False)), timeout=10).shisanshui.results[0]
+    assert off.WhichOneof("result") == "error" and "players[0]" in off.error.field + off.error.message
+
+
+def _status(excinfo):
+    e = excinfo.value
+    return e.code(), e.details(), bad_request_fields(e)
+
+
+def test_invalid_rule_option_is_invalid_argument_with_field(stub):
+    req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(
+        rules=ssw.ShisanshuiRules(a2345="middle"), items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a="As Ks Qs", b="2s 3s 4s"))]))
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Compare(req, timeout=10)
+    code, details, fields = _status(ei)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert fields and fields[0][0] == "shisanshui.rules.a2345" and "middle" in fields[0][1]
+    for bad in (ssw.ShisanshuiRules(suit_order="sshd"), ssw.ShisanshuiRules(rake_percent=101)):
+        with pytest.raises(grpc.RpcError) as ei:
+            stub.Settle(settle_request([], bad), timeout=10)
+        code, _, fields = _status(ei)
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
+        assert fields[0][0] == "shisanshui.rules." + bad.ListFields()[0][0].name
+
+
+def test_request_without_game_is_invalid_argument(stub):
+    for call, req in ((stub.Evaluate, pb.EvaluateRequest()), (stub.Arrange, pb.ArrangeRequest())):
+        with pytest.raises(grpc.RpcError) as ei:
+            call(req, timeout=10)
+        code, details, fields = _status(ei)
+        assert code == grpc.StatusCode.INVALID_ARGUMENT
+        assert fields[0][0] == "game" and "shisanshui" in fields[0][1]
+
+
+def test_too_large_batch_is_invalid_argument(stub, server):
+    items = [ssw.ShisanshuiEvaluateItem(row="As Ks Qs")] * 501  # the fixture's --max-batch is 500
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Evaluate(pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=items)), timeout=10)
+    code, details, fields = _status(ei)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert fields[0][0] == "shisanshui.items" and "501" in fields[0][1] and "500" in fields[0][1]
+    ok = stub.Evaluate(pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=items[:500])), timeout=10)
+    assert len(ok.shisanshui.results) == 500
+
+
+def test_too_large_message_is_resource_exhausted(stub):
+    big = " ".join(["As"] * 100_000)  # ~300 KB > the fixture's 256 KiB limit
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Evaluate(pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=big)])), timeout=10)
+    assert ei.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def test_exceeded_deadline(stub):
+    rng = random.Random(3)
+    deals = [ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in random_deal(rng, 4)])
+             for _ in range(500)]
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Settle(settle_request(deals), timeout=0.001)
+    assert ei.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    # the server is still fine afterwards
+    assert len(stub.Settle(settle_request(deals[:5]), timeout=30).shisanshui.results) == 5
+
+
+# ---- health, reflection, metrics, CLI ----
+
+def test_health(channel):
+    h = health_pb2_grpc.HealthStub(channel)
+    for service in ("", "handeval.v1.Handeval"):
+        assert h.Check(health_pb2.HealthCheckRequest(service=service), timeout=5).status == health_pb2.HealthCheckResponse.SERVING
+    with pytest.raises(grpc.RpcError) as ei:
+        h.Check(health_pb2.HealthCheckRequest(service="no.such.Service"), timeout=5)
+    assert ei.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_reflection(channel):
+    from google.protobuf import descriptor_pb2
+
+    r = reflection_pb2_grpc.ServerReflectionStub(channel)
+    reqs = [reflection_pb2.ServerReflectionRequest(list_services=""),
+            reflection_pb2.ServerReflectionRequest(file_containing_symbol="handeval.v1.Handeval")]
+    answers = list(r.ServerReflectionInfo(iter(reqs), timeout=10))
+    names = {s.name for s in answers[0].list_services_response.service}
+    assert {"handeval.v1.Handeval", "grpc.health.v1.Health"} <= names
+    files = [descriptor_pb2.FileDescriptorProto.FromString(b) for b in answers[1].file_descriptor_response.file_descriptor_proto]
+    service = next(s for f in files if f.name == "handeval/v1/handeval.proto" for s in f.service)
+    assert [m.name for m in service.method] == ["Evaluate", "Compare", "Settle", "Arrange"]
+
+
+def test_metrics_scraped(stub, server):
+    before = server.metrics()
+    n0 = metric_value(before, "handeval_requests_total", rpc="Compare", game="shisanshui", code="OK")
+    req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(
+        items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a="As Ks Qs", b="2s 3s 4s"))] * 7))
+    for _ in range(3):
+        stub.Compare(req, timeout=10)
+    text = server.metrics()
+    assert metric_value(text, "handeval_requests_total", rpc="Compare", game="shisanshui", code="OK") == n0 + 3
+    assert metric_value(text, "handeval_request_seconds_count", rpc="Compare", game="shisanshui") >= 3
+    assert metric_value(text, "handeval_batch_items_sum", rpc="Compare", game="shisanshui") >= 21
+    assert metric_value(text, "handeval_requests_total", code="INVALID_ARGUMENT") >= 0
+    assert "handeval_item_errors_total" in text and "handeval_inflight_requests" in text
+
+
+def test_handeval_call_cli(server):
+    req = json.dumps({"shisanshui": {"items": [{"row": "As Ks Qs Js Ts"}]}})
+    out = subprocess.run([sys.executable, "-m", "handeval", "call", "Evaluate", req, "--target", server.target],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["shisanshui"]["results"][0]["row"]["category"] == "straight_flush"
+    bad = subprocess.run([sys.executable, "-m", "handeval", "call", "Evaluate", "{}", "--target", server.target],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 1 and "INVALID_ARGUMENT" in bad.stderr and "field game" in bad.stderr
+
+
+def test_debug_log_has_one_line_per_call(server):
+    log = server.log()
+    assert '"event": "call"' in log and '"rpc": "Settle"' in log
+    assert '"event": "error"' in log and "WARNING" in log
+
+
+def test_example_client_runs(server):
+    example = Path(__file__).parent.parent / "examples" / "client.py"
+    out = subprocess.run([sys.executable, str(example), "--target", server.target],
+                         capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "straight_flush (同花顺)" in out.stdout and "item error: cards" in out.stdout
+    assert "special: liu_dui_ban" in out.stdout and "waters [10, -10]" in out.stdout
+    assert "INVALID_ARGUMENT: [('shisanshui.rules.a2345'" in out.stdout
