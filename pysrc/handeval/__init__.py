@@ -11,10 +11,11 @@ from handeval import _core
 from handeval._result import Result
 from handeval.errors import HandevalError
 from handeval import shisanshui
+from handeval import dachu
 
 __version__ = _core.__version__
 
-__all__ = ["HandevalError", "Rules", "parse_cards", "cap", "shisanshui", "__version__"]
+__all__ = ["HandevalError", "Rules", "parse_cards", "cap", "shisanshui", "dachu", "__version__"]
 
 
 @dataclass(frozen=True)
@@ -23,6 +24,7 @@ class Rules(Result):
     accepts this or that game's own ``Rules``."""
 
     shisanshui: shisanshui.Rules = field(default_factory=shisanshui.Rules)
+    dachu: dachu.Rules = field(default_factory=dachu.Rules)
 
 
 def parse_cards(cards: Union[str, Sequence[str]]) -> List[str]:

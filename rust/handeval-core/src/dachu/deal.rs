@@ -2,6 +2,7 @@
 //! hold 1–5 cards, 夢踹 while they hold 5–8, then the rest (9–13) in one go, 撐儲, and
 //! 平宣 when nobody fixed the 儲. Each player makes each declaration at most once.
 
+use super::calling::Calling;
 use super::play::{Chu, THREE_OF_HEARTS};
 use super::rules::Rules;
 use crate::bail;
@@ -304,6 +305,30 @@ impl Deal {
 }
 
 impl Deal {
+    /// The colour a 撐儲 by `seat` would name when the action leaves it out: the colour
+    /// of which the seat holds both aces (an error if none, or if it holds all four).
+    pub fn cheng_chu_colour(&self, seat: usize) -> Result<Chu> {
+        seat_ok(seat)?;
+        let ok: Vec<Chu> = [Chu::Red, Chu::Black].into_iter().filter(|c| c.aces().iter().all(|a| self.hands[seat].contains(a))).collect();
+        match ok.as_slice() {
+            [c] => Ok(*c),
+            [] => bail!(field = "cheng_chu", "seat {seat} holds no two aces of one colour, which 撐儲 needs"),
+            _ => bail!(field = "cheng_chu", "seat {seat} holds all four aces: name the colour (\"red\" or \"black\")"),
+        }
+    }
+
+    /// The calling that follows this finished deal (see [`Calling::new`]); `start_seat`
+    /// defaults to the seat dealt to first.
+    pub fn calling(&self, start_seat: Option<usize>, first_side: Option<usize>) -> Result<Calling> {
+        self.require_finished()?;
+        let side = self.chu_side().unwrap_or_default();
+        Calling::new(&side, self.declared(), self.multiplier, start_seat.unwrap_or(self.first_seat), first_side, &self.rules)
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
     /// Error for a deal that is not finished yet.
     pub fn require_finished(&self) -> Result<()> {
         if !self.finished {
