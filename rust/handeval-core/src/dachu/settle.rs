@@ -172,13 +172,20 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
     let unit = money::mul(g.base, g.multiplier, "base × multiplier")?;
     let mut lines: Vec<Line> = Vec::new();
 
-    // 繳: base × multiplier / 2 (rounded toward zero), shared by the opposing side's
+    // 繳: base × multiplier / 2 (rounded toward zero) each, shared by the opposing side's
     // members who did not surrender — or by all of them if that whole side surrendered
-    // later (a personal 繳 followed by the other side's 繳).
-    for s in members(jiao) {
-        let opp = 0b1111 & !side_of(s);
+    // later (a personal 繳 followed by the other side's 繳). One transfer per side so
+    // the shares stay as even as possible.
+    for side in [chu, other] {
+        let payers = members(side & jiao);
+        if payers.is_empty() {
+            continue;
+        }
+        let opp = 0b1111 & !side;
         let receivers = if opp & !jiao != 0 { members(opp & !jiao) } else { members(opp) };
-        transfer(&mut lines, "jiao", &[s], &receivers, unit / 2, &format!("seat {s} 繳: base × multiplier / 2"))?;
+        let total = money::mul(unit / 2, payers.len() as i64, "繳")?;
+        let who: Vec<String> = payers.iter().map(|s| s.to_string()).collect();
+        transfer(&mut lines, "jiao", &payers, &receivers, total, &format!("繳 by seat {}: base × multiplier / 2 each", who.join(", ")))?;
     }
 
     let whole_side_out = chu & !jiao == 0 || other & !jiao == 0;
