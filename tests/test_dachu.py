@@ -429,6 +429,32 @@ def test_second_side_ping_da_starts_play():
     assert (c.outcome, c.multiplier) == ("play", 2)
 
 
+def test_second_side_all_jiao_surrenders():
+    c = walk(one_v_three(), ("chuai", 0), ("jiao", 1), ("jiao", 2), ("jiao", 3))
+    assert (c.outcome, c.surrendered_side, c.multiplier) == ("surrender", "other", 2)
+    s = c.settle(base=10)  # each pays 10 × 2 / 2 to the lone 儲
+    assert s.deltas == [30, -10, -10, -10]
+
+
+def test_flow2_d_three_players_disagree_at_once():
+    # 1 vs 3: as soon as the second answer differs, the first player is asked again.
+    c = walk(one_v_three(), ("chuai", 0), ("chuai", 1), ("ping_da", 2))
+    assert (c.phase, c.turn, c.waiting) == ("side_call_round2", 1, [1, 2, 3])
+    c = walk(c, ("chuai", 1), ("chuai", 2), ("jiao", 3))
+    assert (c.surrendered, c.finals[-1], c.multiplier, c.phase) == ([3], ("other", "chuai"), 4, "second_round")
+
+
+def test_deal_to_calling_to_settlement():
+    d = _deal_to(dachu.Deal(HANDS), 1).apply(("meng_xuan", 1, "Ad"))
+    d = _deal_to(d, 13).apply(("finish",))
+    assert (d.chu_side, d.multiplier) == ([0, 1], 2)
+    c = walk(d.calling(), ("chuai", 0), ("chuai", 1), ("ping_da", 2), ("ping_da", 3))
+    assert (c.outcome, c.multiplier) == ("play", 4)
+    s = c.settle([1, 0, 3, 2], base=5)  # 儲方 1st + 2nd: win, 全殲 → unit 5 × 8
+    assert (s.verdict, s.wipe_out, s.result_multiplier, s.deltas) == ("win", True, 8, [40, 40, -40, -40])
+    assert s.to_dict()["lines"][0]["item"] == "result"
+
+
 def test_first_caller_rules():
     assert dachu.Calling([0, 2]).calling_side == "other"
     assert dachu.Calling([0, 2], declared=True).calling_side == "chu"
