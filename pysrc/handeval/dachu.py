@@ -237,6 +237,16 @@ class Calling(_State):
     rules=None)``: ``chu_side`` the 儲 holders (1 seat: 1 vs 3; 2 seats: 2 vs 2),
     ``declared`` whether a 夢宣/撐儲 happened, ``multiplier`` from the deal. Or use
     :meth:`Deal.calling`. Actions: ``(call, seat)`` with ``call`` in :data:`CALLS`.
+
+    How the seed reads (details in ``rust/handeval-core/src/dachu/calling.rs``): the 儲方
+    calls first after a 夢宣/撐儲 and always in 1 vs 3; a lone caller chooses 平打/踹/繳
+    once. A side of 2–3 is asked in seat order; all agreeing decides (all 平打 → play,
+    all 繳 → surrender, 踹 + 跟踹 → 踹); a differing answer restarts the side's asking
+    (flow D's second round: the last answer counts, a last 繳 defers to the previous
+    answer and is a personal surrender). 包踹 (flow C): every other member answers
+    包踹 (takes over; the previous 包踹 player is 被包打) or 繳, once each. A side's 平打
+    starts play; a kick passes the call to the other side; if both kicked, each side
+    answers once more 平打/踹 (note 3). Each side's final 踹/包踹 doubles the multiplier.
     """
 
     __slots__ = ()
