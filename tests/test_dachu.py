@@ -256,7 +256,7 @@ def test_cheng_chu():
     with pytest.raises(HandevalError, match="both red aces"):
         d.apply(("cheng_chu", 1, "red"))
     # Option: 撐儲 only doubles; the colour still comes from 夢宣.
-    opt = dachu.Rules(cheng_chu_sets_chu=False)
+    opt = dachu.Rules(cheng_chu_alone=False)
     x = _deal_to(dachu.Deal(HANDS, rules=opt), 1).apply(("meng_xuan", 0, "Ah"))
     x = _deal_to(x, 13).apply(("cheng_chu", 2, "black")).apply(("finish",))
     assert (x.chu, x.multiplier, x.chu_side) == ("red", 4, [0, 1])
@@ -554,7 +554,7 @@ def test_jiao_escape_cap():
     # Escape: base × multiplier × 5, by default shared by the three others.
     s = dachu.settle([0, 2], base=10, escaped=[1])
     assert s.deltas == [17, -50, 17, 16]
-    s = dachu.settle([0, 2], base=10, escaped=[1], rules=dachu.Rules(escape_shared_by="opponents"))
+    s = dachu.settle([0, 2], base=10, escaped=[1], rules=dachu.Rules(escape_shared_by_all=False))
     assert s.deltas == [25, -50, 25, 0]
     s = dachu.settle([0, 2], base=10, escaped=[1], rules=dachu.Rules(escape_units=3))
     assert s.deltas[1] == -30
@@ -568,7 +568,7 @@ def test_jiao_escape_cap():
 @given(perm=st.permutations([0, 1, 2, 3]), lone=st.booleans(), m=st.integers(0, 8), base=st.integers(1, 10**6),
        carried=st.lists(st.one_of(st.none(), st.integers(0, 10**7)), min_size=4, max_size=4),
        esc=st.one_of(st.none(), st.integers(0, 3)),
-       rules=st.builds(dachu.Rules, escape_shared_by=st.sampled_from(["all_others", "opponents"]),
+       rules=st.builds(dachu.Rules, escape_shared_by_all=st.booleans(),
                        unit_per=st.sampled_from(["larger_side", "losing_side"])))
 def test_settlements_zero_sum(perm, lone, m, base, carried, esc, rules):
     chu = [perm[1]] if lone else [perm[0], perm[3]]
@@ -582,20 +582,18 @@ def test_settlements_zero_sum(perm, lone, m, base, carried, esc, rules):
 
 
 @pytest.mark.parametrize("kwargs,match", [
-    (dict(game=[0], places=[0, 1, 2]), "places"),
-    (dict(game=[7], places=[0, 1, 2, 3]), "unknown seat 7"),
-    (dict(game=[0], places=[0, 1, 2, 9]), "unknown seat 9"),
-    (dict(game=[0], places=None), "finishing order"),
-    (dict(game=[0], places=[0, 1, 2, 3], multiplier=6), "power of two"),
-    (dict(game=[0], places=[0, 1, 2, 3], base=0), "base"),
-    (dict(game=[0], places=[0, 1, 2, 3], escaped=[1]), "abandoned"),
-    (dict(game=[0], places=[0, 1, 2, 3], rules=dachu.Rules(unit_per="per_pair")), "unit_per"),
+    (dict(chu_side=[0], places=[0, 1, 2]), "places"),
+    (dict(chu_side=[7], places=[0, 1, 2, 3]), "unknown seat 7"),
+    (dict(chu_side=[0], places=[0, 1, 2, 9]), "unknown seat 9"),
+    (dict(chu_side=[0], places=None), "finishing order"),
+    (dict(chu_side=[0], places=[0, 1, 2, 3], multiplier=6), "power of two"),
+    (dict(chu_side=[0], places=[0, 1, 2, 3], base=0), "base"),
+    (dict(chu_side=[0], places=[0, 1, 2, 3], escaped=[1]), "abandoned"),
+    (dict(chu_side=[0], places=[0, 1, 2, 3], rules=dachu.Rules(unit_per="per_pair")), "unit_per"),
 ])
 def test_settle_bad_input(kwargs, match):
-    game = kwargs.pop("game")
-    places = kwargs.pop("places")
     with pytest.raises(HandevalError, match=match):
-        dachu.settle(game, places, **kwargs)
+        dachu.settle(**kwargs)  # all by keyword, as the gRPC DachuDeal.args are passed
 
 
 def test_settle_needs_a_finished_calling():
@@ -630,7 +628,7 @@ def test_cards_errors_name_the_field():
 
 def test_rules_defaults_are_named_options():
     r = dachu.Rules()
-    assert (r.mixed_ace_pair, r.cheng_chu_sets_chu, r.escape_shared_by, r.unit_per) == (True, True, "all_others", "larger_side")
+    assert (r.mixed_ace_pair, r.cheng_chu_alone, r.escape_shared_by_all, r.unit_per) == (True, True, True, "larger_side")
     assert handeval.Rules().dachu == r
     with pytest.raises(HandevalError, match="rules"):
         dachu.classify("As", "red", rules=object())

@@ -51,11 +51,11 @@ class Rules:
 
     * ``mixed_ace_pair`` — [decision] one 儲A + one plain A is an ordinary AA (default
       True); False: such a pair is not a play.
-    * ``cheng_chu_sets_chu`` — [decision] 撐儲 makes that colour the 儲 and its player
-      plays alone (default True); False: 撐儲 only doubles, the colour still comes from
-      夢宣 or 平宣.
-    * ``escape_shared_by`` — [decision] an escape penalty is shared by ``"all_others"``
-      (default) or only by the ``"opponents"``.
+    * ``cheng_chu_alone`` — [decision] 撐儲 makes that colour the 儲, so its player (who
+      holds both) plays alone, 1 vs 3 (default True); False: 撐儲 only doubles, the
+      colour still comes from 夢宣 or 平宣.
+    * ``escape_shared_by_all`` — [decision] an escape penalty is shared equally by the
+      three others (default True); False: only by the escaping player's opponents.
     * ``unit_per`` — [decision] a won game moves one unit (base × multiplier) per member
       of the ``"larger_side"`` (default: 1 vs 3 → the lone player pays or receives three
       units; 2 vs 2 → each loser pays one) or per member of the ``"losing_side"``.
@@ -66,8 +66,8 @@ class Rules:
     """
 
     mixed_ace_pair: bool = True
-    cheng_chu_sets_chu: bool = True
-    escape_shared_by: str = "all_others"
+    cheng_chu_alone: bool = True
+    escape_shared_by_all: bool = True
     unit_per: str = "larger_side"
     first_caller_2v2: str = "other"
     escape_units: int = 5
@@ -319,34 +319,39 @@ class Settlement(Result):
     deltas: List[int]
 
 
-def settle(game, places=None, *, base: int = 1, multiplier: Optional[int] = None, surrendered=None,
+def settle(chu_side, places=None, *, base: int = 1, multiplier: Optional[int] = None, surrendered=None,
            bei_bao_da=None, escaped=(), carried=None, rules=None) -> Settlement:
     """Settle a game (RULES 3.7, then the cap of RULES 4).
 
-    ``game``: a finished :class:`Calling` (teams, multiplier, 繳 and 被包打 seats come from
-    it) or the list of 儲方 seats (then pass ``multiplier`` (default 1), ``surrendered``,
-    ``bei_bao_da`` yourself). ``places``: the finishing order (first out first) of the
-    seats that played; omitted when a whole side surrendered or someone escaped.
-    ``escaped``: seats that ran away — the game is abandoned and each pays base ×
-    multiplier × 5. ``carried``: per-seat carried-in amounts (None entries uncapped).
+    ``chu_side``: the 儲方 seats (1 seat: 1 vs 3; 2 seats: 2 vs 2) — then pass
+    ``multiplier`` (a power of two, default 1), ``surrendered`` (繳 seats) and
+    ``bei_bao_da`` (被包打 seats) yourself — or a finished :class:`Calling`, which fixes
+    all four. ``places``: the finishing order (first out first) of the seats that played
+    (everyone but the 繳 and 被包打 seats); omitted when a whole side surrendered or
+    someone escaped. ``escaped``: seats that ran away (逃跑) — the game is abandoned and
+    each pays base × multiplier × 5. ``base``: 底分. ``carried``: per-seat carried-in
+    amounts for the cap (None entries uncapped). All arguments but ``chu_side`` and
+    ``places`` are keywords (the gRPC ``DachuDeal.args`` passes them by name).
 
     Outcome by the 儲方's places: 1 vs 3 — 1st win + 全殲, 2nd/3rd draw, 4th loss + 全殲;
     2 vs 2 — 1+2 win + 全殲, 1+3 win, 1+4 and 2+3 draw, 3+4 loss + 全殲 (a side playing
     with one player after 包踹/繳 counts like the lone player of 1 vs 3). 全殲 doubles
-    the multiplier. Each 繳 pays base × multiplier / 2 (rounded toward zero) to the
-    other side; 被包打 seats pay or win with their side.
+    the multiplier. A won game moves one unit (base × multiplier) per member of the
+    larger side (``Rules.unit_per``), shared equally; 被包打 seats pay or win with their
+    side. Each 繳 pays base × multiplier / 2 (rounded toward zero) to the other side.
+    Shares that do not divide evenly follow RULES §0 (largest remainder, lower seat
+    first); the result is exactly zero-sum.
     """
-    if isinstance(game, Calling):
-        if not game.over:
-            fail("game", "the calling is not over yet")
+    if isinstance(chu_side, Calling):
+        calling = chu_side
+        if not calling.over:
+            fail("chu_side", "the calling is not over yet")
         if multiplier is not None or surrendered is not None or bei_bao_da is not None:
-            fail("game", "a Calling already fixes multiplier, surrendered and bei_bao_da")
-        chu_side, multiplier = game.chu_side, game.multiplier
-        surrendered, bei_bao_da = game.surrendered, game.bei_bao_da
-    elif isinstance(game, Deal):
-        fail("game", "settle a Calling (deal.calling() … ) or pass the 儲方 seats")
-    else:
-        chu_side = game
+            fail("chu_side", "a Calling already fixes multiplier, surrendered and bei_bao_da")
+        chu_side, multiplier = calling.chu_side, calling.multiplier
+        surrendered, bei_bao_da = calling.surrendered, calling.bei_bao_da
+    elif isinstance(chu_side, Deal):
+        fail("chu_side", "settle a finished Calling (deal.calling() …) or pass the 儲方 seats")
     r = _core.dc_settle(chu_side, places, base, multiplier, surrendered, bei_bao_da, escaped, carried, _rules(rules))
     verdict, wipe_out, result_multiplier, lines, theoretical, deltas = r
     return Settlement(

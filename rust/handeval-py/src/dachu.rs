@@ -4,7 +4,7 @@ use crate::conv::{bad, card_strings, cards_from, carried_from, int_from, list_fr
 use handeval_core::cards::Card;
 use handeval_core::dachu::calling::{side_name, Call, Calling, Outcome, Stage};
 use handeval_core::dachu::deal::{Deal, DealAction};
-use handeval_core::dachu::rules::{EscapeShare, FirstCaller, UnitPer};
+use handeval_core::dachu::rules::{FirstCaller, UnitPer};
 use handeval_core::dachu::{self as dc, Chu, Constraints, Rules};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
@@ -20,8 +20,8 @@ fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     let units = int_from(&get("escape_units")?, "rules.escape_units")?;
     let rules = Rules {
         mixed_ace_pair: flag("mixed_ace_pair")?,
-        cheng_chu_sets_chu: flag("cheng_chu_sets_chu")?,
-        escape_shared_by: EscapeShare::parse(&text("escape_shared_by")?).map_err(within).py()?,
+        cheng_chu_alone: flag("cheng_chu_alone")?,
+        escape_shared_by_all: flag("escape_shared_by_all")?,
         unit_per: UnitPer::parse(&text("unit_per")?).map_err(within).py()?,
         first_caller_2v2: FirstCaller::parse(&text("first_caller_2v2")?).map_err(within).py()?,
         escape_units: u32::try_from(units).map_err(|_| bad("rules.escape_units", format!("must be a non-negative integer (got {units})")))?,

@@ -201,7 +201,7 @@ impl Deal {
         if !(held.contains(&a) && held.contains(&b)) {
             bail!(field = "cheng_chu", "seat {seat} does not hold both {} aces ({a} {b}), which 撐儲 needs", chu.as_str());
         }
-        if let (Some(fixed), true) = (self.chu, self.rules.cheng_chu_sets_chu) {
+        if let (Some(fixed), true) = (self.chu, self.rules.cheng_chu_alone) {
             if fixed != chu {
                 bail!(field = "cheng_chu", "the 儲 is already {} (by 夢宣); 撐儲 of {} aces cannot change it", fixed.as_str(), chu.as_str());
             }
@@ -292,7 +292,7 @@ impl Deal {
                 }
                 self.cheng_chu_allowed(seat, *chu)?;
                 next.cheng_chu[seat] = true;
-                if self.rules.cheng_chu_sets_chu {
+                if self.rules.cheng_chu_alone {
                     next.chu = Some(*chu);
                     next.chu_source = Some(ChuSource::ChengChu);
                 }

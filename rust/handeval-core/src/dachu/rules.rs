@@ -2,31 +2,6 @@
 
 use crate::error::{Error, Result};
 
-/// Who shares an escaping player's penalty (逃跑, RULES 3.7).
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum EscapeShare {
-    /// **[decision]** the three other players, equally (default).
-    AllOthers,
-    /// Only the escaping player's opponents (the other side).
-    Opponents,
-}
-
-impl EscapeShare {
-    pub fn parse(text: &str) -> Result<Self> {
-        match text {
-            "all_others" => Ok(Self::AllOthers),
-            "opponents" => Ok(Self::Opponents),
-            _ => Err(Error::field("escape_shared_by", format!("{text:?} is not one of \"all_others\", \"opponents\""))),
-        }
-    }
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::AllOthers => "all_others",
-            Self::Opponents => "opponents",
-        }
-    }
-}
-
 /// How many units (`base × multiplier`) change hands when a side wins (RULES 3.7).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum UnitPer {
@@ -85,12 +60,13 @@ pub struct Rules {
     /// **[decision]** a pair of one 儲A and one plain A is an ordinary AA (default true);
     /// false: it is not a play at all.
     pub mixed_ace_pair: bool,
-    /// **[decision]** 撐儲 makes that colour the 儲 (and its player, who holds both, plays
-    /// alone 1 vs 3) — default true; false: 撐儲 only doubles the multiplier and the colour
-    /// still comes from 夢宣 or 平宣.
-    pub cheng_chu_sets_chu: bool,
-    /// **[decision]** who shares an escape penalty, default the three others.
-    pub escape_shared_by: EscapeShare,
+    /// **[decision]** 撐儲 makes that colour the 儲, so its player (who holds both) plays
+    /// alone, 1 vs 3 — default true; false: 撐儲 only doubles the multiplier and the
+    /// colour still comes from 夢宣 or 平宣.
+    pub cheng_chu_alone: bool,
+    /// **[decision]** an escape penalty is shared equally by the three others (default
+    /// true); false: only by the escaping player's opponents (the other side).
+    pub escape_shared_by_all: bool,
     /// **[decision]** payment unit of a won/lost game, default one unit per member of the
     /// larger side.
     pub unit_per: UnitPer,
@@ -104,8 +80,8 @@ impl Default for Rules {
     fn default() -> Self {
         Rules {
             mixed_ace_pair: true,
-            cheng_chu_sets_chu: true,
-            escape_shared_by: EscapeShare::AllOthers,
+            cheng_chu_alone: true,
+            escape_shared_by_all: true,
             unit_per: UnitPer::LargerSide,
             first_caller_2v2: FirstCaller::Other,
             escape_units: 5,

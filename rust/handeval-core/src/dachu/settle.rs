@@ -2,7 +2,7 @@
 //! 被包打, escapes, then the cap (RULES §4). Exactly zero-sum.
 
 use super::calling::check_multiplier;
-use super::rules::{EscapeShare, Rules, UnitPer};
+use super::rules::{Rules, UnitPer};
 use crate::bail;
 use crate::error::{Error, Result};
 use crate::money;
@@ -198,9 +198,10 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
         }
         let penalty = money::mul(unit, rules.escape_units as i64, "escape penalty")?;
         for s in members(esc) {
-            let receivers = match rules.escape_shared_by {
-                EscapeShare::AllOthers => members(0b1111 & !(1 << s) & !esc),
-                EscapeShare::Opponents => members((0b1111 & !side_of(s)) & !esc),
+            let receivers = if rules.escape_shared_by_all {
+                members(0b1111 & !(1 << s) & !esc)
+            } else {
+                members((0b1111 & !side_of(s)) & !esc)
             };
             let note = format!("seat {s} escaped: base × multiplier × {}", rules.escape_units);
             transfer(&mut lines, "escape", &[s], &receivers, penalty, &note)?;

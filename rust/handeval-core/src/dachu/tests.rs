@@ -266,7 +266,7 @@ fn cheng_chu_and_its_option() {
     let x = deal_to(x, 13);
     assert!(x.apply(&DealAction::ChengChu { seat: 2, chu: Chu::Black }).unwrap_err().message.contains("already red"));
     // … unless 撐儲 only doubles (rule option): then the colour stays red.
-    let opt = Rules { cheng_chu_sets_chu: false, ..r() };
+    let opt = Rules { cheng_chu_alone: false, ..r() };
     let y = step(&deal_to(Deal::new(std_hands(), 0, opt.clone()).unwrap(), 1), DealAction::MengXuan { seat: 0, card: cards("Ah")[0] });
     let y = step(&deal_to(y, 13), DealAction::ChengChu { seat: 2, chu: Chu::Black });
     let y = step(&y, DealAction::Finish);
@@ -542,7 +542,7 @@ fn jiao_escape_bei_bao_da_cap() {
     // Escape: 10 × 1 × 5 = 50 shared by the three others; with the option, by the opponents.
     let g = Game { chu_side: vec![0, 2], multiplier: 1, base: 10, escaped: vec![1], ..Default::default() };
     assert_eq!(settle(&g, &r()).unwrap().deltas, vec![17, -50, 17, 16]);
-    let opp = Rules { escape_shared_by: rules::EscapeShare::Opponents, ..r() };
+    let opp = Rules { escape_shared_by_all: false, ..r() };
     assert_eq!(settle(&g, &opp).unwrap().deltas, vec![25, -50, 25, 0]);
     // 被包打: seat 1 包踹 for seat 3 (who sits out) and comes last of three → loss, 全殲.
     let g = Game { chu_side: vec![0, 2], multiplier: 2, base: 10, places: Some(vec![0, 2, 1]), bei_bao_da: vec![3], ..Default::default() };
