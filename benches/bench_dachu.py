@@ -1,73 +1,60 @@
-"""打儲 classify + beats throughput: one Python call per pair (the baseline) against one
-batched call for all pairs (``dachu.beats_many``, GIL released), measured in the same run.
-
-Run: ``python -m pytest benches/bench_dachu.py --benchmark-only``. The batched test
-reports ``pairs_per_second`` and ``speedup_vs_single_calls`` (the ratio to the baseline
-``test_beats_single_calls``) in its ``extra_info`` and prints them.
-"""
+"""打儲 classify + beats throughput through the Python API: one ``dachu.beats`` call per
+(play, table) pair — the baseline — against one ``dachu.beats_many`` call for all pairs
+(parsing under the GIL, classify + beats with it released), in the same run. The
+conftest prints items/s and the ratio to the baseline; run
+``python -m pytest benches/bench_dachu.py -q``."""
 
 import random
-import time
-
-import pytest
 
 from handeval import dachu
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 N = 2000
+GROUP = f"dachu classify+beats, {N:,} pairs"
 
 
 def _pairs(n, seed=1):
-    """n (play, table) pairs of real plays with no shared card: every kind appears."""
+    """n (play, table) pairs of real plays with no shared card; every kind appears."""
     rng = random.Random(seed)
     out = []
     while len(out) < n:
         deck = DECK[:]
         rng.shuffle(deck)
-        hand, rest = deck[:13], deck[13:]
-        plays = dachu.legal_plays(hand, None, "red")
-        p = rng.choice(plays).cards
-        follow = dachu.legal_plays(rest[:13], None, "red")
-        t = rng.choice(follow).cards
+        p = rng.choice(dachu.legal_plays(deck[:13], None, "red")).cards
+        t = rng.choice(dachu.legal_plays(deck[13:26], None, "red")).cards
         out.append((p, t))
     return out
 
 
 PAIRS = _pairs(N)
-_baseline = {}
+PAIR_STRINGS = [(" ".join(p), " ".join(t)) for p, t in PAIRS]
+EXPECTED = [dachu.beats(p, t, "red") for p, t in PAIRS]
 
 
-def _single():
-    return [dachu.beats(p, t, "red") for p, t in PAIRS]
+def test_beats_baseline_single_calls(benchmark):
+    benchmark.group = GROUP
+    benchmark.extra_info["items"] = N
+    out = benchmark(lambda: [dachu.beats(p, t, "red") for p, t in PAIRS])
+    assert out == EXPECTED
 
 
-def _batched():
-    return dachu.beats_many(PAIRS, "red")
+def test_beats_many_batched(benchmark):
+    benchmark.group = GROUP
+    benchmark.extra_info["items"] = N
+    out = benchmark(dachu.beats_many, PAIRS, "red")
+    assert out == EXPECTED
 
 
-def test_beats_single_calls(benchmark):
-    """Baseline: one ``dachu.beats`` call per pair."""
-    benchmark.group = "dachu classify+beats"
-    result = benchmark(_single)
-    _baseline["mean"] = benchmark.stats.stats.mean
-    benchmark.extra_info["pairs_per_second"] = round(N / benchmark.stats.stats.mean)
-    assert len(result) == N
+def test_beats_many_batched_strings(benchmark):
+    benchmark.group = GROUP
+    benchmark.extra_info["items"] = N
+    out = benchmark(dachu.beats_many, PAIR_STRINGS, "red")
+    assert out == EXPECTED
 
 
-def test_beats_batched(benchmark):
-    """One ``dachu.beats_many`` call for all pairs; ratio against the baseline above."""
-    benchmark.group = "dachu classify+beats"
-    result = benchmark(_batched)
-    assert result == _single()
-    base = _baseline.get("mean")
-    if base is None:  # baseline not selected: measure it here, in the same run
-        t0 = time.perf_counter()
-        for _ in range(5):
-            _single()
-        base = (time.perf_counter() - t0) / 5
-    mean = benchmark.stats.stats.mean
-    benchmark.extra_info["pairs_per_second"] = round(N / mean)
-    benchmark.extra_info["baseline"] = "test_beats_single_calls"
-    benchmark.extra_info["speedup_vs_single_calls"] = round(base / mean, 2)
-    print(f"\ndachu classify+beats: single calls {N / base:,.0f} pairs/s, batched {N / mean:,.0f} pairs/s, "
-          f"batched/single = {base / mean:.1f}x")
+def test_legal_plays_single_hand(benchmark):
+    """For scale: all legal leads of one 13-card hand (no baseline in this group)."""
+    benchmark.group = "dachu legal_plays, one 13-card hand"
+    benchmark.extra_info["items"] = 1
+    hand = "3h 4s 5d 6c 7s 7h 7d 9s Ts Jd Qc Kh Ah"
+    assert benchmark(dachu.legal_plays, hand, None, "red")
