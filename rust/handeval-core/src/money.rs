@@ -83,7 +83,13 @@ pub fn cap(theoretical: &[i64], carried: &[Option<i64>]) -> Result<Vec<i64>> {
         })
         .collect();
     let won: i64 = sum(&clamped.iter().map(|&r| r.max(0)).collect::<Vec<_>>(), "winnings")?;
-    let lost: i64 = sum(&clamped.iter().map(|&r| (-r).max(0)).collect::<Vec<_>>(), "losses")?;
+    // Checked negation: an uncapped loss of i64::MIN has no positive counterpart.
+    let losses = clamped
+        .iter()
+        .filter(|&&r| r < 0)
+        .map(|&r| r.checked_neg().ok_or_else(|| Error::new(format!("losses: -({r}) overflows a 64-bit integer"))))
+        .collect::<Result<Vec<i64>>>()?;
+    let lost: i64 = sum(&losses, "losses")?;
     if won == lost {
         return Ok(clamped);
     }
@@ -109,18 +115,17 @@ pub fn rake(amounts: &[i64], percent: u32) -> Result<(Vec<i64>, i64)> {
         return Err(Error::field("rake_percent", format!("must be 0..100 (got {percent})")));
     }
     let mut total = 0i64;
-    let out = amounts
-        .iter()
-        .map(|&a| {
-            if a > 0 {
-                let r = ((a as i128 * percent as i128) / 100) as i64;
-                total += r;
-                a - r
-            } else {
-                a
-            }
-        })
-        .collect();
+    let mut out = Vec::with_capacity(amounts.len());
+    for &a in amounts {
+        if a > 0 {
+            let r = ((a as i128 * percent as i128) / 100) as i64;
+            // Checked: several huge winnings can rake more than an i64 holds.
+            total = add(total, r, "rake")?;
+            out.push(a - r);
+        } else {
+            out.push(a);
+        }
+    }
     Ok((out, total))
 }
 
@@ -150,6 +155,10 @@ mod tests {
         assert!(cap(&[1, 0], &[None, None]).is_err());
         assert!(mul(i64::MAX, 2, "x").is_err());
         assert_eq!(rake(&[100, -100], 5).unwrap(), (vec![95, -100], 5));
+        // fuzz finding: an uncapped loss of i64::MIN was negated with overflow (a panic)
+        assert!(cap(&[i64::MIN, i64::MAX, 1], &[None, Some(5), Some(5)]).unwrap_err().message.contains("overflow"));
+        // fuzz finding: the total rake of several huge winnings overflowed (a panic)
+        assert!(rake(&[i64::MAX, i64::MAX, i64::MIN, i64::MIN + 2], 100).unwrap_err().message.contains("overflow"));
     }
 
     proptest! {
