@@ -15,8 +15,8 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
 from handeval.server.config import ServerConfig, setup_logging
-from handeval.server.service import HandevalService
-from handeval.v1 import handeval_pb2, handeval_pb2_grpc
+from handeval.server.service import HandevalService, add_to_server
+from handeval.v1 import handeval_pb2
 
 log = logging.getLogger("handeval.server")
 
@@ -68,6 +68,9 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False) -> None:
     interceptors = [TokenInterceptor(config.token)] if config.token else []
     server = grpc.aio.server(
         interceptors=interceptors,
+        # Calls beyond this many at once get RESOURCE_EXHAUSTED instead of queueing
+        # without bound (0: no limit).
+        maximum_concurrent_rpcs=config.max_concurrent_rpcs or None,
         options=[
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", config.max_message_bytes),
@@ -77,7 +80,7 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False) -> None:
         ],
     )
     service = HandevalService(config, executor)
-    handeval_pb2_grpc.add_HandevalServicer_to_server(service, server)
+    add_to_server(service, server)  # the generated registration, but bad bytes → INVALID_ARGUMENT
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     reflection.enable_server_reflection(

@@ -14,6 +14,7 @@ from typing import Optional
 
 DEFAULT_MAX_BATCH = 10_000
 DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024
+DEFAULT_MAX_CONCURRENT_RPCS = 1000
 
 
 @dataclass(frozen=True)
@@ -28,6 +29,8 @@ class ServerConfig:
     metrics_port: Optional[int] = None
     max_batch: int = DEFAULT_MAX_BATCH
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    #: Calls in progress per process; more get RESOURCE_EXHAUSTED. 0 = no limit.
+    max_concurrent_rpcs: int = DEFAULT_MAX_CONCURRENT_RPCS
     #: Seconds in-flight calls get to finish after SIGTERM.
     grace: float = 10.0
     #: Seconds between health NOT_SERVING and refusing new calls on SIGTERM (lets load
@@ -69,6 +72,9 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
       help=f"most items (or deals) per request (HANDEVAL_MAX_BATCH, default {d.max_batch})")
     a("--max-message-bytes", type=int, default=_env("MAX_MESSAGE_BYTES", d.max_message_bytes, int),
       help="largest request/response message (HANDEVAL_MAX_MESSAGE_BYTES, default 16 MiB)")
+    a("--max-concurrent-rpcs", type=int, default=_env("MAX_CONCURRENT_RPCS", d.max_concurrent_rpcs, int),
+      help="calls in progress per process; more are refused with RESOURCE_EXHAUSTED, 0 = no limit "
+           f"(HANDEVAL_MAX_CONCURRENT_RPCS, default {d.max_concurrent_rpcs})")
     a("--grace", type=float, default=_env("GRACE", d.grace, float),
       help="seconds in-flight calls get after SIGTERM (HANDEVAL_GRACE, default 10)")
     a("--shutdown-delay", type=float, default=_env("SHUTDOWN_DELAY", d.shutdown_delay, float),
@@ -102,10 +108,12 @@ def config_from_args(args) -> ServerConfig:
         raise ValueError("--workers > 1 needs a fixed --port (the processes share it)")
     if args.max_batch < 1 or args.max_message_bytes < 1024:
         raise ValueError("--max-batch must be >= 1 and --max-message-bytes >= 1024")
+    if args.max_concurrent_rpcs < 0:
+        raise ValueError("--max-concurrent-rpcs must be >= 0 (0: no limit)")
     return ServerConfig(
         host=args.host, port=args.port, workers=args.workers, threads=args.threads,
         metrics_port=args.metrics_port, max_batch=args.max_batch,
-        max_message_bytes=args.max_message_bytes, grace=args.grace,
+        max_message_bytes=args.max_message_bytes, max_concurrent_rpcs=args.max_concurrent_rpcs, grace=args.grace,
         shutdown_delay=args.shutdown_delay, token=token, tls_cert=args.tls_cert,
         tls_key=args.tls_key, tls_client_ca=args.tls_client_ca, log_level=args.log_level,
     )

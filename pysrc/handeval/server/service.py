@@ -27,6 +27,46 @@ RESPONSES = {
     "Evaluate": pb.EvaluateResponse, "Compare": pb.CompareResponse,
     "Settle": pb.SettleResponse, "Arrange": pb.ArrangeResponse,
 }
+REQUESTS = {
+    "Evaluate": pb.EvaluateRequest, "Compare": pb.CompareRequest,
+    "Settle": pb.SettleRequest, "Arrange": pb.ArrangeRequest,
+}
+
+
+class Undecodable:
+    """Request bytes that do not parse as the RPC's message (corrupt wire format, nesting
+    deeper than protobuf's limit). gRPC would answer UNKNOWN for a deserializer that
+    raises; handing this to the servicer lets it answer INVALID_ARGUMENT."""
+
+    def __init__(self, type_name: str, error: str):
+        self.type_name = type_name
+        self.error = error
+
+    def WhichOneof(self, _name):
+        return None
+
+
+def _deserializer(cls):
+    def parse(data: bytes):
+        try:
+            return cls.FromString(data)
+        except Exception as e:  # DecodeError, RecursionError
+            return Undecodable(cls.DESCRIPTOR.full_name, str(e) or type(e).__name__)
+
+    return parse
+
+
+def add_to_server(service, server) -> None:
+    """Register the servicer like ``add_HandevalServicer_to_server`` does, but with
+    deserializers that never raise (see :class:`Undecodable`)."""
+    handlers = {
+        rpc: grpc.unary_unary_rpc_method_handler(
+            getattr(service, rpc), request_deserializer=_deserializer(cls),
+            response_serializer=RESPONSES[rpc].SerializeToString)
+        for rpc, cls in REQUESTS.items()
+    }
+    name = pb.DESCRIPTOR.services_by_name["Handeval"].full_name
+    server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
 
 
 def _batch_len(sub) -> int:
@@ -81,6 +121,8 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
         self.inflight += 1
         metrics.INFLIGHT.inc()
         try:
+            if isinstance(request, Undecodable):
+                raise common.BadRequest("", f"the request is not a valid {request.type_name}: {request.error}")
             if not game:
                 choices = ", ".join(f.name for f in request.DESCRIPTOR.oneofs_by_name["game"].fields)
                 raise common.BadRequest("game", f"set one of {choices}")

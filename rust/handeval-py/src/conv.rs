@@ -71,6 +71,11 @@ pub fn int_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<i64> {
     obj.extract::<i64>().map_err(|_| bad(field, "does not fit in a 64-bit integer"))
 }
 
+/// A bool (only `True`/`False`: a bad flag is a HandevalError, not a TypeError).
+pub fn bool_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<bool> {
+    obj.extract::<bool>().map_err(|_| bad(field, format!("expected True or False, got {}", type_name(obj))))
+}
+
 /// A list (or tuple) of items converted one by one, errors naming `field[i]`.
 pub fn list_from<T>(
     obj: &Bound<'_, PyAny>,

@@ -1,6 +1,6 @@
 //! Binding of handeval_core::dachu (打儲): conversions only; the rules are in the core.
 
-use crate::conv::{bad, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, bool_from, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;
 use handeval_core::dachu::calling::{side_name, Call, Calling, Outcome, Stage};
 use handeval_core::dachu::deal::{Deal, DealAction};
@@ -99,19 +99,31 @@ fn dc_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny
     out.map_err(|(i, e)| crate::conv::to_py(e.within(&format!("pairs[{i}]"))))
 }
 
-fn constraints(first_lead: bool, surrendered: bool, shown: Option<&Bound<'_, PyAny>>) -> PyResult<Constraints> {
-    Ok(Constraints { first_lead, surrendered, shown_triple: opt_cards(shown, "shown_triple")?.unwrap_or_default() })
+/// An optional flag: None (or left out) is false.
+fn flag(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
+    match obj {
+        Some(o) if !o.is_none() => bool_from(o, field),
+        _ => Ok(false),
+    }
+}
+
+fn constraints(first_lead: Option<&Bound<'_, PyAny>>, surrendered: Option<&Bound<'_, PyAny>>, shown: Option<&Bound<'_, PyAny>>) -> PyResult<Constraints> {
+    Ok(Constraints {
+        first_lead: flag(first_lead, "first_lead")?,
+        surrendered: flag(surrendered, "surrendered")?,
+        shown_triple: opt_cards(shown, "shown_triple")?.unwrap_or_default(),
+    })
 }
 
 /// [(kind, kind_zh, len, strength, cards)] weakest first.
 #[pyfunction]
-#[pyo3(signature = (hand, table, chu, first_lead=false, surrendered=false, shown_triple=None, rules=None))]
+#[pyo3(signature = (hand, table, chu, first_lead=None, surrendered=None, shown_triple=None, rules=None))]
 fn dc_legal_plays(
     hand: &Bound<'_, PyAny>,
     table: Option<&Bound<'_, PyAny>>,
     chu: &Bound<'_, PyAny>,
-    first_lead: bool,
-    surrendered: bool,
+    first_lead: Option<&Bound<'_, PyAny>>,
+    surrendered: Option<&Bound<'_, PyAny>>,
     shown_triple: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<PlayTuple>> {
@@ -125,12 +137,12 @@ fn dc_legal_plays(
 }
 
 #[pyfunction]
-#[pyo3(signature = (hand, table, chu, first_lead=false, shown_triple=None, rules=None))]
+#[pyo3(signature = (hand, table, chu, first_lead=None, shown_triple=None, rules=None))]
 fn dc_timeout_play(
     hand: &Bound<'_, PyAny>,
     table: Option<&Bound<'_, PyAny>>,
     chu: &Bound<'_, PyAny>,
-    first_lead: bool,
+    first_lead: Option<&Bound<'_, PyAny>>,
     shown_triple: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Vec<String>>> {
@@ -138,7 +150,7 @@ fn dc_timeout_play(
     let chu = chu_from(chu)?;
     let hand = cards_from(hand, "hand")?;
     let table = opt_cards(table, "table")?;
-    let cons = constraints(first_lead, false, shown_triple)?;
+    let cons = constraints(first_lead, None, shown_triple)?;
     Ok(dc::timeout_play(&hand, table.as_deref(), chu, &cons, &rules).py()?.map(|c| card_strings(&c)))
 }
 
@@ -153,7 +165,7 @@ pub struct DachuDeal {
 /// An action tuple: its name and the rest of its items.
 fn action_parts<'py>(action: &Bound<'py, PyAny>) -> PyResult<(String, Vec<Bound<'py, PyAny>>)> {
     if action.is_instance_of::<PyString>() {
-        return Ok((action.extract()?, Vec::new()));
+        return Ok((action.extract().map_err(|_| bad("action", "is not valid text"))?, Vec::new()));
     }
     if !(action.is_instance_of::<PyTuple>() || action.is_instance_of::<PyList>()) {
         return Err(bad("action", "expected a tuple (name, seat, ...) or a name"));
@@ -341,10 +353,10 @@ pub struct DachuCalling {
 #[pymethods]
 impl DachuCalling {
     #[new]
-    #[pyo3(signature = (chu_side, declared=false, multiplier=None, start_seat=None, first_side=None, rules=None))]
+    #[pyo3(signature = (chu_side, declared=None, multiplier=None, start_seat=None, first_side=None, rules=None))]
     fn new(
         chu_side: &Bound<'_, PyAny>,
-        declared: bool,
+        declared: Option<&Bound<'_, PyAny>>,
         multiplier: Option<&Bound<'_, PyAny>>,
         start_seat: Option<&Bound<'_, PyAny>>,
         first_side: Option<&Bound<'_, PyAny>>,
@@ -360,6 +372,7 @@ impl DachuCalling {
             Some(s) if !s.is_none() => seat_from(s, "start_seat")?,
             _ => 0,
         };
+        let declared = flag(declared, "declared")?;
         Ok(DachuCalling { inner: Calling::new(&side, declared, m, start, side_from(first_side)?, &rules).py()? })
     }
 

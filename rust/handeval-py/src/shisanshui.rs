@@ -68,13 +68,19 @@ fn ssw_classify_many(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bou
 /// ids (`rank * 4 + suit`, one byte per card, `row_size` bytes per row). The bulk path:
 /// no strings, GIL released for the whole batch.
 #[pyfunction]
-#[pyo3(signature = (data, row_size=5, rules=None))]
-fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: usize, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Py<pyo3::types::PyBytes>> {
+#[pyo3(signature = (data, row_size=None, rules=None))]
+fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: Option<&Bound<'_, PyAny>>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Py<pyo3::types::PyBytes>> {
     let rules = rules_from(rules)?;
+    // An integer (a bad one is a HandevalError, not a TypeError); None = 5.
+    let row_size = match row_size {
+        Some(r) if !r.is_none() => int_from(r, "row_size")?,
+        _ => 5,
+    };
     let bytes = data.cast::<pyo3::types::PyBytes>().map_err(|_| bad("data", "expected bytes of card ids"))?.as_bytes();
     if row_size != 3 && row_size != 5 {
         return Err(bad("row_size", format!("must be 3 or 5, got {row_size}")));
     }
+    let row_size = row_size as usize;
     if bytes.len() % row_size != 0 {
         return Err(bad("data", format!("{} bytes is not a whole number of {row_size}-card rows", bytes.len())));
     }
