@@ -314,7 +314,7 @@ pub fn settle(
         let (kind, mult, what) = if no_card {
             (LineKind::NoCard, NO_CARD, "playing no card (2 × 13)".to_string())
         } else {
-            (LineKind::Cards, n, format!("{n} cards left"))
+            (LineKind::Cards, n, format!("{n} card{} left", if n == 1 { "" } else { "s" }))
         };
         let amount = money::mul(base, mult, "payment")?;
         lines.push(Line { kind, seat: i, other: Some(winner), multiplier: mult, amount: -amount, cards: sorted(h), text: format!("seat {i} pays {base} × {mult} = {amount} to seat {winner} for {what}") });
