@@ -105,40 +105,33 @@ def _play(t) -> Play:
     return Play(kind, zh, list(cards), top, strength)
 
 
-def _cards(x):
-    """A Play stands for its cards."""
-    if isinstance(x, Play):
-        return x.cards
-    return x
-
-
 def classify(cards: Cards) -> Play:
     """The play a set of cards makes (RULES 2.2); a set that is not a play raises a
     HandevalError that says why."""
-    return _play(_core.tl_classify(_cards(cards)))
+    return _play(_core.tl_classify(cards))
 
 
 def classify_many(sets: Sequence[Cards]) -> List[str]:
     """Kinds of many sets in one call (classification runs with the GIL released)."""
-    return _core.tl_classify_many([_cards(s) for s in sets])
+    return _core.tl_classify_many(sets)
 
 
 def beats(play: Union[Cards, Play], table: Union[Cards, Play], rules=None) -> bool:
     """Whether ``play`` beats the table's ``table`` (RULES 2.3): the same type and size
     and higher, or a chop by a special."""
     _rules(rules)
-    return _core.tl_beats(_cards(play), _cards(table))
+    return _core.tl_beats(play, table)
 
 
 def beats_many(pairs: Sequence[Tuple[Union[Cards, Play], Union[Cards, Play]]], rules=None) -> List[bool]:
     """:func:`beats` over many ``(play, table)`` pairs in one call (GIL released)."""
     _rules(rules)
-    return _core.tl_beats_many([(_cards(b), _cards(a)) for b, a in pairs])
+    return _core.tl_beats_many(pairs)
 
 
 def why_not(play: Union[Cards, Play], table: Union[Cards, Play]) -> Optional[str]:
     """Why ``play`` does not beat ``table``, or None when it does."""
-    return _core.tl_why_not(_cards(play), _cards(table))
+    return _core.tl_why_not(play, table)
 
 
 def legal_plays(hand: Cards, table: Union[None, Cards, Play] = None, passed: bool = False) -> List[Play]:
@@ -146,8 +139,7 @@ def legal_plays(hand: Cards, table: Union[None, Cards, Play] = None, passed: boo
     otherwise the plays that beat it, only specials if the seat has ``passed``."""
     if not isinstance(passed, bool):
         fail("passed", f"must be a bool, got {type(passed).__name__}")
-    t = None if table is None else _cards(table)
-    return [_play(p) for p in _core.tl_legal_plays(hand, t, passed)]
+    return [_play(p) for p in _core.tl_legal_plays(hand, table, passed)]
 
 
 @dataclass(frozen=True)
@@ -193,7 +185,7 @@ class FirstLead(Result):
 
 
 def first_leader(hands: Sequence[Cards], rules=None) -> FirstLead:
-    r = _rules(rules)
+    r = _rules(rules) or Rules()
     seat, card = _core.tl_first_leader(hands)
     return FirstLead(seat, card, r.first_play_must_contain_lowest)
 
@@ -218,13 +210,6 @@ class RoundState(Result):
         return self.plays[-1][1] if self.plays else None
 
 
-def _round(round):
-    """Accepts Play objects in place of card strings."""
-    if isinstance(round, (list, tuple)):
-        return [[a[0], _cards(a[1])] if isinstance(a, (list, tuple)) and len(a) == 2 else a for a in round]
-    return round
-
-
 def _first(first_lead, leader):
     if first_lead is None:
         return leader, None
@@ -241,7 +226,7 @@ def round_state(round, players: int = 4, leader: Optional[int] = None, first_lea
     the first action's seat; pass ``first_lead`` (from :func:`first_leader`) for the
     game's first round."""
     leader, must = _first(first_lead, leader)
-    plays, passed, to_move, over, next_leader, lead = _core.tl_round_state(_round(round), players, leader, must)
+    plays, passed, to_move, over, next_leader, lead = _core.tl_round_state(round, players, leader, must)
     return RoundState([(s, _play(p)) for s, p in plays], list(passed), to_move, over, next_leader, lead)
 
 
@@ -251,7 +236,7 @@ def check_action(round, seat: int, action, players: int = 4, leader: Optional[in
     otherwise the reason it may not. Bad input (a set that is not a play, a seat not in
     the game, a card already played) raises a HandevalError."""
     leader, must = _first(first_lead, leader)
-    return _core.tl_check_action(_round(round), seat, _cards(action), players, leader, must)
+    return _core.tl_check_action(round, seat, action, players, leader, must)
 
 
 def may_play(round, seat: int, cards: Union[Cards, Play], players: int = 4, leader: Optional[int] = None,
@@ -266,7 +251,7 @@ def chop_transfers(round, base: int, players: int = 4, leader: Optional[int] = N
     ``[{"from": seat, "to": seat, "amount": int}]`` — the seat beaten last pays ``base ×``
     the multipliers of the chain's specials to the seat of the last special. The round is
     validated first."""
-    return [{"from": f, "to": t, "amount": a} for f, t, a in _core.tl_chop_transfers(_round(round), base, players, leader)]
+    return [{"from": f, "to": t, "amount": a} for f, t, a in _core.tl_chop_transfers(round, base, players, leader)]
 
 
 def special_groups(cards: Cards) -> Tuple[List[Tuple[str, List[str]]], int]:

@@ -47,8 +47,18 @@ fn opt<T>(obj: Option<&Bound<'_, PyAny>>, f: impl FnOnce(&Bound<'_, PyAny>) -> P
     }
 }
 
+/// Cards, or a `tienlen.Play` (anything else with a `.cards` attribute) standing for its cards.
+fn set_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
+    if !(obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
+        if let Ok(cards) = obj.getattr("cards") {
+            return cards_from(&cards, field);
+        }
+    }
+    cards_from(obj, field)
+}
+
 fn play_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Play> {
-    let cards = cards_from(obj, field)?;
+    let cards = set_from(obj, field)?;
     tl::classify(&cards).map_err(|e| e.within(field)).py()
 }
 
@@ -68,7 +78,7 @@ fn tl_classify(cards: &Bound<'_, PyAny>) -> PyResult<PlayTuple> {
 /// not a play raises, naming `sets[i]`.
 #[pyfunction]
 fn tl_classify_many(py: Python<'_>, sets: &Bound<'_, PyAny>) -> PyResult<Vec<Py<PyString>>> {
-    let parsed = list_from(sets, "sets", cards_from)?;
+    let parsed = list_from(sets, "sets", set_from)?;
     let kinds = py.detach(|| {
         parsed.iter().enumerate().map(|(i, s)| tl::classify(s).map(|p| p.kind() as usize).map_err(|e| e.within(&format!("sets[{i}]")))).collect::<Result<Vec<_>, _>>()
     }).py()?;
@@ -95,7 +105,7 @@ fn tl_why_not(play: &Bound<'_, PyAny>, table: &Bound<'_, PyAny>) -> PyResult<Opt
 #[pyfunction]
 fn tl_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
     let parsed = list_from(pairs, "pairs", |item, f| {
-        let two = list_from(item, f, |x, g| cards_from(x, g))?;
+        let two = list_from(item, f, set_from)?;
         if two.len() != 2 {
             return Err(bad(f, format!("expected a (play, table) pair, got {} items", two.len())));
         }
@@ -168,7 +178,7 @@ fn action_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Action> {
             return Ok(Action::Pass);
         }
     }
-    let cards = cards_from(obj, field)?;
+    let cards = set_from(obj, field)?;
     if cards.is_empty() {
         return Err(bad(field, "an empty play: write \"pass\" to pass"));
     }
