@@ -548,3 +548,19 @@ def test_bad_input_is_a_clear_error():
         tl.settle(["", "3s 4s"], 0, 2 ** 62)
     with pytest.raises(HandevalError, match="pairs"):
         tl.beats_many([("3s",)])
+
+
+def test_batched_calls_name_the_bad_item():
+    assert tl.classify_many(["3s", ["4s", "4h"], tl.classify("5s 6s 7s")]) == ["single", "pair", "straight"]
+    assert tl.beats_many([(tl.classify("4s"), "3s"), (["3s"], ["4s"])]) == [True, False]
+    with pytest.raises(HandevalError, match=r"sets\[1\].*not a play") as e:
+        tl.classify_many(["3s", "3s 4s"])
+    assert e.value.field == "sets[1]"
+    with pytest.raises(HandevalError, match=r"pairs\[1\]\[1\].*not a pair"):
+        tl.beats_many([("4s", "3s"), ("5s", "3s 4s")])
+    with pytest.raises(HandevalError, match=r"pairs\[0\]\[0\].*bad card"):
+        tl.beats_many([("4x", "3s")])
+    with pytest.raises(HandevalError, match=r"pairs\[0\].*both in the play and on the table"):
+        tl.beats_many([("4s", "4s")])
+    with pytest.raises(HandevalError, match="pairs"):
+        tl.beats_many("4s 3s")

@@ -78,7 +78,20 @@ fn tl_classify(cards: &Bound<'_, PyAny>) -> PyResult<PlayTuple> {
 /// not a play raises, naming `sets[i]`.
 #[pyfunction]
 fn tl_classify_many(py: Python<'_>, sets: &Bound<'_, PyAny>) -> PyResult<Vec<Py<PyString>>> {
-    let parsed = list_from(sets, "sets", set_from)?;
+    if sets.is_instance_of::<PyString>() || !(sets.is_instance_of::<PyList>() || sets.is_instance_of::<PyTuple>()) {
+        return Err(bad("sets", "expected a list of card sets"));
+    }
+    let parsed = sets
+        .try_iter()?
+        .enumerate()
+        .map(|(i, x)| {
+            let x = x?;
+            match quick_set(&x) {
+                Some(c) => Ok(c),
+                None => set_from(&x, &format!("sets[{i}]")),
+            }
+        })
+        .collect::<PyResult<Vec<_>>>()?;
     let kinds = py.detach(|| {
         parsed.iter().enumerate().map(|(i, s)| tl::classify(s).map(|p| p.kind() as usize).map_err(|e| e.within(&format!("sets[{i}]")))).collect::<Result<Vec<_>, _>>()
     }).py()?;
@@ -100,27 +113,64 @@ fn tl_why_not(play: &Bound<'_, PyAny>, table: &Bound<'_, PyAny>) -> PyResult<Opt
     Ok(play::why_not(&b, &a))
 }
 
+/// Cards of one set without building field names (the hot path of the batched calls):
+/// `None` when anything is off, and the caller re-parses with names for the error.
+fn quick_set(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return handeval_core::cards::parse_cards(&s.to_cow().ok()?).ok();
+    }
+    if let Ok(l) = obj.cast::<PyList>() {
+        let mut tokens = Vec::with_capacity(l.len());
+        for item in l.iter() {
+            tokens.push(item.cast::<PyString>().ok()?.to_cow().ok()?.into_owned());
+        }
+        return handeval_core::cards::parse_tokens(&tokens).ok();
+    }
+    None
+}
+
+/// (play, table) of one pair: the quick path, else the named one for the error.
+fn pair_from(item: &Bound<'_, PyAny>, i: usize) -> PyResult<(Vec<Card>, Vec<Card>)> {
+    let two = if let Ok(t) = item.cast::<PyTuple>() {
+        (t.len() == 2).then(|| (t.get_item(0), t.get_item(1)))
+    } else if let Ok(l) = item.cast::<PyList>() {
+        (l.len() == 2).then(|| (l.get_item(0), l.get_item(1)))
+    } else {
+        None
+    };
+    let f = || format!("pairs[{i}]");
+    let Some((b, a)) = two else {
+        return Err(bad(&f(), "expected a (play, table) pair"));
+    };
+    let (b, a) = (b?, a?);
+    let b = match quick_set(&b) {
+        Some(c) => c,
+        None => set_from(&b, &format!("{}[0]", f()))?,
+    };
+    let a = match quick_set(&a) {
+        Some(c) => c,
+        None => set_from(&a, &format!("{}[1]", f()))?,
+    };
+    Ok((b, a))
+}
+
 /// `beats` over many (play, table) pairs: cards are parsed with the GIL held, then
 /// classification and beating run with it released.
 #[pyfunction]
 fn tl_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
-    let parsed = list_from(pairs, "pairs", |item, f| {
-        let two = list_from(item, f, set_from)?;
-        if two.len() != 2 {
-            return Err(bad(f, format!("expected a (play, table) pair, got {} items", two.len())));
-        }
-        let mut it = two.into_iter();
-        Ok((it.next().expect("2"), it.next().expect("2")))
-    })?;
+    if pairs.is_instance_of::<PyString>() || !(pairs.is_instance_of::<PyList>() || pairs.is_instance_of::<PyTuple>()) {
+        return Err(bad("pairs", "expected a list of (play, table) pairs"));
+    }
+    let parsed = pairs.try_iter()?.enumerate().map(|(i, x)| pair_from(&x?, i)).collect::<PyResult<Vec<_>>>()?;
     py.detach(|| {
         parsed
             .iter()
             .enumerate()
             .map(|(i, (b, a))| {
-                let f = format!("pairs[{i}]");
-                let b = tl::classify(b).map_err(|e| e.within(&format!("{f}[0]")))?;
-                let a = tl::classify(a).map_err(|e| e.within(&format!("{f}[1]")))?;
-                tl::beats(&b, &a).map_err(|e| e.within(&f))
+                let f = || format!("pairs[{i}]");
+                let b = tl::classify(b).map_err(|e| e.within(&format!("{}[0]", f())))?;
+                let a = tl::classify(a).map_err(|e| e.within(&format!("{}[1]", f())))?;
+                tl::beats(&b, &a).map_err(|e| e.within(&f()))
             })
             .collect::<Result<Vec<bool>, _>>()
     })
