@@ -324,8 +324,10 @@ fn tl_chop_transfers(
 }
 
 /// ([(kind, cards)], total multiplier)
+type GroupsTuple = (Vec<(&'static str, Vec<String>)>, i64);
+
 #[pyfunction]
-fn tl_special_groups(cards: &Bound<'_, PyAny>) -> PyResult<(Vec<(&'static str, Vec<String>)>, i64)> {
+fn tl_special_groups(cards: &Bound<'_, PyAny>) -> PyResult<GroupsTuple> {
     let cards = cards_from(cards, "cards")?;
     if cards.len() > 13 {
         return Err(bad("cards", format!("a hand has at most 13 cards (got {})", cards.len())));

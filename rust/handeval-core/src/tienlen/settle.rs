@@ -69,9 +69,9 @@ pub fn special_groups(cards: &[Card]) -> (Vec<Group>, i64) {
                 _ => (4, 2),
             };
             let mut cards: Vec<Card> = Vec::new();
-            for r in lo..lo + span {
+            for rank_cards in &mut by_rank[lo..lo + span] {
                 for _ in 0..per {
-                    cards.push(by_rank[r].pop().expect("counted"));
+                    cards.push(rank_cards.pop().expect("counted"));
                 }
             }
             cards.sort_by_key(|&c| strength(c));
@@ -359,6 +359,7 @@ pub fn settle_instant(hands: &[Vec<Card>], base: i64, carried: Option<&[Option<i
 }
 
 #[cfg(test)]
+#[allow(clippy::needless_range_loop)]
 mod tests {
     use super::*;
     use crate::cards::cards;
@@ -430,7 +431,7 @@ mod tests {
         assert!(settle(&two, 0, 1, Some(&[true, false]), &[], None, &r).unwrap_err().message.contains("played no card"));
         assert!(settle(&two, 0, 1, None, &[Transfer { from: 0, to: 3, amount: 1 }], None, &r).unwrap_err().message.contains("chops[0].to"));
         assert!(settle(&two, 0, i64::MAX, None, &[], None, &r).is_ok());
-        assert!(settle(&vec![vec![], cards("3s 4s")], 0, i64::MAX, None, &[], None, &r).unwrap_err().message.contains("overflows"));
+        assert!(settle(&[vec![], cards("3s 4s")], 0, i64::MAX, None, &[], None, &r).unwrap_err().message.contains("overflows"));
         let hands = vec![cards("3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah 2d"), cards("3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c")];
         assert!(settle_instant(&hands, 1, None, &r).is_ok());
         let none = vec![cards("3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2h 2d"), cards("3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c")];
