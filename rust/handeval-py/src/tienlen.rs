@@ -78,20 +78,7 @@ fn tl_classify(cards: &Bound<'_, PyAny>) -> PyResult<PlayTuple> {
 /// not a play raises, naming `sets[i]`.
 #[pyfunction]
 fn tl_classify_many(py: Python<'_>, sets: &Bound<'_, PyAny>) -> PyResult<Vec<Py<PyString>>> {
-    if sets.is_instance_of::<PyString>() || !(sets.is_instance_of::<PyList>() || sets.is_instance_of::<PyTuple>()) {
-        return Err(bad("sets", "expected a list of card sets"));
-    }
-    let parsed = sets
-        .try_iter()?
-        .enumerate()
-        .map(|(i, x)| {
-            let x = x?;
-            match quick_set(&x) {
-                Some(c) => Ok(c),
-                None => set_from(&x, &format!("sets[{i}]")),
-            }
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+    let parsed = sets_from(sets, "sets")?;
     let kinds = py.detach(|| {
         parsed.iter().enumerate().map(|(i, s)| tl::classify(s).map(|p| p.kind() as usize).map_err(|e| e.within(&format!("sets[{i}]")))).collect::<Result<Vec<_>, _>>()
     }).py()?;
@@ -120,13 +107,36 @@ fn quick_set(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
         return handeval_core::cards::parse_cards(&s.to_cow().ok()?).ok();
     }
     if let Ok(l) = obj.cast::<PyList>() {
-        let mut tokens = Vec::with_capacity(l.len());
+        let mut cards = Vec::with_capacity(l.len());
+        let mut seen = 0u64;
         for item in l.iter() {
-            tokens.push(item.cast::<PyString>().ok()?.to_cow().ok()?.into_owned());
+            let c = handeval_core::cards::parse_card(item.cast::<PyString>().ok()?.to_cow().ok()?.trim()).ok()?;
+            if seen & c.bit() != 0 {
+                return None;
+            }
+            seen |= c.bit();
+            cards.push(c);
         }
-        return handeval_core::cards::parse_tokens(&tokens).ok();
+        return Some(cards);
     }
     None
+}
+
+/// A list of card sets: the quick path per set, the named one for errors.
+fn sets_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Vec<Card>>> {
+    if obj.is_instance_of::<PyString>() || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
+        return Err(bad(field, "expected a list of card sets"));
+    }
+    obj.try_iter()?
+        .enumerate()
+        .map(|(i, x)| {
+            let x = x?;
+            match quick_set(&x) {
+                Some(c) => Ok(c),
+                None => set_from(&x, &format!("{field}[{i}]")),
+            }
+        })
+        .collect()
 }
 
 /// (play, table) of one pair: the quick path, else the named one for the error.
@@ -385,7 +395,7 @@ fn tl_settle(
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<SettleTuple> {
     let rules = rules_from(rules)?;
-    let remaining = list_from(remaining, "remaining", cards_from)?;
+    let remaining = sets_from(remaining, "remaining")?;
     let winner = usize_from(winner, "winner")?;
     let base = int_from(base, "base")?;
     let played_any = opt(played_any, |p| {
