@@ -438,7 +438,7 @@ def test_first_lead_rule_option():
     lead = tl.first_leader(hands)
     assert (lead.seat, lead.card, lead.must_contain) == (1, "3c", False)
     assert tl.round_state([[1, "Kd"]], players=3, first_lead=lead).to_move == 2
-    strict = tl.first_leader(hands, rules=handeval.Rules(tienlen=tl.Rules(first_play_must_contain_lowest=True)))
+    strict = tl.first_leader(hands, rules=handeval.Rules(tienlen=tl.Rules(first_lead_must_contain_lowest=True)))
     assert strict.must_contain
     assert "must contain 3c" in tl.check_action([], 1, "Kd", players=3, first_lead=strict)
     assert tl.may_play([], 1, "3c", players=3, first_lead=strict)
@@ -466,7 +466,7 @@ def test_rules_objects():
     assert tl.settle(remaining, 0, 100).deltas == [190, -200]
     no_card = ["", "3s 4h 5d 6c 8s 9h Td Jc Qs Kh Ad 2s 2h"]
     assert tl.settle(no_card, 0, 1, rules=r).pays[1] == 26 + 2 + 5
-    assert tl.settle(no_card, 0, 1, rules=tl.Rules(no_card_adds_specials=False, rake_percent=0)).pays[1] == 26
+    assert tl.settle(no_card, 0, 1, rules=tl.Rules(unplayed_loser_adds_multipliers=False, rake_percent=0)).pays[1] == 26
     with pytest.raises(HandevalError, match="rules"):
         tl.settle(remaining, 0, 1, rules="strict")
     with pytest.raises(HandevalError, match="rake_percent"):
@@ -564,3 +564,20 @@ def test_batched_calls_name_the_bad_item():
         tl.beats_many([("4s", "4s")])
     with pytest.raises(HandevalError, match="pairs"):
         tl.beats_many("4s 3s")
+
+
+def test_settle_takes_chop_rounds_or_transfers(vectors):
+    # The seed's chop round inside a game: seat 1 pays 10 × (2 + 2 + 4) = 80 to seat 3.
+    v = vectors["tienlen_chop_rounds"][0]
+    remaining = ["", "3c 9d", "Ts", "Jd"]
+    plain = tl.settle(remaining, 0, 10, rules=tl.Rules(rake_percent=0))
+    by_round = tl.settle(remaining, 0, 10, chops=[v["round"]], rules=tl.Rules(rake_percent=0))
+    by_transfer = tl.settle(remaining, 0, 10, chops=tl.chop_transfers(v["round"], 10), rules=tl.Rules(rake_percent=0))
+    as_tuple = tl.settle(remaining, 0, 10, chops=[(1, 3, 80)], rules=tl.Rules(rake_percent=0))
+    assert by_round == by_transfer == as_tuple
+    assert by_round.chops == [0, -80, 0, 80]
+    assert [a - b for a, b in zip(by_round.deltas, plain.deltas)] == [0, -80, 0, 80]
+    with pytest.raises(HandevalError, match=r"chops\[0\].round\[1\].*not higher"):
+        tl.settle(remaining, 0, 10, chops=[[[0, "5s"], [1, "4s"]]])
+    with pytest.raises(HandevalError, match=r"chops\[0\]"):
+        tl.settle(remaining, 0, 10, chops=[[[0, "3s"], [5, "4s"]]])

@@ -61,15 +61,15 @@ INSTANT_WINS = ("four_twos", "six_pairs", "four_triples", "five_pair_run", "six_
 class Rules:
     """House-rule options of 越式13张; the defaults are RULES.md's.
 
-    * ``first_play_must_contain_lowest`` — [decision] the game's first play must contain
+    * ``first_lead_must_contain_lowest`` — [decision] the game's first play must contain
       the lowest card dealt (normally 3♠); default False (the seed does not require it).
-    * ``no_card_adds_specials`` — [decision] a loser who played no card and holds
+    * ``unplayed_loser_adds_multipliers`` — [decision] a loser who played no card and holds
       specials or 2s pays ``26 + Σ multipliers`` (default True); False: just 26.
     * ``rake_percent`` — 抽水 of each positive final amount, default 5 (the seed).
     """
 
-    first_play_must_contain_lowest: bool = False
-    no_card_adds_specials: bool = True
+    first_lead_must_contain_lowest: bool = False
+    unplayed_loser_adds_multipliers: bool = True
     rake_percent: int = 5
 
 
@@ -187,7 +187,7 @@ class FirstLead(Result):
 def first_leader(hands: Sequence[Cards], rules=None) -> FirstLead:
     r = _rules(rules) or Rules()
     seat, card = _core.tl_first_leader(hands)
-    return FirstLead(seat, card, r.first_play_must_contain_lowest)
+    return FirstLead(seat, card, r.first_lead_must_contain_lowest)
 
 
 @dataclass(frozen=True)
@@ -318,9 +318,11 @@ def settle(remaining: Sequence[Cards], winner: int, base: int, played_any: Optio
     """Settle a finished game (RULES 2.6, then the cap of section 4 and the rake).
 
     ``remaining``: cards left per seat (the winner's empty); ``played_any``: whether each
-    seat played a card (default: it holds fewer than 13); ``chops``: chop transfers as
-    returned by :func:`chop_transfers` (dicts, or ``(from, to, amount)``), all rounds
-    together; ``carried``: carried-in amounts (None entries are uncapped).
+    seat played a card (default: it holds fewer than 13); ``chops``: the game's chops,
+    each entry either a round ``[[seat, cards | "pass"], ...]`` (its chop chain is settled
+    with this ``base``, see :func:`chop_transfers`) or a transfer as :func:`chop_transfers`
+    returns it (``{"from", "to", "amount"}`` or ``(from, to, amount)``); ``carried``:
+    carried-in amounts (None entries are uncapped).
     """
     chops = list(chops) if isinstance(chops, (list, tuple)) else chops
     return _settlement(_core.tl_settle(remaining, winner, base, played_any, chops, carried, _rules(rules)))

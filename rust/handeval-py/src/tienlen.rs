@@ -17,8 +17,8 @@ fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     let v = int_from(&get("rake_percent")?, "rules.rake_percent")?;
     let rake_percent = u32::try_from(v).map_err(|_| bad("rules.rake_percent", format!("must be 0..100 (got {v})")))?;
     let rules = Rules {
-        first_play_must_contain_lowest: flag("first_play_must_contain_lowest")?,
-        no_card_adds_specials: flag("no_card_adds_specials")?,
+        first_lead_must_contain_lowest: flag("first_lead_must_contain_lowest")?,
+        unplayed_loser_adds_multipliers: flag("unplayed_loser_adds_multipliers")?,
         rake_percent,
     };
     rules.validate().map_err(|e| e.within("rules")).py()?;
@@ -247,7 +247,11 @@ fn action_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Action> {
 
 /// `[[seat, "cards" | "pass"], ...]`
 fn round_from(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(usize, Action)>> {
-    list_from(obj, "round", |item, f| {
+    round_named(obj, "round")
+}
+
+fn round_named(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<(usize, Action)>> {
+    list_from(obj, field, |item, f| {
         let ok = (item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>()) && item.len()? == 2;
         if !ok {
             return Err(bad(f, "expected [seat, \"cards\" or \"pass\"]"));
@@ -346,6 +350,18 @@ fn tl_special_groups(cards: &Bound<'_, PyAny>) -> PyResult<GroupsTuple> {
     Ok((groups.iter().map(|g| (g.kind.name(), card_strings(&g.cards))).collect(), total))
 }
 
+/// One entry of `chops`: a transfer (`{"from", "to", "amount"}` or `(from, to, amount)`),
+/// or a whole round `[[seat, cards | "pass"], ...]` whose chop chain is settled here.
+fn chop_item(obj: &Bound<'_, PyAny>, field: &str, players: usize, base: i64) -> PyResult<Vec<Transfer>> {
+    let is_seq = obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>();
+    let is_transfer_tuple = is_seq && obj.len()? == 3 && obj.try_iter()?.all(|x| x.is_ok_and(|x| x.is_instance_of::<pyo3::types::PyInt>()));
+    if is_seq && !is_transfer_tuple {
+        let actions = round_named(obj, field)?;
+        return tl::chop_transfers(players, None, &actions, base).map_err(|e| e.within(field)).py();
+    }
+    Ok(vec![transfer_from(obj, field)?])
+}
+
 fn transfer_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Transfer> {
     let get = |k: &str, i: usize| -> PyResult<Bound<'_, PyAny>> {
         if let Ok(d) = obj.cast::<PyDict>() {
@@ -406,7 +422,12 @@ fn tl_settle(
             x.extract::<bool>()
         })
     })?;
-    let chops = opt(chops, |c| list_from(c, "chops", transfer_from))?.unwrap_or_default();
+    let players = remaining.len();
+    let chops: Vec<Transfer> = opt(chops, |c| list_from(c, "chops", |x, f| chop_item(x, f, players, base)))?
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect();
     let carried = carried_from(carried, "carried")?;
     Ok(settle_tuple(tl::settle(&remaining, winner, base, played_any.as_deref(), &chops, carried.as_deref(), &rules).py()?))
 }

@@ -22,17 +22,17 @@ use crate::error::{Error, Result};
 pub struct Rules {
     /// **[decision]** The first play of the game must contain the lowest card dealt
     /// (normally 3♠). Default off: the seed only says who leads.
-    pub first_play_must_contain_lowest: bool,
+    pub first_lead_must_contain_lowest: bool,
     /// **[decision]** A loser who played no card and still holds specials or 2s pays
     /// `26 + Σ multipliers` (default); off: just 26.
-    pub no_card_adds_specials: bool,
+    pub unplayed_loser_adds_multipliers: bool,
     /// 抽水: percent of each positive final amount (the seed: 5).
     pub rake_percent: u32,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { first_play_must_contain_lowest: false, no_card_adds_specials: true, rake_percent: 5 }
+        Rules { first_lead_must_contain_lowest: false, unplayed_loser_adds_multipliers: true, rake_percent: 5 }
     }
 }
 

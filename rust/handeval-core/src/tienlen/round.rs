@@ -57,7 +57,7 @@ pub struct RoundState {
     /// Whose turn it is; `None` once the round is over.
     pub to_move: Option<usize>,
     /// The card the round's first play must contain (the game's first round, when the
-    /// rule `first_play_must_contain_lowest` is on).
+    /// rule `first_lead_must_contain_lowest` is on).
     pub must_contain: Option<Card>,
     used: u64,
 }
@@ -132,7 +132,7 @@ impl RoundState {
                 if let Some(c) = self.must_contain {
                     if !play.cards.contains(&c) {
                         return Err(format!(
-                            "the first play of the game must contain {c}, the lowest card (rule first_play_must_contain_lowest)"
+                            "the first play of the game must contain {c}, the lowest card (rule first_lead_must_contain_lowest)"
                         ));
                     }
                 }

@@ -318,7 +318,7 @@ pub fn settle(
         };
         let amount = money::mul(base, mult, "payment")?;
         lines.push(Line { kind, seat: i, other: Some(winner), multiplier: mult, amount: -amount, cards: sorted(h), text: format!("seat {i} pays {base} × {mult} = {amount} to seat {winner} for {what}") });
-        if !no_card || rules.no_card_adds_specials {
+        if !no_card || rules.unplayed_loser_adds_multipliers {
             lines.extend(extras(i, winner, h, base)?);
         }
     }
@@ -382,7 +382,7 @@ mod tests {
         // [decision] no card played and specials: 26 + Σ; the option turns it off.
         assert_eq!(pay("3s 4h 5d 6c 8s 9h Td Jc Qs Kh Ad 2s 2h", 1, false), 26 + 2 + 5);
         let r = vec![vec![], cards("3s 4h 5d 6c 8s 9h Td Jc Qs Kh Ad 2s 2h")];
-        let off = Rules { no_card_adds_specials: false, rake_percent: 0, ..Rules::default() };
+        let off = Rules { unplayed_loser_adds_multipliers: false, rake_percent: 0, ..Rules::default() };
         assert_eq!(settle(&r, 0, 1, None, &[], None, &off).unwrap().pays[1], 26);
     }
 
