@@ -581,3 +581,8 @@ def test_settle_takes_chop_rounds_or_transfers(vectors):
         tl.settle(remaining, 0, 10, chops=[[[0, "5s"], [1, "4s"]]])
     with pytest.raises(HandevalError, match=r"chops\[0\]"):
         tl.settle(remaining, 0, 10, chops=[[[0, "3s"], [5, "4s"]]])
+    with pytest.raises(HandevalError, match=r"chops\[1\]: card 3c was played by seat 0 but is still in remaining\[1\]"):
+        tl.settle(remaining, 0, 10, chops=[v["round"], [[0, "3c"], [1, "pass"], [2, "pass"], [3, "pass"]]])
+    full = ["", "3s 4h 5d 6c 8s 9h Td Jc Qs Kh Ad 2s 2h", "8c"]
+    with pytest.raises(HandevalError, match=r"chops\[0\]: seat 1 played 7s .* holds 13 cards"):
+        tl.settle(full, 0, 10, chops=[[[0, "2d"], [1, "7s 7h 7d 7c"]]])

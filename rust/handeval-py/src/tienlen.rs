@@ -352,14 +352,13 @@ fn tl_special_groups(cards: &Bound<'_, PyAny>) -> PyResult<GroupsTuple> {
 
 /// One entry of `chops`: a transfer (`{"from", "to", "amount"}` or `(from, to, amount)`),
 /// or a whole round `[[seat, cards | "pass"], ...]` whose chop chain is settled here.
-fn chop_item(obj: &Bound<'_, PyAny>, field: &str, players: usize, base: i64) -> PyResult<Vec<Transfer>> {
+fn chop_item(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<tl::Chop> {
     let is_seq = obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>();
     let is_transfer_tuple = is_seq && obj.len()? == 3 && obj.try_iter()?.all(|x| x.is_ok_and(|x| x.is_instance_of::<pyo3::types::PyInt>()));
     if is_seq && !is_transfer_tuple {
-        let actions = round_named(obj, field)?;
-        return tl::chop_transfers(players, None, &actions, base).map_err(|e| e.within(field)).py();
+        return Ok(tl::Chop::Round(round_named(obj, field)?));
     }
-    Ok(vec![transfer_from(obj, field)?])
+    Ok(tl::Chop::Transfer(transfer_from(obj, field)?))
 }
 
 fn transfer_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Transfer> {
@@ -422,12 +421,8 @@ fn tl_settle(
             x.extract::<bool>()
         })
     })?;
-    let players = remaining.len();
-    let chops: Vec<Transfer> = opt(chops, |c| list_from(c, "chops", |x, f| chop_item(x, f, players, base)))?
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .collect();
+    let chops = opt(chops, |c| list_from(c, "chops", chop_item))?.unwrap_or_default();
+    let chops = tl::chop_list(&remaining, &chops, base).py()?;
     let carried = carried_from(carried, "carried")?;
     Ok(settle_tuple(tl::settle(&remaining, winner, base, played_any.as_deref(), &chops, carried.as_deref(), &rules).py()?))
 }

@@ -13,7 +13,7 @@ pub mod settle;
 pub use instant::{instant_win, instant_winner, InstantHand, InstantWin};
 pub use play::{beats, beats_key, classify, legal_plays, Kind, Play, PlayKey};
 pub use round::{chop_chain, chop_transfers, first_leader, Action, RoundState, Transfer};
-pub use settle::{settle, settle_instant, special_groups, Group, Line, LineKind, Settlement};
+pub use settle::{chop_list, settle, settle_instant, special_groups, Chop, Group, Line, LineKind, Settlement};
 
 use crate::error::{Error, Result};
 

@@ -260,6 +260,44 @@ fn finish(
     Ok(Settlement { winner, pays, chops: chop, theoretical, capped, deltas, rake, lines, instant })
 }
 
+/// One entry of a game's chops: a transfer already worked out, or a whole round.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Chop {
+    Transfer(Transfer),
+    Round(Vec<(usize, super::Action)>),
+}
+
+/// Turn a game's chops into transfers (each round through [`super::chop_transfers`]),
+/// checking rounds against the hands: a card played in a round cannot still be in a
+/// hand, and a seat that played in a round cannot hold all 13 cards. Errors name
+/// `chops[k]`.
+pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64) -> Result<Vec<Transfer>> {
+    let players = remaining.len();
+    check_players(players).map_err(|e| e.within("remaining"))?;
+    let mut out = Vec::new();
+    for (k, c) in chops.iter().enumerate() {
+        let f = format!("chops[{k}]");
+        match c {
+            Chop::Transfer(t) => out.push(*t),
+            Chop::Round(actions) => {
+                out.extend(super::chop_transfers(players, None, actions, base).map_err(|e| e.within(&f))?);
+                for (seat, a) in actions {
+                    let super::Action::Play(cards) = a else { continue };
+                    for (i, h) in remaining.iter().enumerate() {
+                        if let Some(c) = cards.iter().find(|c| h.contains(c)) {
+                            return Err(Error::field(f, format!("card {c} was played by seat {seat} but is still in remaining[{i}]")));
+                        }
+                    }
+                    if remaining[*seat].len() == 13 {
+                        return Err(Error::field(f, format!("seat {seat} played {} but holds 13 cards, as if it had played none", text(cards))));
+                    }
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
 /// Settle a finished game (RULES 2.6): `remaining[i]` are seat i's cards left (the
 /// winner's is empty); `played_any[i]` whether seat i played a card (default: it holds
 /// fewer than 13); `chops` the chop transfers of the game; `carried` the carried-in
