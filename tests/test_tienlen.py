@@ -586,3 +586,17 @@ def test_settle_takes_chop_rounds_or_transfers(vectors):
     full = ["", "3s 4h 5d 6c 8s 9h Td Jc Qs Kh Ad 2s 2h", "8c"]
     with pytest.raises(HandevalError, match=r"chops\[0\]: seat 1 played 7s .* holds 13 cards"):
         tl.settle(full, 0, 10, chops=[[[0, "2d"], [1, "7s 7h 7d 7c"]]])
+
+
+def test_result_objects_are_real_frozen_dataclasses():
+    import dataclasses
+
+    p = tl.legal_plays("3s 3h")[0]
+    assert p == tl.Play("single", "单张", ["3s"], "3s", 0) and dataclasses.asdict(p)["top"] == "3s"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        p.kind = "pair"
+    line = tl.settle(["", "3s"], 0, 1).lines[0]
+    assert isinstance(line, tl.Line) and line.kind == "cards" and line.cards == ["3s"]
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        line.amount = 0
+    assert "Line(kind='cards'" in repr(line)

@@ -100,9 +100,22 @@ class Play(Result):
         return len(self.cards)
 
 
-def _play(t) -> Play:
-    kind, zh, cards, top, strength = t
-    return Play(kind, zh, list(cards), top, strength)
+def _frozen(cls, names):
+    """A fast constructor for a frozen dataclass whose values come straight from the
+    core (already the right types): it fills ``__dict__`` directly instead of the
+    generated ``__init__``'s one ``object.__setattr__`` per field, which dominated the
+    cost of results with many items (settlement lines, legal plays)."""
+    new = object.__new__
+
+    def make(values):
+        obj = new(cls)
+        obj.__dict__.update(zip(names, values))
+        return obj
+
+    return make
+
+
+_play = _frozen(Play, ("kind", "kind_zh", "cards", "top", "strength"))
 
 
 def classify(cards: Cards) -> Play:
@@ -298,12 +311,15 @@ class Settlement(Result):
     instant: List[Optional[str]]
 
 
+_line = _frozen(Line, ("kind", "seat", "other", "multiplier", "amount", "cards", "text"))
+
+
 def _settlement(t) -> Settlement:
     deltas, rake, lines, pays, chops, theoretical, capped, winner, instant = t
     return Settlement(
         deltas=list(deltas),
         rake=rake,
-        lines=[Line(k, s, o, m, a, list(c), txt) for k, s, o, m, a, c, txt in lines],
+        lines=list(map(_line, lines)),
         winner=winner,
         pays=list(pays),
         chops=list(chops),
