@@ -100,28 +100,6 @@ fn tl_why_not(play: &Bound<'_, PyAny>, table: &Bound<'_, PyAny>) -> PyResult<Opt
     Ok(play::why_not(&b, &a))
 }
 
-/// Cards of one set without building field names (the hot path of the batched calls):
-/// `None` when anything is off, and the caller re-parses with names for the error.
-fn quick_set(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
-    if let Ok(s) = obj.cast::<PyString>() {
-        return handeval_core::cards::parse_cards(&s.to_cow().ok()?).ok();
-    }
-    if let Ok(l) = obj.cast::<PyList>() {
-        let mut cards = Vec::with_capacity(l.len());
-        let mut seen = 0u64;
-        for item in l.iter() {
-            let c = handeval_core::cards::parse_card(item.cast::<PyString>().ok()?.to_cow().ok()?.trim()).ok()?;
-            if seen & c.bit() != 0 {
-                return None;
-            }
-            seen |= c.bit();
-            cards.push(c);
-        }
-        return Some(cards);
-    }
-    None
-}
-
 /// A list of card sets: the quick path per set, the named one for errors.
 fn sets_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Vec<Card>>> {
     if obj.is_instance_of::<PyString>() || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
@@ -131,7 +109,7 @@ fn sets_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Vec<Card>>> {
         .enumerate()
         .map(|(i, x)| {
             let x = x?;
-            match quick_set(&x) {
+            match crate::conv::quick_cards(&x) {
                 Some(c) => Ok(c),
                 None => set_from(&x, &format!("{field}[{i}]")),
             }
@@ -153,11 +131,11 @@ fn pair_from(item: &Bound<'_, PyAny>, i: usize) -> PyResult<(Vec<Card>, Vec<Card
         return Err(bad(&f(), "expected a (play, table) pair"));
     };
     let (b, a) = (b?, a?);
-    let b = match quick_set(&b) {
+    let b = match crate::conv::quick_cards(&b) {
         Some(c) => c,
         None => set_from(&b, &format!("{}[0]", f()))?,
     };
-    let a = match quick_set(&a) {
+    let a = match crate::conv::quick_cards(&a) {
         Some(c) => c,
         None => set_from(&a, &format!("{}[1]", f()))?,
     };
