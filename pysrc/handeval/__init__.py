@@ -12,10 +12,11 @@ from handeval._result import Result
 from handeval.errors import HandevalError
 from handeval import shisanshui
 from handeval import dachu
+from handeval import tienlen
 
 __version__ = _core.__version__
 
-__all__ = ["HandevalError", "Rules", "parse_cards", "cap", "shisanshui", "dachu", "__version__"]
+__all__ = ["HandevalError", "Rules", "parse_cards", "cap", "shisanshui", "dachu", "tienlen", "__version__"]
 
 
 @dataclass(frozen=True)
@@ -25,6 +26,7 @@ class Rules(Result):
 
     shisanshui: shisanshui.Rules = field(default_factory=shisanshui.Rules)
     dachu: dachu.Rules = field(default_factory=dachu.Rules)
+    tienlen: tienlen.Rules = field(default_factory=tienlen.Rules)
 
 
 def parse_cards(cards: Union[str, Sequence[str]]) -> List[str]:
