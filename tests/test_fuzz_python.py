@@ -243,8 +243,11 @@ def test_rules_with_arbitrary_values_are_handeval_errors_when_used(rules_kwargs,
             rules = cls(**kw)
         except HandevalError:
             continue
-        fn = getattr(mod, "classify")
-        args = (cards, "red") if mod.__name__.endswith("dachu") else (cards,)
+        # the first function of the module that takes rules=
+        fn = next(getattr(mod, n) for n in ("classify", "settle_instant", "settle")
+                  if "rules" in inspect.signature(getattr(mod, n)).parameters)
+        args = {"classify": ((cards, "red") if mod.__name__.endswith("dachu") else (cards,)),
+                "settle_instant": ([cards, cards], 1), "settle": ([0], [0, 1, 2, 3])}[fn.__name__]
         try:
             fn(*args, rules=rules)
         except HandevalError:
