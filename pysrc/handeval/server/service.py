@@ -56,13 +56,18 @@ def _deserializer(cls):
     return parse
 
 
+class ResponseTooLarge(Exception):
+    """The answer is larger than --max-message-bytes → RESOURCE_EXHAUSTED (gRPC would
+    fail the send with a traceback in the log)."""
+
+
 def add_to_server(service, server) -> None:
     """Register the servicer like ``add_HandevalServicer_to_server`` does, but with
-    deserializers that never raise (see :class:`Undecodable`)."""
+    deserializers that never raise (see :class:`Undecodable`) and responses that the
+    servicer serializes itself, in its worker thread (so their size can be checked)."""
     handlers = {
         rpc: grpc.unary_unary_rpc_method_handler(
-            getattr(service, rpc), request_deserializer=_deserializer(cls),
-            response_serializer=RESPONSES[rpc].SerializeToString)
+            getattr(service, rpc), request_deserializer=_deserializer(cls), response_serializer=None)
         for rpc, cls in REQUESTS.items()
     }
     name = pb.DESCRIPTOR.services_by_name["Handeval"].full_name
@@ -140,8 +145,16 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             if remaining is not None:
                 batch.deadline = time.monotonic() + remaining
             loop = asyncio.get_running_loop()
-            sub_response = await loop.run_in_executor(self.executor, handler, sub, batch)
-            return RESPONSES[rpc](**{game: sub_response})
+
+            def run() -> bytes:
+                data = RESPONSES[rpc](**{game: handler(sub, batch)}).SerializeToString()
+                if len(data) > self.config.max_message_bytes:
+                    raise ResponseTooLarge(
+                        f"the answer is {len(data)} bytes, more than the server's --max-message-bytes "
+                        f"({self.config.max_message_bytes}): split the batch")
+                return data
+
+            return await loop.run_in_executor(self.executor, run)
         except common.BadRequest as e:
             code = "INVALID_ARGUMENT"
             self._warn(rpc, game, items, code, str(e), context)
@@ -150,6 +163,10 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             code = "UNIMPLEMENTED"
             self._warn(rpc, game, items, code, str(e), context)
             await context.abort(grpc.StatusCode.UNIMPLEMENTED, str(e))
+        except ResponseTooLarge as e:
+            code = "RESOURCE_EXHAUSTED"
+            self._warn(rpc, game, items, code, str(e), context)
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(e))
         except common.DeadlineExceeded as e:
             code = "DEADLINE_EXCEEDED"
             self._warn(rpc, game, items, code, str(e), context)

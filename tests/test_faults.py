@@ -1,0 +1,347 @@
+"""Faults against real `handeval serve` processes (issue 8): a client killed mid-call,
+cancelled calls, exceeded deadlines, oversized and deeply nested messages, a response
+larger than the limit, a worker killed under load (the others keep serving, the
+supervisor restarts it), SIGTERM under load (calls in flight finish), and the
+concurrent-call limit. After each fault the server must keep serving and log no
+traceback."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from handeval.v1 import dachu_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+
+from grpc_fixtures import ServerProcess, free_port, metric_value
+
+DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def deals(n, seed=0):
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        c = rng.sample(DECK, 52)
+        out.append(ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
+            front=" ".join(c[13 * i:13 * i + 3]), middle=" ".join(c[13 * i + 3:13 * i + 8]),
+            back=" ".join(c[13 * i + 8:13 * i + 13]))) for i in range(4)]))
+    return out
+
+
+def settle_request(n, seed=0):
+    return pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals(n, seed)))
+
+
+def evaluate_request(n=50):
+    return pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
+        items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs Js 9s")] * n))
+
+
+def wait_for(pred, timeout=30.0, what="condition"):
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        time.sleep(0.02)
+
+
+def assert_serving(server):
+    with server.channel() as ch:
+        r = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=10)
+        assert r.status == health_pb2.HealthCheckResponse.SERVING
+        resp = handeval_pb2_grpc.HandevalStub(ch).Evaluate(evaluate_request(3), timeout=30)
+        assert len(resp.shisanshui.results) == 3
+    log = server.log()
+    assert "Traceback" not in log and "internal error" not in log, log[-4000:]
+
+
+def inflight(server) -> float:
+    return metric_value(server.metrics(), "handeval_inflight_requests")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    s = ServerProcess(tmp_path_factory.mktemp("faults"), "--max-batch", "100000", "--threads", "1",
+                      "--max-message-bytes", str(4 * 1024 * 1024), "--max-concurrent-rpcs", "8")
+    try:
+        yield s.wait_serving()
+    finally:
+        s.terminate()
+
+
+def test_client_killed_mid_call(server):
+    """A client process SIGKILLed while its big call runs: the server drops the call and
+    keeps serving."""
+    code = (
+        "import sys, grpc\n"
+        "sys.path.insert(0, %r)\n"
+        "from test_faults import settle_request\n"
+        "from handeval.v1 import handeval_pb2_grpc\n"
+        "ch = grpc.insecure_channel(%r)\n"
+        "print('calling', flush=True)\n"
+        "handeval_pb2_grpc.HandevalStub(ch).Settle(settle_request(20000), timeout=120)\n"
+    ) % (str(ROOT / "tests"), server.target)
+    client = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
+    try:
+        assert client.stdout.readline().strip() == b"calling"
+        wait_for(lambda: inflight(server) >= 1 or client.poll() is not None, what="the call to be in flight")
+        assert client.poll() is None, "the call finished before the kill; make it bigger"
+        client.kill()
+        client.wait()
+    finally:
+        if client.poll() is None:
+            client.kill()
+    wait_for(lambda: inflight(server) == 0, timeout=120, what="the dropped call to end")
+    assert_serving(server)
+
+
+def test_cancelled_call(server):
+    with server.channel() as ch:
+        stub = handeval_pb2_grpc.HandevalStub(ch)
+        fut = stub.Settle.future(settle_request(20000, seed=1), timeout=120)
+        wait_for(lambda: inflight(server) >= 1 or fut.done(), what="the call to be in flight")
+        assert not fut.done()
+        assert fut.cancel()
+        assert fut.cancelled()
+    wait_for(lambda: inflight(server) == 0, timeout=120, what="the cancelled call to end")
+    text = server.metrics()
+    assert metric_value(text, "handeval_requests_total", rpc="Settle", code="CANCELLED") >= 1
+    assert_serving(server)
+
+
+def test_exceeded_deadline_stops_the_work(server):
+    with server.channel() as ch:
+        stub = handeval_pb2_grpc.HandevalStub(ch)
+        start = time.monotonic()
+        with pytest.raises(grpc.RpcError) as e:
+            stub.Settle(settle_request(20000, seed=2), timeout=0.3)
+        assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    # The server gives up on the batch (it checks the deadline every 64 items) rather
+    # than finishing 20,000 deals nobody waits for.
+    wait_for(lambda: inflight(server) == 0, timeout=30, what="the expired call to end")
+    assert time.monotonic() - start < 30
+    assert_serving(server)
+
+
+def test_oversized_request_is_resource_exhausted(server):
+    big = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
+        items=[ssw.ShisanshuiEvaluateItem(row="As " * 1_500_000)]))
+    with server.channel() as ch:
+        with pytest.raises(grpc.RpcError) as e:
+            handeval_pb2_grpc.HandevalStub(ch).Evaluate(big, timeout=30)
+        assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert_serving(server)
+
+
+def _varint(n: int) -> bytes:
+    out = bytearray()
+    while True:
+        b = n & 0x7F
+        n >>= 7
+        out.append(b | (0x80 if n else 0))
+        if not n:
+            return bytes(out)
+
+
+def _field(number: int, payload: bytes) -> bytes:
+    return _varint(number << 3 | 2) + _varint(len(payload)) + payload
+
+
+def nested_settle_bytes(depth: int) -> bytes:
+    """SettleRequest{dachu{deals[{args: Struct{"a": Value{list[Value{list[...]}]}}}]}}
+    nested ``depth`` levels deep, encoded by hand (the client library refuses to build it)."""
+    value = _field(3, b"x")  # Value.string_value
+    for _ in range(depth):
+        value = _field(6, _field(1, value))  # Value.list_value -> ListValue.values
+    entry = _field(1, b"a") + _field(2, value)  # Struct.fields map entry
+    struct = _field(1, entry)
+    deal = _field(1, struct)  # DachuDeal.args
+    dachu_req = _field(2, deal)  # DachuSettleRequest.deals
+    game = pb.SettleRequest.DESCRIPTOR.fields_by_name["dachu"].number
+    return _field(game, dachu_req)
+
+
+def test_deeply_nested_message_is_invalid_argument(server):
+    with server.channel() as ch:
+        raw = ch.unary_unary("/handeval.v1.Handeval/Settle", request_serializer=None, response_deserializer=None)
+        # shallow nesting parses (the answer is an item error: not valid settle arguments)
+        resp = pb.SettleResponse.FromString(raw(nested_settle_bytes(5), timeout=30))
+        assert resp.dachu.results[0].WhichOneof("result") == "error"
+        with pytest.raises(grpc.RpcError) as e:
+            raw(nested_settle_bytes(5000), timeout=30)
+        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT, e.value.details()
+    assert_serving(server)
+
+
+def test_response_over_the_limit_fails_cleanly(server):
+    """A small request whose answer exceeds --max-message-bytes (4 MiB here): the call
+    fails with RESOURCE_EXHAUSTED and the server keeps serving."""
+    hand = " ".join(DECK[:13])
+    req = pb.EvaluateRequest(dachu=dachu_pb2.DachuEvaluateRequest(chu="red", items=[
+        dachu_pb2.DachuEvaluateItem(legal_plays=dachu_pb2.DachuLegalPlaysQuery(hand=hand))] * 5000))
+    assert req.ByteSize() < 1024 * 1024
+    with server.channel(options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as ch:
+        with pytest.raises(grpc.RpcError) as e:
+            handeval_pb2_grpc.HandevalStub(ch).Evaluate(req, timeout=60)
+        assert e.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED, e.value.details()
+        assert "split the batch" in e.value.details()
+    assert_serving(server)
+
+
+def test_concurrent_call_limit(server):
+    """More calls at once than --max-concurrent-rpcs (8 here): the extra ones are
+    RESOURCE_EXHAUSTED at once, the others finish."""
+    with server.channel() as ch:
+        stub = handeval_pb2_grpc.HandevalStub(ch)
+        futs = [stub.Settle.future(settle_request(400, seed=i), timeout=120) for i in range(24)]
+        codes = []
+        for f in futs:
+            try:
+                f.result()
+                codes.append(grpc.StatusCode.OK)
+            except grpc.RpcError as e:
+                codes.append(e.code())
+    assert set(codes) <= {grpc.StatusCode.OK, grpc.StatusCode.RESOURCE_EXHAUSTED}, codes
+    assert codes.count(grpc.StatusCode.OK) >= 8
+    assert codes.count(grpc.StatusCode.RESOURCE_EXHAUSTED) >= 1
+    assert_serving(server)
+
+
+# ---- process faults under load
+
+
+class Load:
+    """``threads`` callers, each with its own channel, calling until stopped; records
+    (start, end, code) of every call."""
+
+    def __init__(self, target, threads=4, request=None, rpc="Settle", timeout=30.0):
+        self.target, self.rpc, self.timeout = target, rpc, timeout
+        self.request = request or settle_request(60)
+        self.calls = []
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.threads = [threading.Thread(target=self._run, daemon=True) for _ in range(threads)]
+
+    def _run(self):
+        while not self.stop.is_set():
+            with grpc.insecure_channel(self.target) as ch:
+                method = getattr(handeval_pb2_grpc.HandevalStub(ch), self.rpc)
+                for _ in range(20):  # a fresh channel now and then: new connections spread over workers
+                    if self.stop.is_set():
+                        break
+                    t0 = time.monotonic()
+                    try:
+                        method(self.request, timeout=self.timeout)
+                        code = grpc.StatusCode.OK
+                    except grpc.RpcError as e:
+                        code = e.code()
+                    with self.lock:
+                        self.calls.append((t0, time.monotonic(), code))
+
+    def __enter__(self):
+        for t in self.threads:
+            t.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        for t in self.threads:
+            t.join(timeout=60)
+
+    def codes(self, since=0.0, until=float("inf")):
+        with self.lock:
+            return [c for (t0, _, c) in self.calls if since <= t0 < until]
+
+
+def children(pid: int):
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        out = []
+        for d in os.listdir("/proc"):
+            if d.isdigit():
+                try:
+                    with open(f"/proc/{d}/stat") as f:
+                        if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                            out.append(int(d))
+                except (OSError, IndexError, ValueError):
+                    pass
+        return out
+
+
+def test_worker_killed_under_load(tmp_path):
+    port = free_port()
+    s = ServerProcess(tmp_path, "--workers", "2", "--port", str(port), "--threads", "1", metrics=False)
+    # ServerProcess picked its own port; --port given last wins in argparse
+    s.port, s.target = port, f"127.0.0.1:{port}"
+    try:
+        s.wait_serving()
+        wait_for(lambda: len(children(s.proc.pid)) == 2, what="two workers")
+        time.sleep(1.0)  # both workers listening
+        with Load(s.target, threads=4) as load:
+            wait_for(lambda: len(load.codes()) >= 20, timeout=60, what="load")
+            victim = children(s.proc.pid)[0]
+            t_kill = time.monotonic()
+            os.kill(victim, signal.SIGKILL)
+            wait_for(lambda: len(children(s.proc.pid)) == 2 and victim not in children(s.proc.pid),
+                     timeout=30, what="the supervisor to restart the worker")
+            t_restarted = time.monotonic()
+            wait_for(lambda: len(load.codes(since=t_restarted + 1.0)) >= 20, timeout=60, what="load after the restart")
+        with load.lock:
+            before = [c for (t0, t1, c) in load.calls if t1 <= t_kill]
+        # calls in flight on the killed worker are lost (UNAVAILABLE: the RPCs are pure,
+        # so a client may retry them); calls started until a second after the restart
+        # may still pick the dead connection
+        during = load.codes(until=t_restarted + 1.0)[len(before):]
+        after = load.codes(since=t_restarted + 1.0)
+        assert set(before) == {grpc.StatusCode.OK}, before
+        # Calls on the killed worker's connections fail (UNAVAILABLE) — nothing else.
+        assert set(during) <= {grpc.StatusCode.OK, grpc.StatusCode.UNAVAILABLE}, during
+        assert during.count(grpc.StatusCode.OK) >= 1, "the other worker did not keep serving"
+        assert set(after) == {grpc.StatusCode.OK}, after
+        print(f"worker kill: {len(before)} calls before (all OK), {len(during)} during "
+              f"({during.count(grpc.StatusCode.UNAVAILABLE)} UNAVAILABLE), {len(after)} after (all OK); "
+              f"restarted in {t_restarted - t_kill:.2f} s")
+        assert "worker_died" in s.log()
+    finally:
+        assert s.terminate() == 0
+
+
+def test_sigterm_under_load_finishes_calls_in_flight(tmp_path):
+    s = ServerProcess(tmp_path, "--threads", "1", "--grace", "30", "--shutdown-delay", "0.3", metrics=False)
+    try:
+        s.wait_serving()
+        with Load(s.target, threads=6, request=settle_request(300)) as load:
+            wait_for(lambda: len(load.codes()) >= 12, timeout=60, what="load")
+            t_term = time.monotonic()
+            s.proc.send_signal(signal.SIGTERM)
+            rc = s.proc.wait(timeout=60)
+            t_exit = time.monotonic()
+        assert rc == 0
+        with load.lock:
+            calls = list(load.calls)
+        in_flight = [c for (t0, t1, c) in calls if t0 < t_term < t1]
+        assert in_flight, "no call was in flight at SIGTERM"
+        assert set(in_flight) == {grpc.StatusCode.OK}, f"calls in flight at SIGTERM: {in_flight}"
+        before = [c for (t0, t1, c) in calls if t1 <= t_term]
+        assert set(before) == {grpc.StatusCode.OK}
+        later = [c for (t0, t1, c) in calls if t0 >= t_term]
+        # new calls after SIGTERM are refused (UNAVAILABLE) or still served during the
+        # shutdown delay (OK); none fail another way
+        assert set(later) <= {grpc.StatusCode.OK, grpc.StatusCode.UNAVAILABLE}, later
+        print(f"SIGTERM under load: {len(in_flight)} calls in flight all finished OK, exit 0 after "
+              f"{t_exit - t_term:.2f} s; {len(later)} later calls: {sorted(set(c.name for c in later))}")
+    finally:
+        s.close()
