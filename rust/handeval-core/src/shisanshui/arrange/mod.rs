@@ -314,41 +314,41 @@ fn solve(sub: &Subsets, model: &Model, n: usize, top_k: usize) -> Vec<Cand> {
     let home_run = n as u32 >= model.rules.home_run_min_opponents;
     let hr_cond = model.hr_cond[n - 1];
     let mut top = TopK { k: top_k, items: Vec::new() };
-    // Branch and bound over backs: every row term is monotone in the row's strength, and
-    // a middle is never stronger than its back, so the back's own class bounds the middle
-    // terms; the hand's best front bounds the front terms; the scoop losses are ≥ 0.
-    // Best front terms among the fronts no stronger than s (a front never beats its back).
-    let mut fronts: Vec<(u32, RoleValue)> = sub.s3.iter().copied().zip(front.iter().copied()).collect();
-    fronts.sort_by_key(|x| x.0);
-    let mut acc = RoleValue::default();
-    for x in fronts.iter_mut() {
-        acc = RoleValue {
-            win: acc.win.max(x.1.win),
-            my_waters: acc.my_waters.max(x.1.my_waters),
-            row: acc.row.max(x.1.row),
-            ..acc
-        };
-        x.1 = acc;
+    // Branch and bound over backs. Every row term is monotone in the row's strength and
+    // the scoop losses are ≥ 0, so stronger rows bound a back's splits: first loosely
+    // (the middle as strong as the back, the best front no stronger than the back), then,
+    // for the backs that survive, tightly (the strongest middle disjoint from the back and
+    // no stronger than it, the strongest disjoint front no stronger than that middle).
+    let bound = |f: &RoleValue, m: &RoleValue, b: &RoleValue| {
+        let waters = f.my_waters + m.my_waters + b.my_waters;
+        let p_scoop = f.win * m.win * b.win;
+        let mut ub = nf * (q * (f.row + m.row + b.row + p_scoop * waters) - special_loss);
+        if home_run {
+            ub += 2.0 * nf * waters * pow(q * p_scoop, n);
+        }
+        ub + 1e-9
+    };
+    let c = combos();
+    let desc = |s: &[u32]| {
+        let mut v: Vec<u64> = s.iter().enumerate().map(|(i, &x)| (x as u64) << 16 | i as u64).collect();
+        v.sort_unstable_by(|a, b| b.cmp(a));
+        v
+    };
+    let by3 = desc(&sub.s3);
+    // Running maximum of the front terms, weakest front first.
+    let mut fmax: Vec<RoleValue> = by3.iter().rev().map(|&x| front[(x & 0xFFFF) as usize]).collect();
+    for i in 1..fmax.len() {
+        let (a, x) = (fmax[i - 1], fmax[i]);
+        fmax[i] = RoleValue { win: a.win.max(x.win), my_waters: a.my_waters.max(x.my_waters), row: a.row.max(x.row), ..x };
     }
     let fmax_below = |s: u32| {
-        let i = fronts.partition_point(|x| x.0 <= s);
-        if i == 0 { None } else { Some(fronts[i - 1].1) }
+        let i = by3.len() - by3.partition_point(|&x| (x >> 16) as u32 > s);
+        (i > 0).then(|| fmax[i - 1])
     };
     let mut order: Vec<(f64, usize)> = (0..back.len())
-        .filter_map(|bi| {
-            let (b, m) = (&back[bi], &middle[bi]);
-            let fmax = fmax_below(sub.s5[bi])?;
-            let waters = fmax.my_waters + m.my_waters + b.my_waters;
-            let p_scoop = fmax.win * m.win * b.win;
-            let mut ub = nf * (q * (fmax.row + m.row + b.row + p_scoop * waters) - special_loss);
-            if home_run {
-                ub += 2.0 * nf * waters * pow(q * p_scoop, n);
-            }
-            Some((ub + 1e-9, bi))
-        })
+        .filter_map(|bi| Some((bound(&fmax_below(sub.s5[bi])?, &middle[bi], &back[bi]), bi)))
         .collect();
-    // Seed the incumbent with the most promising back, then sort only the backs that can
-    // still beat it (sorting all 1,287 was a fifth of the time).
+    // Seed the incumbent with the most promising back.
     let visit = |bi: usize, top: &mut TopK| {
         let b = &back[bi];
         sub.for_back(bi, |bi, mi, fi| {
@@ -368,18 +368,31 @@ fn solve(sub: &Subsets, model: &Model, n: usize, top_k: usize) -> Vec<Cand> {
     };
     let first = order.iter().fold((f64::NEG_INFINITY, usize::MAX), |a, &x| if x.0 > a.0 { x } else { a });
     visit(first.1, &mut top);
-    if top.items.len() == top.k {
-        let bar = top.items[top.k - 1].ev;
-        order.retain(|x| x.0 > bar);
+    let bar = |top: &TopK| if top.items.len() == top.k { top.items[top.k - 1].ev } else { f64::NEG_INFINITY };
+    order.retain(|x| x.0 > bar(&top) && x.1 != first.1);
+    // Tighten the survivors' bounds.
+    let by5 = desc(&sub.s5);
+    let strongest = |by: &[u64], masks: &[u16], at_most: u32, avoid: u16| {
+        let start = by.partition_point(|&x| (x >> 16) as u32 > at_most);
+        by[start..].iter().map(|&x| (x & 0xFFFF) as usize).find(|&j| masks[j] & avoid == 0)
+    };
+    for x in order.iter_mut() {
+        let bmask = c.five[x.1];
+        x.0 = match strongest(&by5, &c.five, sub.s5[x.1], bmask) {
+            Some(mj) => match strongest(&by3, &c.three, sub.s5[mj], bmask) {
+                Some(fj) => bound(&front[fj], &middle[mj], &back[x.1]),
+                None => f64::NEG_INFINITY,
+            },
+            None => f64::NEG_INFINITY,
+        };
     }
+    order.retain(|x| x.0 > bar(&top));
     order.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
     for &(ub, bi) in &order {
-        if top.items.len() == top.k && ub <= top.items[top.k - 1].ev {
+        if ub <= bar(&top) {
             break;
         }
-        if bi != first.1 {
-            visit(bi, &mut top);
-        }
+        visit(bi, &mut top);
     }
     top.items
 }
