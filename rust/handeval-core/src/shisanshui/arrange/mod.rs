@@ -277,16 +277,24 @@ struct Cand {
     triple: (u32, u32, u32),
 }
 
-/// Keep the `k` best candidates, distinct by strength triple, first found first on ties.
+/// Keep the `k` best candidates, distinct by strength triple. Ties in expectation go to
+/// the stronger triple (back, then middle, then front), so the result does not depend on
+/// the order in which the search visits the splits.
 struct TopK {
     k: usize,
     items: Vec<Cand>,
 }
 
+#[inline]
+fn better(a: &Cand, b: &Cand) -> bool {
+    let t = |c: &Cand| (c.triple.2, c.triple.1, c.triple.0);
+    a.ev > b.ev || (a.ev == b.ev && t(a) > t(b))
+}
+
 impl TopK {
     #[inline]
     fn offer(&mut self, c: Cand) {
-        if self.items.len() == self.k && c.ev <= self.items[self.k - 1].ev {
+        if self.items.len() == self.k && !better(&c, &self.items[self.k - 1]) {
             return;
         }
         self.insert(c);
@@ -296,7 +304,7 @@ impl TopK {
         if self.items.iter().any(|x| x.triple == c.triple) {
             return;
         }
-        let at = self.items.partition_point(|x| x.ev >= c.ev);
+        let at = self.items.partition_point(|x| better(x, &c));
         self.items.insert(at, c);
         self.items.truncate(self.k);
     }
