@@ -444,7 +444,8 @@ fn greedy_split(sub: &Subsets) -> (usize, usize, usize) {
     // Backs strongest first; stop below the strength of the best back found.
     let mut order: Vec<usize> = (0..sub.s5.len()).collect();
     order.sort_by(|&x, &y| sub.s5[y].cmp(&sub.s5[x]).then(x.cmp(&y)));
-    let mut best: Option<((u32, u32), (usize, usize, usize))> = None;
+    type Best = ((u32, u32), (usize, usize, usize));
+    let mut best: Option<Best> = None;
     for bi in order {
         if best.is_some_and(|((sb, _), _)| sub.s5[bi] < sb) {
             break;

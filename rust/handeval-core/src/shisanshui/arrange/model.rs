@@ -321,10 +321,7 @@ impl Model {
                 .collect::<Vec<_>>()
         };
         let hands = tables.hands.max(1) as f64;
-        let mut special_dist = [0.0; 13];
-        for i in 0..13 {
-            special_dist[i] = tables.specials[i] as f64 / hands;
-        }
+        let special_dist: [f64; 13] = std::array::from_fn(|i| tables.specials[i] as f64 / hands);
         let s = &tables.scoops;
         let players = s.iter().sum::<u64>().max(1) as f64;
         // m scooped out of 3: P(scoops me) = E[m]/3, P(scoops me and k specific others)

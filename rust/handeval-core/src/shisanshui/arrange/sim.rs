@@ -151,13 +151,12 @@ pub fn seat_waters(plays: &[Play], rules: &Rules) -> Vec<i64> {
         }
     }
     if (n - 1) as u32 >= rules.home_run_min_opponents {
-        for a in 0..n {
-            if scoops[a] == n - 1 {
-                for b in 0..n {
-                    if b != a {
-                        w[a][b] *= 2;
-                        w[b][a] *= 2;
-                    }
+        // 全垒打: every pair of a seat that scooped all the others doubles again.
+        let home: Vec<bool> = scoops.iter().map(|&s| s == n - 1).collect();
+        for (a, row) in w.iter_mut().enumerate() {
+            for (b, x) in row.iter_mut().enumerate() {
+                if a != b && (home[a] || home[b]) {
+                    *x *= 2;
                 }
             }
         }
