@@ -1,6 +1,5 @@
 """十三水 optimal arrangement (RULES 1.8): arrange, arrange_many, best_response, the CLI."""
 
-import itertools
 import json
 import random
 
@@ -62,6 +61,17 @@ def test_deterministic_for_the_same_input_and_seed(hand, seed):
     assert a == shisanshui.arrange(hand, top_k=3, seed=seed)
     # The input order does not matter.
     assert a == shisanshui.arrange(list(reversed(hand)), top_k=3, seed=seed)
+
+
+@settings(max_examples=20, deadline=None)
+@given(hands13, st.sampled_from(["lowest", "second_highest"]), st.booleans(), st.integers(1, 3))
+def test_rule_options_are_respected(hand, a2345, tiebreak, hr_min):
+    rules = shisanshui.Rules(a2345=a2345, suit_tiebreak=tiebreak, home_run_min_opponents=hr_min)
+    a = shisanshui.arrange(hand, rules=rules, top_k=2)
+    for alt in a.alternatives:
+        assert not shisanshui.is_foul(alt.front, alt.middle, alt.back, rules=rules)
+        assert sorted(alt.front + alt.middle + alt.back) == sorted(hand)
+    assert shisanshui.arrange(hand, rules=handeval.Rules(shisanshui=rules), top_k=2) == a
 
 
 def test_monte_carlo_mode_is_seeded():
