@@ -1,6 +1,6 @@
 """Speed of the 十三水 arrangement solver (pytest-benchmark).
 
-    python -m pytest benches/bench_arrange.py --benchmark-only -p no:randomly
+    python -m pytest benches/bench_arrange.py -q
 
 * one ``arrange`` call against the named baseline ``python_bruteforce_greedy``: a pure-
   Python search over all 72,072 splits (row strengths from ``shisanshui.classify``, the
@@ -9,22 +9,21 @@
 * ``arrange_many`` throughput in hands/s (GIL released, rayon on every core) against the
   baseline ``arrange_loop``: the same hands one ``arrange`` call at a time.
 
-Each solver benchmark stores ``ratio_vs_<baseline>`` (baseline mean / solver mean) and
-hands/s in ``extra_info`` and prints them.
+Follows benches/conftest.py: every benchmark sets ``benchmark.group`` and
+``extra_info["items"]`` (hands per call); the run ends with hands/s and the ratio to the
+group's baseline (the benchmark named ``baseline``).
 """
 
 import itertools
 import os
 import random
 
-import pytest
 
 from handeval import shisanshui
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
-HANDS = [random.Random(i).sample(DECK, 13) for i in range(2000)]
+HANDS = [random.Random(i).sample(DECK, 13) for i in range(500)]
 HAND = HANDS[0]
-_means = {}
 
 
 def _python_bruteforce_greedy(hand):
@@ -48,40 +47,30 @@ def _python_bruteforce_greedy(hand):
     return best
 
 
-def _record(benchmark, name, baseline=None, hands=None):
-    mean = benchmark.stats.stats.mean
-    _means[name] = mean
-    if hands:
-        benchmark.extra_info["hands_per_s"] = round(hands / mean)
-    if baseline in _means:
-        ratio = _means[baseline] / mean
-        benchmark.extra_info[f"ratio_vs_{baseline}"] = round(ratio, 1)
-        print(f"\n{name}: {mean * 1e6:.0f} µs; {ratio:.1f}x faster than {baseline}"
-              + (f"; {hands / mean:,.0f} hands/s" if hands else ""))
-
-
-def test_baseline_python_bruteforce_greedy(benchmark):
+def test_one_hand_baseline_python_bruteforce_greedy(benchmark):
+    benchmark.group = "arrange: one hand"
+    benchmark.extra_info["items"] = 1
     best = benchmark.pedantic(_python_bruteforce_greedy, args=(HAND,), rounds=3, iterations=1)
     assert best is not None
-    _record(benchmark, "python_bruteforce_greedy")
 
 
-def test_arrange_one_call(benchmark):
+def test_one_hand_arrange(benchmark):
+    benchmark.group = "arrange: one hand"
+    benchmark.extra_info["items"] = 1
     a = benchmark(shisanshui.arrange, HAND)
     assert len(a.front) == 3
-    _record(benchmark, "arrange", "python_bruteforce_greedy")
 
 
-def test_baseline_arrange_loop(benchmark):
-    hands = HANDS[:500]
-    out = benchmark.pedantic(lambda: [shisanshui.arrange(h) for h in hands], rounds=3, iterations=1)
-    assert len(out) == len(hands)
-    _record(benchmark, "arrange_loop", hands=len(hands))
+def test_many_baseline_arrange_loop(benchmark):
+    benchmark.group = "arrange: 500 hands"
+    benchmark.extra_info["items"] = len(HANDS)
+    out = benchmark.pedantic(lambda: [shisanshui.arrange(h) for h in HANDS], rounds=3, iterations=1)
+    assert len(out) == len(HANDS)
 
 
-def test_arrange_many_throughput(benchmark):
-    hands = HANDS[:500]
-    out = benchmark.pedantic(shisanshui.arrange_many, args=(hands,), rounds=3, iterations=1)
-    assert len(out) == len(hands)
+def test_many_arrange_many(benchmark):
+    benchmark.group = "arrange: 500 hands"
+    benchmark.extra_info["items"] = len(HANDS)
     benchmark.extra_info["cpus"] = os.cpu_count()
-    _record(benchmark, "arrange_many", "arrange_loop", hands=len(hands))
+    out = benchmark.pedantic(shisanshui.arrange_many, args=(HANDS,), rounds=3, iterations=1)
+    assert len(out) == len(HANDS)
