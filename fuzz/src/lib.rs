@@ -27,6 +27,7 @@ pub const TARGETS: &[(&str, fn(&[u8]))] = &[
     ("dachu_settle", dachu_settle),
     ("tienlen_play", tienlen_play),
     ("tienlen_game", tienlen_game),
+    ("shisanshui_arrange", shisanshui_arrange),
 ];
 
 // ---------------------------------------------------------------- input helpers
@@ -875,4 +876,90 @@ fn check_tienlen_settlement(s: &tl::Settlement, carried: Option<&[Option<i64>]>)
             }
         }
     }
+}
+
+// ---------------------------------------------------------------- 十三水 arrangement solver
+
+use handeval_core::shisanshui::arrange as arr;
+
+/// A foul-free 3/5/5 partition of `hand`.
+fn check_partition(hand: &[Card], a: &arr::Arrangement, rules: &ssw::Rules) {
+    assert_eq!([a.front.len(), a.middle.len(), a.back.len()], [3, 5, 5], "arrangement row sizes");
+    let joined: Vec<Card> = a.front.iter().chain(&a.middle).chain(&a.back).copied().collect();
+    assert_eq!(sorted(&joined), sorted(hand), "the arrangement is not a partition of the hand");
+    assert!(!eval::is_foul(&a.front, &a.middle, &a.back, rules).unwrap(), "the arrangement is fouled: {a:?}");
+    assert!(a.expected.is_finite(), "expected waters not finite: {a:?}");
+}
+
+/// arrange, arrange_many and best_response: the answer is a foul-free partition of the
+/// input, alternatives best first, best_response's score the exact waters and no worse
+/// than the greedy arrangement.
+pub fn shisanshui_arrange(data: &[u8]) {
+    let _ = shisanshui_arrange_inner(&mut Unstructured::new(data));
+}
+
+fn shisanshui_arrange_inner(u: &mut Unstructured) -> AResult<()> {
+    // The solver's model is built (and cached, 16 at most) per rule set: vary the rules
+    // that change it, from a small set, so the runs stay fast.
+    let mut rules = ssw::Rules::default();
+    if u.ratio(1, 4)? {
+        rules = ssw_rules(u)?;
+    }
+    let mut deck = Deck::new();
+    let n = if u.ratio(1, 32)? { u.int_in_range(0..=14)? } else { 13 };
+    let hand = deck.draw_maybe_sloppy(u, n)?;
+    let options = arr::Options {
+        opponents: if u.ratio(1, 16)? { u.int_in_range(0..=5)? } else { u.int_in_range(1..=3)? },
+        top_k: if u.ratio(1, 16)? { *u.choose(&[0, 50, 100_000])? } else { u.int_in_range(1..=4)? },
+        seed: u.arbitrary()?,
+        samples: if u.ratio(1, 32)? { u.int_in_range(1..=4)? } else { 0 },
+    };
+    match arr::arrange(&hand, &options, &rules) {
+        Ok(r) => {
+            check_partition(&hand, &r.best, &rules);
+            assert!(!r.alternatives.is_empty() && r.alternatives.len() <= options.top_k);
+            assert_eq!(r.alternatives[0], r.best, "alternatives[0] is not the best");
+            for w in r.alternatives.windows(2) {
+                assert!(w[0].expected >= w[1].expected, "alternatives not best first");
+            }
+            for a in &r.alternatives {
+                check_partition(&hand, a, &rules);
+            }
+            assert_eq!(r.special.as_ref().map(|s| s.id), ssw::special(&hand).unwrap().map(|s| s.id));
+            assert!(!r.declare_special || r.special.is_some());
+            if u.ratio(1, 8)? {
+                let many = arr::arrange_many(&[hand.clone()], &options, &rules).expect("arrange_many of an arranged hand");
+                assert_eq!(many[0], r, "arrange_many differs from arrange");
+            }
+        }
+        Err(e) => check_err(&e),
+    }
+
+    // best_response against opponents dealt from the rest of the deck.
+    let k = if u.ratio(1, 16)? { u.int_in_range(0..=4)? } else { u.int_in_range(1..=3)? };
+    let mut opponents = Vec::with_capacity(k);
+    for _ in 0..k {
+        opponents.push(ssw_hand(u, &mut deck)?);
+    }
+    let top_k = if u.ratio(1, 16)? { u.int_in_range(0..=100)? } else { u.int_in_range(1..=3)? };
+    match arr::best_response(&hand, &opponents, top_k, &rules) {
+        Ok(r) => {
+            check_partition(&hand, &r.best, &rules);
+            let me = ssw::Hand::Rows { front: r.best.front.clone(), middle: r.best.middle.clone(), back: r.best.back.clone() };
+            let exact = arr::exact_waters(&me, &opponents, &rules).expect("exact waters of the best response");
+            assert_eq!(exact as f64, r.best.expected, "best_response's score is not the exact waters");
+            let g = arr::greedy(&hand, &rules).expect("greedy arrangement");
+            if !eval::is_foul(&g.front, &g.middle, &g.back, &rules).unwrap() {
+                let gh = ssw::Hand::Rows { front: g.front, middle: g.middle, back: g.back };
+                let gw = arr::exact_waters(&gh, &opponents, &rules).unwrap();
+                assert!(gw as f64 <= r.best.expected, "the greedy arrangement beats the best response");
+            }
+            for a in &r.alternatives {
+                check_partition(&hand, a, &rules);
+                assert!(a.expected <= r.best.expected);
+            }
+        }
+        Err(e) => check_err(&e),
+    }
+    Ok(())
 }
