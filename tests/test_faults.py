@@ -345,3 +345,81 @@ def test_sigterm_under_load_finishes_calls_in_flight(tmp_path):
               f"{t_exit - t_term:.2f} s; {len(later)} later calls: {sorted(set(c.name for c in later))}")
     finally:
         s.close()
+
+
+# ---- security basics
+
+
+@pytest.mark.skipif(subprocess.run(["which", "ss"], capture_output=True).returncode != 0, reason="needs ss (iproute2)")
+def test_binds_loopback_by_default(tmp_path):
+    """No --host: the listening socket is loopback only, not every interface."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "HANDEVAL_HOST"}
+    proc = subprocess.Popen([sys.executable, "-m", "handeval", "serve", "--port", str(port)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    try:
+        def listening():
+            out = subprocess.run(["ss", "-ltnH", f"sport = :{port}"], capture_output=True, text=True).stdout
+            return [line.split()[3] for line in out.splitlines() if line.strip()]
+
+        wait_for(lambda: listening() or proc.poll() is not None, timeout=60, what="the server to listen")
+        addrs = listening()
+        # gRPC listens on an IPv6 socket with the v4-mapped loopback address
+        assert addrs and set(addrs) <= {f"127.0.0.1:{port}", f"[::ffff:127.0.0.1]:{port}"}, addrs
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+
+
+def _openssl(*args, cwd):
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
+
+
+def _ca_and_cert(d: Path, ca: str, name: str):
+    if not (d / f"{ca}.pem").exists():
+        _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{ca}.key", "-out", f"{ca}.pem",
+                 "-days", "1", "-subj", f"/CN={ca}", cwd=d)
+    (d / "san.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
+             "-subj", f"/CN={name}", cwd=d)
+    _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", f"{ca}.pem", "-CAkey", f"{ca}.key", "-CAcreateserial",
+             "-out", f"{name}.pem", "-days", "1", "-extfile", "san.cnf", cwd=d)
+
+
+@pytest.mark.skipif(subprocess.run(["which", "openssl"], capture_output=True).returncode != 0,
+                    reason="needs the openssl command to make test certificates")
+def test_tls_and_token_reject_wrong_clients(tmp_path):
+    """Mutual TLS plus a token: a client certificate from another CA, a client without a
+    certificate, a plaintext client and a wrong token are all refused; the right client
+    is served."""
+    d = tmp_path
+    _ca_and_cert(d, "ca", "server")
+    _ca_and_cert(d, "ca", "client")
+    _ca_and_cert(d, "rogue-ca", "rogue")
+    read = lambda n: (d / n).read_bytes()  # noqa: E731
+    s = ServerProcess(tmp_path, "--tls-cert", str(d / "server.pem"), "--tls-key", str(d / "server.key"),
+                      "--tls-client-ca", str(d / "ca.pem"), metrics=False, env={"HANDEVAL_TOKEN": "t0ken"})
+    good_md = (("authorization", "Bearer t0ken"),)
+    try:
+        good = grpc.ssl_channel_credentials(read("ca.pem"), read("client.key"), read("client.pem"))
+        s.wait_serving(credentials=good)
+        with s.channel(good) as ch:
+            stub = handeval_pb2_grpc.HandevalStub(ch)
+            assert stub.Evaluate(evaluate_request(1), timeout=10, metadata=good_md).shisanshui.results
+            for md in ((("authorization", "Bearer wrong"),), None, (("authorization", "t0ken"),)):
+                with pytest.raises(grpc.RpcError) as e:
+                    stub.Evaluate(evaluate_request(1), timeout=10, metadata=md)
+                assert e.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        wrong = {
+            "rogue client certificate": grpc.ssl_channel_credentials(read("ca.pem"), read("rogue.key"), read("rogue.pem")),
+            "no client certificate": grpc.ssl_channel_credentials(read("ca.pem")),
+            "plaintext": None,
+        }
+        for what, creds in wrong.items():
+            with s.channel(creds) as ch:
+                with pytest.raises(grpc.RpcError) as e:
+                    handeval_pb2_grpc.HandevalStub(ch).Evaluate(evaluate_request(1), timeout=10, metadata=good_md)
+                assert e.value.code() == grpc.StatusCode.UNAVAILABLE, what
+        assert s.terminate() == 0
+    finally:
+        s.close()
