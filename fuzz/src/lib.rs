@@ -322,6 +322,14 @@ fn shisanshui_eval_inner(u: &mut Unstructured) -> AResult<()> {
         }
     }
 
+    // The Result entries with repeated cards: an error or an answer, never a panic.
+    let loose = Deck::new().draw_maybe_sloppy(u, 5)?;
+    let _ = eval::row_value(&loose, &rules).map_err(|e| check_err(&e));
+    let _ = eval::compare_rows(&loose, &m, &rules);
+    if !distinct {
+        let _ = eval::is_foul(&f, &m, &k, &rules).map_err(|e| check_err(&e));
+    }
+
     // Specials of 13 cards (the same cards when they are 13 distinct ones).
     let hand = if all.len() == 13 && distinct { all } else { Deck::new().draw(u, 13)? };
     match ssw::special(&hand) {

@@ -254,6 +254,19 @@ pub fn adjust_for_rules(strength: u32, rules: &Rules) -> u32 {
 
 /// Rank-only strength of a 3- or 5-card row under the rules.
 pub fn strength(cards: &[Card], rules: &Rules) -> Result<u32> {
+    // A repeated card (or a bad id) would index past the lookup tables: refuse it here,
+    // so every Result entry (row_value, compare_rows, is_foul) answers instead of
+    // panicking (a fuzz finding). One OR per card.
+    let mut seen = 0u64;
+    for c in cards {
+        if c.0 >= 52 {
+            return Err(Error::new(format!("card id {} is out of range 0..51", c.0)));
+        }
+        if seen & c.bit() != 0 {
+            return Err(Error::new(format!("a row cannot hold {c} twice")));
+        }
+        seen |= c.bit();
+    }
     let s = match cards.len() {
         3 => strength3(&[cards[0], cards[1], cards[2]]),
         5 => strength5(&[cards[0], cards[1], cards[2], cards[3], cards[4]]),
@@ -310,6 +323,25 @@ pub fn row_value(cards: &[Card], rules: &Rules) -> Result<RowValue> {
         }
     }
     Ok(RowValue { strength, key: (strength as u64) << 10 | suits })
+}
+
+#[cfg(test)]
+mod repeated_card_tests {
+    use super::*;
+    use crate::cards::cards;
+
+    /// Fuzz finding: five aces from repeated cards indexed past the key-sum table (a panic).
+    #[test]
+    fn repeated_cards_are_an_error() {
+        let r = Rules::default();
+        let mut m = cards("As Ah");
+        m.extend(cards("As Ah"));
+        m.extend(cards("As"));
+        assert!(row_value(&m, &r).unwrap_err().message.contains("twice"));
+        assert!(compare_rows(&m, &cards("2s 3s 4s 5s 7d"), &r).is_err());
+        assert!(is_foul(&cards("Kd Kh 2c"), &m, &cards("3s 3h 3d 3c 4c"), &r).is_err());
+        assert!(row_value(&[Card(60), Card(1), Card(2)], &r).is_err());
+    }
 }
 
 /// Compare two rows of the same size (RULES §1.3); `Equal` only for the same ranks and
