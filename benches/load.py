@@ -388,11 +388,20 @@ async def run_load(args, target: str, mix, out=sys.stderr) -> dict:
         async def caller(i):
             crng = random.Random(args.seed * 7919 + i)
             call = calls[i % len(calls)]
+            # --rate: open loop, each caller on its own schedule (offset so the callers
+            # interleave); latency counts from the scheduled send time, so a client that
+            # falls behind shows it (no coordinated omission).
+            interval = args.concurrency / args.rate if args.rate else 0.0
+            scheduled = t_start + interval * i / args.concurrency
             while True:
                 now = time.perf_counter()
+                if interval:
+                    if scheduled > now:
+                        await asyncio.sleep(scheduled - now)
+                        now = time.perf_counter()
                 if now >= t_end:
                     return
-                measured = now >= t_measure
+                measured = (scheduled if interval else now) >= t_measure
                 if measured and budget["left"] is not None:
                     if budget["left"] <= 0:
                         return
@@ -402,6 +411,9 @@ async def run_load(args, target: str, mix, out=sys.stderr) -> dict:
                 counter[0] += 1
                 payload = payloads[counter[0] % len(payloads)]
                 t0 = time.perf_counter()
+                if interval:
+                    t0, scheduled = scheduled, scheduled + interval
+                    now = t0
                 code, nerr = "OK", 0
                 try:
                     raw = await call[rpc](payload, timeout=args.timeout)
@@ -507,7 +519,8 @@ def print_summary(res: dict, out=sys.stdout) -> None:
         print(f"no measurement: {res.get('error')}", file=out)
         return
     cfg = res["config"]
-    print(f"target {res['target']}  concurrency {cfg['concurrency']}  channels {cfg['channels']}  "
+    paced = f"  paced at {cfg['rate']:,.0f} req/s" if cfg.get("rate") else ""
+    print(f"target {res['target']}  concurrency {cfg['concurrency']}{paced}  channels {cfg['channels']}  "
           f"duration {res['overall']['seconds']}s (+{cfg['warmup']}s warm-up)  load {res['machine']['loadavg_1_5_15']}",
           file=out)
     rows = [("overall", res["overall"])] + list(res["scenarios"].items()) if len(res["scenarios"]) > 1 \
@@ -579,6 +592,9 @@ def build_parser(prog: str = "load.py") -> argparse.ArgumentParser:
     a("--duration", type=float, default=10.0, help=f"measured seconds after warm-up (default 10, at most {MAX_DURATION:.0f})")
     a("--requests", type=int, default=0, help="stop after this many measured requests (default: by duration only)")
     a("--warmup", type=float, default=2.0, help="seconds of unmeasured warm-up (default 2)")
+    a("--rate", type=float, default=0.0,
+      help="open loop: send this many requests/s in total, spread over the callers (default 0: "
+           "closed loop, each caller sends its next request when the last one is answered)")
     a("--timeout", type=float, default=10.0, help="deadline of each call in seconds (default 10)")
     a("--pool", type=int, default=16, help="distinct pre-built requests per scenario (default 16)")
     a("--seed", type=int, default=1, help="random seed of the requests (default 1)")
@@ -607,6 +623,8 @@ def main(argv=None, prog: str = "load.py") -> int:
         err = "--warmup must be in [0, 600] seconds"
     elif args.concurrency < 1 or args.channels < 1 or args.pool < 1 or args.requests < 0:
         err = "--concurrency, --channels and --pool must be >= 1, --requests >= 0"
+    elif args.rate < 0:
+        err = "--rate must be >= 0"
     elif args.timeout <= 0 or args.bucket <= 0 or args.progress_every <= 0:
         err = "--timeout, --bucket and --progress-every must be > 0"
     if err:
@@ -725,7 +743,11 @@ def report_main(argv) -> int:
                 L.append(f"| `{b['name']}` | {_fmt_rate(rate(b))} | {b['stats']['mean'] * 1e6:,.1f} µs | {ratio} |")
             L.append("")
 
-    loads = sorted(d.glob("load-*.json"))
+    def run_order(f):  # load-10-x after load-9-y
+        head = f.stem.split("-")[1] if f.stem.count("-") else ""
+        return (int(head) if head.isdigit() else 1 << 30, f.name)
+
+    loads = sorted(d.glob("load-*.json"), key=run_order)
     if loads:
         L += ["## gRPC load generator", "",
               "`python benches/load.py --spawn-server --duration S --warmup 2 ...` against a fresh `handeval serve` "
@@ -754,6 +776,8 @@ def report_main(argv) -> int:
                 continue
             batches = {x["scenario"]: x["batch"] for x in r["mix"]}
             workers, conc = r.get("server_workers", "?"), r["config"]["concurrency"]
+            if r["config"].get("rate"):
+                conc = f"{conc}, paced {r['config']['rate']:,.0f}/s"
             if len(r["scenarios"]) == 1:
                 (n, s), = r["scenarios"].items()
                 L.append(row(label, workers, f"{n}@{batches[n]}", conc, r["overall"], r.get("cpu")))

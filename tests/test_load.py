@@ -83,7 +83,8 @@ def test_cli_refuses_remote_target():
 # ---- always bounded ----
 
 @pytest.mark.parametrize("flags", [["--duration", "0"], ["--duration", "100000"], ["--duration", "-1"],
-                                   ["--concurrency", "0"], ["--requests", "-5"], ["--timeout", "0"]])
+                                   ["--concurrency", "0"], ["--requests", "-5"], ["--timeout", "0"],
+                                   ["--rate", "-1"]])
 def test_unbounded_or_bad_settings_are_rejected(flags, capsys):
     assert load.main(["--target", "127.0.0.1:1", *flags]) == 2
     assert capsys.readouterr().err
@@ -128,6 +129,16 @@ def test_bounded_run_against_a_real_server(server, tmp_path):
     assert sum(b["ok"] for b in res["timeline"]) == 60
     assert "ssw.packed" in r.stdout and "p99 ms" in r.stdout
     assert "[load]" in r.stderr or res["overall"]["seconds"] < 1.0  # the progress line (if it had time)
+
+
+def test_paced_run_sends_the_bounded_count(server, tmp_path):
+    out = tmp_path / "paced.json"
+    r = run_cli("--target", server.target, "--mix", "ssw.compare@2", "--rate", "40", "--concurrency", "4",
+                "--requests", "12", "--duration", "30", "--warmup", "0", "--quiet", "--json-out", str(out))
+    assert r.returncode == 0, r.stderr
+    res = json.loads(out.read_text())
+    assert res["config"]["rate"] == 40 and res["overall"]["ok"] == 12 and res["overall"]["items"] == 24
+    assert "paced at 40 req/s" in r.stdout
 
 
 def test_errors_are_counted_by_status(server, tmp_path):
