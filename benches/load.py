@@ -681,6 +681,14 @@ def _fmt_rate(x: float) -> str:
     return f"{x:.0f}"
 
 
+def _fmt_time(seconds: float) -> str:
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.2f} ms"
+    if seconds >= 1e-6:
+        return f"{seconds * 1e6:.2f} µs"
+    return f"{seconds * 1e9:.1f} ns"
+
+
 def criterion_rows(root: Path, since: float) -> List[dict]:
     """[{name, ns_per_row}] of criterion benchmarks with an element throughput, from
     ``<root>/**/new/{benchmark,estimates}.json`` written after ``since``."""
@@ -737,10 +745,16 @@ def report_main(argv) -> int:
         for g, bs in sorted(groups.items()):
             rate = lambda b: b["extra_info"].get("items", 1) / b["stats"]["mean"]  # noqa: E731
             base = next((b for b in bs if "baseline" in b["name"]), None)
-            L += [f"### {g}", "", "| benchmark | items/s | mean per call | vs baseline |", "|---|---|---|---|"]
+            L += [f"### {g}", "", "| benchmark | items/s | mean per call | time per item | speed vs baseline "
+                  "| time per item vs baseline |", "|---|---|---|---|---|---|"]
             for b in sorted(bs, key=rate, reverse=True):
-                ratio = "baseline" if b is base else (f"×{rate(b) / rate(base):.3g}" if base else "")
-                L.append(f"| `{b['name']}` | {_fmt_rate(rate(b))} | {b['stats']['mean'] * 1e6:,.1f} µs | {ratio} |")
+                if b is base:
+                    ratio = cost = "baseline"
+                else:
+                    ratio = f"×{rate(b) / rate(base):.3g}" if base else ""
+                    cost = f"×{rate(base) / rate(b):.3g}" if base else ""
+                L.append(f"| `{b['name']}` | {_fmt_rate(rate(b))} | {b['stats']['mean'] * 1e6:,.1f} µs | "
+                         f"{_fmt_time(1 / rate(b))} | {ratio} | {cost} |")
             L.append("")
 
     def run_order(f):  # load-10-x after load-9-y
