@@ -271,11 +271,15 @@ def free_port() -> int:
 class SpawnedServer:
     """``python -m handeval serve`` on a free loopback port; stopped with SIGTERM."""
 
-    def __init__(self, workers: int = 1, extra: Tuple[str, ...] = (), log_path: Optional[str] = None):
+    def __init__(self, workers: int = 1, extra: Tuple[str, ...] = (), log_path: Optional[str] = None,
+                 kind: str = "handeval"):
         self.port = free_port()
         self.target = f"127.0.0.1:{self.port}"
-        cmd = [sys.executable, "-m", "handeval", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-               "--workers", str(workers), *extra]
+        if kind == "floor":
+            cmd = [sys.executable, str(Path(__file__).resolve()), "serve-floor", str(self.port)]
+        else:
+            cmd = [sys.executable, "-m", "handeval", "serve", "--host", "127.0.0.1", "--port", str(self.port),
+                   "--workers", str(workers), *extra]
         self._log = open(log_path, "wb") if log_path else subprocess.DEVNULL
         self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT)
 
@@ -314,6 +318,35 @@ class SpawnedServer:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+def serve_floor(port: int) -> int:
+    """The floor of a Python grpc.aio server on this machine: the four Handeval methods
+    answered at once with an empty response (no thread pool, no conversion, no rules, no
+    metrics), plus health; on 127.0.0.1 only, until SIGTERM. ``--server-kind floor``
+    measures it, so the cost handeval adds on top is the difference."""
+    import grpc
+    from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+
+    async def empty(request, context):
+        return b""
+
+    async def run():
+        server = grpc.aio.server()
+        handlers = {rpc: grpc.unary_unary_rpc_method_handler(empty) for rpc in ("Evaluate", "Compare", "Settle", "Arrange")}
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("handeval.v1.Handeval", handlers),))
+        hs = health.aio.HealthServicer()
+        health_pb2_grpc.add_HealthServicer_to_server(hs, server)
+        server.add_insecure_port(f"127.0.0.1:{port}")
+        await server.start()
+        await hs.set("", health_pb2.HealthCheckResponse.SERVING)
+        stop = asyncio.Event()
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
+        await stop.wait()
+        await server.stop(1)
+
+    asyncio.run(run())
+    return 0
 
 
 # ---------------------------------------------------------------- the run
@@ -585,6 +618,9 @@ def build_parser(prog: str = "load.py") -> argparse.ArgumentParser:
     a("--spawn-server", action="store_true", help="start `handeval serve` on a free loopback port for this run")
     a("--server-workers", type=int, default=1, help="--workers of the spawned server (default 1)")
     a("--server-log", default=None, help="file for the spawned server's log")
+    a("--server-kind", choices=("handeval", "floor"), default="handeval",
+      help="what --spawn-server starts: handeval serve (default), or 'floor': a bare grpc.aio server "
+           "answering every call with an empty response (the Python gRPC stack's own cost)")
     a("--mix", default="ssw.evaluate", help="scenarios name[=weight][@batch],... (default ssw.evaluate)")
     a("--batch", type=int, default=1, help="items per request unless the mix says @N (default 1)")
     a("--concurrency", type=int, default=8, help="concurrent callers (default 8)")
@@ -615,6 +651,8 @@ def main(argv=None, prog: str = "load.py") -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["report"]:
         return report_main(argv[1:])
+    if argv[:1] == ["serve-floor"] and len(argv) == 2:
+        return serve_floor(int(argv[1]))
     args = build_parser(prog).parse_args(argv)
     err = None
     if not (0 < args.duration <= MAX_DURATION):
@@ -644,7 +682,7 @@ def main(argv=None, prog: str = "load.py") -> int:
             return 2
     server = None
     if args.spawn_server:
-        server = SpawnedServer(args.server_workers, log_path=args.server_log).wait_serving()
+        server = SpawnedServer(args.server_workers, log_path=args.server_log, kind=args.server_kind).wait_serving()
         args.target = server.target
         args.server_pid = server.proc.pid
     try:
@@ -660,7 +698,7 @@ def main(argv=None, prog: str = "load.py") -> int:
     if args.label:
         res["label"] = args.label
     if args.spawn_server:
-        res["server_workers"] = args.server_workers
+        res["server_workers"] = args.server_workers if args.server_kind == "handeval" else "floor"
     print_summary(res)
     if args.json_out:
         Path(args.json_out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -175,3 +175,12 @@ def test_spawned_server_duration_bound_and_plot(tmp_path):
     assert res["overall"]["seconds"] <= 1.0
     assert res["cpu"]["client"]["cpu_s"] >= 0 and res["cpu"]["server"] is not None
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_floor_server_answers_every_call(tmp_path):
+    out = tmp_path / "floor.json"
+    r = run_cli("--spawn-server", "--server-kind", "floor", "--mix", "ssw.evaluate@1,ssw.settle@2", "--requests", "20",
+                "--duration", "30", "--warmup", "0", "--quiet", "--json-out", str(out))
+    assert r.returncode == 0, r.stderr
+    res = json.loads(out.read_text())
+    assert res["server_workers"] == "floor" and res["overall"]["ok"] == 20 and res["overall"]["errors"] == {}
