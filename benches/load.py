@@ -588,19 +588,27 @@ def write_plot(res: dict, path: str) -> None:
     bucket = res["config"]["bucket"]
     t = [p["t"] for p in tl]
     fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
-    ax1.plot(t, [p["items"] / bucket for p in tl], color="tab:blue", label="items/s")
+    items = [p["items"] / bucket for p in tl]
+    reqs = [(p["ok"] + p["errors"]) / bucket for p in tl]
+    ax1.plot(t, items, color="tab:blue", label="items/s")
+    ax1.set_ylim(0, max(items, default=0) * 1.15 or 1)
     ax1.set_ylabel("items/s", color="tab:blue")
     ax1b = ax1.twinx()
-    ax1b.plot(t, [(p["ok"] + p["errors"]) / bucket for p in tl], color="tab:orange", label="requests/s")
+    ax1b.plot(t, reqs, color="tab:orange", ls="--", label="requests/s")
     ax1b.set_ylabel("requests/s", color="tab:orange")
+    ax1b.set_ylim(0, max(reqs, default=0) * 1.15 or 1)
     o = res["overall"]
-    mix = ", ".join(f"{m['scenario']}@{m['batch']}" for m in res["mix"])
-    ax1.set_title(f"{mix}; concurrency {res['config']['concurrency']}: {o['requests_per_s']:,.0f} req/s, "
-                  f"{o['items_per_s']:,.0f} items/s", fontsize=9)
+    import textwrap
+
+    mix = ", ".join(f"{m['scenario']}@{m['batch']}" for m in res["mix"] if m["scenario"] not in res["skipped"])
+    rate = f", paced {res['config']['rate']:,.0f}/s" if res["config"].get("rate") else ""
+    title = (f"{res.get('label') or ''} {mix}; concurrency {res['config']['concurrency']}{rate}: "
+             f"{o['requests_per_s']:,.0f} req/s, {o['items_per_s']:,.0f} items/s, p99 {o['latency_ms']['p99']} ms")
+    ax1.set_title("\n".join(textwrap.wrap(title.strip(), 110)), fontsize=9)
     ax2.plot(t, [p["p50_ms"] for p in tl], label="p50")
     ax2.plot(t, [p["p99_ms"] for p in tl], label="p99")
     ax2.axhline(o["latency_ms"]["p99"], color="gray", ls="--", lw=0.8, label=f"run p99 {o['latency_ms']['p99']} ms")
-    ax2.set_yscale("log")
+    ax2.set_ylim(bottom=0)
     ax2.set_ylabel("latency (ms)")
     ax2.set_xlabel("seconds after warm-up")
     ax2.legend(fontsize=8)
