@@ -11,10 +11,12 @@ from handeval import _core
 from handeval._result import Result
 from handeval.errors import HandevalError
 from handeval import shisanshui
+from handeval import dachu
+from handeval import tienlen
 
 __version__ = _core.__version__
 
-__all__ = ["HandevalError", "Rules", "parse_cards", "cap", "shisanshui", "__version__"]
+__all__ = ["HandevalError", "Rules", "parse_cards", "cap", "shisanshui", "dachu", "tienlen", "__version__"]
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,8 @@ class Rules(Result):
     accepts this or that game's own ``Rules``."""
 
     shisanshui: shisanshui.Rules = field(default_factory=shisanshui.Rules)
+    dachu: dachu.Rules = field(default_factory=dachu.Rules)
+    tienlen: tienlen.Rules = field(default_factory=tienlen.Rules)
 
 
 def parse_cards(cards: Union[str, Sequence[str]]) -> List[str]:

@@ -27,3 +27,99 @@ def ssw_special_table() -> List[Tuple[str, str, int]]: ...
 def ssw_settle(
     players: Sequence[dict], base: Optional[int] = None, carried: Optional[Sequence[Optional[int]]] = None, rules: object = None
 ) -> tuple: ...
+
+# dachu
+_DcPlayTuple = Tuple[str, str, int, int, List[str]]
+def dc_classify(cards: Cards, chu: str, rules: object = None) -> _DcPlayTuple: ...
+def dc_beats(play: Cards, table: Cards, chu: str, rules: object = None) -> bool: ...
+def dc_beats_many(pairs: Sequence[Tuple[Cards, Cards]], chu: str, rules: object = None) -> List[bool]: ...
+def dc_legal_plays(
+    hand: Cards, table: Optional[Cards], chu: str, first_lead: bool = False, surrendered: bool = False,
+    shown_triple: Optional[Cards] = None, rules: object = None
+) -> List[_DcPlayTuple]: ...
+def dc_timeout_play(
+    hand: Cards, table: Optional[Cards], chu: str, first_lead: bool = False, shown_triple: Optional[Cards] = None,
+    rules: object = None
+) -> Optional[List[str]]: ...
+def dc_settle(
+    chu_side: Sequence[int], places: Optional[Sequence[int]] = None, base: Optional[int] = None,
+    multiplier: Optional[int] = None, surrendered: Optional[Sequence[int]] = None,
+    bei_bao_da: Optional[Sequence[int]] = None, escaped: Optional[Sequence[int]] = None,
+    carried: Optional[Sequence[Optional[int]]] = None, rules: object = None
+) -> Tuple[Optional[str], bool, int, List[Tuple[str, int, int, str]], List[int], List[int]]: ...
+
+class DachuDeal:
+    def __init__(self, hands: Sequence[Cards], first_seat: Optional[int] = None, rules: object = None) -> None: ...
+    def apply(self, action: object) -> "DachuDeal": ...
+    def calling(self, start_seat: Optional[int] = None, first_side: Optional[str] = None) -> "DachuCalling": ...
+    legal_actions: List[tuple]
+    history: List[tuple]
+    dealt: int
+    first_seat: int
+    multiplier: int
+    finished: bool
+    declared: bool
+    chu: Optional[str]
+    chu_source: Optional[str]
+    chu_side: Optional[List[int]]
+    hands: List[List[str]]
+    held: List[List[str]]
+    last_card: str
+    first_leader: int
+    meng_xuan: List[Optional[str]]
+    meng_chuai: List[Optional[List[str]]]
+    cheng_chu: List[bool]
+
+class DachuCalling:
+    def __init__(
+        self, chu_side: Sequence[int], declared: bool = False, multiplier: Optional[int] = None,
+        start_seat: Optional[int] = None, first_side: Optional[str] = None, rules: object = None
+    ) -> None: ...
+    def apply(self, action: object) -> "DachuCalling": ...
+    turn: Optional[int]
+    legal_actions: List[Tuple[str, int]]
+    multiplier: int
+    over: bool
+    phase: str
+    calling_side: Optional[str]
+    first_side: str
+    outcome: Optional[str]
+    surrendered_side: Optional[str]
+    chu_side: List[int]
+    surrendered: List[int]
+    bei_bao_da: List[int]
+    bao_chuai: Tuple[Optional[int], Optional[int]]
+    playing: List[int]
+    finals: List[Tuple[str, str]]
+    history: List[Tuple[str, int]]
+    waiting: List[int]
+
+# tienlen
+_PlayTuple = Tuple[str, str, List[str], str, int]
+_InstantTuple = Tuple[str, str, List[str]]
+_Round = Sequence[Tuple[int, Union[str, Sequence[str]]]]
+def tl_classify(cards: Cards) -> _PlayTuple: ...
+def tl_classify_many(sets: Sequence[Cards]) -> List[str]: ...
+def tl_beats(play: Cards, table: Cards) -> bool: ...
+def tl_why_not(play: Cards, table: Cards) -> Optional[str]: ...
+def tl_beats_many(pairs: Sequence[Tuple[Cards, Cards]]) -> List[bool]: ...
+def tl_legal_plays(hand: Cards, table: Optional[Cards] = None, passed: bool = False) -> List[_PlayTuple]: ...
+def tl_instant_win(cards: Cards) -> Optional[_InstantTuple]: ...
+def tl_instant_winner(hands: Sequence[Cards]) -> Tuple[List[Optional[_InstantTuple]], Optional[int]]: ...
+def tl_first_leader(hands: Sequence[Cards]) -> Tuple[int, str]: ...
+def tl_round_state(
+    round: _Round, players: Optional[int] = None, leader: Optional[int] = None, must_contain: Optional[Cards] = None
+) -> tuple: ...
+def tl_check_action(
+    round: _Round, seat: int, action: Cards, players: Optional[int] = None, leader: Optional[int] = None,
+    must_contain: Optional[Cards] = None,
+) -> Optional[str]: ...
+def tl_chop_transfers(round: _Round, base: int, players: Optional[int] = None, leader: Optional[int] = None) -> List[Tuple[int, int, int]]: ...
+def tl_special_groups(cards: Cards) -> Tuple[List[Tuple[str, List[str]]], int]: ...
+def tl_settle(
+    remaining: Sequence[Cards], winner: int, base: int, played_any: Optional[Sequence[bool]] = None,
+    chops: Optional[Sequence[object]] = None, carried: Optional[Sequence[Optional[int]]] = None, rules: object = None,
+) -> tuple: ...
+def tl_settle_instant(
+    hands13: Sequence[Cards], base: int, carried: Optional[Sequence[Optional[int]]] = None, rules: object = None
+) -> tuple: ...

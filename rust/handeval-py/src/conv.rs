@@ -39,8 +39,34 @@ fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
+/// Cards of a string or a list of one-card strings, without building any error text
+/// (the hot path of every call): `None` when anything is off, and the caller re-parses
+/// with [`cards_from`]'s detailed path for the error.
+pub fn quick_cards(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        return cards::parse_cards(&s.to_cow().ok()?).ok();
+    }
+    if let Ok(l) = obj.cast::<PyList>() {
+        let mut out = Vec::with_capacity(l.len());
+        let mut seen = 0u64;
+        for item in l.iter() {
+            let c = cards::parse_card(item.cast::<PyString>().ok()?.to_cow().ok()?.trim()).ok()?;
+            if seen & c.bit() != 0 {
+                return None;
+            }
+            seen |= c.bit();
+            out.push(c);
+        }
+        return Some(out);
+    }
+    None
+}
+
 /// Cards from a string (`"As Td"`) or a list/tuple of one-card strings.
 pub fn cards_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
+    if let Some(cards) = quick_cards(obj) {
+        return Ok(cards);
+    }
     if obj.is_instance_of::<PyString>() {
         let s: String = obj.extract().map_err(|_| bad(field, "is not valid text"))?;
         return cards::parse_cards(&s).map_err(|e| to_py(e.within(field)));

@@ -1,1 +1,0 @@
-//! 打儲 (dachu) (RULES §3). Not yet implemented.

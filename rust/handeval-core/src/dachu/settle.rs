@@ -1,0 +1,271 @@
+//! Settlement of a 打儲 game (RULES 3.7): the outcome by finishing places, 全殲, 繳,
+//! 被包打, escapes, then the cap (RULES §4). Exactly zero-sum.
+
+use super::calling::check_multiplier;
+use super::rules::{Rules, UnitPer};
+use crate::bail;
+use crate::error::{Error, Result};
+use crate::money;
+
+/// What happened in a game, as settlement needs it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Game {
+    /// The 儲方 seats (1 or 2); everyone else is the 非儲方.
+    pub chu_side: Vec<usize>,
+    /// The multiplier after the deal and the calling (a power of two), before 全殲.
+    pub multiplier: i64,
+    /// 底分, the base stake (> 0).
+    pub base: i64,
+    /// Finishing order (first out first) of the seats that played; `None` when a whole
+    /// side surrendered or someone escaped (the game is then not scored by places).
+    pub places: Option<Vec<usize>>,
+    /// Seats that surrendered (繳), personally or with their whole side.
+    pub surrendered: Vec<usize>,
+    /// Seats that sat out 被包打 (they pay or win with their side).
+    pub bei_bao_da: Vec<usize>,
+    /// Seats that escaped (逃跑): the game is abandoned and each pays the escape penalty.
+    pub escaped: Vec<usize>,
+    /// Carried-in amounts for the cap (`None` entries are uncapped).
+    pub carried: Option<Vec<Option<i64>>>,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Verdict {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Win => "win",
+            Verdict::Draw => "draw",
+            Verdict::Loss => "loss",
+        }
+    }
+}
+
+/// One item of the breakdown: `amount` (signed) for `seat` because of `item`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    /// `"jiao"` 繳, `"result"` the game's result, `"escape"` 逃跑, `"cap"` the cap's adjustment.
+    pub item: &'static str,
+    pub seat: usize,
+    pub amount: i64,
+    pub note: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settlement {
+    /// The 儲方's result when places were scored.
+    pub verdict: Option<Verdict>,
+    /// 全殲 (wipe-out), which doubled the multiplier of the result.
+    pub wipe_out: bool,
+    /// The multiplier of the result (×2 with 全殲).
+    pub result_multiplier: i64,
+    /// Itemised breakdown; each item's lines add up to 0, all lines of a seat to its delta.
+    pub lines: Vec<Line>,
+    /// Sum of the lines before the cap.
+    pub theoretical: Vec<i64>,
+    /// Money per seat after the cap.
+    pub deltas: Vec<i64>,
+}
+
+fn seats(list: &[usize], field: &str) -> Result<u8> {
+    let mut mask = 0u8;
+    for (i, &s) in list.iter().enumerate() {
+        if s >= 4 {
+            bail!(field = format!("{field}[{i}]"), "unknown seat {s} (打儲 seats are 0..3)");
+        }
+        if mask & (1 << s) != 0 {
+            bail!(field = format!("{field}[{i}]"), "seat {s} is listed twice");
+        }
+        mask |= 1 << s;
+    }
+    Ok(mask)
+}
+
+fn members(mask: u8) -> Vec<usize> {
+    (0..4).filter(|s| mask & (1 << s) != 0).collect()
+}
+
+/// `total` (> 0) paid by `payers` and received by `payees`, each side's shares equal
+/// up to the rounding of RULES §0.
+fn transfer(lines: &mut Vec<Line>, item: &'static str, payers: &[usize], payees: &[usize], total: i64, note: &str) -> Result<()> {
+    if total == 0 || payers.is_empty() {
+        return Ok(());
+    }
+    if payees.is_empty() {
+        return Err(Error::new(format!("{item}: nobody to receive {total}")));
+    }
+    let pay = money::share_proportional(-total, &vec![1; payers.len()])?;
+    let get = money::share_proportional(total, &vec![1; payees.len()])?;
+    for (&s, a) in payers.iter().zip(pay) {
+        lines.push(Line { item, seat: s, amount: a, note: note.to_string() });
+    }
+    for (&s, a) in payees.iter().zip(get) {
+        lines.push(Line { item, seat: s, amount: a, note: note.to_string() });
+    }
+    Ok(())
+}
+
+/// The outcome for the 儲方 from the places of the playing seats (RULES 3.7), with 全殲.
+/// `chu_places` / `other_places` are 1-based places among `n` players.
+pub fn outcome(chu_places: &[usize], other_places: &[usize], n: usize) -> (Verdict, bool) {
+    let mut a = chu_places.to_vec();
+    a.sort_unstable();
+    if a.len() == 2 && other_places.len() == 2 {
+        return match (a[0], a[1]) {
+            (1, 2) => (Verdict::Win, true),
+            (1, 3) => (Verdict::Win, false),
+            (1, 4) | (2, 3) => (Verdict::Draw, false),
+            (2, 4) => (Verdict::Loss, false), // the other side has 1 + 3
+            _ => (Verdict::Loss, true),       // 3 + 4
+        };
+    }
+    // One side plays with one player (1 vs 3, or after 包踹/繳): first → win and 全殲,
+    // last → loss and wiped out, in between → draw.
+    let (lone, lone_is_chu) = if a.len() == 1 { (a[0], true) } else { (other_places[0], false) };
+    let v = if lone == 1 {
+        (Verdict::Win, true)
+    } else if lone == n {
+        (Verdict::Loss, true)
+    } else {
+        (Verdict::Draw, false)
+    };
+    if lone_is_chu {
+        v
+    } else {
+        let flip = match v.0 {
+            Verdict::Win => Verdict::Loss,
+            Verdict::Loss => Verdict::Win,
+            Verdict::Draw => Verdict::Draw,
+        };
+        (flip, v.1)
+    }
+}
+
+pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
+    rules.validate().map_err(|e| e.within("rules"))?;
+    let chu = seats(&g.chu_side, "chu_side")?;
+    if g.chu_side.is_empty() || g.chu_side.len() > 2 {
+        bail!(field = "chu_side", "the 儲方 is one seat (1 vs 3) or two (2 vs 2), got {}", g.chu_side.len());
+    }
+    check_multiplier(g.multiplier)?;
+    if g.base <= 0 {
+        bail!(field = "base", "must be a positive integer (got {})", g.base);
+    }
+    let jiao = seats(&g.surrendered, "surrendered")?;
+    let bbd = seats(&g.bei_bao_da, "bei_bao_da")?;
+    let esc = seats(&g.escaped, "escaped")?;
+    if jiao & bbd != 0 {
+        bail!(field = "bei_bao_da", "seat {} cannot both surrender and be 被包打", members(jiao & bbd)[0]);
+    }
+    let other = 0b1111 & !chu;
+    let side_of = |s: usize| if chu & (1 << s) != 0 { chu } else { other };
+    for s in members(bbd) {
+        if side_of(s) & !jiao & !bbd == 0 {
+            bail!(field = "bei_bao_da", "seat {s} is 被包打 but nobody of its side plays for it");
+        }
+    }
+    let unit = money::mul(g.base, g.multiplier, "base × multiplier")?;
+    let mut lines: Vec<Line> = Vec::new();
+
+    // 繳: base × multiplier / 2 (rounded toward zero) each, shared by the opposing side's
+    // members who did not surrender — or by all of them if that whole side surrendered
+    // later (a personal 繳 followed by the other side's 繳). One transfer per side so
+    // the shares stay as even as possible.
+    for side in [chu, other] {
+        let payers = members(side & jiao);
+        if payers.is_empty() {
+            continue;
+        }
+        let opp = 0b1111 & !side;
+        let receivers = if opp & !jiao != 0 { members(opp & !jiao) } else { members(opp) };
+        let total = money::mul(unit / 2, payers.len() as i64, "繳")?;
+        let who: Vec<String> = payers.iter().map(|s| s.to_string()).collect();
+        transfer(&mut lines, "jiao", &payers, &receivers, total, &format!("繳 by seat {}: base × multiplier / 2 each", who.join(", ")))?;
+    }
+
+    let whole_side_out = chu & !jiao == 0 || other & !jiao == 0;
+    let mut verdict = None;
+    let mut wipe_out = false;
+    let mut result_multiplier = g.multiplier;
+    if esc != 0 {
+        if g.places.is_some() {
+            bail!(field = "places", "must be omitted when someone escaped: the game is abandoned");
+        }
+        let penalty = money::mul(unit, rules.escape_units as i64, "escape penalty")?;
+        for s in members(esc) {
+            let receivers = if rules.escape_shared_by_all {
+                members(0b1111 & !(1 << s) & !esc)
+            } else {
+                members((0b1111 & !side_of(s)) & !esc)
+            };
+            let note = format!("seat {s} escaped: base × multiplier × {}", rules.escape_units);
+            transfer(&mut lines, "escape", &[s], &receivers, penalty, &note)?;
+        }
+    } else if whole_side_out {
+        if g.places.as_ref().is_some_and(|p| !p.is_empty()) {
+            bail!(field = "places", "must be omitted: a whole side surrendered, so nobody played");
+        }
+    } else {
+        let Some(places) = &g.places else {
+            bail!(field = "places", "the finishing order of the playing seats is needed");
+        };
+        let played = seats(places, "places")?;
+        let playing = 0b1111 & !jiao & !bbd;
+        if played != playing || places.len() != members(playing).len() {
+            bail!(
+                field = "places",
+                "must list each playing seat once ({:?}: not surrendered, not 被包打), got {:?}",
+                members(playing),
+                places
+            );
+        }
+        let place_of = |s: usize| places.iter().position(|&x| x == s).unwrap() + 1;
+        let cp: Vec<usize> = members(chu & playing).into_iter().map(place_of).collect();
+        let op: Vec<usize> = members(other & playing).into_iter().map(place_of).collect();
+        let (v, w) = outcome(&cp, &op, places.len());
+        verdict = Some(v);
+        wipe_out = w;
+        if w {
+            result_multiplier = money::mul(g.multiplier, 2, "multiplier")?;
+        }
+        if v != Verdict::Draw {
+            let (win, lose) = if v == Verdict::Win { (chu, other) } else { (other, chu) };
+            // 被包打 seats pay or win with their side; surrendered seats already paid.
+            let winners = members(win & !jiao);
+            let losers = members(lose & !jiao);
+            let units = match rules.unit_per {
+                UnitPer::LargerSide => winners.len().max(losers.len()),
+                UnitPer::LosingSide => losers.len(),
+            } as i64;
+            let r_unit = money::mul(g.base, result_multiplier, "base × multiplier")?;
+            let total = money::mul(r_unit, units, "result")?;
+            let note = format!(
+                "儲方 {}{}: {units} × base × {result_multiplier}",
+                v.as_str(),
+                if w { " with 全殲 (×2)" } else { "" }
+            );
+            transfer(&mut lines, "result", &losers, &winners, total, &note)?;
+        }
+    }
+
+    let mut theoretical = vec![0i64; 4];
+    for l in &lines {
+        theoretical[l.seat] = money::add(theoretical[l.seat], l.amount, "result")?;
+    }
+    let carried = g.carried.clone().unwrap_or_else(|| vec![None; 4]);
+    if carried.len() != 4 {
+        bail!(field = "carried", "has {} entries for 4 players", carried.len());
+    }
+    let deltas = money::cap(&theoretical, &carried)?;
+    for s in 0..4 {
+        if deltas[s] != theoretical[s] {
+            lines.push(Line { item: "cap", seat: s, amount: deltas[s] - theoretical[s], note: "防以小博大 (RULES §4)".into() });
+        }
+    }
+    Ok(Settlement { verdict, wipe_out, result_multiplier, lines, theoretical, deltas })
+}

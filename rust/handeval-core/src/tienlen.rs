@@ -1,1 +1,0 @@
-//! 越式13张 (tienlen), Vietnamese Thirteen (RULES §2). Not yet implemented.

@@ -1,0 +1,303 @@
+//! A round of play (RULES 2.4) and its 压牌 chop chain (RULES 2.6).
+//!
+//! Model: seats `0..players` play counter-clockwise (0 → 1 → 2 → 3 → 0). The turn goes to
+//! the next seat that has neither passed nor made the play on the table. A seat that
+//! passed keeps no turn, but may still chop (out of turn, like a real table) with a
+//! special that beats the table; it stays passed. The round ends when every seat but the
+//! one whose play is on the table has passed; that seat leads the next round.
+
+use super::play::{beats_key, classify, strength, text, why_not, Play};
+use super::{check_players, check_seat};
+use crate::cards::Card;
+use crate::error::{Error, Result};
+use crate::money;
+
+/// One entry of a round: a pass (跳过) or a set of cards.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Pass,
+    Play(Vec<Card>),
+}
+
+/// A chop payment: `from` pays `amount` to `to`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Transfer {
+    pub from: usize,
+    pub to: usize,
+    pub amount: i64,
+}
+
+/// The seat holding the lowest card dealt (normally 3♠) and that card (RULES 2.4).
+pub fn first_leader(hands: &[Vec<Card>]) -> Result<(usize, Card)> {
+    check_players(hands.len())?;
+    let groups: Vec<(String, &[Card])> = hands.iter().enumerate().map(|(i, h)| (format!("hands[{i}]"), h.as_slice())).collect();
+    crate::cards::check_distinct_across(&groups)?;
+    let mut best: Option<(u8, usize, Card)> = None;
+    for (seat, h) in hands.iter().enumerate() {
+        if h.len() > 13 {
+            return Err(Error::field(format!("hands[{seat}]"), format!("a hand has at most 13 cards (got {})", h.len())));
+        }
+        for &c in h {
+            if best.is_none_or(|b| strength(c) < b.0) {
+                best = Some((strength(c), seat, c));
+            }
+        }
+    }
+    best.map(|(_, s, c)| (s, c)).ok_or_else(|| Error::field("hands", "no cards were dealt"))
+}
+
+/// The state of a round after some actions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoundState {
+    pub players: usize,
+    pub leader: usize,
+    /// The plays so far, in order, with their seats.
+    pub plays: Vec<(usize, Play)>,
+    pub passed: Vec<bool>,
+    /// Whose turn it is; `None` once the round is over.
+    pub to_move: Option<usize>,
+    /// The card the round's first play must contain (the game's first round, when the
+    /// rule `first_lead_must_contain_lowest` is on).
+    pub must_contain: Option<Card>,
+    used: u64,
+}
+
+impl RoundState {
+    pub fn new(players: usize, leader: usize, must_contain: Option<Card>) -> Result<RoundState> {
+        check_players(players)?;
+        check_seat(leader, players, "leader")?;
+        Ok(RoundState { players, leader, plays: Vec::new(), passed: vec![false; players], to_move: Some(leader), must_contain, used: 0 })
+    }
+
+    /// The play on the table and its seat.
+    pub fn table(&self) -> Option<&(usize, Play)> {
+        self.plays.last()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.to_move.is_none()
+    }
+
+    /// The seat that leads the next round, once this one is over.
+    pub fn next_leader(&self) -> Option<usize> {
+        if self.is_over() {
+            self.table().map(|t| t.0)
+        } else {
+            None
+        }
+    }
+
+    /// Check an action without applying it. The outer error is bad input (a seat not in
+    /// the game, a set that is not a play, a card already played); the inner `Err` says
+    /// why the action is not allowed now. `Ok(Ok(play))` carries the classified play.
+    pub fn check(&self, seat: usize, action: &Action) -> Result<std::result::Result<Option<Play>, String>> {
+        check_seat(seat, self.players, "seat")?;
+        let play = match action {
+            Action::Pass => None,
+            Action::Play(cards) => {
+                let p = classify(cards)?;
+                let again = p.mask() & self.used;
+                if again != 0 {
+                    return Err(Error::new(format!("card {} was already played in this round", Card(again.trailing_zeros() as u8))));
+                }
+                Some(p)
+            }
+        };
+        Ok(self.allowed(seat, play))
+    }
+
+    fn allowed(&self, seat: usize, play: Option<Play>) -> std::result::Result<Option<Play>, String> {
+        let Some(to_move) = self.to_move else {
+            let l = self.table().map(|t| t.0).unwrap_or(self.leader);
+            return Err(format!("the round is over; seat {l} leads the next round"));
+        };
+        let table = self.table();
+        let Some(play) = play else {
+            if table.is_none() {
+                return Err(format!("seat {seat} leads this round and may not pass"));
+            }
+            if self.passed[seat] {
+                return Err(format!("seat {seat} has already passed"));
+            }
+            if seat != to_move {
+                return Err(format!("it is seat {to_move}'s turn, not seat {seat}'s"));
+            }
+            return Ok(None);
+        };
+        match table {
+            None => {
+                if seat != to_move {
+                    return Err(format!("seat {to_move} leads this round, not seat {seat}"));
+                }
+                if let Some(c) = self.must_contain {
+                    if !play.cards.contains(&c) {
+                        return Err(format!(
+                            "the first play of the game must contain {c}, the lowest card (rule first_lead_must_contain_lowest)"
+                        ));
+                    }
+                }
+            }
+            Some((owner, t)) => {
+                if *owner == seat {
+                    return Err(format!("seat {seat}'s own play is on the table"));
+                }
+                if self.passed[seat] {
+                    if !(play.is_special() && beats_key(play.key, t.key)) {
+                        return Err(format!(
+                            "seat {seat} has passed and may only chop with a special that beats {} {}",
+                            t.kind().name_zh(),
+                            text(&t.cards)
+                        ));
+                    }
+                } else if seat != to_move {
+                    return Err(format!("it is seat {to_move}'s turn, not seat {seat}'s"));
+                } else if let Some(why) = why_not(&play, t) {
+                    return Err(why);
+                }
+            }
+        }
+        Ok(Some(play))
+    }
+
+    /// Apply an action, or say why it is not allowed.
+    pub fn apply(&mut self, seat: usize, action: &Action) -> Result<()> {
+        let play = self.check(seat, action)?.map_err(Error::new)?;
+        match play {
+            None => self.passed[seat] = true,
+            Some(p) => {
+                self.used |= p.mask();
+                self.plays.push((seat, p));
+            }
+        }
+        // Next: the first seat after `seat` that has neither passed nor made the table's play.
+        let owner = self.table().map(|t| t.0);
+        self.to_move = (1..self.players).map(|k| (seat + k) % self.players).chain(std::iter::once(seat)).find(|&s| !self.passed[s] && Some(s) != owner);
+        Ok(())
+    }
+
+    /// Replay a round; an error names the action (`round[i]`).
+    pub fn replay(players: usize, leader: Option<usize>, must_contain: Option<Card>, actions: &[(usize, Action)]) -> Result<RoundState> {
+        let leader = match leader {
+            Some(l) => l,
+            None => match actions.first() {
+                Some((s, _)) => *s,
+                None => 0,
+            },
+        };
+        let mut st = RoundState::new(players, leader, must_contain)?;
+        for (i, (seat, a)) in actions.iter().enumerate() {
+            st.apply(*seat, a).map_err(|e| e.within(&format!("round[{i}]")))?;
+        }
+        Ok(st)
+    }
+}
+
+/// The chop chain of a round's plays (RULES 2.6): from the first play a special beat to
+/// the last play. Returns `(index of its first play, value, payer, payee)`; `None` when
+/// no special beat anything. Assumes a legal sequence (each play beats the one before).
+pub fn chop_chain(plays: &[(usize, Play)]) -> Option<(usize, i64, usize, usize)> {
+    // In a legal round only specials beat specials, so once a special has beaten a play,
+    // every later play is a special too.
+    let first = (1..plays.len()).find(|&j| plays[j].1.is_special())? - 1;
+    let value = plays[first..].iter().map(|(_, p)| p.kind().multiplier()).sum();
+    let n = plays.len();
+    Some((first, value, plays[n - 2].0, plays[n - 1].0))
+}
+
+/// The chop payment of one round (`[]` or one transfer), after validating the round.
+pub fn chop_transfers(players: usize, leader: Option<usize>, actions: &[(usize, Action)], base: i64) -> Result<Vec<Transfer>> {
+    if base < 0 {
+        return Err(Error::field("base", format!("must not be negative (got {base})")));
+    }
+    let st = RoundState::replay(players, leader, None, actions)?;
+    Ok(match chop_chain(&st.plays) {
+        Some((_, value, from, to)) => vec![Transfer { from, to, amount: money::mul(base, value, "chop payment")? }],
+        None => vec![],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::cards;
+
+    fn acts(v: &[(usize, &str)]) -> Vec<(usize, Action)> {
+        v.iter().map(|&(s, a)| (s, if a == "pass" { Action::Pass } else { Action::Play(cards(a)) })).collect()
+    }
+
+    #[test]
+    fn seed_chop_examples() {
+        let r = acts(&[(0, "3s 3h 4s 4h 5s 5h"), (1, "6s 6h 7s 7h 8s 8h"), (2, "pass"), (3, "4d 4c 5d 5c 6d 6c 7d 7c"), (0, "pass"), (1, "pass")]);
+        assert_eq!(chop_transfers(4, None, &r, 10).unwrap(), vec![Transfer { from: 1, to: 3, amount: 80 }]);
+        let st = RoundState::replay(4, None, None, &r).unwrap();
+        assert!(st.is_over());
+        assert_eq!(st.next_leader(), Some(3));
+        let r = acts(&[(0, "2h"), (1, "3s 3h 4s 4h 5s 5h 6s 6h"), (2, "pass"), (3, "pass"), (0, "pass")]);
+        assert_eq!(chop_transfers(4, None, &r, 10).unwrap(), vec![Transfer { from: 0, to: 1, amount: 40 }]);
+        let r = acts(&[(0, "3s 3h 4s 4h 5s 5h 6s 6h"), (1, "pass"), (2, "pass"), (3, "pass")]);
+        assert_eq!(chop_transfers(4, None, &r, 10).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn chain_starts_at_the_first_beaten_play() {
+        // 9 → 2 (no chop yet) → bomb chops the 2 → higher bomb: chain = 2, bomb, bomb = 0+3+3.
+        let r = acts(&[(0, "9s"), (1, "2s"), (2, "7s 7h 7d 7c"), (3, "8s 8h 8d 8c"), (0, "pass"), (1, "pass"), (2, "pass")]);
+        assert_eq!(chop_transfers(4, None, &r, 1).unwrap(), vec![Transfer { from: 2, to: 3, amount: 6 }]);
+        // Only plain plays: nothing.
+        let r = acts(&[(0, "9s"), (1, "2s"), (2, "pass"), (3, "pass"), (0, "pass")]);
+        assert_eq!(chop_transfers(4, None, &r, 1).unwrap(), vec![]);
+    }
+
+    #[test]
+    fn turns_passes_and_chops() {
+        let mut st = RoundState::new(4, 0, None).unwrap();
+        assert_eq!(st.to_move, Some(0));
+        assert!(st.check(0, &Action::Pass).unwrap().unwrap_err().contains("may not pass"));
+        assert!(st.check(1, &Action::Play(cards("3s"))).unwrap().unwrap_err().contains("seat 0 leads"));
+        st.apply(0, &Action::Play(cards("Ks"))).unwrap();
+        assert_eq!(st.to_move, Some(1));
+        assert!(st.check(2, &Action::Play(cards("Ah"))).unwrap().unwrap_err().contains("seat 1's turn"));
+        assert!(st.check(1, &Action::Play(cards("Qh"))).unwrap().unwrap_err().contains("not higher"));
+        st.apply(1, &Action::Play(cards("2s"))).unwrap();
+        st.apply(2, &Action::Pass).unwrap();
+        assert_eq!(st.to_move, Some(3));
+        // Passed seat 2 may not play a plain card, but may chop the 2 with a special.
+        assert!(st.check(2, &Action::Play(cards("2h"))).unwrap().unwrap_err().contains("has passed"));
+        assert!(st.check(2, &Action::Pass).unwrap().unwrap_err().contains("already passed"));
+        st.apply(2, &Action::Play(cards("9s 9h 9d 9c"))).unwrap();
+        assert_eq!(st.to_move, Some(3));
+        st.apply(3, &Action::Pass).unwrap();
+        assert_eq!(st.to_move, Some(0));
+        st.apply(0, &Action::Pass).unwrap();
+        assert_eq!(st.to_move, Some(1));
+        assert!(!st.is_over());
+        st.apply(1, &Action::Pass).unwrap();
+        assert!(st.is_over());
+        assert_eq!(st.next_leader(), Some(2));
+        assert!(st.check(3, &Action::Pass).unwrap().unwrap_err().contains("round is over"));
+        // Bad input is an outer error.
+        assert!(st.check(4, &Action::Pass).unwrap_err().message.contains("not in the game"));
+        assert!(st.check(3, &Action::Play(cards("Ks"))).unwrap_err().message.contains("already played"));
+        assert!(st.check(3, &Action::Play(cards("3s 4s"))).unwrap_err().message.contains("not a play"));
+    }
+
+    #[test]
+    fn first_lead() {
+        let hands = vec![cards("4s 5s"), cards("3c 9h"), cards("3h")];
+        assert_eq!(first_leader(&hands).unwrap(), (1, cards("3c")[0]));
+        let st = RoundState::new(3, 1, Some(cards("3c")[0])).unwrap();
+        assert!(st.check(1, &Action::Play(cards("9h"))).unwrap().unwrap_err().contains("must contain 3c"));
+        assert!(st.check(1, &Action::Play(cards("3c"))).unwrap().is_ok());
+        assert!(first_leader(&[cards("3s"), cards("3s")]).unwrap_err().message.contains("3s"));
+        assert!(RoundState::new(5, 0, None).is_err());
+        assert!(RoundState::new(3, 3, None).unwrap_err().message.contains("seat 3 is not in the game"));
+    }
+
+    #[test]
+    fn replay_names_the_bad_action() {
+        let r = acts(&[(0, "5s"), (1, "4s")]);
+        let e = chop_transfers(4, None, &r, 1).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("round[1]"));
+        assert!(e.message.contains("not higher"), "{}", e.message);
+    }
+}
