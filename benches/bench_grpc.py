@@ -229,7 +229,8 @@ def test_tienlen_grpc(benchmark, stub):
     benchmark.group = G_TL
     benchmark.extra_info["items"] = len(PLAYS)
     req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[tl.TienlenEvaluateItem(play=p) for p in PLAYS]))
-    call_or_skip(stub.Evaluate, req)
+    first = call_or_skip(stub.Evaluate, req).tienlen.results
+    assert [r.play.kind for r in first[:50]] == [api_or_skip("tienlen", "classify")(p).kind for p in PLAYS[:50]]
     benchmark(stub.Evaluate, req, timeout=60)
 
 
@@ -244,7 +245,8 @@ def test_dachu_grpc(benchmark, stub):
     benchmark.group = G_DC
     benchmark.extra_info["items"] = len(PLAYS)
     req = pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(chu="red", items=[dc.DachuEvaluateItem(play=p) for p in PLAYS]))
-    call_or_skip(stub.Evaluate, req)
+    first = call_or_skip(stub.Evaluate, req).dachu.results
+    assert [r.play.kind for r in first[:50]] == [api_or_skip("dachu", "classify")(p, "red").kind for p in PLAYS[:50]]
     benchmark(stub.Evaluate, req, timeout=60)
 
 
