@@ -271,7 +271,7 @@ def test_arrange_grpc(benchmark, stub):
 
 # ---- concurrency: one server worker vs two ----
 
-def _concurrent(target, payload: bytes, n: int, channels: int = 4):
+def _concurrent(target, payload: bytes, n: int, channels: int = 8):
     """``n`` concurrent Evaluate calls (pre-serialised ``payload``) over ``channels``
     connections (separate connections so SO_REUSEPORT can spread them over workers)."""
     loop = asyncio.new_event_loop()

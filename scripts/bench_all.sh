@@ -58,13 +58,13 @@ if [[ "$SKIP" != *" load "* ]]; then
     load 1-packed-1w --server-workers 1 --mix ssw.packed@100000 --concurrency 4 --pool 4
     load 2-packed-2w --server-workers 2 --mix ssw.packed@100000 --concurrency 4 --pool 4
     # The floor: a bare grpc.aio server answering at once (what Python gRPC costs by itself).
-    load 3-unary-floor --server-kind floor --mix ssw.evaluate@1 --concurrency 32 --channels 4
-    load 4-unary-1w --server-workers 1 --mix ssw.evaluate@1 --concurrency 32 --channels 4
-    load 5-unary-2w --server-workers 2 --mix ssw.evaluate@1 --concurrency 32 --channels 4
+    load 3-unary-floor --server-kind floor --mix ssw.evaluate@1 --concurrency 32 --channels 16
+    load 4-unary-1w --server-workers 1 --mix ssw.evaluate@1 --concurrency 32 --channels 16
+    load 5-unary-2w --server-workers 2 --mix ssw.evaluate@1 --concurrency 32 --channels 16
     # Open loop: 32 clients sending 500 (1 worker) / 1000 (2 workers) requests/s in total.
-    load 6-unary-paced-1w --server-workers 1 --mix ssw.evaluate@1 --concurrency 32 --channels 4 --rate 500
-    load 7-unary-paced-2w --server-workers 2 --mix ssw.evaluate@1 --concurrency 32 --channels 4 --rate 1000
-    load 8-unary-packed-1w --server-workers 1 --mix ssw.packed@1 --concurrency 32 --channels 4
+    load 6-unary-paced-1w --server-workers 1 --mix ssw.evaluate@1 --concurrency 32 --channels 16 --rate 500
+    load 7-unary-paced-2w --server-workers 2 --mix ssw.evaluate@1 --concurrency 32 --channels 16 --rate 1000
+    load 8-unary-packed-1w --server-workers 1 --mix ssw.packed@1 --concurrency 32 --channels 16
     load 9-strings-1w --server-workers 1 --mix ssw.evaluate@1000 --concurrency 4
     load 10-strings-2w --server-workers 2 --mix ssw.evaluate@1000 --concurrency 4
     load 11-mix-1w --server-workers 1 --concurrency 16 \
