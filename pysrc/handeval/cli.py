@@ -61,6 +61,32 @@ def _cmd_call(args):
     return call(args)
 
 
+def _cmd_arrange(args):
+    from handeval import shisanshui
+
+    a = shisanshui.arrange(args.cards, opponents=args.opponents, top_k=args.top_k, seed=args.seed,
+                           samples=args.samples)
+    if args.json:
+        _print(a, True)
+        return
+    print(f"front   {' '.join(a.front)}")
+    print(f"middle  {' '.join(a.middle)}")
+    print(f"back    {' '.join(a.back)}")
+    print(f"expected {a.expected:+.3f} waters against {args.opponents} opponent(s)")
+    if a.special:
+        verdict = "declare it" if a.declare_special else "play the rows"
+        print(f"special {a.special}, expected {a.special_expected:+.3f}: {verdict}")
+    if len(a.alternatives) > 1:
+        rows = [(" ".join(x.front), " ".join(x.middle), " ".join(x.back), f"{x.expected:+.3f}")
+                for x in a.alternatives]
+        head = ("front", "middle", "back", "expected")
+        widths = [max(len(r[i]) for r in rows + [head]) for i in range(4)]
+        print()
+        print("#   " + "  ".join(h.ljust(w) for h, w in zip(head, widths)))
+        for i, r in enumerate(rows, 1):
+            print(f"{i:<3} " + "  ".join(c.ljust(w) for c, w in zip(r, widths)))
+
+
 def _cmd_bench_load(args):
     # The load generator lives in benches/load.py of a source checkout (it is a
     # benchmark, not part of the installed package); all its flags pass through.
@@ -104,6 +130,15 @@ def _build_parser():
     k.add_argument("--token", default=None, help="shared token (default: $HANDEVAL_TOKEN)")
     k.add_argument("--tls-ca", default=None, help="PEM CA to verify the server: use TLS")
     k.set_defaults(func=_cmd_call)
+
+    a = sub.add_parser("arrange", help="the best 十三水 arrangement of 13 cards (expected waters)")
+    a.add_argument("cards", help="13 cards")
+    a.add_argument("--top-k", type=int, default=3, help="how many alternatives to list (default 3)")
+    a.add_argument("--opponents", type=int, default=3, help="number of opponents, 1..3 (default 3)")
+    a.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo re-ranking")
+    a.add_argument("--samples", type=int, default=0,
+                   help="re-rank by this many simulated opponent deals (default 0: tables only)")
+    a.set_defaults(func=_cmd_arrange)
 
     # prefix_chars="\0": every flag after bench-load goes to benches/load.py unparsed.
     b = sub.add_parser("bench-load", add_help=False, prefix_chars="\0",

@@ -203,3 +203,65 @@ def settle(players, base: int = 1, carried=None, rules=None) -> Settlement:
             for a, b, kind, rows, scoop, home_run, w in pairs
         ],
     )
+
+
+# ---------------------------------------------------------------------------------------
+# Arrangement (最优摆牌, RULES 1.8)
+
+__all__ += ["Arrangement", "arrange", "arrange_many", "best_response"]
+
+
+@dataclass(frozen=True)
+class Arrangement(Result):
+    """An arrangement of 13 cards with its score (see :func:`arrange`)."""
+
+    front: List[str]
+    middle: List[str]
+    back: List[str]
+    #: Expected waters against the opponents (:func:`arrange`), or the exact waters
+    #: against the given opponents (:func:`best_response`).
+    expected: float
+    #: The special hand (RULES 1.7) the 13 cards make, or None.
+    special: Optional[str] = None
+    #: Declaring that special scores more than this arrangement.
+    declare_special: bool = False
+    #: Expected (or exact) waters of declaring the special, or None.
+    special_expected: Optional[float] = None
+    #: The ``top_k`` best arrangements, best first (``alternatives[0]`` is this one);
+    #: each has the same fields and no alternatives of its own.
+    alternatives: List["Arrangement"] = field(default_factory=list)
+
+
+def _arrangement(t) -> Arrangement:
+    alts, sid, _zh, sp_expected, declare = t
+    items = [
+        Arrangement(list(f), list(m), list(b), e, sid, declare, sp_expected)
+        for f, m, b, e in alts
+    ]
+    return dataclasses.replace(items[0], alternatives=items)
+
+
+def arrange(cards13: Cards, opponents: int = 3, top_k: int = 1, seed: int = 0, rules=None,
+            samples: int = 0) -> Arrangement:
+    """The foul-free arrangement with the highest expected waters (RULES 1.8) against
+    ``opponents`` (1..3) random opponents who arrange with this solver.
+
+    The expectation comes from per-row win-probability tables shipped with the engine
+    (docs/arrange.md). ``samples > 0`` re-ranks the best candidates by the mean exact
+    waters over that many opponent deals drawn with ``seed`` (slower, deterministic).
+    """
+    return _arrangement(_core.ssw_arrange(cards13, opponents, top_k, seed, samples, _rules(rules)))
+
+
+def arrange_many(hands: Sequence[Cards], opponents: int = 3, top_k: int = 1, seed: int = 0,
+                 rules=None, samples: int = 0) -> List[Arrangement]:
+    """:func:`arrange` for many hands: the GIL is released and every core is used."""
+    rs = _core.ssw_arrange_many(hands, opponents, top_k, seed, samples, _rules(rules))
+    return [_arrangement(t) for t in rs]
+
+
+def best_response(cards13: Cards, opponents, rules=None, top_k: int = 1) -> Arrangement:
+    """The arrangement with the highest exact score (RULES 1.6, scoops and home runs
+    included) against the opponents' actual plays: a list of ``{"front", "middle",
+    "back"}`` (or ``{"special", "cards"}``) dicts. ``expected`` is that exact score."""
+    return _arrangement(_core.ssw_best_response(cards13, opponents, top_k, _rules(rules)))

@@ -4,6 +4,7 @@
 
 use pyo3::prelude::*;
 
+mod arrange;
 mod conv;
 mod dachu;
 mod shisanshui;
@@ -17,6 +18,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     conv::register(m)?;
     shisanshui::register(m)?;
+    arrange::register(m)?;
     tienlen::register(m)?;
     dachu::register(m)?;
     Ok(())

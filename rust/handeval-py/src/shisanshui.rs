@@ -8,7 +8,7 @@ use pyo3::types::{PyDict, PyString};
 
 /// `None` → default rules; otherwise any object with the option attributes (the Python
 /// `shisanshui.Rules` dataclass).
-fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
+pub(crate) fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(Rules::default()) };
     let get = |name: &str| o.getattr(name).map_err(|_| bad(&format!("rules.{name}"), "is missing"));
     let flag = |name: &str| -> PyResult<bool> {
@@ -149,7 +149,7 @@ fn ssw_special_table() -> Vec<(&'static str, &'static str, i64)> {
     SpecialId::BY_STRENGTH.iter().map(|s| (s.id(), s.name_zh(), s.waters())).collect()
 }
 
-fn hand_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Hand> {
+pub(crate) fn hand_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Hand> {
     let d = obj.cast::<PyDict>().map_err(|_| bad(field, "expected a dict with front/middle/back or special/cards"))?;
     let item = |k: &str| d.get_item(k);
     if let Some(sp) = item("special")? {

@@ -5,11 +5,13 @@
 //! * [`special`] — 特殊牌型, the thirteen special hands;
 //! * [`settle`] — waters per pair (打枪, 全垒打, specials, fouls) and money.
 
+pub mod arrange;
 pub mod eval;
 pub mod rules;
 pub mod settle;
 pub mod special;
 
+pub use arrange::{arrange, arrange_many, best_response, ArrangeResult, Arrangement};
 pub use eval::{compare_rows, is_foul, row_value, Category, RowValue};
 pub use rules::{Rules, SuitOrder, WheelRank};
 pub use settle::{settle, Hand, PairKind, PairResult, Settlement};

@@ -1,0 +1,290 @@
+use super::*;
+use crate::cards::cards;
+use crate::shisanshui::eval::{is_foul, strength};
+use crate::shisanshui::settle::settle;
+use crate::shisanshui::special::SpecialId;
+use crate::shisanshui::WheelRank;
+use proptest::prelude::*;
+
+fn sorted(mut v: Vec<Card>) -> Vec<Card> {
+    v.sort();
+    v
+}
+
+fn check_arrangement(hand: &[Card], a: &Arrangement, rules: &Rules) {
+    assert_eq!((a.front.len(), a.middle.len(), a.back.len()), (3, 5, 5));
+    assert!(!is_foul(&a.front, &a.middle, &a.back, rules).unwrap(), "fouled: {a:?}");
+    let all: Vec<Card> = a.front.iter().chain(&a.middle).chain(&a.back).copied().collect();
+    assert_eq!(sorted(all), sorted(hand.to_vec()), "not a partition of the hand");
+}
+
+fn hand_strategy() -> impl Strategy<Value = Vec<Card>> {
+    proptest::sample::subsequence((0u8..52).collect::<Vec<_>>(), 13)
+        .prop_shuffle()
+        .prop_map(|ids| ids.into_iter().map(Card).collect())
+}
+
+/// All 72,072 splits of a hand (fouled ones included), the brute-force reference.
+fn all_splits(hand: &[Card]) -> Vec<[Vec<Card>; 3]> {
+    let mut out = Vec::new();
+    for back in 0u16..(1 << 13) {
+        if back.count_ones() != 5 {
+            continue;
+        }
+        for middle in 0u16..(1 << 13) {
+            if middle.count_ones() != 5 || middle & back != 0 {
+                continue;
+            }
+            let pick = |m: u16| (0..13).filter(|i| m >> i & 1 == 1).map(|i| hand[i]).collect::<Vec<_>>();
+            out.push([pick(0x1FFF ^ back ^ middle), pick(middle), pick(back)]);
+        }
+    }
+    out
+}
+
+fn rows(f: &str, m: &str, b: &str) -> Hand {
+    Hand::Rows { front: cards(f), middle: cards(m), back: cards(b) }
+}
+
+#[test]
+fn combinatorics() {
+    let c = combos();
+    assert_eq!((c.five.len(), c.three.len(), c.mid8.len()), (1287, 286, 56));
+    let sub = Subsets::new(&cards("2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As").try_into().unwrap(), &Rules::default());
+    let mut n = 0;
+    sub.for_each_split(|_, _, _| n += 1);
+    // Every visited split is foul-free and no foul-free split is missed.
+    let hand = sub.cards;
+    let want = all_splits(&hand)
+        .iter()
+        .filter(|[f, m, b]| !is_foul(f, m, b, &Rules::default()).unwrap())
+        .count();
+    assert_eq!(n, want);
+    assert_eq!(all_splits(&hand).len(), 72_072);
+}
+
+#[test]
+fn classes_are_the_standard_counts() {
+    assert_eq!(model::classes(5).len(), 7_462);
+    assert_eq!(model::classes(3).len(), 455);
+    for (i, &s) in model::classes(5).iter().enumerate() {
+        assert_eq!(model::class_of(5, s), i);
+    }
+}
+
+#[test]
+fn tables_round_trip_and_reject_garbage() {
+    let t = Tables::shipped();
+    assert_eq!(&Tables::from_bytes(&t.to_bytes()).unwrap(), t);
+    assert!(t.iteration >= 1 && Tables::iteration0().iteration == 0);
+    assert!(Tables::from_bytes(b"nonsense").is_err());
+    let mut bytes = t.to_bytes();
+    bytes.push(0);
+    assert!(Tables::from_bytes(&bytes).unwrap_err().message.contains("trailing"));
+    bytes.truncate(100);
+    assert!(Tables::from_bytes(&bytes).unwrap_err().message.contains("truncated"));
+}
+
+#[test]
+fn model_is_monotone_in_row_strength() {
+    for rules in [Rules::default(), Rules { a2345: WheelRank::SecondHighest, suit_tiebreak: false, ..Rules::default() }] {
+        let m = Model::new(Tables::shipped(), &rules);
+        for (r, len) in [(0, 3), (1, 5), (2, 5)] {
+            let mut cls: Vec<usize> = (0..model::classes(len).len()).collect();
+            cls.sort_by_key(|&i| adjust_for_rules(model::classes(len)[i], &rules));
+            for w in cls.windows(2) {
+                let (a, b) = (m.rows[r][w[0]], m.rows[r][w[1]]);
+                assert!(a.win <= b.win && a.lose >= b.lose && a.lose_waters >= b.lose_waters - 1e-12 && a.row <= b.row + 1e-12);
+            }
+            for v in &m.rows[r] {
+                let total = v.win + v.lose;
+                assert!(total <= 1.0 + 1e-9 && (!rules.suit_tiebreak || (total - 1.0).abs() < 1e-9));
+            }
+        }
+    }
+}
+
+#[test]
+fn greedy_takes_the_strongest_back_then_middle() {
+    let r = Rules::default();
+    let hand = cards("As Ah Ad Ac Ks Kh Qd Qc 2s 3h 5d 7c 9s");
+    let g = greedy(&hand, &r).unwrap();
+    check_arrangement(&hand, &g, &r);
+    assert_eq!(crate::shisanshui::eval::row_value(&g.back, &r).unwrap().category(), crate::shisanshui::Category::FourOfAKind);
+    let best_back = all_splits(&hand).iter().map(|[_, _, b]| strength(b, &r).unwrap()).max().unwrap();
+    assert_eq!(strength(&g.back, &r).unwrap(), best_back);
+}
+
+#[test]
+fn arrange_examples() {
+    let r = Rules::default();
+    // Quads and two pairs: quads go to the back, a pair in front.
+    let hand = cards("As Ah Ad Ac Ks Kh Qd Qc 2s 3h 5d 7c 9s");
+    let a = arrange(&hand, &Options { top_k: 5, ..Options::default() }, &r).unwrap();
+    check_arrangement(&hand, &a.best, &r);
+    assert_eq!(a.alternatives[0], a.best);
+    assert_eq!(a.alternatives.len(), 5);
+    assert!(a.alternatives.windows(2).all(|w| w[0].expected >= w[1].expected));
+    assert!(a.special.is_none() && !a.declare_special);
+    // A 一条龙 is reported and worth declaring (36 waters per opponent).
+    let dragon = cards("2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As");
+    let a = arrange(&dragon, &Options::default(), &r).unwrap();
+    assert_eq!(a.special.as_ref().map(|s| s.id), Some(SpecialId::Yitiaolong));
+    assert!(a.declare_special && a.special_expected.unwrap() > 100.0);
+    check_arrangement(&dragon, &a.best, &r);
+}
+
+#[test]
+fn expected_value_matches_monte_carlo_roughly() {
+    // The table model approximates the exact expectation: compare on a strong hand.
+    let r = Rules::default();
+    let hand = cards("As Ah Ad Ks Kh 7c 7d 7s 9h 9c Qd Jd 2c");
+    let opts = Options { samples: 400, seed: 7, ..Options::default() };
+    let mc = arrange(&hand, &opts, &r).unwrap();
+    let table = arrange(&hand, &Options::default(), &r).unwrap();
+    assert!((mc.best.expected - table.best.expected).abs() < 3.0, "{} vs {}", mc.best.expected, table.best.expected);
+    // Same seed, same answer; the samples re-rank but never foul.
+    assert_eq!(mc, arrange(&hand, &opts, &r).unwrap());
+    check_arrangement(&hand, &mc.best, &r);
+}
+
+#[test]
+fn bad_input() {
+    let r = Rules::default();
+    let o = Options::default();
+    let e = arrange(&cards("As Ah Ad"), &o, &r).unwrap_err();
+    assert!(e.message.contains("13 cards, got 3"), "{}", e.message);
+    let mut dup = cards("As Ad Ac Ks Kh Qd Qc 2s 3h 5d 7c 9s");
+    dup.push(dup[0]);
+    let e = arrange(&dup, &o, &r).unwrap_err();
+    assert!(e.message.contains("As"), "{}", e.message);
+    let hand = cards("As Ah Ad Ac Ks Kh Qd Qc 2s 3h 5d 7c 9s");
+    for bad in [0, 4] {
+        let e = arrange(&hand, &Options { opponents: bad, ..o.clone() }, &r).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("opponents"));
+    }
+    assert_eq!(arrange(&hand, &Options { top_k: 0, ..o.clone() }, &r).unwrap_err().field.as_deref(), Some("top_k"));
+    let e = arrange_many(&[hand.clone(), cards("As")], &o, &r).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("hands[1].cards"));
+    let opp = rows("Qs Qh Qd", "2h 5h 7h 9h Jh", "Ks Kh Kd 4s 4h");
+    let e = best_response(&hand, &[opp], 1, &r).unwrap_err();
+    assert!(e.message.contains("Qd") && e.message.contains("opponents[0].front") && e.message.contains("also in cards"), "{}", e.message);
+    let e = best_response(&hand, &[], 1, &r).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("opponents"));
+    let short = rows("Jd 8d", "2h 5h 7h 9h Jh", "Ts Th Td 4s 4h");
+    assert_eq!(best_response(&hand, &[short], 1, &r).unwrap_err().field.as_deref(), Some("opponents[0].front"));
+    let fake = Hand::Special { id: SpecialId::Yitiaolong, cards: cards("3s 3c 4s 4h 5h 5s 6s 6h 7s 7h 8h 8s 9h") };
+    assert!(best_response(&hand, &[fake], 1, &r).unwrap_err().message.starts_with("opponents[0]"));
+}
+
+/// Exact score of seat 0 by the real settlement.
+fn settle_score(me: &Hand, opps: &[Hand], r: &Rules) -> i64 {
+    let mut players = vec![me.clone()];
+    players.extend(opps.iter().cloned());
+    settle(&players, 1, None, r).unwrap().waters[0]
+}
+
+#[test]
+fn best_response_is_optimal_against_brute_force() {
+    let cases: Vec<(&str, Vec<Hand>, Rules)> = vec![
+        (
+            "2d 3c 4d Th Tc Jd 7d 9c As Ah Ad Js 6h",
+            vec![
+                rows("Qs Qh Qd", "2h 5h 7h 9h Jh", "Ks Kh Kd 4s 4h"),
+                rows("2s 3d 5c", "6c 7c 8d 9s Td", "2c 4c Jc Kc Ac"),
+                rows("3s 3h 6d", "5s 5d 8s 8c Qc", "6s 7s 8h 9d Ts"),
+            ],
+            Rules::default(),
+        ),
+        (
+            // Two opponents, one fouled and one special; suit tie-break off, A2345 second.
+            "2d 3c 4d Th Tc Jd 7d 9c As Ah Ad Js 6h",
+            vec![
+                rows("Ks Kh Kd", "2h 3h 4h 6d 8s", "Qs Qh 9d 9h 5s"),
+                Hand::Special { id: SpecialId::LiuDuiBan, cards: cards("2s 2c 3s 3d 4s 4c 5h 5d 6s 6c 7s 7c 8h") },
+            ],
+            Rules { suit_tiebreak: false, a2345: WheelRank::SecondHighest, ..Rules::default() },
+        ),
+        (
+            "2s 3s 4s 5s 6c 8h 8d Tc Jc Qc Kd Ad 9s",
+            vec![rows("2c 2h 7d", "3c 3h 9c 9d Jh", "4c 4h 4d Ks Kc")],
+            Rules { home_run_min_opponents: 1, ..Rules::default() },
+        ),
+    ];
+    for (hand, opps, r) in cases {
+        let hand = cards(hand);
+        let got = best_response(&hand, &opps, 3, &r).unwrap();
+        check_arrangement(&hand, &got.best, &r);
+        let mut best = i64::MIN;
+        let mut hits = 0;
+        for [f, m, b] in all_splits(&hand) {
+            let me = Hand::Rows { front: f, middle: m, back: b };
+            best = best.max(settle_score(&me, &opps, &r));
+            hits += 1;
+        }
+        assert_eq!(hits, 72_072);
+        assert_eq!(got.best.expected, best as f64, "best_response is not optimal");
+        // The reported score is the real settlement's.
+        for alt in &got.alternatives {
+            let me = Hand::Rows { front: alt.front.clone(), middle: alt.middle.clone(), back: alt.back.clone() };
+            assert_eq!(settle_score(&me, &opps, &r) as f64, alt.expected);
+        }
+    }
+}
+
+#[test]
+fn arrange_is_deterministic_and_ignores_input_order() {
+    let r = Rules::default();
+    let hand = cards("Kd 9h 9s 4c 4d Jh Qs 2c 7h 7s Ac 3d 8c");
+    let mut rev = hand.clone();
+    rev.reverse();
+    let o = Options { top_k: 4, ..Options::default() };
+    let a = arrange(&hand, &o, &r).unwrap();
+    assert_eq!(a, arrange(&rev, &o, &r).unwrap());
+    assert_eq!(arrange_many(&[hand.clone(), rev], &o, &r).unwrap(), vec![a.clone(), a]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    #[test]
+    fn arrange_never_fouls_and_partitions_the_hand(hand in hand_strategy(), n in 1usize..=3, k in 1usize..4, wheel in any::<bool>()) {
+        let r = Rules { a2345: if wheel { WheelRank::SecondHighest } else { WheelRank::Lowest }, ..Rules::default() };
+        let a = arrange(&hand, &Options { opponents: n, top_k: k, ..Options::default() }, &r).unwrap();
+        prop_assert!(!a.alternatives.is_empty() && a.alternatives.len() <= k);
+        for alt in &a.alternatives {
+            check_arrangement(&hand, alt, &r);
+        }
+        // A special is reported whenever special() finds one.
+        prop_assert_eq!(a.special.map(|s| s.id), special(&hand).unwrap().map(|s| s.id));
+        let g = greedy(&hand, &r).unwrap();
+        check_arrangement(&hand, &g, &r);
+    }
+
+    #[test]
+    fn fast_scorer_equals_settle(
+        ids in Just((0u8..52).collect::<Vec<_>>()).prop_shuffle(),
+        n in 2usize..=4,
+        kinds in proptest::collection::vec(0u8..3, 4),
+        hr_min in 1u32..4,
+        tie in any::<bool>(),
+    ) {
+        let r = Rules { home_run_min_opponents: hr_min, suit_tiebreak: tie, ..Rules::default() };
+        let model = Model::for_rules(&r);
+        let hands: Vec<Hand> = (0..n)
+            .map(|i| {
+                let c: Vec<Card> = ids[i * 13..i * 13 + 13].iter().map(|&x| Card(x)).collect();
+                match kinds[i] {
+                    // the raw deal order: often fouled
+                    0 => Hand::Rows { front: c[..3].to_vec(), middle: c[3..8].to_vec(), back: c[8..].to_vec() },
+                    1 => play_hand(&c, &Policy::Greedy, n - 1, &r).unwrap(),
+                    _ => play_hand(&c, &Policy::Solver(&model), n - 1, &r).unwrap(),
+                }
+            })
+            .collect();
+        let plays: Vec<Play> = hands.iter().map(|h| Play::from_hand(h, &r).unwrap()).collect();
+        let want = settle(&hands, 1, None, &r).unwrap().waters;
+        prop_assert_eq!(sim::seat_waters(&plays, &r), want.clone());
+        prop_assert_eq!(exact_waters(&hands[0], &hands[1..], &r).unwrap(), want[0]);
+    }
+}
