@@ -134,3 +134,12 @@ def test_too_large_packed_message_is_resource_exhausted(stub):
     with pytest.raises(grpc.RpcError) as ei:
         evaluate(stub, packed_rows=data)
     assert ei.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+
+
+def test_packed_rows_count_as_items_in_the_metrics(stub, server):
+    from grpc_fixtures import metric_value
+
+    before = metric_value(server.metrics(), "handeval_batch_items_sum", rpc="Evaluate", game="shisanshui") or 0
+    evaluate(stub, packed_rows=bytes(range(50)))  # ten 5-card rows
+    after = metric_value(server.metrics(), "handeval_batch_items_sum", rpc="Evaluate", game="shisanshui")
+    assert after - before == 10
