@@ -87,6 +87,22 @@ def _cmd_arrange(args):
             print(f"{i:<3} " + "  ".join(c.ljust(w) for c, w in zip(r, widths)))
 
 
+def _cmd_bench_load(args):
+    # The load generator lives in benches/load.py of a source checkout (it is a
+    # benchmark, not part of the installed package); all its flags pass through.
+    import importlib.util
+    from pathlib import Path
+
+    for path in (Path(__file__).resolve().parents[2] / "benches" / "load.py", Path.cwd() / "benches" / "load.py"):
+        if path.is_file():
+            spec = importlib.util.spec_from_file_location("handeval_bench_load", path)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            return mod.main(args.args, prog="handeval bench-load")
+    print("handeval bench-load: benches/load.py not found; run it from a source checkout of handeval", file=sys.stderr)
+    return 2
+
+
 def _build_parser():
     p = argparse.ArgumentParser(prog="handeval", description="Hand evaluation for 十三水, 越式13张 and 打儲.")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
@@ -123,6 +139,12 @@ def _build_parser():
     a.add_argument("--samples", type=int, default=0,
                    help="re-rank by this many simulated opponent deals (default 0: tables only)")
     a.set_defaults(func=_cmd_arrange)
+
+    # prefix_chars="\0": every flag after bench-load goes to benches/load.py unparsed.
+    b = sub.add_parser("bench-load", add_help=False, prefix_chars="\0",
+                       help="gRPC load generator (benches/load.py; loopback only, bounded; --help for its flags)")
+    b.add_argument("args", nargs="*")
+    b.set_defaults(func=_cmd_bench_load)
     return p
 
 

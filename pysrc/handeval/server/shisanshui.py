@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 
 from handeval.errors import HandevalError, fail
-from handeval.server.common import Batch, api, carried_from, item_error, rules_from
+from handeval.server.common import Batch, BadRequest, api, carried_from, item_error, rules_from
 from handeval.v1 import common_pb2, shisanshui_pb2 as pb
 
 GAME = "shisanshui"
@@ -38,8 +38,31 @@ def _special(s) -> pb.ShisanshuiSpecial:
 
 # ---- Evaluate ----
 
+def _packed(req, rules) -> bytes:
+    """The packed bulk path: card-id bytes -> category bytes in one Rust call (GIL
+    released). One bad row fails the request (a packed answer has no per-row errors)."""
+    row_size = req.row_size or 5
+    if row_size not in (3, 5):
+        raise BadRequest("shisanshui.row_size", f"must be 3 or 5 (or unset = 5), got {req.row_size}")
+    if not req.packed_rows:
+        return b""
+    from_ids = api(GAME, "categories_from_ids")
+    try:
+        return from_ids(req.packed_rows, row_size, rules=rules)
+    except HandevalError as e:
+        field = getattr(e, "field", None) or ""
+        message = str(e)
+        if field and message.startswith(f"{field}: "):
+            message = message[len(field) + 2:]
+        if field.startswith("data[") and field.endswith("]"):  # data[i] = row i
+            i = int(field[5:-1])
+            message = f"row {i} (bytes {i * row_size}..{i * row_size + row_size - 1}): {message}"
+        raise BadRequest("shisanshui.packed_rows", message) from None
+
+
 def evaluate(req: pb.ShisanshuiEvaluateRequest, batch: Batch) -> pb.ShisanshuiEvaluateResponse:
     rules = _rules(req)
+    packed = _packed(req, rules)
     classify, is_foul, special_hand = api(GAME, "classify"), api(GAME, "is_foul"), api(GAME, "special_hand")
 
     def one(item):
@@ -61,7 +84,8 @@ def evaluate(req: pb.ShisanshuiEvaluateRequest, batch: Batch) -> pb.ShisanshuiEv
             return {"arrangement": pb.ShisanshuiArrangementResult(foul=foul, **rows)}
         fail("item", "set one of row, hand, arrangement")
 
-    return pb.ShisanshuiEvaluateResponse(results=batch.each(req.items, one, pb.ShisanshuiEvaluateResult))
+    return pb.ShisanshuiEvaluateResponse(results=batch.each(req.items, one, pb.ShisanshuiEvaluateResult),
+                                         packed_categories=packed)
 
 
 # ---- Compare ----

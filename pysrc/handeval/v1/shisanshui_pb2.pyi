@@ -68,12 +68,16 @@ class ShisanshuiEvaluateItem(_message.Message):
     def __init__(self, row: _Optional[str] = ..., hand: _Optional[str] = ..., arrangement: _Optional[_Union[ShisanshuiArrangement, _Mapping]] = ...) -> None: ...
 
 class ShisanshuiEvaluateRequest(_message.Message):
-    __slots__ = ("rules", "items")
+    __slots__ = ("rules", "items", "packed_rows", "row_size")
     RULES_FIELD_NUMBER: _ClassVar[int]
     ITEMS_FIELD_NUMBER: _ClassVar[int]
+    PACKED_ROWS_FIELD_NUMBER: _ClassVar[int]
+    ROW_SIZE_FIELD_NUMBER: _ClassVar[int]
     rules: ShisanshuiRules
     items: _containers.RepeatedCompositeFieldContainer[ShisanshuiEvaluateItem]
-    def __init__(self, rules: _Optional[_Union[ShisanshuiRules, _Mapping]] = ..., items: _Optional[_Iterable[_Union[ShisanshuiEvaluateItem, _Mapping]]] = ...) -> None: ...
+    packed_rows: bytes
+    row_size: int
+    def __init__(self, rules: _Optional[_Union[ShisanshuiRules, _Mapping]] = ..., items: _Optional[_Iterable[_Union[ShisanshuiEvaluateItem, _Mapping]]] = ..., packed_rows: _Optional[bytes] = ..., row_size: _Optional[int] = ...) -> None: ...
 
 class ShisanshuiHandResult(_message.Message):
     __slots__ = ("special",)
@@ -106,10 +110,12 @@ class ShisanshuiEvaluateResult(_message.Message):
     def __init__(self, error: _Optional[_Union[_common_pb2.ItemError, _Mapping]] = ..., row: _Optional[_Union[ShisanshuiRow, _Mapping]] = ..., hand: _Optional[_Union[ShisanshuiHandResult, _Mapping]] = ..., arrangement: _Optional[_Union[ShisanshuiArrangementResult, _Mapping]] = ...) -> None: ...
 
 class ShisanshuiEvaluateResponse(_message.Message):
-    __slots__ = ("results",)
+    __slots__ = ("results", "packed_categories")
     RESULTS_FIELD_NUMBER: _ClassVar[int]
+    PACKED_CATEGORIES_FIELD_NUMBER: _ClassVar[int]
     results: _containers.RepeatedCompositeFieldContainer[ShisanshuiEvaluateResult]
-    def __init__(self, results: _Optional[_Iterable[_Union[ShisanshuiEvaluateResult, _Mapping]]] = ...) -> None: ...
+    packed_categories: bytes
+    def __init__(self, results: _Optional[_Iterable[_Union[ShisanshuiEvaluateResult, _Mapping]]] = ..., packed_categories: _Optional[bytes] = ...) -> None: ...
 
 class ShisanshuiRowPair(_message.Message):
     __slots__ = ("a", "b")
