@@ -124,7 +124,7 @@ def test_exceeded_deadline_stops_the_work(server):
     with server.channel() as ch:
         stub = handeval_pb2_grpc.HandevalStub(ch)
         with pytest.raises(grpc.RpcError) as e:
-            stub.Settle(settle_request(20000, seed=2), timeout=0.3)
+            stub.Settle(settle_request(20000, seed=2), timeout=0.5)
         assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
     # The server gives up on the batch (it checks the deadline every 64 items) rather
     # than finishing 20,000 deals nobody waits for.
