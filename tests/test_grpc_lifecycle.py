@@ -49,7 +49,7 @@ def wait_for(pred, timeout=30.0, what="condition", server=None):
 
 
 def test_sigterm_finishes_the_call_in_flight_and_exits_0(tmp_path):
-    s = ServerProcess(tmp_path, "--max-batch", "100000", "--shutdown-delay", "0.5", "--grace", "30", "--threads", "1")
+    s = ServerProcess(tmp_path, "--max-batch", "100000", "--shutdown-delay", "3", "--grace", "30", "--threads", "1")
     try:
         s.wait_serving()
         batch = deals(8000)
