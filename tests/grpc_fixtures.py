@@ -123,3 +123,13 @@ def channel(server):
 @pytest.fixture(scope="module")
 def stub(channel):
     return handeval_pb2_grpc.HandevalStub(channel)
+
+
+def wait_for(pred, timeout=30.0, what="condition", server=None):
+    """Poll ``pred`` every 20 ms until true; on timeout fail naming ``what`` (with the
+    tail of ``server``'s log when given)."""
+    deadline = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}" + (f"; server log:\n{server.log()[-3000:]}" if server else ""))
+        time.sleep(0.02)

@@ -22,7 +22,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v1 import dachu_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, free_port, metric_value
+from grpc_fixtures import ServerProcess, free_port, metric_value, wait_for
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,14 +46,6 @@ def settle_request(n, seed=0):
 def evaluate_request(n=50):
     return pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
         items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs Js 9s")] * n))
-
-
-def wait_for(pred, timeout=30.0, what="condition"):
-    deadline = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.02)
 
 
 def assert_serving(server):

@@ -10,7 +10,6 @@ import shutil
 import signal
 import subprocess
 import threading
-import time
 from pathlib import Path
 
 import grpc
@@ -19,7 +18,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, metric_value
+from grpc_fixtures import ServerProcess, metric_value, wait_for
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
@@ -38,14 +37,6 @@ def deals(n, seed=0):
 
 def evaluate_request(n=1):
     return pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs")] * n))
-
-
-def wait_for(pred, timeout=30.0, what="condition", server=None):
-    deadline = time.monotonic() + timeout
-    while not pred():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}" + (f"; server log:\n{server.log()[-3000:]}" if server else ""))
-        time.sleep(0.02)
 
 
 def test_sigterm_finishes_the_call_in_flight_and_exits_0(tmp_path):
