@@ -118,44 +118,67 @@ fn validate(hands: &[Hand], base: i64, rules: &Rules) -> Result<Vec<Play>> {
         .collect()
 }
 
+/// Special vs special (RULES §1.6): the higher wins its own waters, the same special ties.
+#[inline]
+pub(crate) fn special_pair(x: SpecialId, y: SpecialId) -> i64 {
+    match x.cmp(&y) {
+        Ordering::Greater => x.waters(),
+        Ordering::Less => -y.waters(),
+        Ordering::Equal => 0,
+    }
+}
+
+/// Two arranged hands, from precomputed full row keys (`RowValue::key`) and the waters
+/// each row wins (`row_waters`): signed waters per row and who scooped (+1 `a`, −1 `b`).
+/// A fouled side loses every row; two fouled sides score 0. The one place these rules
+/// live: [`settle`] explains every number with it, and the arrangement simulations call
+/// it allocation-free.
+#[inline]
+pub(crate) fn rows_pair(ka: &[u64; 3], wa: &[i64; 3], fa: bool, kb: &[u64; 3], wb: &[i64; 3], fb: bool) -> ([i64; 3], i8) {
+    if fa && fb {
+        return ([0; 3], 0);
+    }
+    let mut rows = [0i64; 3];
+    let (mut wins_a, mut wins_b) = (0, 0);
+    for r in 0..3 {
+        let ord = if fa {
+            Ordering::Less
+        } else if fb {
+            Ordering::Greater
+        } else {
+            ka[r].cmp(&kb[r])
+        };
+        rows[r] = match ord {
+            Ordering::Greater => {
+                wins_a += 1;
+                wa[r]
+            }
+            Ordering::Less => {
+                wins_b += 1;
+                -wb[r]
+            }
+            Ordering::Equal => 0,
+        };
+    }
+    (rows, if wins_a == 3 { 1 } else if wins_b == 3 { -1 } else { 0 })
+}
+
+fn keys_and_waters(values: &[RowValue; 3]) -> ([u64; 3], [i64; 3]) {
+    (
+        [values[0].key, values[1].key, values[2].key],
+        [row_waters(0, values[0].category()), row_waters(1, values[1].category()), row_waters(2, values[2].category())],
+    )
+}
+
 /// Score the pair (a, b) before any 全垒打: (kind, signed rows, scoop, waters for a).
 fn score_pair(pa: &Play, pb: &Play) -> (PairKind, [i64; 3], i8, i64) {
     match (pa, pb) {
-        (Play::Special(x), Play::Special(y)) => {
-            let w = match x.id.cmp(&y.id) {
-                Ordering::Greater => x.id.waters(),
-                Ordering::Less => -y.id.waters(),
-                Ordering::Equal => 0,
-            };
-            (PairKind::Special, [0; 3], 0, w)
-        }
+        (Play::Special(x), Play::Special(y)) => (PairKind::Special, [0; 3], 0, special_pair(x.id, y.id)),
         (Play::Special(x), _) => (PairKind::Special, [0; 3], 0, x.id.waters()),
         (_, Play::Special(y)) => (PairKind::Special, [0; 3], 0, -y.id.waters()),
-        (Play::Rows { foul: true, .. }, Play::Rows { foul: true, .. }) => (PairKind::Foul, [0; 3], 0, 0),
         (Play::Rows { values: va, foul: fa }, Play::Rows { values: vb, foul: fb }) => {
-            let mut rows = [0i64; 3];
-            let (mut wins_a, mut wins_b) = (0, 0);
-            for r in 0..3 {
-                let ord = if *fa {
-                    Ordering::Less
-                } else if *fb {
-                    Ordering::Greater
-                } else {
-                    va[r].key.cmp(&vb[r].key)
-                };
-                rows[r] = match ord {
-                    Ordering::Greater => {
-                        wins_a += 1;
-                        row_waters(r, va[r].category())
-                    }
-                    Ordering::Less => {
-                        wins_b += 1;
-                        -row_waters(r, vb[r].category())
-                    }
-                    Ordering::Equal => 0,
-                };
-            }
-            let scoop = if wins_a == 3 { 1 } else if wins_b == 3 { -1 } else { 0 };
+            let ((ka, wa), (kb, wb)) = (keys_and_waters(va), keys_and_waters(vb));
+            let (rows, scoop) = rows_pair(&ka, &wa, *fa, &kb, &wb, *fb);
             let sum: i64 = rows.iter().sum();
             let kind = if *fa || *fb { PairKind::Foul } else { PairKind::Rows };
             (kind, rows, scoop, if scoop != 0 { sum * 2 } else { sum })

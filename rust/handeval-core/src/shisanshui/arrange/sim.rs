@@ -1,21 +1,20 @@
 //! Simulated deals: a seeded generator, an allocation-free scorer for the inner loops,
 //! table training and Monte-Carlo evaluation.
 //!
-//! The scorer [`Play`]/[`seat_waters`] repeats the pair scoring of
-//! [`settle`](crate::shisanshui::settle) (rows, 打枪, 全垒打, fouls, specials) on
+//! The scorer [`Play`]/[`seat_waters`] applies the pair rules of
+//! [`settle`](crate::shisanshui::settle) (its `rows_pair` and `special_pair`) to
 //! precomputed row keys, because the simulations score millions of pairs and `settle`
 //! validates and allocates on every call; a property test checks it against `settle`.
 
 use super::super::eval::{row_value, row_waters};
 use super::super::rules::Rules;
-use super::super::settle::Hand;
+use super::super::settle::{rows_pair, special_pair, Hand};
 use super::super::special::SpecialId;
 use super::model::{class_of, Model, Tables};
 use super::{policy_play, Policy};
 use crate::cards::Card;
 use crate::error::Result;
 use rayon::prelude::*;
-use std::cmp::Ordering;
 
 /// SplitMix64: small, seedable, reproducible on every platform.
 #[derive(Clone, Debug)]
@@ -85,50 +84,18 @@ impl Play {
     }
 }
 
-/// Waters `a` wins from `b` (scoop doubling included, no 全垒打) and the scoop sign.
+/// Waters `a` wins from `b` (scoop doubling included, no 全垒打) and the scoop sign:
+/// the pair rules of `settle` (`special_pair`, `rows_pair`) on precomputed keys.
 #[inline]
 pub fn pair(a: &Play, b: &Play) -> (i64, i8) {
     match (a, b) {
-        (Play::Special(x), Play::Special(y)) => (
-            match x.cmp(y) {
-                Ordering::Greater => x.waters(),
-                Ordering::Less => -y.waters(),
-                Ordering::Equal => 0,
-            },
-            0,
-        ),
+        (Play::Special(x), Play::Special(y)) => (special_pair(*x, *y), 0),
         (Play::Special(x), _) => (x.waters(), 0),
         (_, Play::Special(y)) => (-y.waters(), 0),
-        (Play::Rows { foul: true, .. }, Play::Rows { foul: true, .. }) => (0, 0),
         (Play::Rows { key: ka, win: wa, foul: fa }, Play::Rows { key: kb, win: wb, foul: fb }) => {
-            let (mut sum, mut wins_a, mut wins_b) = (0i64, 0, 0);
-            for r in 0..3 {
-                let ord = if *fa {
-                    Ordering::Less
-                } else if *fb {
-                    Ordering::Greater
-                } else {
-                    ka[r].cmp(&kb[r])
-                };
-                match ord {
-                    Ordering::Greater => {
-                        wins_a += 1;
-                        sum += wa[r];
-                    }
-                    Ordering::Less => {
-                        wins_b += 1;
-                        sum -= wb[r];
-                    }
-                    Ordering::Equal => {}
-                }
-            }
-            if wins_a == 3 {
-                (sum * 2, 1)
-            } else if wins_b == 3 {
-                (sum * 2, -1)
-            } else {
-                (sum, 0)
-            }
+            let (rows, scoop) = rows_pair(ka, wa, *fa, kb, wb, *fb);
+            let sum = rows[0] + rows[1] + rows[2];
+            (if scoop != 0 { sum * 2 } else { sum }, scoop)
         }
     }
 }
