@@ -4,6 +4,7 @@ tests/test_grpc_*.py; not a conftest so the lead's conftest stays theirs)."""
 from __future__ import annotations
 
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -133,3 +134,21 @@ def wait_for(pred, timeout=30.0, what="condition", server=None):
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}" + (f"; server log:\n{server.log()[-3000:]}" if server else ""))
         time.sleep(0.02)
+
+
+DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
+
+
+def random_deals(n, seed=0):
+    """``n`` seeded random 4-player 十三水 deals as proto messages (rows in deal order,
+    fouled or not: the server scores either)."""
+    from handeval.v1 import shisanshui_pb2 as ssw
+
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        c = rng.sample(DECK, 52)
+        out.append(ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
+            front=" ".join(c[13 * i:13 * i + 3]), middle=" ".join(c[13 * i + 3:13 * i + 8]),
+            back=" ".join(c[13 * i + 8:13 * i + 13]))) for i in range(4)]))
+    return out

@@ -5,7 +5,6 @@ workers), the shared-token check and TLS / mutual TLS."""
 from __future__ import annotations
 
 import os
-import random
 import shutil
 import signal
 import subprocess
@@ -18,21 +17,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, metric_value, wait_for
+from grpc_fixtures import ServerProcess, metric_value, random_deals as deals, wait_for
 
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
-
-def deals(n, seed=0):
-    rng = random.Random(seed)
-    out = []
-    for _ in range(n):
-        c = rng.sample(DECK, 52)
-        out.append(ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
-            front=" ".join(c[13 * i:13 * i + 3]), middle=" ".join(c[13 * i + 3:13 * i + 8]),
-            back=" ".join(c[13 * i + 8:13 * i + 13]))) for i in range(4)]))
-    return out
 
 
 def evaluate_request(n=1):
