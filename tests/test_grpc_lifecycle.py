@@ -83,6 +83,8 @@ def test_two_workers_share_the_port_restart_and_sum_metrics(tmp_path):
     try:
         s.wait_serving()
         wait_for(lambda: len(_children(s.proc.pid)) == 2, what="two workers", server=s)
+        # both must be serving before one is killed, or the count below races the start-up
+        wait_for(lambda: s.log().count('"event": "serving"') == 2, what="both workers to serve", server=s)
         first = _children(s.proc.pid)
         calls = 0
         # separate connections: the kernel spreads them over the workers
