@@ -1,6 +1,6 @@
 //! Binding of handeval_core::dachu (打儲): conversions only; the rules are in the core.
 
-use crate::conv::{bad, bool_from, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, RuleAttrs, bool_from, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;
 use handeval_core::dachu::calling::{side_name, Call, Calling, Outcome, Stage};
 use handeval_core::dachu::deal::{Deal, DealAction};
@@ -13,18 +13,15 @@ use pyo3::types::{PyList, PyString, PyTuple};
 /// `dachu.Rules` dataclass).
 fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(Rules::default()) };
-    let get = |name: &str| o.getattr(name).map_err(|_| bad(&format!("rules.{name}"), "is missing"));
-    let flag = |name: &str| -> PyResult<bool> { get(name)?.extract::<bool>().map_err(|_| bad(&format!("rules.{name}"), "must be a bool")) };
-    let text = |name: &str| -> PyResult<String> { get(name)?.extract::<String>().map_err(|_| bad(&format!("rules.{name}"), "must be a string")) };
+    let r = RuleAttrs(o);
     let within = |e: handeval_core::Error| e.within("rules");
-    let units = int_from(&get("escape_units")?, "rules.escape_units")?;
     let rules = Rules {
-        mixed_ace_pair: flag("mixed_ace_pair")?,
-        cheng_chu_alone: flag("cheng_chu_alone")?,
-        escape_shared_by_all: flag("escape_shared_by_all")?,
-        unit_per: UnitPer::parse(&text("unit_per")?).map_err(within).py()?,
-        first_caller_2v2: FirstCaller::parse(&text("first_caller_2v2")?).map_err(within).py()?,
-        escape_units: u32::try_from(units).map_err(|_| bad("rules.escape_units", format!("must be a non-negative integer (got {units})")))?,
+        mixed_ace_pair: r.flag("mixed_ace_pair")?,
+        cheng_chu_alone: r.flag("cheng_chu_alone")?,
+        escape_shared_by_all: r.flag("escape_shared_by_all")?,
+        unit_per: UnitPer::parse(&r.text("unit_per")?).map_err(within).py()?,
+        first_caller_2v2: FirstCaller::parse(&r.text("first_caller_2v2")?).map_err(within).py()?,
+        escape_units: r.count("escape_units", "a non-negative integer")?,
     };
     rules.validate().map_err(within).py()?;
     Ok(rules)

@@ -1,6 +1,6 @@
 //! Binding of handeval_core::shisanshui (十三水).
 
-use crate::conv::{bad, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, RuleAttrs, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId, SuitOrder, WheelRank};
 use pyo3::prelude::*;
@@ -10,25 +10,15 @@ use pyo3::types::{PyDict, PyString};
 /// `shisanshui.Rules` dataclass).
 pub(crate) fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(Rules::default()) };
-    let get = |name: &str| o.getattr(name).map_err(|_| bad(&format!("rules.{name}"), "is missing"));
-    let flag = |name: &str| -> PyResult<bool> {
-        get(name)?.extract::<bool>().map_err(|_| bad(&format!("rules.{name}"), "must be a bool"))
-    };
-    let text = |name: &str| -> PyResult<String> {
-        get(name)?.extract::<String>().map_err(|_| bad(&format!("rules.{name}"), "must be a string"))
-    };
-    let count = |name: &str| -> PyResult<u32> {
-        let v = int_from(&get(name)?, &format!("rules.{name}"))?;
-        u32::try_from(v).map_err(|_| bad(&format!("rules.{name}"), format!("must be a non-negative integer (got {v})")))
-    };
+    let r = RuleAttrs(o);
     let within = |e: handeval_core::Error| e.within("rules");
     let rules = Rules {
-        suit_tiebreak: flag("suit_tiebreak")?,
-        suit_order: SuitOrder::parse(&text("suit_order")?).map_err(within).py()?,
-        a2345: WheelRank::parse(&text("a2345")?).map_err(within).py()?,
-        foul_scoring: flag("foul_scoring")?,
-        home_run_min_opponents: count("home_run_min_opponents")?,
-        rake_percent: count("rake_percent")?,
+        suit_tiebreak: r.flag("suit_tiebreak")?,
+        suit_order: SuitOrder::parse(&r.text("suit_order")?).map_err(within).py()?,
+        a2345: WheelRank::parse(&r.text("a2345")?).map_err(within).py()?,
+        foul_scoring: r.flag("foul_scoring")?,
+        home_run_min_opponents: r.count("home_run_min_opponents", "a non-negative integer")?,
+        rake_percent: r.count("rake_percent", "a non-negative integer")?,
     };
     rules.validate().map_err(within).py()?;
     Ok(rules)

@@ -1,6 +1,6 @@
 //! Binding of handeval_core::tienlen (越式13张).
 
-use crate::conv::{bad, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, RuleAttrs, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;
 use handeval_core::tienlen::{self as tl, play, Action, Play, Rules, RoundState, Transfer};
 use pyo3::prelude::*;
@@ -10,16 +10,11 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 /// `tienlen.Rules` dataclass).
 fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(Rules::default()) };
-    let get = |name: &str| o.getattr(name).map_err(|_| bad(&format!("rules.{name}"), "is missing"));
-    let flag = |name: &str| -> PyResult<bool> {
-        get(name)?.extract::<bool>().map_err(|_| bad(&format!("rules.{name}"), "must be a bool"))
-    };
-    let v = int_from(&get("rake_percent")?, "rules.rake_percent")?;
-    let rake_percent = u32::try_from(v).map_err(|_| bad("rules.rake_percent", format!("must be 0..100 (got {v})")))?;
+    let r = RuleAttrs(o);
     let rules = Rules {
-        first_lead_must_contain_lowest: flag("first_lead_must_contain_lowest")?,
-        unplayed_loser_adds_multipliers: flag("unplayed_loser_adds_multipliers")?,
-        rake_percent,
+        first_lead_must_contain_lowest: r.flag("first_lead_must_contain_lowest")?,
+        unplayed_loser_adds_multipliers: r.flag("unplayed_loser_adds_multipliers")?,
+        rake_percent: r.count("rake_percent", "0..100")?,
     };
     rules.validate().map_err(|e| e.within("rules")).py()?;
     Ok(rules)
