@@ -117,7 +117,7 @@ fn sum128(v: &[i64]) -> i128 {
 fn check_err(e: &Error) {
     assert!(!e.message.is_empty(), "empty error message");
     if let Some(f) = &e.field {
-        assert!(e.message.contains(f.as_str()), "error field {f:?} not named in {:?}", e.message);
+        assert!(e.to_string().contains(f.as_str()), "error field {f:?} not named in {e}");
     }
 }
 

@@ -1,8 +1,9 @@
 """The one exception family of handeval.
 
 ``HandevalError`` is raised by the Rust core (``handeval._core``) and by the Python layer
-alike; it is a ``ValueError`` whose message names the bad card, field or seat, and whose
-``field`` attribute holds the field path when known (e.g. ``"players[1].front"``).
+alike; it is a ``ValueError`` whose ``field`` attribute holds the path of the bad input
+when known (e.g. ``"players[1].front"``, else None) and whose ``description`` says what is
+wrong; ``str()`` joins them as ``"field: description"``.
 """
 
 from handeval._core import HandevalError
@@ -10,8 +11,9 @@ from handeval._core import HandevalError
 __all__ = ["HandevalError", "fail"]
 
 
-def fail(field, message):
-    """Raise a HandevalError for ``field``."""
-    err = HandevalError(f"{field}: {message}" if field else message)
+def fail(field, description):
+    """Raise a HandevalError for ``field`` (``str()`` is ``"field: description"``)."""
+    err = HandevalError(f"{field}: {description}" if field else description)
     err.field = field
+    err.description = description
     raise err

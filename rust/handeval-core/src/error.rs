@@ -5,7 +5,9 @@ use std::fmt;
 /// Bad input (a card, a field, a seat, a rule option, money out of range).
 ///
 /// `field` is the path of the offending input when known (e.g. `players[1].front`), so
-/// the gRPC layer can name it in a `BadRequest` detail; `message` is the whole sentence.
+/// the gRPC layer can name it in a `BadRequest` detail; `message` is the description
+/// alone. They are kept apart so no caller ever re-parses a sentence: `Display` joins them
+/// as `field: message`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error {
     pub field: Option<String>,
@@ -20,9 +22,7 @@ impl Error {
     }
 
     pub fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
-        let field = field.into();
-        let message = message.into();
-        Error { message: format!("{field}: {message}"), field: Some(field) }
+        Error { field: Some(field.into()), message: message.into() }
     }
 
     /// Prefix the error with the field it belongs to (outermost context first).
@@ -32,17 +32,16 @@ impl Error {
             Some(inner) => format!("{field}.{inner}"),
             None => field.to_string(),
         };
-        let message = match &self.field {
-            Some(inner) => self.message.strip_prefix(&format!("{inner}: ")).unwrap_or(&self.message).to_string(),
-            None => self.message,
-        };
-        Error { message: format!("{path}: {message}"), field: Some(path) }
+        Error { field: Some(path), message: self.message }
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message)
+        match &self.field {
+            Some(field) => write!(f, "{field}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
     }
 }
 
@@ -67,8 +66,10 @@ mod tests {
     fn within_nests_paths() {
         let e = Error::field("front", "bad card").within("players[2]");
         assert_eq!(e.field.as_deref(), Some("players[2].front"));
-        assert_eq!(e.message, "players[2].front: bad card");
+        assert_eq!(e.message, "bad card");
+        assert_eq!(e.to_string(), "players[2].front: bad card");
         let e = Error::new("too many").within("hands");
-        assert_eq!(e.message, "hands: too many");
+        assert_eq!((e.field.as_deref(), e.message.as_str()), (Some("hands"), "too many"));
+        assert_eq!(e.to_string(), "hands: too many");
     }
 }

@@ -9,14 +9,17 @@ pyo3::create_exception!(
     handeval._core,
     HandevalError,
     pyo3::exceptions::PyValueError,
-    "Bad input to handeval: the message names the bad card, field or seat; `.field` holds the field path when known."
+    "Bad input to handeval. `.field` is the path of the bad input (e.g. `players[1].front`) or None, `.description` says what is wrong, and `str()` is `\"field: description\"`."
 );
 
-/// Map a core error to `HandevalError`, with `.field` set.
+/// Map a core error to `HandevalError` with `.field` and `.description` kept apart
+/// (nobody downstream re-parses the sentence).
 pub fn to_py(e: Error) -> PyErr {
     Python::attach(|py| {
-        let err = HandevalError::new_err(e.message.clone());
-        let _ = err.value(py).setattr("field", e.field.clone());
+        let err = HandevalError::new_err(e.to_string());
+        let v = err.value(py);
+        let _ = v.setattr(pyo3::intern!(py, "field"), e.field);
+        let _ = v.setattr(pyo3::intern!(py, "description"), e.message);
         err
     })
 }
@@ -125,6 +128,31 @@ pub fn carried_from(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Opt
         Some(o) if o.is_none() => Ok(None),
         Some(o) => Ok(Some(list_from(o, field, |x, f| if x.is_none() { Ok(None) } else { int_from(x, f).map(Some) })?)),
     }
+}
+
+/// A game's native `Rules` class: a frozen pyclass wrapping the core struct, validated
+/// when constructed, so a call only copies it. One reader ([`rules_arg`]) serves the
+/// `rules=` argument of every game.
+pub trait GameRules: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync {
+    type Core: Clone + Default;
+    /// The attribute of the `handeval.Rules` bundle holding this game's part.
+    const GAME: &'static str;
+    fn core(&self) -> &Self::Core;
+}
+
+/// The `rules=` argument: `None` (the defaults), the game's own `Rules`, or the
+/// `handeval.Rules` bundle (its [`GameRules::GAME`] part); anything else is an error.
+pub fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResult<R::Core> {
+    let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(R::Core::default()) };
+    if let Ok(r) = o.cast::<R>() {
+        return Ok(r.get().core().clone());
+    }
+    if let Ok(part) = o.getattr(R::GAME) {
+        if let Ok(r) = part.cast::<R>() {
+            return Ok(r.get().core().clone());
+        }
+    }
+    Err(bad("rules", format!("expected handeval.Rules or {}.Rules, got {}", R::GAME, type_name(o))))
 }
 
 /// Rule options read as attributes of a game's Python `Rules` object; every error names

@@ -570,7 +570,7 @@ fn jiao_escape_bei_bao_da_cap() {
 #[test]
 fn settle_bad_input() {
     let e = settle(&game(&[0], Some(&[0, 1, 2])), &r()).unwrap_err();
-    assert!(e.message.contains("places"), "{}", e.message);
+    assert!(e.to_string().contains("places"), "{}", e.message);
     let e = settle(&game(&[7], Some(&[0, 1, 2, 3])), &r()).unwrap_err();
     assert!(e.message.contains("unknown seat 7"), "{}", e.message);
     let e = settle(&game(&[0], Some(&[0, 1, 2, 4])), &r()).unwrap_err();

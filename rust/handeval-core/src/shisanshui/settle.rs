@@ -297,14 +297,14 @@ mod tests {
         let r = Rules::default();
         let p = seed_players();
         assert!(settle(&p[..1], 1, None, &r).unwrap_err().message.contains("2 to 4"));
-        assert!(settle(&p[..2], -1, None, &r).unwrap_err().message.contains("base"));
+        assert!(settle(&p[..2], -1, None, &r).unwrap_err().to_string().contains("base"));
         let dup = vec![p[0].clone(), rows("Qs 3d 5c", "6c 7c 8d 9s Td", "2c 4c Jc Kc Ac")];
         let e = settle(&dup, 1, None, &r).unwrap_err();
-        assert!(e.message.contains("Qs") && e.message.contains("players[0].front"), "{}", e.message);
+        assert!(e.message.contains("Qs") && e.to_string().contains("players[0].front"), "{}", e.message);
         let short = vec![p[0].clone(), rows("3d 5c", "6c 7c 8d 9s Td", "2c 4c Jc Kc Ac")];
         assert_eq!(settle(&short, 1, None, &r).unwrap_err().field.as_deref(), Some("players[1].front"));
         let wrong = vec![p[0].clone(), Hand::Special { id: SpecialId::Yitiaolong, cards: cards("2s 3d 5c 6c 7c 8d 9s Td 2c 4c Jc Kc Ac") }];
-        assert!(settle(&wrong, 1, None, &r).unwrap_err().message.starts_with("players[1]"));
+        assert!(settle(&wrong, 1, None, &r).unwrap_err().to_string().starts_with("players[1]"));
         assert!(settle(&p[..2], i64::MAX, None, &r).unwrap_err().message.contains("overflow"));
     }
 

@@ -465,9 +465,9 @@ mod tests {
         let many = cards("3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As 2s 2h");
         assert!(e(vec![vec![], many], 0).contains("at most 13"));
         let two = vec![vec![], cards("3s")];
-        assert!(settle(&two, 0, -1, None, &[], None, &r).unwrap_err().message.contains("base"));
+        assert!(settle(&two, 0, -1, None, &[], None, &r).unwrap_err().to_string().contains("base"));
         assert!(settle(&two, 0, 1, Some(&[true, false]), &[], None, &r).unwrap_err().message.contains("played no card"));
-        assert!(settle(&two, 0, 1, None, &[Transfer { from: 0, to: 3, amount: 1 }], None, &r).unwrap_err().message.contains("chops[0].to"));
+        assert!(settle(&two, 0, 1, None, &[Transfer { from: 0, to: 3, amount: 1 }], None, &r).unwrap_err().to_string().contains("chops[0].to"));
         assert!(settle(&two, 0, i64::MAX, None, &[], None, &r).is_ok());
         assert!(settle(&[vec![], cards("3s 4s")], 0, i64::MAX, None, &[], None, &r).unwrap_err().message.contains("overflows"));
         let hands = vec![cards("3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah 2d"), cards("3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c")];

@@ -168,13 +168,13 @@ fn bad_input() {
     assert_eq!(e.field.as_deref(), Some("hands[1].cards"));
     let opp = rows("Qs Qh Qd", "2h 5h 7h 9h Jh", "Ks Kh Kd 4s 4h");
     let e = best_response(&hand, &[opp], 1, &r).unwrap_err();
-    assert!(e.message.contains("Qd") && e.message.contains("opponents[0].front") && e.message.contains("also in cards"), "{}", e.message);
+    assert!(e.message.contains("Qd") && e.to_string().contains("opponents[0].front") && e.message.contains("also in cards"), "{}", e.message);
     let e = best_response(&hand, &[], 1, &r).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("opponents"));
     let short = rows("Jd 8d", "2h 5h 7h 9h Jh", "Ts Th Td 4s 4h");
     assert_eq!(best_response(&hand, &[short], 1, &r).unwrap_err().field.as_deref(), Some("opponents[0].front"));
     let fake = Hand::Special { id: SpecialId::Yitiaolong, cards: cards("3s 3c 4s 4h 5h 5s 6s 6h 7s 7h 8h 8s 9h") };
-    assert!(best_response(&hand, &[fake], 1, &r).unwrap_err().message.starts_with("opponents[0]"));
+    assert!(best_response(&hand, &[fake], 1, &r).unwrap_err().to_string().starts_with("opponents[0]"));
 }
 
 /// Exact score of seat 0 by the real settlement.
