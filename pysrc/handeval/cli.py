@@ -286,6 +286,15 @@ def _play_text(p):
     return f"{p.kind} ({p.kind_zh}): {' '.join(p.cards)}"
 
 
+def _print_plays(plays, as_json):
+    if as_json:
+        return _print_json(plays)
+    for p in plays:
+        print(_play_text(p))
+    if not plays:
+        print("no legal play (pass)")
+
+
 def _cmd_tl_classify(args):
     from handeval import tienlen
 
@@ -309,12 +318,7 @@ def _cmd_tl_legal(args):
 
     plays = tienlen.legal_plays(_cards(args.cards), table=_cards(args.table) if args.table else None,
                                 passed=args.passed)
-    if args.json:
-        return _print_json(plays)
-    for p in plays:
-        print(_play_text(p))
-    if not plays:
-        print("no legal play (pass)")
+    _print_plays(plays, args.json)
 
 
 def _cmd_tl_instant(args):
@@ -372,12 +376,7 @@ def _cmd_dc_legal(args):
     plays = dachu.legal_plays(_cards(args.cards), _cards(args.table) if args.table else None, args.chu,
                               first_lead=args.first_lead, surrendered=args.surrendered,
                               shown_triple=_cards(args.shown_triple) if args.shown_triple else None)
-    if args.json:
-        return _print_json(plays)
-    for p in plays:
-        print(_play_text(p))
-    if not plays:
-        print("no legal play (pass)")
+    _print_plays(plays, args.json)
 
 
 def _cmd_dc_settle(args):
