@@ -10,13 +10,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUT="${1:-dist}"
-TARGET="${CARGO_TARGET_DIR:-target}"
-BUILD_VENV="$TARGET/wheel-build-venv"
+BUILD_VENV="$(realpath -m "${CARGO_TARGET_DIR:-target}/wheel-build-venv")"
 if [ ! -x "$BUILD_VENV/bin/maturin" ]; then
     python3 -m venv "$BUILD_VENV"
     "$BUILD_VENV/bin/pip" install --quiet --disable-pip-version-check \
         "maturin>=1.7,<2" "ziglang>=0.13" "auditwheel>=6"
 fi
+# maturin runs zig as `python -m ziglang` with the Python it finds first: the build venv's.
+export PATH="$BUILD_VENV/bin:$PATH"
 rm -f "$OUT"/handeval-*.whl "$OUT"/handeval-*.tar.gz
 "$BUILD_VENV/bin/maturin" build --quiet --release --locked --zig --compatibility manylinux2014 --out "$OUT"
 "$BUILD_VENV/bin/maturin" sdist --out "$OUT"
