@@ -12,11 +12,14 @@ Files: README.md, docs/*.md, deploy/README.md. The conventions for writing them:
   - Code that talks to the gRPC service may use ``127.0.0.1:50051`` (the default
     address): the test starts ``handeval serve`` on a free loopback port and points
     that address there.
-* ```sh / ```bash / ```console blocks: each line that starts with ``handeval `` (a
-  trailing ``# comment`` is ignored) is run and must exit 0 — except ``handeval serve``
-  (the test's own server stands in for it) and ``handeval bench-load``;
-  ``handeval call`` is pointed at the test's server. Other commands (pip, bash
-  scripts, cargo, grpcurl) are not run here: CI runs them itself.
+* ```sh / ```bash / ```console blocks: a block made only of ``handeval`` commands and
+  variable assignments (``H='["3s 5h ..."]'``) runs whole in bash (``set -euo
+  pipefail``), after the assignments of the file's earlier such blocks; in any other
+  block each ``handeval`` command runs alone. Each must exit 0. ``handeval`` there
+  is this Python's, ``handeval call`` is pointed at the test's server, and
+  ``handeval serve`` / ``handeval bench-load`` are skipped (the test's own server stands
+  in). Other commands (pip, bash scripts, cargo, grpcurl) are not run here: CI runs
+  them itself. Sample output goes in ``#`` comments.
 * Anything not meant to run — sample output, signatures, pseudo-code — goes in a
   ```text block (or a fence without a language).
 """
@@ -24,6 +27,7 @@ Files: README.md, docs/*.md, deploy/README.md. The conventions for writing them:
 from __future__ import annotations
 
 import ast
+import os
 import re
 import shlex
 import subprocess
@@ -126,22 +130,68 @@ def test_literal_comments_are_checked():
 # ---------------------------------------------------------------- shell blocks
 
 
-def _handeval_commands(path):
+ASSIGNMENT = re.compile(r"[A-Za-z_]\w*=")
+# The test's stand-in for the installed command: this Python's handeval, `call` pointed
+# at the test's server, `serve` and `bench-load` skipped.
+HANDEVAL_FUNCTION = """
+handeval() {
+    case "$1" in
+        serve|bench-load) return 0 ;;
+        call) "$HANDEVAL_PYTHON" -m handeval "$@" --target "$HANDEVAL_TARGET" ;;
+        *) "$HANDEVAL_PYTHON" -m handeval "$@" ;;
+    esac
+}
+"""
+
+
+def _commands(code):
+    """``(line offset, text, words)`` of each command of a shell block: lines joined
+    while a quote is open or a line ends in a backslash; comments dropped."""
+    lines, i = code.splitlines(), 0
+    while i < len(lines):
+        start, text = i, lines[i]
+        while True:
+            try:
+                words = shlex.split(text, comments=True)
+                if not text.endswith("\\"):
+                    break
+            except ValueError:  # an open quote: the command goes on
+                pass
+            i += 1
+            if i == len(lines):
+                raise AssertionError(f"unterminated shell command: {lines[start]!r}")
+            text += "\n" + lines[i]
+        i += 1
+        if words:
+            yield start, text, words
+
+
+def _shell_cases(path):
+    """A block of only ``handeval`` commands and variable assignments runs whole in bash,
+    after the assignments of the file's earlier blocks (blocks of a file share variables
+    as python blocks share names); from any other block (pip, cargo, bash scripts ...),
+    each ``handeval`` command alone."""
+    assignments = []
     for lineno, code in blocks(path, SHELL):
-        for i, line in enumerate(code.splitlines()):
-            words = shlex.split(line, comments=True)
-            if words[:1] == ["handeval"] and words[1:2] not in (["serve"], ["bench-load"]):
-                yield lineno + i, words[1:]
+        cmds = list(_commands(code))
+        if all(w[0] == "handeval" or ASSIGNMENT.match(w[0]) for _, _, w in cmds):
+            if any(w[0] == "handeval" for _, _, w in cmds):
+                yield lineno, "\n".join(assignments + [code])
+            assignments += [text for _, text, w in cmds if ASSIGNMENT.match(w[0])]
+        else:
+            for off, text, words in cmds:
+                if words[0] == "handeval":
+                    yield lineno + off, text
 
 
-SH_CASES = [(d, n, w) for d in DOCS for n, w in _handeval_commands(d)]
+SH_CASES = [(d, n, code) for d in DOCS for n, code in _shell_cases(d)]
 
 
-@pytest.mark.parametrize("path,lineno,words", SH_CASES, ids=[f"{rel(d)}:{n}" for d, n, _ in SH_CASES])
-def test_cli_examples_run(path, lineno, words, server):
-    if words[:1] == ["call"]:
-        words = [*words, "--target", server.target]
-    p = subprocess.run([sys.executable, "-m", "handeval", *words], capture_output=True, text=True, timeout=120)
+@pytest.mark.parametrize("path,lineno,code", SH_CASES, ids=[f"{rel(d)}:{n}" for d, n, _ in SH_CASES])
+def test_cli_examples_run(path, lineno, code, server):
+    env = dict(os.environ, HANDEVAL_PYTHON=sys.executable, HANDEVAL_TARGET=server.target)
+    p = subprocess.run(["bash", "-c", "set -euo pipefail\n" + HANDEVAL_FUNCTION + code], capture_output=True,
+                       text=True, timeout=300, env=env, cwd=ROOT)
     assert p.returncode == 0 and "Traceback" not in p.stderr, f"{rel(path)}:{lineno}: {p.stderr}"
 
 
