@@ -92,6 +92,23 @@ def test_shisanshui_commands_match_the_api():
     assert f"front   {' '.join(a.front)}" in text and f"{a.expected:+.3f}" in text
 
 
+def test_shisanshui_compare_and_settle():
+    assert run_json("compare", "Ks Kd 7h 5c 3c", "--vs", "Kh", "Kc", "7s", "5d", "3d") == {"compare": 1}
+    assert run_json("compare", "Kh Kc 7s 5d 3d", "--vs", "Ks Kd 7h 5c 3c") == {"compare": -1}
+    players = [{"front": "Qs Qh Qd", "middle": "2h 5h 7h 9h Jh", "back": "Ks Kh Kd 4s 4h"},
+               {"front": "2s 3d 5c", "middle": "6c 7c 8d 9s Td", "back": "2c 4c Jc Kc Ac"}]
+    seats = [" / ".join(p.values()) for p in players]
+    got = run_json("settle", "--base", "10", "--carried", "500,60", *seats)
+    assert got == as_json(shisanshui.settle(players, base=10, carried=[500, 60])) and got["deltas"] == [60, -60]
+    assert run("settle", "--base", "10", *seats).stdout.startswith("waters  +10 -10\ndeltas  +100 -100")
+    dragon = "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As"
+    other = {"front": "2h 3d 5c", "middle": "6c 7c 8d 9h Td", "back": "2c 4c Jc Kc Ac"}
+    got = run_json("settle", f"zhizun_qinglong: {dragon}", " / ".join(other.values()))
+    assert got == as_json(shisanshui.settle([{"special": "zhizun_qinglong", "cards": dragon}, other]))
+    p = run("settle", "As Ks", check=False)
+    assert p.returncode == 2 and "seat 0: give 'front / middle / back'" in p.stderr
+
+
 # ---------------------------------------------------------------- 越式13张
 
 

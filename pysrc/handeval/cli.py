@@ -1,7 +1,7 @@
 """The ``handeval`` command: every game's rules from a shell, batch arrangement, and the
 gRPC server.
 
-``handeval classify|special|arrange`` are 十三水; ``handeval tienlen ...`` (越式13张) and
+``handeval classify|compare|special|settle|arrange`` are 十三水; ``handeval tienlen ...`` (越式13张) and
 ``handeval dachu ...`` (打儲) hold the other games. Each subcommand is one small function
 registered in ``_build_parser`` and uses only the public Python API; output is plain
 text for people, or JSON with ``--json`` (before or after the subcommand) for scripts.
@@ -156,6 +156,45 @@ def _cmd_special(args):
     else:
         split = "" if hand.split is None else "  [" + " | ".join(" ".join(r) for r in hand.split) + "]"
         print(f"{hand.id} ({hand.name_zh}), {hand.waters} waters{split}")
+
+
+def _cmd_compare(args):
+    from handeval import shisanshui
+
+    r = shisanshui.compare(_cards(args.cards), _cards(args.vs))
+    if args.json:
+        return _print_json({"compare": r})
+    print({1: "first wins", 0: "tie", -1: "second wins"}[r] + f" ({r:+d})")
+
+
+def _ssw_seat(text, i):
+    """One seat of ``handeval settle``: ``front / middle / back``, or ``ID: 13 cards`` for a
+    declared special hand."""
+    head, colon, rest = text.partition(":")
+    if colon and head.strip().isidentifier():
+        return {"special": head.strip(), "cards": rest.strip()}
+    rows = text.split("/")
+    if len(rows) != 3:
+        raise _Usage(f"seat {i}: give 'front / middle / back' (rows split by '/') or 'special_id: 13 cards'")
+    return dict(zip(("front", "middle", "back"), (r.strip() for r in rows)))
+
+
+def _cmd_settle(args):
+    from handeval import shisanshui
+
+    players = [_ssw_seat(t, i) for i, t in enumerate(args.seats)]
+    s = shisanshui.settle(players, base=args.base, carried=args.carried)
+    if args.json:
+        return _print_json(s)
+    print("waters  " + " ".join(f"{w:+d}" for w in s.waters))
+    print("deltas  " + " ".join(f"{d:+d}" for d in s.deltas))
+    for p in s.pairs:
+        how = p.kind + (f" {p.rows}" if p.kind == "rows" else "")
+        extra = (f", seat {p.scooper} scoops (打枪)" if p.scooper is not None else "") + (
+            ", home run (全垒打)" if p.home_run else "")
+        print(f"  seat {p.a} vs seat {p.b}: {p.waters:+d} waters ({how}{extra})")
+    if s.rake:
+        print(f"rake    {s.rake}")
 
 
 def _arrange_kwargs(args):
@@ -512,6 +551,17 @@ def _build_parser():
     cards(c)
     c = cmd(sub, "special", _cmd_special, "the 十三水 special hand of 13 cards, if any")
     cards(c, help="13 cards")
+
+    c = cmd(sub, "compare", _cmd_compare, "compare two 十三水 rows: 1 (first wins), 0 (tie) or -1")
+    cards(c, help="the first row")
+    c.add_argument("--vs", nargs="+", required=True, help="the second row")
+    c = cmd(sub, "settle", _cmd_settle, "score and settle a 十三水 deal",
+            epilog='e.g. handeval settle --base 10 "Qs Qh Qd / 2h 5h 7h 9h Jh / Ks Kh Kd 4s 4h" '
+                   '"2s 3d 5c / 6c 7c 8d 9s Td / 2c 4c Jc Kc Ac"')
+    c.add_argument("seats", nargs="+",
+                   help="each seat, one quoted argument: 'front / middle / back', or 'special_id: 13 cards' declared")
+    c.add_argument("--base", type=int, default=1, help="money per water (default 1)")
+    c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60" (- uncapped)')
 
     a = cmd(sub, "arrange", _cmd_arrange, "the best 十三水 arrangement of 13 cards (expected waters)")
     cards(a, help="13 cards (or --file)", nargs="*")
