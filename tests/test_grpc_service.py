@@ -179,10 +179,11 @@ def test_per_item_errors_leave_the_rest_answered(stub):
     kinds = [r.WhichOneof("result") for r in res.shisanshui.results]
     assert kinds == ["row", "error", "error", "error", "error", "row"]
     errs = [r.error for r in res.shisanshui.results if r.WhichOneof("result") == "error"]
-    assert "Zz" in errs[0].message and "position 1" in errs[0].message
-    assert "13" in errs[1].message or "2 cards" in errs[1].message or "cards" in errs[1].message
-    assert errs[2].field == "item" and "row, hand, arrangement" in errs[2].message
-    assert "2s" in errs[3].message  # the card in two rows
+    # each error names the item by its index and the field inside it
+    assert errs[0].field == "items[1].row" and "Zz" in errs[0].message and "position 1" in errs[0].message
+    assert errs[1].field == "items[2].hand" and "13 cards" in errs[1].message
+    assert errs[2].field == "items[3]" and "row, hand, arrangement" in errs[2].message
+    assert errs[3].field.startswith("items[4].arrangement.") and "2s" in errs[3].message  # the card in two rows
     rows_equal(res.shisanshui.results[5].row, shisanshui.classify("2h 2d 2c"))
 
 
@@ -193,8 +194,8 @@ def test_settle_item_error_names_the_seat_field(stub):
     deals.append(ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(good[0])), ssw.ShisanshuiPlayer()]))
     res = stub.Settle(settle_request(deals), timeout=10).shisanshui.results
     assert [r.WhichOneof("result") for r in res] == ["settlement", "error", "settlement", "error"]
-    assert res[1].error.field.startswith("players[1]") and "Qs" in res[1].error.message
-    assert res[3].error.field == "players[1]"
+    assert res[1].error.field.startswith("deals[1].players[1]") and "Qs" in res[1].error.message
+    assert res[3].error.field == "deals[3].players[1]"
     with pytest.raises(Exception):
         shisanshui.settle(dup)
 
@@ -223,12 +224,19 @@ def test_invalid_rule_option_is_invalid_argument_with_field(stub):
     code, details, fields = _status(ei)
     assert code == grpc.StatusCode.INVALID_ARGUMENT
     assert fields and fields[0][0] == "shisanshui.rules.a2345" and "middle" in fields[0][1]
+    deals = random_deals_proto(2)
     for bad in (ssw.ShisanshuiRules(suit_order="sshd"), ssw.ShisanshuiRules(rake_percent=101)):
         with pytest.raises(grpc.RpcError) as ei:
-            stub.Settle(settle_request([], bad), timeout=10)
+            stub.Settle(settle_request(deals, bad), timeout=10)
         code, _, fields = _status(ei)
         assert code == grpc.StatusCode.INVALID_ARGUMENT
         assert fields[0][0] == "shisanshui.rules." + bad.ListFields()[0][0].name
+
+
+def random_deals_proto(n):
+    from grpc_fixtures import random_deals
+
+    return random_deals(n)
 
 
 def test_request_without_game_is_invalid_argument(stub):
@@ -331,6 +339,6 @@ def test_example_client_runs(server):
     out = subprocess.run([sys.executable, str(example), "--target", server.target],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert "straight_flush (同花顺)" in out.stdout and "item error: cards" in out.stdout
+    assert "straight_flush (同花顺)" in out.stdout and "item error: items[1].row: bad card" in out.stdout
     assert "special: liu_dui_ban" in out.stdout and "waters [10, -10]" in out.stdout
     assert "INVALID_ARGUMENT: [('shisanshui.rules.a2345'" in out.stdout

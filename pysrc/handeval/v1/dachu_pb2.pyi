@@ -204,11 +204,12 @@ class DachuPlays(_message.Message):
     def __init__(self, plays: _Optional[_Iterable[_Union[DachuPlay, _Mapping]]] = ...) -> None: ...
 
 class DachuTimeoutPlay(_message.Message):
-    __slots__ = ("cards",)
-    PASS_FIELD_NUMBER: _ClassVar[int]
+    __slots__ = ("passes", "cards")
+    PASSES_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
+    passes: bool
     cards: _containers.RepeatedScalarFieldContainer[str]
-    def __init__(self, cards: _Optional[_Iterable[str]] = ..., **kwargs) -> None: ...
+    def __init__(self, passes: _Optional[bool] = ..., cards: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class DachuEvaluateResult(_message.Message):
     __slots__ = ("error", "play", "legal_plays", "timeout_play", "deal", "calling")
