@@ -342,3 +342,71 @@ def test_example_client_runs(server):
     assert "straight_flush (同花顺)" in out.stdout and "item error: items[1].row: bad card" in out.stdout
     assert "special: liu_dui_ban" in out.stdout and "waters [10, -10]" in out.stdout
     assert "INVALID_ARGUMENT: [('shisanshui.rules.a2345'" in out.stdout
+
+
+# ---- in-process: the servicer's INTERNAL path, the serve settings ----
+
+class _AbortContext:
+    """Enough of grpc.aio.ServicerContext for HandevalService._call."""
+
+    def __init__(self):
+        self.aborted = None
+
+    def time_remaining(self):
+        return None
+
+    def peer(self):
+        return "test"
+
+    async def abort(self, code, details="", trailing_metadata=()):
+        self.aborted = (code, details, trailing_metadata)
+        raise RuntimeError("aborted")
+
+
+def test_internal_fault_is_internal_without_details(monkeypatch, caplog):
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    import grpc
+
+    from handeval.server import service
+    from handeval.server.config import ServerConfig
+    from handeval.v1 import handeval_pb2 as pb
+
+    def broken(req, batch):
+        raise KeyError("secret internal detail")
+
+    monkeypatch.setitem(service.HANDLERS["Evaluate"], "shisanshui", broken)
+    ctx = _AbortContext()
+    with ThreadPoolExecutor(1) as ex:
+        svc = service.HandevalService(ServerConfig(), ex)
+        req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs")]))
+        with pytest.raises(RuntimeError, match="aborted"):
+            asyncio.run(svc.Evaluate(req, ctx))
+    code, details, _ = ctx.aborted
+    assert code == grpc.StatusCode.INTERNAL
+    assert "secret" not in details and "incident" in details
+    assert "secret internal detail" in caplog.text  # logged on the server
+
+
+def test_serve_settings_from_environment_and_flags(monkeypatch, tmp_path):
+    from handeval.cli import _build_parser
+    from handeval.server.config import ServerConfig, config_from_args
+
+    for k in ("HOST", "PORT", "WORKERS", "METRICS_PORT", "MAX_BATCH", "TOKEN", "TOKEN_FILE", "TLS_CERT", "TLS_KEY"):
+        monkeypatch.delenv(f"HANDEVAL_{k}", raising=False)
+    assert config_from_args(_build_parser().parse_args(["serve"])) == ServerConfig()
+    monkeypatch.setenv("HANDEVAL_PORT", "6000")
+    monkeypatch.setenv("HANDEVAL_WORKERS", "3")
+    monkeypatch.setenv("HANDEVAL_METRICS_PORT", "9100")
+    monkeypatch.setenv("HANDEVAL_MAX_BATCH", "77")
+    monkeypatch.setenv("HANDEVAL_TOKEN", "t0k")
+    c = config_from_args(_build_parser().parse_args(["serve", "--workers", "2"]))  # a flag beats the environment
+    assert (c.host, c.port, c.workers, c.metrics_port, c.max_batch, c.token) == ("127.0.0.1", 6000, 2, 9100, 77, "t0k")
+    (tmp_path / "tok").write_text("from-file\n")
+    c = config_from_args(_build_parser().parse_args(["serve", "--token-file", str(tmp_path / "tok")]))
+    assert c.token == "from-file"
+    assert ServerConfig.from_json(c.to_json()) == c
+    for bad in (["--tls-cert", "x"], ["--workers", "0"], ["--workers", "2", "--port", "0"]):
+        with pytest.raises(ValueError):
+            config_from_args(_build_parser().parse_args(["serve", *bad]))
