@@ -410,3 +410,99 @@ def test_serve_settings_from_environment_and_flags(monkeypatch, tmp_path):
     for bad in (["--tls-cert", "x"], ["--workers", "0"], ["--workers", "2", "--port", "0"]):
         with pytest.raises(ValueError):
             config_from_args(_build_parser().parse_args(["serve", *bad]))
+
+
+# ---- hardening: bounded work, deadlines and cancellation inside an item, echoes ----
+
+def _order_request(n, seed=0):
+    rng = random.Random(seed)
+    rows = [" ".join(rng.sample(DECK, 5)) for _ in range(n)]
+    return pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=[
+        ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=rows))]))
+
+
+def test_order_rows_count_against_max_batch(stub):
+    """An `order` item's rows are items: 501 rows in one item exceed --max-batch 500."""
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Compare(_order_request(501), timeout=10)
+    code, _, fields = _status(ei)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert fields[0][0] == "shisanshui.items" and "502" in fields[0][1] and "rows" in fields[0][1]
+    ok = stub.Compare(_order_request(499), timeout=10).shisanshui.results[0].order.indices
+    assert sorted(ok) == list(range(499))
+
+
+@pytest.fixture(scope="module")
+def big_server(tmp_path_factory):
+    """Room for one huge `order` item (the deadline and cancellation tests)."""
+    from grpc_fixtures import ServerProcess
+
+    s = ServerProcess(tmp_path_factory.mktemp("grpc-big"), "--max-batch", "1000000", metrics=False)
+    try:
+        yield s.wait_serving()
+    finally:
+        s.terminate()
+
+
+BIG_ORDER = 200_000  # rows: seconds of classify + sort on this machine
+
+
+def test_deadline_stops_a_long_order_item(big_server):
+    req = _order_request(BIG_ORDER, seed=1)
+    with big_server.channel() as ch:
+        stub = handeval_stub(ch)
+        with pytest.raises(grpc.RpcError) as ei:
+            stub.Compare(req, timeout=0.3)
+        assert ei.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        from grpc_fixtures import wait_for
+
+        wait_for(lambda: "deadline exceeded; stopped inside a long item" in big_server.log(),
+                 what="the server to stop the item at its deadline", server=big_server)
+        small = stub.Compare(_order_request(5), timeout=30).shisanshui.results[0]
+        assert len(small.order.indices) == 5
+
+
+def test_cancelled_call_stops_its_work(big_server):
+    req = _order_request(BIG_ORDER, seed=2)
+    from grpc_fixtures import wait_for
+
+    with big_server.channel() as ch:
+        stub = handeval_stub(ch)
+        before = big_server.log().count('"event": "stopped"')
+        fut = stub.Compare.future(req, timeout=120)
+        wait_for(lambda: fut.running(), what="the call to start")
+        import time
+
+        time.sleep(0.3)  # the server is inside the item
+        fut.cancel()
+        wait_for(lambda: big_server.log().count('"event": "stopped"') > before, timeout=60,
+                 what="the server to stop the cancelled call", server=big_server)
+        assert "the call was cancelled; stopped" in big_server.log()
+        assert len(stub.Compare(_order_request(5), timeout=30).shisanshui.results[0].order.indices) == 5
+
+
+def handeval_stub(ch):
+    from handeval.v1 import handeval_pb2_grpc
+
+    return handeval_pb2_grpc.HandevalStub(ch)
+
+
+def test_echoed_input_is_cut(stub, server):
+    """A huge bad card comes back cut to 64 characters, once; a huge bad rule value is
+    still INVALID_ARGUMENT (the status trailer stays small); the log line stays short."""
+    token = "Z" * 200_000
+    res = stub.Evaluate(pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[
+        ssw.ShisanshuiEvaluateItem(row=f"As {token} Ks")])), timeout=10).shisanshui.results[0]
+    assert res.error.field == "items[0].row"
+    assert len(res.error.message) < 400 and "position 1" in res.error.message, res.error.message
+    assert "Z" * 64 in res.error.message and "Z" * 65 not in res.error.message
+    for rules in (ssw.ShisanshuiRules(a2345="x" * 10_000), ssw.ShisanshuiRules(suit_order="s" * 10_000)):
+        req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(rules=rules, items=[
+            ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a="As Ks Qs", b="2s 3s 4s"))]))
+        with pytest.raises(grpc.RpcError) as ei:
+            stub.Compare(req, timeout=10)
+        code, details, fields = _status(ei)
+        assert code == grpc.StatusCode.INVALID_ARGUMENT, details
+        assert fields[0][0] == "shisanshui.rules." + rules.ListFields()[0][0].name
+        assert len(fields[0][1]) < 400 and len(details) < 500
+    assert max(len(line) for line in server.log().splitlines()) < 2000

@@ -116,17 +116,19 @@ class Batch:
         self.item_errors = 0
         self._ticks = 0
 
-    def check(self, done: int = 0, total: int = 0) -> None:
+    def check(self, done: int = 0, total: int = 0, where: str = "") -> None:
+        where = where or f"after {done} of {total} items"
         if self.cancelled:
-            raise Stopped("CANCELLED", f"the call was cancelled after {done} of {total} items")
+            raise Stopped("CANCELLED", f"the call was cancelled; stopped {where}")
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise Stopped("DEADLINE_EXCEEDED", f"deadline exceeded after {done} of {total} items")
+            raise Stopped("DEADLINE_EXCEEDED", f"deadline exceeded; stopped {where}")
 
     def tick(self) -> None:
-        """Called inside long work (a sort's comparisons): checks every CHECK_EVERY calls."""
+        """Called inside long work (the rows of a 十三水 ``order`` item, its sort's
+        comparisons): checks every CHECK_EVERY calls."""
         self._ticks += 1
         if self._ticks % CHECK_EVERY == 0:
-            self.check()
+            self.check(where="inside a long item")
 
     def each(self, items, fn: Callable, result_cls, name: str = "items") -> List:
         """``result_cls`` per item: ``fn(item)`` returns the answer as a ``result_cls``;

@@ -140,7 +140,13 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
         return await self._call("Arrange", request, context)
 
     def _run(self, rpc: str, game: str, sub, batch: common.Batch) -> bytes:
-        data = RESPONSES[rpc](**{game: HANDLERS[rpc][game](sub, batch)}).SerializeToString()
+        try:
+            data = RESPONSES[rpc](**{game: HANDLERS[rpc][game](sub, batch)}).SerializeToString()
+        except common.Stopped as e:
+            if e.code == "CANCELLED":  # nobody awaits this call any more: say so here
+                log.warning(json.dumps({"event": "stopped", "rpc": rpc, "game": game, "code": e.code,
+                                        "message": str(e)}))
+            raise
         if len(data) > self.config.max_message_bytes:
             raise ResponseTooLarge(
                 f"the answer is {len(data)} bytes, more than the server's --max-message-bytes "

@@ -91,7 +91,10 @@ def compare(req: pb.ShisanshuiCompareRequest, batch: Batch) -> pb.ShisanshuiComp
     def order(rows):
         # Classify each row once (naming a bad one); rows of different strength are
         # ordered by it, so the full compare (suits) runs only on equal strengths.
-        strength = [at(f"order.rows[{i}]", api.classify, r, rules=rules) for i, r in enumerate(rows)]
+        strength = []
+        for i, r in enumerate(rows):
+            batch.tick()
+            strength.append(at(f"order.rows[{i}]", api.classify, r, rules=rules))
         size = len(strength[0].cards) if strength else 0
         for i, s in enumerate(strength):
             if len(s.cards) != size:
