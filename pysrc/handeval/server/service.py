@@ -82,6 +82,28 @@ def add_to_server(service, server) -> None:
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
 
 
+def _tag(rpc: str, game: str) -> bytes:
+    return bytes([RESPONSES[rpc].DESCRIPTOR.fields_by_name[game].number << 3 | 2])
+
+
+#: The wire tag of each top-level response's game field (length-delimited, numbers < 16).
+TAGS = {(rpc, game): _tag(rpc, game) for rpc, games in HANDLERS.items() for game in games}
+
+
+def wrap(rpc: str, game: str, payload: bytes) -> bytes:
+    """The top-level response (``oneof game``) holding the serialized game response: its
+    tag and length put in front, instead of copying the game response into a new message
+    (a deep copy of every result)."""
+    n, length = len(payload), bytearray()
+    while True:
+        if n < 0x80:
+            length.append(n)
+            break
+        length.append(n & 0x7F | 0x80)
+        n >>= 7
+    return TAGS[rpc, game] + bytes(length) + payload
+
+
 #: The batch field of each RPC's game request.
 BATCH_FIELD = {"Evaluate": "items", "Compare": "items", "Settle": "deals", "Arrange": "items"}
 #: Batches of at most this many items run inline on the event loop: the hop to the
@@ -141,7 +163,7 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
 
     def _run(self, rpc: str, game: str, sub, batch: common.Batch) -> bytes:
         try:
-            data = RESPONSES[rpc](**{game: HANDLERS[rpc][game](sub, batch)}).SerializeToString()
+            data = wrap(rpc, game, HANDLERS[rpc][game](sub, batch).SerializeToString())
         except common.Stopped as e:
             if e.code == "CANCELLED":  # nobody awaits this call any more: say so here
                 log.warning(json.dumps({"event": "stopped", "rpc": rpc, "game": game, "code": e.code,

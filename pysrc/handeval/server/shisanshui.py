@@ -138,18 +138,20 @@ def _player(i, p):
     raise ItemFailed(f"players[{i}]", "set arrangement or special")
 
 
-def settlement_msg(s) -> pb.ShisanshuiSettlement:
-    return pb.ShisanshuiSettlement(
-        waters=s.waters, deltas=s.deltas,
-        pairwise=[common_pb2.IntRow(values=row) for row in s.pairwise],
-        fouls=s.fouls, specials=[x or "" for x in s.specials], home_runs=s.home_runs,
-        theoretical=s.theoretical, rake=s.rake,
-        pairs=[
-            pb.ShisanshuiPair(a=p.a, b=p.b, kind=p.kind, rows=p.rows, scooper=p.scooper,
-                              home_run=p.home_run, waters=p.waters)
-            for p in s.pairs
-        ],
-    )
+def fill_settlement(x: pb.ShisanshuiSettlement, s) -> None:
+    """Write the settlement ``s`` into ``x`` in place (no intermediate messages to copy:
+    this is most of a Settle call's conversion cost)."""
+    x.waters.extend(s.waters)
+    x.deltas.extend(s.deltas)
+    for row in s.pairwise:
+        x.pairwise.add().values.extend(row)
+    x.fouls.extend(s.fouls)
+    x.specials.extend([sid or "" for sid in s.specials])
+    x.home_runs.extend(s.home_runs)
+    x.theoretical.extend(s.theoretical)
+    x.rake = s.rake
+    for p in s.pairs:
+        x.pairs.add(a=p.a, b=p.b, kind=p.kind, rows=p.rows, scooper=p.scooper, home_run=p.home_run, waters=p.waters)
 
 
 def settle(req: pb.ShisanshuiSettleRequest, batch: Batch) -> pb.ShisanshuiSettleResponse:
@@ -158,7 +160,9 @@ def settle(req: pb.ShisanshuiSettleRequest, batch: Batch) -> pb.ShisanshuiSettle
     def one(deal):
         players = [_player(i, p) for i, p in enumerate(deal.players)]
         s = api.settle(players, base=opt(deal, "base", 1), carried=carried_from(deal.carried), rules=rules)
-        return pb.ShisanshuiSettleResult(settlement=settlement_msg(s))
+        result = pb.ShisanshuiSettleResult()
+        fill_settlement(result.settlement, s)
+        return result
 
     return pb.ShisanshuiSettleResponse(results=batch.each(req.deals, one, pb.ShisanshuiSettleResult, "deals"))
 
