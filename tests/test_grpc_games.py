@@ -141,11 +141,17 @@ def _tl_round_query(turns, hands=None, leader=None, check=None):
     return tl.TienlenEvaluateItem(round_state=q)
 
 
-def _tl_eval(stub, *items):
-    res = stub.Evaluate(pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=list(items))), timeout=10).tienlen.results
+def _evaluate_ok(stub, game, request_cls, items):
+    """Evaluate ``items`` of ``game``; every result must be an answer, not an error."""
+    resp = stub.Evaluate(pb.EvaluateRequest(**{game: request_cls(items=list(items))}), timeout=10)
+    res = getattr(resp, game).results
     for r in res:
         assert r.WhichOneof("result") != "error", r
     return res
+
+
+def _tl_eval(stub, *items):
+    return _evaluate_ok(stub, "tienlen", tl.TienlenEvaluateRequest, items)
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -302,10 +308,7 @@ def _dc_deal_action(t):
 
 
 def _dc_eval(stub, *items):
-    res = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=list(items))), timeout=10).dachu.results
-    for r in res:
-        assert r.WhichOneof("result") != "error", r
-    return res
+    return _evaluate_ok(stub, "dachu", dc.DachuEvaluateRequest, items)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -342,6 +342,7 @@ def test_example_client_runs(server):
     assert "straight_flush (同花顺)" in out.stdout and "item error: items[1].row: bad card" in out.stdout
     assert "special: liu_dui_ban" in out.stdout and "waters [10, -10]" in out.stdout
     assert "INVALID_ARGUMENT: [('shisanshui.rules.a2345'" in out.stdout
+    assert "seat 0 leads with 3s; seat 2 to move; 4s allowed: False" in out.stdout
 
 
 # ---- in-process: the servicer's INTERNAL path, the serve settings ----

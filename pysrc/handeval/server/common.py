@@ -118,10 +118,10 @@ class Batch:
 
     def check(self, done: int = 0, total: int = 0, where: str = "") -> None:
         where = where or f"after {done} of {total} items"
-        if self.cancelled:
-            raise Stopped("CANCELLED", f"the call was cancelled; stopped {where}")
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise Stopped("DEADLINE_EXCEEDED", f"deadline exceeded; stopped {where}")
+        if self.cancelled:
+            raise Stopped("CANCELLED", f"the call was cancelled; stopped {where}")
 
     def tick(self) -> None:
         """Called inside long work (the rows of a 十三水 ``order`` item, its sort's

@@ -165,7 +165,7 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
         try:
             data = wrap(rpc, game, HANDLERS[rpc][game](sub, batch).SerializeToString())
         except common.Stopped as e:
-            if e.code == "CANCELLED":  # nobody awaits this call any more: say so here
+            if batch.cancelled:  # nobody awaits this call any more: say so here
                 log.warning(json.dumps({"event": "stopped", "rpc": rpc, "game": game, "code": e.code,
                                         "message": str(e)}))
             raise
