@@ -1,5 +1,5 @@
 """Smoke test of an installed handeval (scripts/smoke_wheel.sh runs it in a fresh
-virtualenv holding only the wheel): import, classify, arrange, the CLI, and the gRPC
+virtualenv holding only the wheel): import, classify, arrange, the CLI (a batch too), and the gRPC
 server on a free loopback port with a health check. Bounded: every wait has a timeout
 and the server is always stopped."""
 
@@ -30,6 +30,10 @@ assert not shisanshui.is_foul(a.front, a.middle, a.back)
 out = subprocess.run([BIN / "handeval", "--json", "classify", "7c", "7d", "7h"], capture_output=True, text=True,
                      timeout=60, check=True).stdout
 assert json.loads(out)["category"] == "three_of_a_kind", out
+# the batch path needs the declared dependency tqdm
+out = subprocess.run([BIN / "handeval", "arrange", "--file", "-"], input=f"{hand}\n{hand}\n", capture_output=True,
+                     text=True, timeout=60, check=True).stdout
+assert [json.loads(x)["back"] for x in out.splitlines()] == [a.back, a.back], out
 
 import grpc  # noqa: E402  (after the in-process checks: the server part needs grpc)
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
