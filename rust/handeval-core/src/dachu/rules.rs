@@ -6,10 +6,13 @@ use crate::error::{Error, Result};
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum UnitPer {
     /// **[decision]** one unit per member of the larger side (default): 2 vs 2 → each
-    /// loser pays one unit; 1 vs 3 → the lone player pays or receives three units.
+    /// loser pays one unit; 1 vs 3 → the lone player pays or receives three units; 2 vs 2
+    /// after one player's 繳 → the partner who plays on alone pays or receives two units,
+    /// one per opponent (surrendered seats are not counted: they paid their 繳).
     LargerSide,
-    /// One unit per member of the losing side: the lone player pays one unit (shared by
-    /// three) or receives three.
+    /// One unit per member of the losing side (surrendered seats not counted): a lone
+    /// loser pays one unit, shared by the winners; a lone winner receives one unit from
+    /// each loser.
     LosingSide,
 }
 
@@ -74,6 +77,9 @@ pub struct Rules {
     pub first_caller_2v2: FirstCaller,
     /// Escape penalty in units of `base × multiplier` (the seed: 5).
     pub escape_units: u32,
+    /// **[decision]** a 繳 costs `base × multiplier / 2` rounded up to a whole unit
+    /// (default true: a surrender always costs something); false: rounded toward zero.
+    pub jiao_round_up: bool,
 }
 
 impl Default for Rules {
@@ -85,6 +91,7 @@ impl Default for Rules {
             unit_per: UnitPer::LargerSide,
             first_caller_2v2: FirstCaller::Other,
             escape_units: 5,
+            jiao_round_up: true,
         }
     }
 }
