@@ -182,6 +182,31 @@ def test_declarations_are_once_per_player_per_kind():
     assert (done.chu_source, done.chu_side, done.teams) == ("cheng_chu", [2], "1v3")
 
 
+def test_declare_once_per_other_readings():
+    d = _deal_to(dachu.Deal(DECLARING_HANDS, rules=dachu.Rules(declare_once_per="game")), 5)
+    d = d.apply(("meng_chuai", 0, "5s 5h 5d"))
+    with pytest.raises(HandevalError, match="once per game") as e:
+        d.apply(("meng_chuai", 1, "6h 6d 6c"))
+    assert e.value.field == "meng_chuai"
+    d = _deal_to(dachu.Deal(DECLARING_HANDS, rules=dachu.Rules(declare_once_per="player")), 5)
+    d = d.apply(("meng_xuan", 1, "Ad"))
+    with pytest.raises(HandevalError, match="one declaration per player"):
+        d.apply(("meng_chuai", 1, "6h 6d 6c"))
+    assert d.apply(("meng_chuai", 0, "5s 5h 5d")).multiplier == 4
+    with pytest.raises(HandevalError, match="declare_once_per"):
+        dachu.Deal(DECLARING_HANDS, rules=dachu.Rules(declare_once_per="never"))
+
+
+def test_new_options_have_the_rule_book_defaults():
+    assert (tl.Rules().turn_after_chop, tl.Rules().rake_percent) == ("from_chopper", 5)
+    r = dachu.Rules()
+    assert (r.jiao_round_up, r.declare_once_per, r.unit_per) == (True, "player_and_kind", "larger_side")
+    # rules=None (the core's defaults) and the dataclass defaults agree.
+    assert tl.round_state(CHOP_OUT_OF_TURN).to_move == tl.round_state(CHOP_OUT_OF_TURN, rules=tl.Rules()).to_move
+    half = dict(base=1, surrendered=[1, 3])
+    assert dachu.settle([0, 2], **half).deltas == dachu.settle([0, 2], rules=dachu.Rules(), **half).deltas
+
+
 def test_timeout_play():
     """3.7 出牌超時: leading, the first card of the rightmost column — the weakest single —
     skipping the triple shown for 夢踹; following, a pass (None)."""

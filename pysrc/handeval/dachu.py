@@ -65,6 +65,10 @@ class Rules:
     * ``escape_units`` — the escape penalty in units of base × multiplier (the seed: 5).
     * ``jiao_round_up`` — [decision] a 繳 costs base × multiplier / 2 rounded up to a
       whole unit (default True: a surrender always costs something); False: toward zero.
+    * ``declare_once_per`` — [decision] the deal's declarations are once per
+      ``"player_and_kind"`` (default: several players may each 夢踹), once per
+      ``"player"`` (one declaration of any kind each) or once per ``"game"`` per kind.
+      夢宣 and 撐儲 fix the 儲 colour, so each happens once per game under every reading.
     """
 
     mixed_ace_pair: bool = True
@@ -74,6 +78,7 @@ class Rules:
     first_caller_2v2: str = "other"
     escape_units: int = 5
     jiao_round_up: bool = True
+    declare_once_per: str = "player_and_kind"
 
 
 def _rules(rules):

@@ -58,6 +58,38 @@ impl FirstCaller {
     }
 }
 
+/// How "以上所有操作，全部玩家每局只可以執行一次" (the deal's declarations) is read
+/// (RULES 3.5). 夢宣 and 撐儲 fix the 儲 colour, so under every reading each of them
+/// happens at most once per game; the readings differ for 夢踹 and for mixing kinds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DeclareOncePer {
+    /// **[decision]** each player may make each kind once (default): several players may
+    /// each 夢踹, and one player may both 夢宣 and 夢踹.
+    PlayerAndKind,
+    /// Each player makes at most one declaration of any kind per game.
+    Player,
+    /// Each kind happens at most once per game in total (a single 夢踹).
+    Game,
+}
+
+impl DeclareOncePer {
+    pub fn parse(text: &str) -> Result<Self> {
+        match text {
+            "player_and_kind" => Ok(Self::PlayerAndKind),
+            "player" => Ok(Self::Player),
+            "game" => Ok(Self::Game),
+            _ => Err(Error::field("declare_once_per", format!("{text:?} is not one of \"player_and_kind\", \"player\", \"game\""))),
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::PlayerAndKind => "player_and_kind",
+            Self::Player => "player",
+            Self::Game => "game",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// **[decision]** a pair of one 儲A and one plain A is an ordinary AA (default true);
@@ -80,6 +112,8 @@ pub struct Rules {
     /// **[decision]** a 繳 costs `base × multiplier / 2` rounded up to a whole unit
     /// (default true: a surrender always costs something); false: rounded toward zero.
     pub jiao_round_up: bool,
+    /// **[decision]** how often the deal's declarations may be made (see [`DeclareOncePer`]).
+    pub declare_once_per: DeclareOncePer,
 }
 
 impl Default for Rules {
@@ -92,6 +126,7 @@ impl Default for Rules {
             first_caller_2v2: FirstCaller::Other,
             escape_units: 5,
             jiao_round_up: true,
+            declare_once_per: DeclareOncePer::PlayerAndKind,
         }
     }
 }

@@ -289,7 +289,7 @@ fn declarations_once_per_player_per_kind() {
     ]);
     let fives = [cards("5s")[0], cards("5h")[0], cards("5d")[0]];
     let sixes = [cards("6h")[0], cards("6d")[0], cards("6c")[0]];
-    let d = deal_to(Deal::new(h, 0, r()).unwrap(), 5);
+    let d = deal_to(Deal::new(h.clone(), 0, r()).unwrap(), 5);
     let d = step(&d, DealAction::MengChuai { seat: 0, cards: fives });
     let d = step(&d, DealAction::MengChuai { seat: 1, cards: sixes });
     assert_eq!(d.multiplier, 4);
@@ -306,6 +306,19 @@ fn declarations_once_per_player_per_kind() {
     assert!(y.apply(&DealAction::ChengChu { seat: 2, chu: Chu::Black }).unwrap_err().message.contains("once per player"));
     let y = step(&y, DealAction::Finish);
     assert_eq!((y.chu_source, y.chu_side()), (Some(deal::ChuSource::ChengChu), Some(vec![2])));
+
+    // The other readings of the rule (option declare_once_per).
+    let per = |once| Rules { declare_once_per: once, ..r() };
+    let d = deal_to(Deal::new(h.clone(), 0, per(rules::DeclareOncePer::Game)).unwrap(), 5);
+    let d = step(&d, DealAction::MengChuai { seat: 0, cards: fives });
+    let e = d.apply(&DealAction::MengChuai { seat: 1, cards: sixes }).unwrap_err();
+    assert!(e.message.contains("seat 0 has already made 夢踹: once per game"), "{}", e.message);
+    assert!(!d.legal_actions().iter().any(|a| matches!(a, DealAction::MengChuai { .. })));
+    let d = deal_to(Deal::new(h, 0, per(rules::DeclareOncePer::Player)).unwrap(), 5);
+    let d = step(&d, DealAction::MengXuan { seat: 1, card: cards("Ad")[0] });
+    let e = d.apply(&DealAction::MengChuai { seat: 1, cards: sixes }).unwrap_err();
+    assert!(e.message.contains("one declaration per player"), "{}", e.message);
+    assert_eq!(step(&d, DealAction::MengChuai { seat: 0, cards: fives }).multiplier, 4);
 }
 
 #[test]
