@@ -5,6 +5,7 @@ import pytest
 
 from handeval import HandevalError, dachu, shisanshui
 from handeval import tienlen as tl
+from test_dachu import _deal_to
 
 # --- §0: a base is at least 1 in every game; one deck ------------------------------------
 
@@ -153,12 +154,6 @@ DECLARING_HANDS = [
     "As Ac 2d 3d 4d 7d 8d 9d Td Jd Qd Kd Kh",
     "2c 3c 4c 5c 7c 8c 9c Tc Jc Qc Kc Ks Qs",
 ]
-
-
-def _deal_to(d, n):
-    while d.dealt < n:
-        d = d.apply(("deal",))
-    return d
 
 
 def test_declarations_are_once_per_player_per_kind():
