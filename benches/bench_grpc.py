@@ -33,7 +33,7 @@ ROWS = [rng.sample(DECK, 5) for _ in range(10_000)]
 ROW_STRINGS = [" ".join(r) for r in ROWS]
 IDS_10K = bytes(DECK.index(c) for r in ROWS for c in r)
 IDS_1M = b"".join(bytes(rng.sample(range(52), 5)) for _ in range(200_000)) * 5  # 1,000,000 rows
-PAIRS = [(" ".join(rng.sample(DECK, 5)), " ".join(rng.sample(DECK, 5))) for _ in range(1000)]
+PAIRS = [(" ".join(t[:5]), " ".join(t[5:])) for t in (rng.sample(DECK, 10) for _ in range(1000))]  # one deck per pair
 DEALS = []
 for _ in range(200):
     deck = rng.sample(DECK, 52)

@@ -152,7 +152,9 @@ def test_compare_pairs_and_order_equal_python(stub):
         pairs.append((" ".join(cards[:n]), " ".join(cards[n:])))
     # equal ranks, different suits: the suit tie-break decides unless it is off
     pairs.append(("As Kh Qd Jc 9s", "Ah Ks Qc Jd 9h"))
-    orders = [[" ".join(rng.sample(DECK, 5)) for _ in range(rng.randint(1, 8))] for _ in range(20)]
+    # The rows of one order come from one deck (compare refuses rows sharing a card).
+    decks = [rng.sample(DECK, 5 * rng.randint(1, 8)) for _ in range(20)]
+    orders = [[" ".join(d[i:i + 5]) for i in range(0, len(d), 5)] for d in decks]
     items = ([ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=a, b=b)) for a, b in pairs]
              + [ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=o)) for o in orders])
     for rules, proto_rules in ((None, None), (shisanshui.Rules(suit_tiebreak=False), ssw.ShisanshuiRules(suit_tiebreak=False))):
