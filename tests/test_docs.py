@@ -198,21 +198,11 @@ def test_cli_examples_run(path, lineno, code, server):
 # ---------------------------------------------------------------- links
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
-# The rule book and the API reference are written on the `rules` branch, which also
-# rewrites tests/test_vectors.py; until it is merged (docs/rules.md exists) those checks
-# are expected to fail. Once merged the marker is off and they are ordinary tests.
-PENDING = {"docs/rules.md", "docs/api.md"}
-PENDING_FILES = {"tests/test_vectors.py"}
-until_rules_merged = pytest.mark.xfail(not (ROOT / "docs" / "rules.md").exists(), strict=True,
-                                       reason="until the rules branch (docs/rules.md, docs/api.md) is merged")
 LINKS = [(d, target) for d in DOCS for target in LINK.findall(d.read_text(encoding="utf-8"))
          if not re.match(r"[a-z]+:", target) and not target.startswith("#")]
 
 
-@pytest.mark.parametrize("path,target", [
-    pytest.param(d, t, marks=[until_rules_merged] if rel((d.parent / t.split("#")[0]).resolve()) in PENDING
-                 else [])
-    for d, t in LINKS], ids=[f"{rel(d)}->{t}" for d, t in LINKS])
+@pytest.mark.parametrize("path,target", LINKS, ids=[f"{rel(d)}->{t}" for d, t in LINKS])
 def test_links_stay_inside_the_repository_and_exist(path, target):
     resolved = (path.parent / target.split("#")[0]).resolve()
     assert resolved.is_relative_to(ROOT), f"{rel(path)} links outside the repository: {target}"
@@ -231,9 +221,7 @@ USER_FILES = sorted({f for f in [*DOCS, ROOT / "pyproject.toml", *(ROOT / "pysrc
                                   *(ROOT / "deploy").rglob("*"), *(ROOT / "scripts").glob("*")] if f.is_file()})
 
 
-@pytest.mark.parametrize("path", [
-    pytest.param(f, marks=[until_rules_merged] if rel(f) in PENDING_FILES else [])
-    for f in USER_FILES], ids=[rel(f) for f in USER_FILES])
+@pytest.mark.parametrize("path", USER_FILES, ids=rel)
 def test_nothing_user_facing_points_outside_the_repository(path):
     """No file a user gets names the reference material beside the project."""
     needle = "../" + "shared"  # split, so this file does not match itself
