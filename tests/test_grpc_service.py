@@ -152,11 +152,14 @@ def test_compare_pairs_and_order_equal_python(stub):
         pairs.append((" ".join(cards[:n]), " ".join(cards[n:])))
     # equal ranks, different suits: the suit tie-break decides unless it is off
     pairs.append(("As Kh Qd Jc 9s", "Ah Ks Qc Jd 9h"))
-    # The rows of one order come from one deck (compare refuses rows sharing a card).
+    # Orders of rows from one deck (checked with compare) and of independent rows, which
+    # may share cards (checked with order_keys: strongest first, ties in request order).
     decks = [rng.sample(DECK, 5 * rng.randint(1, 8)) for _ in range(20)]
     orders = [[" ".join(d[i:i + 5]) for i in range(0, len(d), 5)] for d in decks]
+    loose = [[" ".join(rng.sample(DECK, n)) for _ in range(rng.randint(1, 20))] for n in (3, 5) * 5]
+    loose.append(["As Ks Qs Js Ts", "Ah Kh Qh Jh Th", "Ts Js Qs Ks As", "As Ks Qs Js Ts"])
     items = ([ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=a, b=b)) for a, b in pairs]
-             + [ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=o)) for o in orders])
+             + [ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=o)) for o in orders + loose])
     for rules, proto_rules in ((None, None), (shisanshui.Rules(suit_tiebreak=False), ssw.ShisanshuiRules(suit_tiebreak=False))):
         req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(rules=proto_rules, items=items))
         res = stub.Compare(req, timeout=30).shisanshui.results
@@ -167,6 +170,12 @@ def test_compare_pairs_and_order_equal_python(stub):
             assert sorted(idx) == list(range(len(o)))
             for i, j in zip(idx, idx[1:]):  # strongest first
                 assert shisanshui.compare(o[i], o[j], rules=rules) >= 0
+        for o, r in zip(loose, res[len(pairs) + len(orders):]):
+            keys = shisanshui.order_keys(o, rules=rules)
+            assert list(r.order.indices) == sorted(range(len(o)), key=lambda i: (-keys[i], i))
+        # Equal rows (the same cards in any order; with suit_tiebreak off, the same ranks) tie,
+        # ties in request order.
+        assert list(res[-1].order.indices) == ([0, 2, 3, 1] if rules is None else [0, 1, 2, 3])
     assert got[-1] == 0  # the rules reached the server: no suit tie-break → a tie
 
 
@@ -418,8 +427,11 @@ def test_serve_settings_from_environment_and_flags(monkeypatch, tmp_path):
 # ---- hardening: bounded work, deadlines and cancellation inside an item, echoes ----
 
 def _order_request(n, seed=0):
+    """One `order` item of n rows, drawn from a pool of 1,000 random rows (the rows of an
+    order are independent: they may share cards or repeat)."""
     rng = random.Random(seed)
-    rows = [" ".join(rng.sample(DECK, 5)) for _ in range(n)]
+    pool = [" ".join(rng.sample(DECK, 5)) for _ in range(min(n, 1000))]
+    rows = (pool * (n // len(pool) + 1))[:n] if pool else []
     return pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=[
         ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=rows))]))
 
@@ -440,14 +452,15 @@ def big_server(tmp_path_factory):
     """Room for one huge `order` item (the deadline and cancellation tests)."""
     from grpc_fixtures import ServerProcess
 
-    s = ServerProcess(tmp_path_factory.mktemp("grpc-big"), "--max-batch", "1000000", metrics=False)
+    s = ServerProcess(tmp_path_factory.mktemp("grpc-big"), "--max-batch", str(2 * BIG_ORDER),
+                      "--max-message-bytes", str(64 << 20), metrics=False)
     try:
         yield s.wait_serving()
     finally:
         s.terminate()
 
 
-BIG_ORDER = 200_000  # rows: seconds of classify + sort on this machine
+BIG_ORDER = 2_000_000  # rows (32 MB): 1.5-3 s of keys + sort on this machine
 
 
 def test_deadline_stops_a_long_order_item(big_server):
@@ -455,7 +468,7 @@ def test_deadline_stops_a_long_order_item(big_server):
     with big_server.channel() as ch:
         stub = handeval_stub(ch)
         with pytest.raises(grpc.RpcError) as ei:
-            stub.Compare(req, timeout=1.0)
+            stub.Compare(req, timeout=0.5)
         assert ei.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
         from grpc_fixtures import wait_for
 
@@ -465,6 +478,25 @@ def test_deadline_stops_a_long_order_item(big_server):
                  what="the server to stop the item at its deadline", server=big_server)
         small = stub.Compare(_order_request(5), timeout=30).shisanshui.results[0]
         assert len(small.order.indices) == 5
+
+
+def test_bad_order_rows_are_named_by_their_index(big_server):
+    """A bad row, or a row of another size than row 0, is that item's ItemError naming the
+    row by its index in the item (also past the server's first chunk of rows)."""
+    rows = list(_order_request(10_000).shisanshui.items[0].order.rows)
+    cases = {3: ("As Ks Xs Js Ts", "bad card"), 5000: ("As Ks Xs Js Ts", "bad card"),
+             9999: ("2s 3s 4s", "has 3 cards, the first row has 5"), 7000: ("2s 2h 3d 3d 4c", "duplicate")}
+    items = []
+    for i, (row, _) in cases.items():
+        bad = list(rows)
+        bad[i] = row
+        items.append(ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=bad)))
+    with big_server.channel() as ch:
+        res = handeval_stub(ch).Compare(pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=items)),
+                                        timeout=60).shisanshui.results
+    for n, (i, (_, what)) in enumerate(cases.items()):
+        assert res[n].error.field == f"items[{n}].order.rows[{i}]", res[n]
+        assert what in res[n].error.message
 
 
 def test_cancelled_call_stops_its_work(big_server):
@@ -478,7 +510,7 @@ def test_cancelled_call_stops_its_work(big_server):
         wait_for(lambda: fut.running(), what="the call to start")
         import time
 
-        time.sleep(0.3)  # the server is inside the item
+        time.sleep(0.5)  # the server is inside the item
         fut.cancel()
         wait_for(lambda: big_server.log().count('"event": "stopped"') > before, timeout=60,
                  what="the server to stop the cancelled call", server=big_server)

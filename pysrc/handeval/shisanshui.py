@@ -31,6 +31,7 @@ __all__ = [
     "special_hand",
     "makes_special",
     "settle",
+    "order_keys",
 ]
 
 Cards = Union[str, Sequence[str]]
@@ -265,3 +266,12 @@ def best_response(cards13: Cards, opponents, rules=None, top_k: int = 1) -> Arra
     included) against the opponents' actual plays: a list of ``{"front", "middle",
     "back"}`` (or ``{"special", "cards"}``) dicts. ``expected`` is that exact score."""
     return _arrangement(_core.ssw_best_response(cards13, opponents, top_k, _rules(rules)))
+
+
+def order_keys(rows: Sequence[Cards], rules=None) -> List[int]:
+    """One integer per row that orders rows of one size as :func:`compare` does (category,
+    ranks, then suits with ``suit_tiebreak``): the stronger row has the larger key, equal
+    keys tie. The rows need not come from one deck (unlike ``compare``), so independent
+    rows can be ranked by sorting their keys. A bad row, or a row whose size is not the
+    first row's, raises with ``.field`` ``rows[i]``."""
+    return _core.ssw_order_keys(rows, _rules(rules))

@@ -19,7 +19,7 @@ from handeval.v1 import common_pb2
 ECHO_CHARS = 64
 #: Longest description the server sends or logs (a message quoting several cut values).
 MESSAGE_CHARS = 1024
-#: Deadline and cancellation are checked after this many items (or comparisons).
+#: Deadline and cancellation are checked after this many items.
 CHECK_EVERY = 16
 
 
@@ -107,14 +107,13 @@ class Batch:
     (field ``<items>[i].…``), and stops once the client's deadline has passed or the call
     was cancelled (checked every :data:`CHECK_EVERY` items and inside long work)."""
 
-    __slots__ = ("game", "deadline", "cancelled", "item_errors", "_ticks")
+    __slots__ = ("game", "deadline", "cancelled", "item_errors")
 
     def __init__(self, game: str = "", deadline: Optional[float] = None):
         self.game = game
         self.deadline = deadline
         self.cancelled = False
         self.item_errors = 0
-        self._ticks = 0
 
     def check(self, done: int = 0, total: int = 0, where: str = "") -> None:
         where = where or f"after {done} of {total} items"
@@ -122,13 +121,6 @@ class Batch:
             raise Stopped("DEADLINE_EXCEEDED", f"deadline exceeded; stopped {where}")
         if self.cancelled:
             raise Stopped("CANCELLED", f"the call was cancelled; stopped {where}")
-
-    def tick(self) -> None:
-        """Called inside long work (the rows of a 十三水 ``order`` item, its sort's
-        comparisons): checks every CHECK_EVERY calls."""
-        self._ticks += 1
-        if self._ticks % CHECK_EVERY == 0:
-            self.check(where="inside a long item")
 
     def each(self, items, fn: Callable, result_cls, name: str = "items") -> List:
         """``result_cls`` per item: ``fn(item)`` returns the answer as a ``result_cls``;

@@ -7,8 +7,6 @@ game's response message.
 
 from __future__ import annotations
 
-import functools
-
 from handeval import shisanshui as api
 from handeval.errors import HandevalError
 from handeval.server.common import (
@@ -18,6 +16,9 @@ from handeval.v1 import common_pb2, shisanshui_pb2 as pb
 
 #: arrange_many is called on chunks of this many hands, with a deadline check between.
 ARRANGE_CHUNK = 256
+#: The rows of an ``order`` item get their keys in chunks of this many, with a deadline
+#: check between.
+ORDER_CHUNK = 4096
 ROWS = ("front", "middle", "back")
 
 
@@ -89,23 +90,20 @@ def compare(req: pb.ShisanshuiCompareRequest, batch: Batch) -> pb.ShisanshuiComp
     Result = pb.ShisanshuiCompareResult
 
     def order(rows):
-        # Classify each row once (naming a bad one); rows of different strength are
-        # ordered by it, so the full compare (suits) runs only on equal strengths.
-        strength = []
-        for i, r in enumerate(rows):
-            batch.tick()
-            strength.append(at(f"order.rows[{i}]", api.classify, r, rules=rules))
-        size = len(strength[0].cards) if strength else 0
-        for i, s in enumerate(strength):
-            if len(s.cards) != size:
-                raise ItemFailed(f"order.rows[{i}]", f"has {len(s.cards)} cards, rows[0] has {size}: order rows of one size")
-        strength = [s.strength for s in strength]
-
-        def stronger_first(i, j):
-            batch.tick()  # the sort of a large item checks the deadline too
-            return (strength[j] - strength[i]) or api.compare(rows[j], rows[i], rules=rules)
-
-        return pb.ShisanshuiOrder(indices=sorted(range(len(rows)), key=functools.cmp_to_key(stronger_first)))
+        # One total-order key per row from the core: the rows of an order are independent
+        # (they may share cards). Keys come in chunks with a deadline check between, row 0
+        # leading every chunk so each row's size is checked against it; then one stable
+        # sort, so equal rows keep their request order.
+        keys = []
+        for start in range(0, len(rows), ORDER_CHUNK):
+            batch.check(where="inside a long item")
+            head = [rows[0]] if start else []
+            try:
+                keys += api.order_keys(head + rows[start:start + ORDER_CHUNK], rules=rules)[len(head):]
+            except HandevalError as e:
+                raise _order_error(e, start - len(head)) from None
+        batch.check(where="inside a long item")
+        return pb.ShisanshuiOrder(indices=sorted(range(len(rows)), key=keys.__getitem__, reverse=True))
 
     def one(item):
         kind = item.WhichOneof("item")
@@ -124,6 +122,14 @@ def compare(req: pb.ShisanshuiCompareRequest, batch: Batch) -> pb.ShisanshuiComp
 def order_rows(req) -> int:
     """Rows inside Compare ``order`` items: counted as items against --max-batch."""
     return sum(len(item.order.rows) for item in req.items if item.WhichOneof("item") == "order")
+
+
+def _order_error(e: HandevalError, offset: int):
+    """An ``order_keys`` error (``rows[j]`` of a chunk) at the row's index in the item."""
+    field = e.field or ""
+    if not field.startswith("rows["):
+        return e  # a rules error: Batch.each fails the request for it
+    return ItemFailed(f"order.rows[{offset + int(field[5:field.index(']')])}]{field[field.index(']') + 1:]}", e.description)
 
 
 # ---- Settle ----

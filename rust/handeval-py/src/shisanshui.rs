@@ -216,5 +216,16 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ssw_special_table, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_makes_special, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_settle, m)?)?;
+    m.add_function(wrap_pyfunction!(ssw_order_keys, m)?)?;
     Ok(())
+}
+
+/// `eval::order_keys` of many rows (they need not come from one deck); parsing holds the
+/// GIL, the keys release it. An error names `rows[i]`.
+#[pyfunction]
+#[pyo3(signature = (rows, rules=None))]
+fn ssw_order_keys(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<u64>> {
+    let rules = rules_from(rules)?;
+    let parsed = list_from(rows, "rows", row)?;
+    py.detach(|| eval::order_keys(&parsed, &rules)).map_err(|e| e.within("rows")).py()
 }

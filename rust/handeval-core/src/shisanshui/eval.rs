@@ -519,3 +519,141 @@ mod tests {
         }
     }
 }
+
+/// A row's place in the full order of RULES §1.3 as one number: category, ranks, then
+/// (with `suit_tiebreak`) suits card by card in order of significance. Of two rows of the
+/// same size the stronger has the larger key, and equal keys are a tie (the same ranks
+/// and suits, or the same ranks with `suit_tiebreak` off). Unlike [`compare_rows`] the
+/// rows need not come from one deck, so rows that are independent of each other (a bulk
+/// ranking, e.g. the gRPC Compare `order` item) can be ordered by sorting their keys.
+pub fn order_key(cards: &[Card], rules: &Rules) -> Result<u64> {
+    Ok(row_value(cards, rules)?.key)
+}
+
+/// [`order_key`] of each row. Keys of a front and a five-card row do not compare, so every
+/// row must have the size of the first; an error names the row (`[i]`).
+pub fn order_keys(rows: &[Vec<Card>], rules: &Rules) -> Result<Vec<u64>> {
+    let size = rows.first().map_or(0, |r| r.len());
+    let mut keys = Vec::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        if row.len() != size {
+            let message = format!("has {} cards, the first row has {size}: the rows of one order have one size", row.len());
+            return Err(Error::field(format!("[{i}]"), message));
+        }
+        keys.push(order_key(row, rules).map_err(|e| e.within(&format!("[{i}]")))?);
+    }
+    Ok(keys)
+}
+
+#[cfg(test)]
+mod order_key_tests {
+    use super::*;
+    use crate::shisanshui::rules::SuitOrder;
+    use crate::cards::cards;
+    use proptest::prelude::*;
+
+    /// The rule book's order written out: (strength, the suits of the cards in order of
+    /// significance when suits break ties), compared lexicographically.
+    fn reference(row: &[Card], rules: &Rules) -> (u32, Vec<u8>) {
+        let suits = if rules.suit_tiebreak {
+            significance_order(row, rules).iter().map(|c| rules.suit_order.0[c.suit() as usize]).collect()
+        } else {
+            Vec::new()
+        };
+        (strength(row, rules).unwrap(), suits)
+    }
+
+    /// Sorted by the reference, neighbouring keys must rise exactly where the reference
+    /// does: then the keys order every pair of rows as the reference does.
+    fn check_all(mut rows: Vec<Vec<Card>>, rules: &Rules) {
+        let mut keyed: Vec<((u32, Vec<u8>), u64)> = rows.drain(..).map(|r| (reference(&r, rules), order_key(&r, rules).unwrap())).collect();
+        keyed.sort();
+        for w in keyed.windows(2) {
+            assert_eq!(w[0].0.cmp(&w[1].0), w[0].1.cmp(&w[1].1), "{:?} vs {:?}", w[0], w[1]);
+        }
+    }
+
+    fn rule_sets() -> Vec<Rules> {
+        let d = Rules::default();
+        vec![
+            d.clone(),
+            Rules { suit_tiebreak: false, ..d.clone() },
+            Rules { a2345: WheelRank::SecondHighest, suit_order: SuitOrder::parse("dchs").unwrap(), ..d },
+        ]
+    }
+
+    #[test]
+    fn exhaustive_three_card_keys_follow_the_rule_book() {
+        let mut rows = Vec::new();
+        for a in 0..52u8 {
+            for b in a + 1..52 {
+                for c in b + 1..52 {
+                    rows.push(vec![Card(a), Card(b), Card(c)]);
+                }
+            }
+        }
+        for rules in rule_sets() {
+            check_all(rows.clone(), &rules);
+        }
+    }
+
+    /// All 2,598,960 five-card rows (default rules and the variant rules: a2345
+    /// second-highest with another suit order).
+    #[test]
+    fn exhaustive_five_card_keys_follow_the_rule_book() {
+        for rules in [&rule_sets()[0], &rule_sets()[2]] {
+            let mut rows = Vec::with_capacity(2_598_960);
+            for a in 0..52u8 {
+                for b in a + 1..52 {
+                    for c in b + 1..52 {
+                        for d in c + 1..52 {
+                            for e in d + 1..52 {
+                                rows.push(vec![Card(a), Card(b), Card(c), Card(d), Card(e)]);
+                            }
+                        }
+                    }
+                }
+            }
+            check_all(rows, rules);
+        }
+    }
+
+    #[test]
+    fn rows_may_share_cards_and_ties_are_equal_keys() {
+        let r = Rules::default();
+        let key = |s: &str, r: &Rules| order_key(&cards(s), r).unwrap();
+        // The same As in both: compare_rows refuses, a key still ranks them (♠ > ♦ first).
+        assert!(key("As Ks Qs Js Ts", &r) > key("As Kd Qd Jd Td", &r));
+        assert_eq!(key("As Ks Qs Js Ts", &r), key("Ts Js Qs Ks As", &r));
+        let off = Rules { suit_tiebreak: false, ..r.clone() };
+        assert_eq!(key("Ks Kd 7h 5c 3c", &off), key("Kh Kc 7s 5d 3d", &off));
+        let e = order_keys(&[cards("As Ks Qs Js Ts"), cards("2s 2h 3d")], &r).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("[1]"));
+        let mut twice = cards("4s 4h");
+        twice.push(twice[0]);
+        let e = order_keys(&[cards("2s 2h 3d"), twice], &r).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("[1]"));
+        assert!(e.message.contains("twice"), "{}", e.message);
+        assert_eq!(order_keys(&[], &r).unwrap(), Vec::<u64>::new());
+    }
+
+    proptest! {
+        /// On two rows of one deck the keys agree with compare_rows, under any rules.
+        #[test]
+        fn keys_agree_with_compare_rows(ids in proptest::sample::subsequence((0u8..52).collect::<Vec<_>>(), 10),
+                                        five in any::<bool>(), tie in any::<bool>(), wheel_high in any::<bool>(),
+                                        order in proptest::sample::select(vec!["shcd", "dchs", "hscd", "cdsh"])) {
+            let rules = Rules {
+                suit_tiebreak: tie,
+                a2345: if wheel_high { WheelRank::SecondHighest } else { WheelRank::Lowest },
+                suit_order: SuitOrder::parse(order).unwrap(),
+                ..Rules::default()
+            };
+            let n = if five { 5 } else { 3 };
+            let a: Vec<Card> = ids[..n].iter().map(|&i| Card(i)).collect();
+            let b: Vec<Card> = ids[5..5 + n].iter().map(|&i| Card(i)).collect();
+            let keys = order_keys(&[a.clone(), b.clone()], &rules).unwrap();
+            prop_assert_eq!(keys[0].cmp(&keys[1]), compare_rows(&a, &b, &rules).unwrap());
+        }
+    }
+}
