@@ -240,6 +240,70 @@ def test_tienlen_bad_rule_value_is_invalid_argument(stub):
     assert bad_request_fields(ei.value)[0][0] == "tienlen.rules.rake_percent"
 
 
+@pytest.mark.parametrize("msg, cls", [(ssw.ShisanshuiRules, shisanshui.Rules), (tl.TienlenRules, tienlen.Rules),
+                                       (dc.DachuRules, dachu.Rules)], ids=["shisanshui", "tienlen", "dachu"])
+def test_every_rule_option_is_in_the_rules_message(msg, cls):
+    """Each game's rules message carries every option of its Python Rules, under the same
+    name and with a field type that holds the default; all are proto3 optional."""
+    fields = msg.DESCRIPTOR.fields
+    assert {f.name for f in fields} == set(cls.__match_args__)
+    assert all(f.has_presence for f in fields)
+    defaults = cls()
+    assert cls(**{f.name: getattr(msg(**{f.name: getattr(defaults, f.name)}), f.name) for f in fields}) == defaults
+
+
+def _rules_call(stub, rpc, game, request, rules):
+    """``rpc`` with ``request`` under ``rules``: the game's response, or the RpcError."""
+    request.rules.CopyFrom(rules)
+    try:
+        return getattr(getattr(stub, rpc)(getattr(pb, f"{rpc}Request")(**{game: request}), timeout=10), game)
+    except grpc.RpcError as e:
+        return e
+
+
+def _assert_bad_rule(answer, field):
+    assert isinstance(answer, grpc.RpcError) and answer.code() == grpc.StatusCode.INVALID_ARGUMENT, answer
+    assert bad_request_fields(answer)[0][0] == field
+
+
+def test_tienlen_turn_after_chop(stub):
+    """RULES 2.4's example: seat 1 (passed) chops seat 2's 2 during seat 3's turn."""
+    def call(rules):
+        req = tl.TienlenEvaluateRequest(items=[_tl_round_query([(0, "9s"), (1, "pass"), (2, "2s"), (1, "7s 7h 7d 7c")])])
+        return _rules_call(stub, "Evaluate", "tienlen", req, rules)
+
+    assert call(tl.TienlenRules()).results[0].round_state.to_move == 2  # from the chopper
+    assert call(tl.TienlenRules(turn_after_chop="resume")).results[0].round_state.to_move == 3
+    _assert_bad_rule(call(tl.TienlenRules(turn_after_chop="sideways")), "tienlen.rules.turn_after_chop")
+
+
+def test_dachu_jiao_round_up(stub):
+    """繳 at base 1 x 1 is half a unit: rounded up to 1 (default) or down to 0."""
+    def deltas(rules):
+        req = dc.DachuSettleRequest(deals=[dc.DachuDeal(chu_side=[0, 2], surrendered=[1, 3], base=1)])
+        return list(_rules_call(stub, "Settle", "dachu", req, rules).results[0].settlement.deltas)
+
+    assert deltas(dc.DachuRules()) == [1, -1, 1, -1] == dachu.settle([0, 2], base=1, surrendered=[1, 3]).deltas
+    assert deltas(dc.DachuRules(jiao_round_up=False)) == [0, 0, 0, 0]
+
+
+def test_dachu_declare_once_per(stub):
+    """RULES 3.5: two players may each 夢踹 (default "player_and_kind"), not with "game"."""
+    hands = ["Ah 5s 5h 5d 2s 3s 4s 6s 7s 8s 9s Ts Js", "Ad 6h 6d 6c 2h 3h 4h 7h 8h 9h Th Jh Qh",
+             "As Ac 2d 3d 4d 7d 8d 9d Td Jd Qd Kd Kh", "2c 3c 4c 5c 7c 8c 9c Tc Jc Qc Kc Ks Qs"]
+    actions = [dc.DachuDealAction(kind="deal")] * 5 + [dc.DachuDealAction(kind="meng_chuai", seat=0, cards="5s 5h 5d"),
+                                                       dc.DachuDealAction(kind="meng_chuai", seat=1, cards="6h 6d 6c")]
+
+    def call(rules):
+        req = dc.DachuEvaluateRequest(items=[dc.DachuEvaluateItem(deal=dc.DachuDealQuery(hands=hands, actions=actions))])
+        return _rules_call(stub, "Evaluate", "dachu", req, rules)
+
+    assert call(dc.DachuRules()).results[0].deal.multiplier == 4
+    once = call(dc.DachuRules(declare_once_per="game")).results[0]
+    assert once.error.field.startswith("items[0].deal.actions[6]") and "once per game" in once.error.message, once
+    _assert_bad_rule(call(dc.DachuRules(declare_once_per="never")), "dachu.rules.declare_once_per")
+
+
 # ---- 打儲 ----
 
 def test_dachu_beats_seed_vectors(stub):
@@ -260,12 +324,6 @@ def test_dachu_bad_chu_is_invalid_argument(stub):
 
 
 def test_dachu_every_rule_option_reaches_the_api(stub):
-    """All six options of dachu.Rules are in DachuRules, under the same names."""
-    names = {f.name for f in dc.DachuRules.DESCRIPTOR.fields}
-    assert names == {"mixed_ace_pair", "cheng_chu_alone", "escape_shared_by_all", "unit_per", "first_caller_2v2",
-                     "escape_units"}
-    defaults = dachu.Rules()
-    assert dachu.Rules(**{n: getattr(defaults, n) for n in names}) == defaults  # each is an option
     # mixed_ace_pair off: one 儲A + one plain A is not a pair
     items = [dc.DachuEvaluateItem(play="Ah As")]
     on = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(chu="red", items=items)), timeout=10)

@@ -34,13 +34,13 @@ def _round_state(q, rules) -> pb.TienlenRoundState:
     # The API names the round "round" (round[2] = its third action): here it is `turns`.
     renames = {"round": "turns", "first_lead": "hands"}
     try:
-        s = api.round_state(turns, players=players, leader=leader, first_lead=first)
+        s = api.round_state(turns, players=players, leader=leader, first_lead=first, rules=rules)
         check = None
         if q.HasField("check"):
             reason = api.check_action(turns, q.check.seat, q.check.play, players=players, leader=leader,
-                                      first_lead=first)
+                                      first_lead=first, rules=rules)
             check = pb.TienlenCheck(allowed=reason is None, reason=reason or "")
-        transfers = api.chop_transfers(turns, opt(q, "base", 1), players=players, leader=s.leader)
+        transfers = api.chop_transfers(turns, opt(q, "base", 1), players=players, leader=s.leader, rules=rules)
     except HandevalError as e:
         raise rename(e, {**renames, "seat": "check.seat", "action": "check.play"}, "round_state") from None
     return pb.TienlenRoundState(
@@ -120,7 +120,7 @@ def settle(req: pb.TienlenSettleRequest, batch: Batch) -> pb.TienlenSettleRespon
                 s = api.settle_instant(list(deal.instant.hands), base, carried=carried, rules=rules)
                 return Result(settlement=settlement_msg(s))
             if kind == "chop_round":
-                transfers = api.chop_transfers(_round(deal.chop_round.turns), base)
+                transfers = api.chop_transfers(_round(deal.chop_round.turns), base, rules=rules)
                 return Result(settlement=pb.TienlenSettlement(transfers=_transfers(transfers)))
         except HandevalError as e:
             renames = {"round": "chop_round.turns", "hands13": "instant.hands", "remaining": "game.remaining",

@@ -8,14 +8,16 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class TienlenRules(_message.Message):
-    __slots__ = ("first_lead_must_contain_lowest", "rake_percent", "unplayed_loser_adds_multipliers")
+    __slots__ = ("first_lead_must_contain_lowest", "rake_percent", "unplayed_loser_adds_multipliers", "turn_after_chop")
     FIRST_LEAD_MUST_CONTAIN_LOWEST_FIELD_NUMBER: _ClassVar[int]
     RAKE_PERCENT_FIELD_NUMBER: _ClassVar[int]
     UNPLAYED_LOSER_ADDS_MULTIPLIERS_FIELD_NUMBER: _ClassVar[int]
+    TURN_AFTER_CHOP_FIELD_NUMBER: _ClassVar[int]
     first_lead_must_contain_lowest: bool
     rake_percent: int
     unplayed_loser_adds_multipliers: bool
-    def __init__(self, first_lead_must_contain_lowest: _Optional[bool] = ..., rake_percent: _Optional[int] = ..., unplayed_loser_adds_multipliers: _Optional[bool] = ...) -> None: ...
+    turn_after_chop: str
+    def __init__(self, first_lead_must_contain_lowest: _Optional[bool] = ..., rake_percent: _Optional[int] = ..., unplayed_loser_adds_multipliers: _Optional[bool] = ..., turn_after_chop: _Optional[str] = ...) -> None: ...
 
 class TienlenPlay(_message.Message):
     __slots__ = ("kind", "cards")
