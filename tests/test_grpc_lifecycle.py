@@ -163,3 +163,55 @@ def test_mutual_tls(tmp_path):
         assert s.terminate() == 0
     finally:
         s.close()
+
+
+def test_sigterm_gives_arriving_calls_the_grace(tmp_path):
+    """200 calls sent at once, SIGTERM right after: most are still arriving (queued in
+    gRPC's core, not yet taken up) when the signal comes. With --grace 30 every one must be
+    answered OK — gRPC's own stop() answers such calls CANCELLED (grpc/grpc#41785)."""
+    s = ServerProcess(tmp_path, "--threads", "1", "--grace", "30", metrics=False)
+    try:
+        s.wait_serving()
+        req = pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals(20)))
+        with s.channel() as ch:
+            stub = handeval_pb2_grpc.HandevalStub(ch)
+            stub.Settle(req, timeout=30)  # connected
+            futs = [stub.Settle.future(req, timeout=120) for _ in range(200)]
+            s.proc.send_signal(signal.SIGTERM)
+            codes = []
+            for f in futs:
+                try:
+                    codes.append(grpc.StatusCode.OK if f.result().shisanshui.results else None)
+                except grpc.RpcError as e:
+                    codes.append(e.code())
+        assert codes == [grpc.StatusCode.OK] * 200, {c: codes.count(c) for c in set(codes)}
+        assert s.proc.wait(60) == 0
+        assert "Traceback" not in s.log()
+    finally:
+        s.close()
+
+
+def test_grace_expiry_cancels_and_exits_without_traceback(tmp_path):
+    """A call longer than --grace: cancelled when the grace ends, the process exits 0 at
+    once (not after the batch) and logs no traceback."""
+    s = ServerProcess(tmp_path, "--threads", "1", "--grace", "0.5", "--max-batch", "100000")
+    try:
+        s.wait_serving()
+        assert f'"metrics_port": {s.metrics_port}' in s.log()  # the serving line names it
+        with s.channel() as ch:
+            fut = handeval_pb2_grpc.HandevalStub(ch).Settle.future(
+                pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals(30000))), timeout=300)
+            wait_for(lambda: metric_value(s.metrics(), "handeval_inflight_requests") >= 1 or fut.done(),
+                     what="the call to be in flight", server=s)
+            assert not fut.done(), "the call finished before SIGTERM; make it bigger"
+            s.proc.send_signal(signal.SIGTERM)
+            with pytest.raises(grpc.RpcError) as ei:
+                fut.result()
+            assert ei.value.code() in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE), ei.value
+            rc = s.proc.wait(60)
+        assert rc == 0, s.log()
+        log = s.log()
+        assert "Traceback" not in log and "ERROR" not in log, log[-3000:]
+        assert '"event": "stopped"' in log
+    finally:
+        s.close()

@@ -39,6 +39,9 @@ CLIENT_PING_MIN_INTERVAL_S = 10
 #: File descriptors kept for other uses than client connections (listeners, metrics,
 #: logs, the Python runtime).
 FD_RESERVE = 64
+#: On SIGTERM the server accepts until no call has arrived for this long (and the calls
+#: in flight are done), so that calls queued inside gRPC reach the gate, not its stop.
+ARRIVAL_QUIET_S = 0.1
 #: After gRPC stopped accepting, the held calls wait this long more, so that the GOAWAY
 #: is on the wire before their answers: a client then sends its next call elsewhere, not
 #: on the closing connection (where it would be CANCELLED).
@@ -76,16 +79,19 @@ class ShutdownGate(grpc.aio.ServerInterceptor):
     Why: gRPC's ``server.stop(grace)`` gives the grace only to calls the server has already
     taken up; a call still arriving (queued in gRPC's core, or sent before the client saw
     the GOAWAY) is answered CANCELLED at once (grpc/grpc#41785). So the server keeps
-    accepting until its calls in flight are done; a caller whose call is held sends
-    nothing more, so when gRPC then stops, no call is left arriving."""
+    accepting until its calls in flight are done and no call has arrived for a moment; a
+    caller whose call is held sends nothing more, so when gRPC then stops, no call is
+    left arriving."""
 
     def __init__(self):
         self.closed = False
         self.released = asyncio.Event()
         self.held = 0
+        self.arrived = 0
 
     async def intercept_service(self, continuation, details):
         if self.closed and details.method.startswith(SERVICE_PREFIX):
+            self.arrived += 1
             self.held += 1
             try:
                 await self.released.wait()
@@ -218,9 +224,20 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     # nothing more. Then gRPC stops accepting (GOAWAY) and the held calls run, all within
     # the grace (see ShutdownGate).
     gate.closed = True
-    deadline = loop.time() + config.grace
-    while service.inflight > 0 and loop.time() < deadline:
-        await asyncio.sleep(0.02)
+    start = loop.time()
+    deadline = start + config.grace
+    # Accept until the calls in flight are done and no call has arrived for a moment
+    # (calls queued inside gRPC reach the gate meanwhile), but for at most half the grace:
+    # the rest is for the held calls.
+    last = (-1, -1)
+    quiet_since = start
+    while loop.time() < start + config.grace / 2:
+        now_seen = (gate.arrived, service.inflight)
+        if now_seen != last:
+            last, quiet_since = now_seen, loop.time()
+        elif service.inflight == 0 and loop.time() - quiet_since >= ARRIVAL_QUIET_S:
+            break
+        await asyncio.sleep(0.01)
     held = gate.held
     stop = asyncio.ensure_future(server.stop(max(0.0, deadline - loop.time())))
     await asyncio.sleep(GOAWAY_SETTLE_S)
