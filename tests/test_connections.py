@@ -20,7 +20,7 @@ import pytest
 
 from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, wait_for
+from grpc_fixtures import children, ServerProcess, wait_for
 
 FLOOD = 600
 LIMIT = 50
@@ -142,13 +142,6 @@ def test_idle_connections_close_after_max_connection_idle(tmp_path):
         s.close()
 
 
-def _children(pid):
-    out = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        out |= {int(x) for x in (task / "children").read_text().split()}
-    return out
-
-
 CALL_LINE = re.compile(r"handeval\.server\[(\d+)\] \{\"event\": \"call\"")
 
 
@@ -191,12 +184,12 @@ def test_max_connection_age_moves_clients_onto_a_restarted_worker(tmp_path):
         for t in threads:
             t.start()
         wait_for(lambda: len(results) >= 30, what="calls", server=s)
-        first = _children(s.proc.pid)
+        first = children(s.proc.pid)
         victim = min(first)
         os.kill(victim, signal.SIGKILL)
-        wait_for(lambda: len(_children(s.proc.pid)) == 2 and victim not in _children(s.proc.pid),
+        wait_for(lambda: len(children(s.proc.pid)) == 2 and victim not in children(s.proc.pid),
                  what="the supervisor to restart the worker", server=s)
-        (restarted,) = _children(s.proc.pid) - first
+        (restarted,) = children(s.proc.pid) - first
         wait_for(lambda: s.log().count('"event": "serving"') == 3, what="the new worker to serve", server=s)
         t_serving = time.monotonic()
         wait_for(lambda: calls_by_pid(s.log()).get(restarted, 0) >= 20, timeout=60,

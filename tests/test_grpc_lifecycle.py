@@ -9,7 +9,6 @@ import shutil
 import signal
 import subprocess
 import threading
-from pathlib import Path
 
 import grpc
 import pytest
@@ -17,7 +16,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, metric_value, random_deals as deals, wait_for
+from grpc_fixtures import children, ServerProcess, metric_value, random_deals as deals, wait_for
 
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
@@ -71,21 +70,14 @@ def test_sigterm_finishes_the_call_in_flight_and_exits_0(tmp_path):
         s.close()
 
 
-def _children(pid):
-    out = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        out |= {int(x) for x in (task / "children").read_text().split()}
-    return out
-
-
 def test_two_workers_share_the_port_restart_and_sum_metrics(tmp_path):
     s = ServerProcess(tmp_path, "--workers", "2", "--threads", "1")
     try:
         s.wait_serving()
-        wait_for(lambda: len(_children(s.proc.pid)) == 2, what="two workers", server=s)
+        wait_for(lambda: len(children(s.proc.pid)) == 2, what="two workers", server=s)
         # both must be serving before one is killed, or the count below races the start-up
         wait_for(lambda: s.log().count('"event": "serving"') == 2, what="both workers to serve", server=s)
-        first = _children(s.proc.pid)
+        first = children(s.proc.pid)
         calls = 0
         # separate connections: the kernel spreads them over the workers
         for _ in range(12):
@@ -99,7 +91,7 @@ def test_two_workers_share_the_port_restart_and_sum_metrics(tmp_path):
 
         victim = sorted(first)[0]
         os.kill(victim, signal.SIGKILL)
-        wait_for(lambda: len(_children(s.proc.pid)) == 2 and victim not in _children(s.proc.pid),
+        wait_for(lambda: len(children(s.proc.pid)) == 2 and victim not in children(s.proc.pid),
                  what="the supervisor to restart the worker", server=s)
         wait_for(lambda: s.log().count('"event": "serving"') == 3, what="the new worker to serve", server=s)
         for _ in range(4):

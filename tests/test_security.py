@@ -13,16 +13,9 @@ import pytest
 
 from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, wait_for
+from grpc_fixtures import children, ServerProcess, wait_for
 
 TOKEN = "s3cret-t0ken-4f9a"
-
-
-def _children(pid):
-    out = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        out |= {int(x) for x in (task / "children").read_text().split()}
-    return out
 
 
 def _cmdline(pid) -> str:
@@ -46,7 +39,7 @@ def test_workers_get_the_token_without_a_command_line(tmp_path, source):
     try:
         s.wait_serving()
         wait_for(lambda: s.log().count('"event": "serving"') == 2, what="both workers to serve", server=s)
-        workers = _children(s.proc.pid)
+        workers = children(s.proc.pid)
         assert len(workers) == 2
         for pid in [s.proc.pid, *workers]:
             assert TOKEN not in _cmdline(pid), _cmdline(pid)

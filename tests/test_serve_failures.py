@@ -125,14 +125,7 @@ def test_bad_flag(args, needle):
     assert_one_line_failure(run("serve", *args), needle)
 
 
-def test_a_flag_beats_a_malformed_environment_value():
-    """HANDEVAL_PORT=abc is not read when --port is given: the server starts (then stops on
-    its own: --port in use makes it fail after the settings were accepted)."""
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    s.listen()
-    try:
-        p = run("serve", "--port", str(s.getsockname()[1]), env={"HANDEVAL_PORT": "abc"})
-    finally:
-        s.close()
-    assert_one_line_failure(p, "already in use")
+def test_a_flag_beats_a_malformed_environment_value(listening):
+    """HANDEVAL_PORT=abc is not read when --port is given: the settings are accepted and
+    the start fails only on the port in use."""
+    assert_one_line_failure(run("serve", "--port", str(listening), env={"HANDEVAL_PORT": "abc"}), "already in use")

@@ -126,7 +126,9 @@ def connection_limit(config: ServerConfig) -> int:
         soft = need if hard == resource.RLIM_INFINITY else min(need, hard)
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
     room = max(1, soft - FD_RESERVE)
-    if want == 0 or want > room:
+    if want == 0:  # "no limit": as many as the descriptors allow
+        return room
+    if want > room:
         log.warning('{"event": "max_connections_lowered", "max_connections": %d, "rlimit_nofile": %d, '
                     '"effective": %d}', want, soft, room)
         return room

@@ -41,7 +41,8 @@ class ServerConfig:
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     #: Calls in progress per process; more get RESOURCE_EXHAUSTED. 0 = no limit.
     max_concurrent_rpcs: int = DEFAULT_MAX_CONCURRENT_RPCS
-    #: Open client connections per process; more are closed at once. 0 = no limit.
+    #: Open client connections per process; more are closed at once. 0 = as many as
+    #: RLIMIT_NOFILE allows (the limit is lowered to fit it anyway: app.connection_limit).
     max_connections: int = 1000
     #: Seconds a connection without calls stays open; 0 = forever.
     max_connection_idle: float = 60.0
@@ -158,7 +159,7 @@ OPTIONS = (
     Option("--max-concurrent-rpcs", integer(0), "calls in progress per process; more are refused with "
            "RESOURCE_EXHAUSTED, 0 = no limit"),
     Option("--max-connections", integer(0), "open client connections per process; more are closed at once, "
-           "0 = no limit"),
+           "0 = as many as the descriptor limit allows"),
     Option("--max-connection-idle", seconds, "seconds a connection without calls stays open, 0 = forever"),
     Option("--max-connection-age", seconds, "seconds before a connection is asked to reconnect (calls on it get "
            "--grace more), so clients rebalance over workers; 0 = never"),
