@@ -5,6 +5,7 @@ HANDEVAL_* variable never breaks another subcommand."""
 from __future__ import annotations
 
 import os
+import shutil
 import socket
 import subprocess
 import sys
@@ -83,6 +84,24 @@ def test_missing_tls_file(tmp_path):
                             "No such file")
     assert_one_line_failure(run("serve", env={"HANDEVAL_TLS_KEY": missing, "HANDEVAL_TLS_CERT": str(key)}),
                             "HANDEVAL_TLS_KEY", "No such file")
+
+
+def test_tls_files_that_are_no_certificate_or_key(tmp_path):
+    bad = tmp_path / "bad.pem"
+    bad.write_text("garbage\n")
+    assert_one_line_failure(run("serve", "--tls-cert", str(bad), "--tls-key", str(bad)), "--tls-cert", "not a PEM")
+    assert_one_line_failure(run("serve", "--tls-cert", str(bad), "--tls-key", str(bad), "--workers", "2"),
+                            "not a PEM")
+    if shutil.which("openssl") is None:
+        return
+    for name in ("a", "b"):
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key",
+                        "-out", f"{name}.pem", "-days", "1", "-subj", f"/CN={name}"],
+                       cwd=tmp_path, check=True, capture_output=True, timeout=60)
+    a, b = str(tmp_path / "a.pem"), str(tmp_path / "b.key")
+    assert_one_line_failure(run("serve", "--tls-cert", a, "--tls-key", b), "private key does not belong")
+    assert_one_line_failure(run("serve", "--tls-cert", a, "--tls-key", str(tmp_path / "a.key"), "--tls-client-ca",
+                                str(bad)), "--tls-client-ca", "not PEM")
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])

@@ -200,7 +200,7 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     try:
         port = server.add_secure_port(address, creds) if creds else server.add_insecure_port(address)
     except RuntimeError as e:  # raced with another process after check_port_free
-        raise StartupError(f"cannot listen on {address}: {e}") from None
+        raise StartupError(f"gRPC cannot listen on {address} (--host, --port): {e}") from None
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)

@@ -218,6 +218,8 @@ def config_from_args(args) -> ServerConfig:
         raise ValueError("--tls-cert and --tls-key go together")
     if v["tls_client_ca"] and not v["tls_cert"]:
         raise ValueError("--tls-client-ca needs --tls-cert and --tls-key")
+    if v["tls_cert"]:
+        check_tls_files(v["tls_cert"], v["tls_key"], v["tls_client_ca"])
     if v["metrics_port"] == v["port"]:
         raise ValueError(f"--metrics-port {v['port']} is the gRPC port; choose another")
     return ServerConfig(token=token, **v)
@@ -251,6 +253,27 @@ def check_port_free(host: str, port: int, what: str = "--port") -> None:
     e = (in_use or errors)[0]
     reason = "already in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))
     raise StartupError(f"cannot listen on {host}:{port} ({what}): {reason}")
+
+
+def check_tls_files(cert: str, key: str, client_ca: Optional[str]) -> None:
+    """ValueError unless ``cert`` is a PEM certificate chain, ``key`` its private key and
+    ``client_ca`` (if given) PEM certificates: gRPC would only fail later, with C-core
+    error lines and a "failed to bind" that names none of them."""
+    import ssl
+
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        ctx.load_cert_chain(cert, key)
+    except (ssl.SSLError, OSError) as e:
+        why = ("the private key does not belong to the certificate"
+               if getattr(e, "reason", None) == "KEY_VALUES_MISMATCH" else
+               "not a PEM certificate chain and its private key")
+        raise ValueError(f"--tls-cert {cert} / --tls-key {key}: {why}") from None
+    if client_ca:
+        try:
+            ctx.load_verify_locations(cafile=client_ca)
+        except (ssl.SSLError, OSError):
+            raise ValueError(f"--tls-client-ca {client_ca}: not PEM certificates") from None
 
 
 def is_loopback(host: str) -> bool:
