@@ -46,7 +46,8 @@ ARRIVAL_QUIET_S = 0.1
 #: is on the wire before their answers: a client then sends its next call elsewhere, not
 #: on the closing connection (where it would be CANCELLED).
 GOAWAY_SETTLE_S = 0.1
-#: After the stop, how long the compute threads of cancelled calls are waited for.
+#: After the stop, how long the tasks and the compute threads of cancelled calls are
+#: waited for (each).
 THREADS_JOIN_S = 1.0
 
 
@@ -245,8 +246,13 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     await asyncio.sleep(GOAWAY_SETTLE_S)
     gate.released.set()
     await stop
-    # Threads of calls cancelled at the end of the grace may still run their batch: wait
-    # for them briefly, then leave them (run_worker exits without joining them).
+    # Calls cancelled at the end of the grace: let their tasks see the cancellation (else
+    # asyncio.run cancels them, and gRPC logs each with a traceback). Their compute
+    # threads may still run the batch: wait for them briefly, then leave them (run_worker
+    # exits without joining them).
+    others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    if others:
+        await asyncio.wait(others, timeout=THREADS_JOIN_S)
     waiter = threading.Thread(target=executor.shutdown, kwargs={"wait": True, "cancel_futures": True}, daemon=True)
     waiter.start()
     await loop.run_in_executor(None, waiter.join, THREADS_JOIN_S)
