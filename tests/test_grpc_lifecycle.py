@@ -9,6 +9,7 @@ import shutil
 import signal
 import subprocess
 import threading
+from pathlib import Path
 
 import grpc
 import pytest
@@ -206,4 +207,35 @@ def test_grace_expiry_cancels_and_exits_without_traceback(tmp_path):
         assert "Traceback" not in log and "ERROR" not in log, log[-3000:]
         assert '"event": "stopped", "held"' in log  # the server's line (a call's is "stopped" too)
     finally:
+        s.close()
+
+
+def test_workers_stop_when_the_supervisor_is_killed(tmp_path):
+    """SIGKILL of the supervisor (nothing can forward a SIGTERM then): its workers notice
+    and shut down instead of serving on, orphaned."""
+    s = ServerProcess(tmp_path, "--workers", "2", metrics=False)
+    workers = set()
+    try:
+        s.wait_serving()
+        wait_for(lambda: s.log().count('"event": "serving"') == 2, what="both workers to serve", server=s)
+        workers = children(s.proc.pid)
+        assert len(workers) == 2
+        s.proc.kill()
+        s.proc.wait()
+
+        def gone(pid):
+            try:
+                return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+            except OSError:
+                return True
+
+        wait_for(lambda: all(gone(p) for p in workers), timeout=30, what="the workers to stop", server=s)
+        assert s.log().count('"event": "supervisor_gone"') == 2
+        assert "Traceback" not in s.log()
+    finally:
+        for pid in workers:  # only if the test failed: they would be orphans
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         s.close()

@@ -46,6 +46,8 @@ ARRIVAL_QUIET_S = 0.1
 #: is on the wire before their answers: a client then sends its next call elsewhere, not
 #: on the closing connection (where it would be CANCELLED).
 GOAWAY_SETTLE_S = 0.1
+#: How often a supervised worker checks that its supervisor is alive.
+PARENT_CHECK_S = 0.5
 #: After the stop, how long the tasks and the compute threads of cancelled calls are
 #: waited for (each).
 THREADS_JOIN_S = 1.0
@@ -175,8 +177,19 @@ def exposure_warnings(config: ServerConfig):
     return out
 
 
-async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_port=None) -> bool:
-    """Serve until SIGTERM/SIGINT; False when compute threads were left running."""
+async def _watch_parent(parent_pid: int, stopping: asyncio.Event) -> None:
+    """A supervised worker shuts down (gracefully) when its supervisor is gone, e.g.
+    SIGKILLed: else it would serve on, orphaned and unsupervised."""
+    while os.getppid() == parent_pid:
+        await asyncio.sleep(PARENT_CHECK_S)
+    log.warning('{"event": "supervisor_gone", "supervisor_pid": %d}', parent_pid)
+    stopping.set()
+
+
+async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_port=None,
+                      parent_pid=None) -> bool:
+    """Serve until SIGTERM/SIGINT (or, given ``parent_pid``, until that process is no longer
+    the parent); False when compute threads were left running."""
     threads = config.threads or os.cpu_count() or 1
     executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="handeval")
     gate = ShutdownGate()
@@ -217,7 +230,10 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)
+    watcher = asyncio.ensure_future(_watch_parent(parent_pid, stopping)) if parent_pid else None
     await stopping.wait()
+    if watcher is not None:
+        watcher.cancel()
 
     log.info('{"event": "shutdown", "inflight": %d, "grace_s": %s}', service.inflight, config.grace)
     await health_servicer.enter_graceful_shutdown()  # every service NOT_SERVING
@@ -261,7 +277,7 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     return not waiter.is_alive()
 
 
-def run_worker(config: ServerConfig, reuse_port: bool = False, metrics_dir=None) -> int:
+def run_worker(config: ServerConfig, reuse_port: bool = False, metrics_dir=None, parent_pid=None) -> int:
     """Serve in this process until SIGTERM; 0 after a clean shutdown, EXIT_STARTUP (with one
     line on stderr) when it cannot start."""
     setup_logging(config.log_level)
@@ -277,7 +293,8 @@ def run_worker(config: ServerConfig, reuse_port: bool = False, metrics_dir=None)
             except OSError as e:
                 raise StartupError(f"cannot serve metrics on {config.host}:{config.metrics_port} "
                                    f"(--metrics-port): {e.strerror or e}") from None
-        joined = asyncio.run(serve_async(config, reuse_port=reuse_port, metrics_port=metrics_port))
+        joined = asyncio.run(serve_async(config, reuse_port=reuse_port, metrics_port=metrics_port,
+                                         parent_pid=parent_pid))
     except StartupError as e:
         print(f"handeval serve: {e}", file=sys.stderr, flush=True)
         return EXIT_STARTUP

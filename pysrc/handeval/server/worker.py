@@ -2,7 +2,8 @@
 
 The supervisor writes the config (JSON, token included) into a pipe whose read end this
 process inherits as descriptor FD: a secret on the command line would be readable by
-every user of the machine (``ps``, ``/proc/PID/cmdline``)."""
+every user of the machine (``ps``, ``/proc/PID/cmdline``). A worker whose supervisor
+is gone shuts down (app._watch_parent)."""
 
 import os
 import sys
@@ -18,4 +19,4 @@ def read_config(fd: int) -> ServerConfig:
 
 if __name__ == "__main__":
     sys.exit(run_worker(read_config(int(sys.argv[1])), reuse_port=True,
-                        metrics_dir=os.environ.get("PROMETHEUS_MULTIPROC_DIR")))
+                        metrics_dir=os.environ.get("PROMETHEUS_MULTIPROC_DIR"), parent_pid=os.getppid()))
