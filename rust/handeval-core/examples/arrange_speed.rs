@@ -44,6 +44,16 @@ fn main() {
         }
     }
     let r = Rules::default();
+    if std::env::var_os("ARRANGE_PROFILE").is_some() {
+        // Only the fast search, for a profiler.
+        let deals: Vec<Vec<Card>> = (0..hands as u64).map(|i| deck(&mut Rng::for_item(seed, 13, i))[..13].to_vec()).collect();
+        for _ in 0..rounds {
+            for h in &deals {
+                std::hint::black_box(arrange(h, &o, &r).unwrap());
+            }
+        }
+        return;
+    }
     let deals: Vec<Vec<Card>> = (0..hands as u64).map(|i| deck(&mut Rng::for_item(seed, 13, i))[..13].to_vec()).collect();
     // Warm up the tables and caches of both.
     for h in deals.iter().take(50) {

@@ -105,10 +105,12 @@ struct Hand {
     srt5: [u32; N5],
     ord3: [u16; N3],
     srt3: [u32; N3],
-    /// `bits5[p]`: bit j set when subset `ord5[j]` holds card position p (bits past the
-    /// end set in every card, so they never look free); the same for fronts.
-    bits5: [[u64; W5]; 13],
-    bits3: [[u64; W3]; 13],
+    /// `bits5[w][p]`: bit j set when subset `ord5[64·w + j]` holds card position p (bits
+    /// past the end set for every card, so they never look free); built a word at a time
+    /// when first needed (`built5` words so far), since the search rarely goes deep.
+    bits5: [[u64; 13]; W5],
+    built5: usize,
+    bits3: [[u64; 13]; W3],
 }
 
 impl Hand {
@@ -124,8 +126,9 @@ impl Hand {
             srt5: [0; N5],
             ord3: [0; N3],
             srt3: [0; N3],
-            bits5: [[0; W5]; 13],
-            bits3: [[0; W3]; 13],
+            bits5: [[0; 13]; W5],
+            built5: 0,
+            bits3: [[0; 13]; W3],
         });
         for (i, &m) in c.five.iter().enumerate() {
             let s = strength5(&super::pick::<5>(cards, m));
@@ -137,62 +140,30 @@ impl Hand {
             h.c3[i] = class_of(3, s) as u16;
             h.s3[i] = s;
         }
-        let mut keys5: Vec<u64> = (0..N5).map(|i| (h.s5[i] as u64) << 16 | i as u64).collect();
-        keys5.sort_unstable_by(|a, b| b.cmp(a));
-        for (j, &k) in keys5.iter().enumerate() {
-            let i = (k & 0xFFFF) as usize;
-            h.ord5[j] = i as u16;
-            h.srt5[j] = (k >> 16) as u32;
-            let mut m = c.five[i];
-            while m != 0 {
-                h.bits5[m.trailing_zeros() as usize][j / 64] |= 1 << (j % 64);
-                m &= m - 1;
-            }
+        let mut tmp = [0u16; N5];
+        let keys5: [u16; N5] = std::array::from_fn(|i| model.rank5[h.c5[i] as usize]);
+        order_desc(&keys5, &mut h.ord5, &mut tmp);
+        // Three-card classes are numbered in strength order.
+        order_desc(&h.c3, &mut h.ord3, &mut tmp[..N3]);
+        for j in 0..N5 {
+            h.srt5[j] = h.s5[h.ord5[j] as usize];
         }
-        let mut keys3: Vec<u64> = (0..N3).map(|i| (h.s3[i] as u64) << 16 | i as u64).collect();
-        keys3.sort_unstable_by(|a, b| b.cmp(a));
-        for (j, &k) in keys3.iter().enumerate() {
-            let i = (k & 0xFFFF) as usize;
-            h.ord3[j] = i as u16;
-            h.srt3[j] = (k >> 16) as u32;
-            let mut m = c.three[i];
-            while m != 0 {
-                h.bits3[m.trailing_zeros() as usize][j / 64] |= 1 << (j % 64);
-                m &= m - 1;
-            }
+        for j in 0..N3 {
+            h.srt3[j] = h.s3[h.ord3[j] as usize];
         }
-        for p in 0..13 {
-            h.bits5[p][W5 - 1] |= !0u64 << (N5 % 64);
-            h.bits3[p][W3 - 1] |= !0u64 << (N3 % 64);
+        for w in 0..W3 {
+            h.bits3[w] = card_bits(&h.ord3, &c.three, w);
         }
         h
     }
 
-    /// First position ≥ `start` in a sorted list whose subset avoids every card of `avoid`.
+    /// The words of `bits5` up to `w`.
     #[inline]
-    fn first_free<const W: usize>(bits: &[[u64; W]; 13], start: usize, avoid: u16) -> Option<usize> {
-        let mut cards = [0usize; 5];
-        let (mut k, mut m) = (0, avoid);
-        while m != 0 {
-            cards[k] = m.trailing_zeros() as usize;
-            k += 1;
-            m &= m - 1;
+    fn build5(&mut self, w: usize) {
+        while self.built5 <= w {
+            self.bits5[self.built5] = card_bits(&self.ord5, &combos().five, self.built5);
+            self.built5 += 1;
         }
-        let mut w = start / 64;
-        let mut live = !0u64 << (start % 64);
-        while w < W {
-            let mut taken = 0;
-            for &p in &cards[..k] {
-                taken |= bits[p][w];
-            }
-            let free = !taken & live;
-            if free != 0 {
-                return Some(w * 64 + free.trailing_zeros() as usize);
-            }
-            w += 1;
-            live = !0;
-        }
-        None
     }
 
     /// (strongest middle, strongest front) a back leaves, as subset indices: the middle
@@ -200,12 +171,33 @@ impl Hand {
     /// and no stronger than that middle. `start`: the first sorted position no stronger
     /// than the back.
     #[inline]
-    fn strongest_rest(&self, bi: usize, start: usize) -> Option<(usize, usize)> {
-        let bmask = combos().five[bi];
-        let jm = Self::first_free(&self.bits5, start, bmask)?;
+    fn strongest_rest(&mut self, bi: usize, start: usize) -> Option<(usize, usize)> {
+        let cards = Cards::of(combos().five[bi]);
+        let (mut w, mut live) = (start / 64, !0u64 << (start % 64));
+        let jm = loop {
+            if w == W5 {
+                return None;
+            }
+            self.build5(w);
+            let free = cards.free(&self.bits5[w]) & live;
+            if free != 0 {
+                break 64 * w + free.trailing_zeros() as usize;
+            }
+            (w, live) = (w + 1, !0);
+        };
         let sm = self.srt5[jm];
         let start3 = self.srt3.partition_point(|&s| s > sm);
-        let jf = Self::first_free(&self.bits3, start3, bmask)?;
+        let (mut w, mut live) = (start3 / 64, !0u64 << (start3 % 64));
+        let jf = loop {
+            if w == W3 {
+                return None;
+            }
+            let free = cards.free(&self.bits3[w]) & live;
+            if free != 0 {
+                break 64 * w + free.trailing_zeros() as usize;
+            }
+            (w, live) = (w + 1, !0);
+        };
         Some((self.ord5[jm] as usize, self.ord3[jf] as usize))
     }
 
@@ -221,23 +213,93 @@ impl Hand {
     }
 }
 
+/// The five card positions of a back.
+struct Cards([usize; 5]);
+
+impl Cards {
+    #[inline]
+    fn of(mut mask: u16) -> Cards {
+        let mut p = [0; 5];
+        for x in p.iter_mut() {
+            *x = mask.trailing_zeros() as usize;
+            mask &= mask.wrapping_sub(1);
+        }
+        Cards(p)
+    }
+    /// Bits of the subsets in a bitset word that hold none of these cards.
+    #[inline]
+    fn free(&self, word: &[u64; 13]) -> u64 {
+        !(word[self.0[0]] | word[self.0[1]] | word[self.0[2]] | word[self.0[3]] | word[self.0[4]])
+    }
+}
+
+/// Word `w` of the per-card bitsets over a sorted list of subsets (`masks[order[j]]`).
+fn card_bits(order: &[u16], masks: &[u16], w: usize) -> [u64; 13] {
+    let mut acc = [0u64; 13];
+    let end = order.len().min(64 * w + 64);
+    for j in 64 * w..end {
+        let mut m = masks[order[j] as usize];
+        while m != 0 {
+            acc[m.trailing_zeros() as usize] |= 1 << (j % 64);
+            m &= m - 1;
+        }
+    }
+    if end < 64 * w + 64 {
+        for a in acc.iter_mut() {
+            *a |= !0u64 << (end % 64);
+        }
+    }
+    acc
+}
+
+/// Indices of `keys` (each < 8192), largest key first: two counting passes (7 + 6 bits),
+/// cheaper than a comparison sort for 1,287 keys.
+fn order_desc(keys: &[u16], out: &mut [u16], tmp: &mut [u16]) {
+    let n = keys.len();
+    let (mut lo, mut hi) = ([0u32; 128], [0u32; 64]);
+    for &k in keys {
+        let k = !k & 0x1FFF;
+        lo[(k & 127) as usize] += 1;
+        hi[(k >> 7) as usize & 63] += 1;
+    }
+    let (mut a, mut b) = (0, 0);
+    for x in lo.iter_mut() {
+        (*x, a) = (a, a + *x);
+    }
+    for x in hi.iter_mut() {
+        (*x, b) = (b, b + *x);
+    }
+    for (i, &k) in keys.iter().enumerate() {
+        let d = ((!k & 0x1FFF) & 127) as usize;
+        tmp[lo[d] as usize] = i as u16;
+        lo[d] += 1;
+    }
+    for &i in &tmp[..n] {
+        let d = ((!keys[i as usize] & 0x1FFF) >> 7) as usize & 63;
+        out[hi[d] as usize] = i;
+        hi[d] += 1;
+    }
+}
+
 /// The `top_k` best splits (distinct by strength triple, best first), the same as the
 /// exhaustive search's, with the same split reported for each triple.
 pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -> Vec<Cand> {
-    let h = Hand::new(cards, model);
+    let mut h = Hand::new(cards, model);
     let e = Ev::new(model, n);
     let mut top = TopK { k: top_k, items: Vec::new() };
     let bar = |top: &TopK| if top.items.len() == top.k { top.items[top.k - 1].ev } else { f64::NEG_INFINITY };
-    let visit = |bi: usize, top: &mut TopK| {
+    let visit = |h: &Hand, bi: usize, top: &mut TopK| {
         let b = e.role(2, h.c5[bi]);
         h.for_back(bi, |mi, fi| {
             let ev = e.ev(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), b);
             top.offer(Cand { ev, split: (bi, mi, fi), triple: (h.s3[fi], h.s5[mi], h.s5[bi]) });
         });
     };
-    // The strongest back first: an incumbent to prune against.
-    visit(h.ord5[0] as usize, &mut top);
-    let mut cands: Vec<(f64, usize)> = Vec::new();
+    // Best first: backs strongest first, each back's tight bound computed as the walk
+    // reaches it; a pending back is searched as soon as its bound is at least the loose
+    // bound of the walk (which bounds every back not reached yet), so the incumbent rises
+    // early and the walk stops at the first back whose loose bound is below it.
+    let mut pending = std::collections::BinaryHeap::<Pending>::new();
     let (mut class_start, mut fpos) = (0usize, 0usize);
     let mut loose = f64::INFINITY;
     for j in 0..N5 {
@@ -252,38 +314,60 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
             }
             let cls = h.c5[bi];
             loose = e.ev(e.role(0, h.c3[h.ord3[fpos] as usize]), e.role(1, cls), e.role(2, cls));
+            while pending.peek().is_some_and(|p| p.0 >= loose) {
+                let p = pending.pop().unwrap();
+                if p.0 >= bar(&top) {
+                    visit(&h, p.1, &mut top);
+                }
+            }
         }
         if loose < bar(&top) {
             break;
         }
-        if j == 0 {
-            continue;
-        }
         let Some((mi, fi)) = h.strongest_rest(bi, class_start) else { continue };
         let tight = e.ev(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), e.role(2, h.c5[bi]));
         if tight >= bar(&top) {
-            cands.push((tight, bi));
+            pending.push(Pending(tight, bi));
         }
     }
-    cands.sort_unstable_by(|x, y| y.0.total_cmp(&x.0));
-    for &(ub, bi) in &cands {
-        if ub < bar(&top) {
+    while let Some(p) = pending.pop() {
+        if p.0 < bar(&top) {
             break;
         }
-        visit(bi, &mut top);
+        visit(&h, p.1, &mut top);
     }
     let mut items = top.items;
     for c in items.iter_mut() {
-        c.split = reported_split(&h, &e, c.triple);
+        c.split = reported_split(&mut h, &e, c.triple);
     }
     items
+}
+
+/// A back waiting to be searched, by its bound.
+struct Pending(f64, usize);
+
+impl PartialEq for Pending {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other).is_eq()
+    }
+}
+impl Eq for Pending {}
+impl PartialOrd for Pending {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Pending {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0).then(other.1.cmp(&self.1))
+    }
 }
 
 /// Among the splits with strength triple `t` (they differ only in suits), the one the
 /// exhaustive search reported: the first it visited. It visited the back with the
 /// highest loose bound first (the lowest index among equals), then backs by its bound
 /// (highest first, then lowest index), each back's splits in `for_back` order.
-fn reported_split(h: &Hand, e: &Ev, t: (u32, u32, u32)) -> (usize, usize, usize) {
+fn reported_split(h: &mut Hand, e: &Ev, t: (u32, u32, u32)) -> (usize, usize, usize) {
     let (from, to) = (h.srt5.partition_point(|&s| s > t.2), h.srt5.partition_point(|&s| s >= t.2));
     let first_split = |bi: usize| {
         let mut found = None;
@@ -313,13 +397,14 @@ fn reported_split(h: &Hand, e: &Ev, t: (u32, u32, u32)) -> (usize, usize, usize)
     if let Some(x) = with_t.iter().find(|x| Some(x.0) == first) {
         return *x;
     }
-    let start = from;
-    let order_bound = |bi: usize| {
-        let (mi, fi) = h.strongest_rest(bi, start).expect("a back with a split leaves a middle and a front");
-        e.visit_order_bound(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), e.role(2, h.c5[bi]))
-    };
-    *with_t
-        .iter()
-        .max_by(|x, y| order_bound(x.0).total_cmp(&order_bound(y.0)).then(y.0.cmp(&x.0)))
-        .expect("the triple was found in some back")
+    let mut best: Option<(f64, (usize, usize, usize))> = None;
+    for &x in &with_t {
+        let (mi, fi) = h.strongest_rest(x.0, from).expect("a back with a split leaves a middle and a front");
+        let ub = e.visit_order_bound(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), e.role(2, h.c5[x.0]));
+        // Highest bound first, then the lowest back index.
+        if best.is_none_or(|(b, y)| ub > b || (ub == b && x.0 < y.0)) {
+            best = Some((ub, x));
+        }
+    }
+    best.expect("the triple was found in some back").1
 }
