@@ -209,6 +209,26 @@ pub fn strength5(cards: &[Card; 5]) -> u32 {
     }
 }
 
+/// The key [`strength5`] sums for one card, for callers that sum the keys of many
+/// overlapping five-card sets incrementally (the arrangement search): the strength of
+/// five distinct cards is [`strength5_of_keys`] of the sum of their keys.
+#[inline]
+pub fn strength5_key(card: Card) -> u64 {
+    tables().card_keys[card.0 as usize]
+}
+
+/// [`strength5`] from the sum of five distinct cards' [`strength5_key`]s.
+#[inline]
+pub fn strength5_of_keys(k: u64) -> u32 {
+    let t = tables();
+    let suits = k >> 48;
+    if (suits >> 2) & suits & 0x1111 != 0 {
+        t.flush[((k >> 32) & 0x1FFF) as usize]
+    } else {
+        t.by_sum[(k & 0xF_FFFF) as usize]
+    }
+}
+
 /// Rank-only strength of a three-card front.
 #[inline]
 pub fn strength3(cards: &[Card; 3]) -> u32 {

@@ -23,7 +23,7 @@
 use super::model::{class_of, Model, RoleValue};
 use super::{combos, pow, Cand, TopK};
 use crate::cards::Card;
-use crate::shisanshui::eval::{adjust_for_rules, strength3, strength5};
+use crate::shisanshui::eval::{adjust_for_rules, strength3, strength5_key, strength5_of_keys};
 
 const N5: usize = 1287;
 const N3: usize = 286;
@@ -130,10 +130,26 @@ impl Hand {
             built5: 0,
             bits3: [[0; 13]; W3],
         });
-        for (i, &m) in c.five.iter().enumerate() {
-            let s = strength5(&super::pick::<5>(cards, m));
-            h.c5[i] = class_of(5, s) as u16;
-            h.s5[i] = adjust_for_rules(s, rules);
+        // Five-card strengths from sums of per-card keys, the subsets in `combos` order
+        // (ascending masks: the highest card outermost), each sum one addition.
+        let key: [u64; 13] = std::array::from_fn(|p| strength5_key(cards[p]));
+        let mut i = 0;
+        for e in 4..13 {
+            for d in 3..e {
+                let kde = key[e] + key[d];
+                for c3 in 2..d {
+                    let kcde = kde + key[c3];
+                    for b in 1..c3 {
+                        let kbcde = kcde + key[b];
+                        for a in 0..b {
+                            let s = strength5_of_keys(kbcde + key[a]);
+                            h.c5[i] = class_of(5, s) as u16;
+                            h.s5[i] = adjust_for_rules(s, rules);
+                            i += 1;
+                        }
+                    }
+                }
+            }
         }
         for (i, &m) in c.three.iter().enumerate() {
             let s = strength3(&super::pick::<3>(cards, m));
@@ -256,26 +272,33 @@ fn card_bits(order: &[u16], masks: &[u16], w: usize) -> [u64; 13] {
 /// cheaper than a comparison sort for 1,287 keys.
 fn order_desc(keys: &[u16], out: &mut [u16], tmp: &mut [u16]) {
     let n = keys.len();
-    let (mut lo, mut hi) = ([0u32; 128], [0u32; 64]);
-    for &k in keys {
-        let k = !k & 0x1FFF;
-        lo[(k & 127) as usize] += 1;
-        hi[(k >> 7) as usize & 63] += 1;
+    let inv = |i: u16| (!keys[i as usize] & 0x1FFF) as usize;
+    let starts = |bins: &mut [u16]| {
+        let mut sum = 0;
+        for b in bins.iter_mut() {
+            (*b, sum) = (sum, sum + *b);
+        }
+    };
+    // Subsets next to each other in `combos` order share four cards and often the high
+    // digit: counting that digit in the order of the first pass avoids a chain of
+    // increments of one counter.
+    let mut lo = [0u16; 128];
+    for i in 0..n as u16 {
+        lo[inv(i) & 127] += 1;
     }
-    let (mut a, mut b) = (0, 0);
-    for x in lo.iter_mut() {
-        (*x, a) = (a, a + *x);
-    }
-    for x in hi.iter_mut() {
-        (*x, b) = (b, b + *x);
-    }
-    for (i, &k) in keys.iter().enumerate() {
-        let d = ((!k & 0x1FFF) & 127) as usize;
-        tmp[lo[d] as usize] = i as u16;
+    starts(&mut lo);
+    for i in 0..n as u16 {
+        let d = inv(i) & 127;
+        tmp[lo[d] as usize] = i;
         lo[d] += 1;
     }
+    let mut hi = [0u16; 64];
     for &i in &tmp[..n] {
-        let d = ((!keys[i as usize] & 0x1FFF) >> 7) as usize & 63;
+        hi[inv(i) >> 7] += 1;
+    }
+    starts(&mut hi);
+    for &i in &tmp[..n] {
+        let d = inv(i) >> 7;
         out[hi[d] as usize] = i;
         hi[d] += 1;
     }
