@@ -5,7 +5,8 @@
 //! same answer on every hand, and measures `arrange_many` at 1 and 2 rayon threads.
 //!
 //! `cargo run --release -p handeval-core --example arrange_speed -- [--hands 2000] [--seed 1]
-//!  [--opponents 3] [--top-k 1] [--rounds 3]`
+//!  [--opponents 3] [--top-k 1] [--rounds 3]`; with `ARRANGE_PROFILE=fast` (or `baseline`)
+//! it only runs that search, for `perf` or `valgrind --tool=callgrind`.
 
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::arrange::sim::{deck, Rng};
@@ -44,12 +45,13 @@ fn main() {
         }
     }
     let r = Rules::default();
-    if std::env::var_os("ARRANGE_PROFILE").is_some() {
-        // Only the fast search, for a profiler.
+    if let Ok(which) = std::env::var("ARRANGE_PROFILE") {
+        // One search only (`fast` or `baseline`), for a profiler or callgrind.
+        let run = if which == "baseline" { baseline_arrange } else { arrange };
         let deals: Vec<Vec<Card>> = (0..hands as u64).map(|i| deck(&mut Rng::for_item(seed, 13, i))[..13].to_vec()).collect();
         for _ in 0..rounds {
             for h in &deals {
-                std::hint::black_box(arrange(h, &o, &r).unwrap());
+                std::hint::black_box(run(h, &o, &r).unwrap());
             }
         }
         return;

@@ -158,10 +158,18 @@ impl Hand {
                 }
             }
         }
-        for (i, &m) in c.three.iter().enumerate() {
-            let s = strength3(&super::pick::<3>(cards, m));
-            h.c3[i] = class_of(3, s) as u16;
-            h.s3[i] = s;
+        // Fronts: (strength, class) by their three ranks, lowest first (the cards are
+        // sorted, so a subset's ranks come in order), in `combos` order.
+        let fronts = fronts_by_ranks();
+        let rank: [usize; 13] = std::array::from_fn(|p| cards[p].rank() as usize);
+        let mut i = 0;
+        for c3 in 2..13 {
+            for b in 1..c3 {
+                for a in 0..b {
+                    (h.s3[i], h.c3[i]) = fronts[(rank[a] * 13 + rank[b]) * 13 + rank[c3]];
+                    i += 1;
+                }
+            }
         }
         let mut tmp = [0u16; N5];
         let keys5: [u16; N5] = std::array::from_fn(|i| model.rank5[h.c5[i] as usize]);
@@ -253,6 +261,23 @@ impl Cards {
     fn free(&self, word: &[u64; 13]) -> u64 {
         !(word[self.0[0]] | word[self.0[1]] | word[self.0[2]] | word[self.0[3]] | word[self.0[4]])
     }
+}
+
+/// (strength, class) of a front by its ranks `r0 ≤ r1 ≤ r2`, at `(r0·13 + r1)·13 + r2`.
+fn fronts_by_ranks() -> &'static [(u32, u16)] {
+    static T: std::sync::OnceLock<Vec<(u32, u16)>> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = vec![(0, 0); 13 * 13 * 13];
+        for r0 in 0..13u8 {
+            for r1 in r0..13 {
+                for r2 in r1..13 {
+                    let s = strength3(&[Card::new(r0, 0), Card::new(r1, 1), Card::new(r2, 2)]);
+                    t[(r0 as usize * 13 + r1 as usize) * 13 + r2 as usize] = (s, class_of(3, s) as u16);
+                }
+            }
+        }
+        t
+    })
 }
 
 /// Word `w` of the per-card bitsets over a sorted list of subsets (`masks[order[j]]`).
