@@ -402,6 +402,18 @@ fn fast_search_equals_reference_on_adversarial_hands() {
 }
 
 #[test]
+fn fast_search_equals_reference_on_long_lists() {
+    // Long `alternatives` lists reach deep into dominated and tied splits.
+    let hands = ["Kd 9h 9s 4c 4d Jh Qs 2c 7h 7s Ac 3d 8c", "2s 2h 3s 3h 4d 4c 5s 5h 6d 6c 7s 7h 9c", "2d 3c 4d Th Tc Jd 7d 9c As Ah Ad Js 6h"];
+    for (i, text) in hands.iter().enumerate() {
+        for top_k in [300, 3000] {
+            let r = &rule_variants()[i];
+            same_answer(&cards(text), &Options { top_k, opponents: 1 + i, ..Options::default() }, r).unwrap();
+        }
+    }
+}
+
+#[test]
 fn fast_search_equals_reference_with_monte_carlo_reranking() {
     // The re-ranked candidates are the search's 16 best: the same list, the same totals.
     let r = Rules::default();
