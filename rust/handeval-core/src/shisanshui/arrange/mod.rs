@@ -10,8 +10,8 @@
 //! A split is a back (5 of the 13 cards), a middle (5 of the other 8) and the rest in
 //! front: 72,072 splits, each of the 1,287 five-card and 286 three-card subsets evaluated
 //! once, fouled splits skipped with two integer comparisons. The expected value of a split
-//! is a sum of per-row terms plus the 打枪 / 全垒打 product terms ([`search`] prunes all but a
-//! few backs without changing a bit of the answer; [`reference`] is the search it
+//! is a sum of per-row terms plus the 打枪 / 全垒打 product terms (`search.rs` prunes all but a
+//! few backs without changing a bit of the answer; `reference.rs` is the search it
 //! replaced, kept for the equality test and the benchmarks).
 
 pub mod model;

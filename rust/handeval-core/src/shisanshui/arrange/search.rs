@@ -1,5 +1,5 @@
 //! The table solver's search (RULES §1.8): the `top_k` foul-free splits with the highest
-//! expected waters, exactly those of the exhaustive search (see [`super::reference`]).
+//! expected waters, exactly those of the search it replaced (`reference.rs`).
 //!
 //! Why it can prune without changing a single bit of the answer: every component of a
 //! row's [`RoleValue`] is *exactly* monotone in the row's strength, floating-point
