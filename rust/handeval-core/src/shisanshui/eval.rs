@@ -229,6 +229,22 @@ pub fn strength5_of_keys(k: u64) -> u32 {
     }
 }
 
+/// Where [`strength5_of_keys`] looks a key sum up: a dense index, below
+/// [`STRENGTH5_SLOTS`], that is the same for two sums exactly when their strengths are
+/// (for callers that keep their own per-class tables indexed by it).
+#[inline]
+pub fn strength5_slot_of_keys(k: u64) -> usize {
+    let suits = k >> 48;
+    if (suits >> 2) & suits & 0x1111 != 0 {
+        MAX_KEY_SUM + 1 + ((k >> 32) & 0x1FFF) as usize
+    } else {
+        (k & 0xF_FFFF) as usize
+    }
+}
+
+/// The number of slots of [`strength5_slot_of_keys`].
+pub const STRENGTH5_SLOTS: usize = MAX_KEY_SUM + 1 + (1 << 13);
+
 /// Rank-only strength of a three-card front.
 #[inline]
 pub fn strength3(cards: &[Card; 3]) -> u32 {

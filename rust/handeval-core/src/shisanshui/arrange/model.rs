@@ -286,6 +286,8 @@ pub struct Model {
     /// Rank of each five-card class in the order of these rules (0 = weakest): a
     /// 13-bit sort key (`A2345` may move straights).
     pub(crate) rank5: Vec<u16>,
+    /// Strength under these rules of each five-card class.
+    pub(crate) strength5: Vec<u32>,
     pub(crate) rules: Rules,
 }
 
@@ -343,6 +345,7 @@ impl Model {
         Model {
             rows: [build(0), build(1), build(2)],
             rank5,
+            strength5: classes(5).iter().map(|&c| adjust_for_rules(c, rules)).collect(),
             p_special: special_dist.iter().sum(),
             special_dist,
             hr_cond,

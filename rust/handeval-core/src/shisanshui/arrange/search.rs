@@ -23,7 +23,7 @@
 use super::model::{class_of, Model, RoleValue};
 use super::{combos, pow, Cand, TopK};
 use crate::cards::Card;
-use crate::shisanshui::eval::{adjust_for_rules, strength3, strength5_key, strength5_of_keys};
+use crate::shisanshui::eval::{strength3, strength5_key, strength5_of_keys, strength5_slot_of_keys, STRENGTH5_SLOTS};
 
 const N5: usize = 1287;
 const N3: usize = 286;
@@ -134,12 +134,12 @@ impl Hand {
     /// words of `bits5` before they are read), so one `Hand` serves hand after hand.
     fn fill(&mut self, cards: &[Card; 13], model: &Model) {
         let c = combos();
-        let rules = &model.rules;
         let h = self;
         h.built5 = 0;
         // Five-card strengths from sums of per-card keys, the subsets in `combos` order
         // (ascending masks: the highest card outermost), each sum one addition.
         let key: [u64; 13] = std::array::from_fn(|p| strength5_key(cards[p]));
+        let (classes, adjusted) = (classes5_by_slot(), &model.strength5);
         let mut i = 0;
         for e in 4..13 {
             for d in 3..e {
@@ -149,9 +149,9 @@ impl Hand {
                     for b in 1..c3 {
                         let kbcde = kcde + key[b];
                         for a in 0..b {
-                            let s = strength5_of_keys(kbcde + key[a]);
-                            h.c5[i] = class_of(5, s) as u16;
-                            h.s5[i] = adjust_for_rules(s, rules);
+                            let c = classes[strength5_slot_of_keys(kbcde + key[a])];
+                            h.c5[i] = c;
+                            h.s5[i] = adjusted[c as usize];
                             i += 1;
                         }
                     }
@@ -261,6 +261,38 @@ impl Cards {
     fn free(&self, word: &[u64; 13]) -> u64 {
         !(word[self.0[0]] | word[self.0[1]] | word[self.0[2]] | word[self.0[3]] | word[self.0[4]])
     }
+}
+
+/// Standard five-card class by [`strength5_slot_of_keys`] (one lookup instead of the
+/// strength table and a hash of the strength).
+pub(super) fn classes5_by_slot() -> &'static [u16] {
+    static T: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
+    T.get_or_init(|| {
+        let mut t = vec![u16::MAX; STRENGTH5_SLOTS];
+        // Every five distinct cards' key sum lands on a slot; it is enough to visit one
+        // card set per (rank multiset, flush or not): distinct suits per rank, and for
+        // five distinct ranks both all one suit and not.
+        let mut ranks = [0u8; 5];
+        fn walk(from: u8, at: usize, ranks: &mut [u8; 5], t: &mut [u16]) {
+            if at == 5 {
+                let key = |suit: &dyn Fn(usize) -> u8| (0..5).map(|i| strength5_key(Card::new(ranks[i], suit(i)))).sum::<u64>();
+                let mut put = |k: u64| t[strength5_slot_of_keys(k)] = class_of(5, strength5_of_keys(k)) as u16;
+                put(key(&|i| (i % 4) as u8));
+                if ranks.windows(2).all(|w| w[0] != w[1]) {
+                    put(key(&|_| 0));
+                }
+                return;
+            }
+            for r in from..13 {
+                if ranks[..at].iter().filter(|&&x| x == r).count() < 4 {
+                    ranks[at] = r;
+                    walk(r, at + 1, ranks, t);
+                }
+            }
+        }
+        walk(0, 0, &mut ranks, &mut t);
+        t
+    })
 }
 
 /// (strength, class) of a front by its ranks `r0 ≤ r1 ≤ r2`, at `(r0·13 + r1)·13 + r2`.

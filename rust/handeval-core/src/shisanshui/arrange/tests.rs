@@ -73,6 +73,27 @@ fn classes_are_the_standard_counts() {
 }
 
 #[test]
+fn class_by_key_slot_is_the_class_of_every_five_card_set() {
+    // The search's one-lookup class table, against strength5 + class_of, exhaustively.
+    use crate::shisanshui::eval::{strength5, strength5_key, strength5_slot_of_keys};
+    let table = search::classes5_by_slot();
+    let key: Vec<u64> = (0..52).map(|i| strength5_key(Card(i))).collect();
+    for a in 0..52 {
+        for b in a + 1..52 {
+            for c in b + 1..52 {
+                for d in c + 1..52 {
+                    let k4 = key[a] + key[b] + key[c] + key[d];
+                    for e in d + 1..52 {
+                        let h = [a, b, c, d, e].map(|i| Card(i as u8));
+                        assert_eq!(table[strength5_slot_of_keys(k4 + key[e])] as usize, model::class_of(5, strength5(&h)), "{h:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn tables_round_trip_and_reject_garbage() {
     let t = Tables::shipped();
     assert_eq!(&Tables::from_bytes(&t.to_bytes()).unwrap(), t);
