@@ -312,18 +312,31 @@ fn fronts_by_ranks() -> &'static [(u32, u16)] {
     })
 }
 
-/// Word `w` of the per-card bitsets over a sorted list of subsets (`masks[order[j]]`).
+/// Word `w` of the per-card bitsets over a sorted list of subsets (`masks[order[j]]`):
+/// a bit-matrix transpose, eight subsets at a time (the bit of card p of eight masks, one
+/// per byte, gathered into a byte by one multiplication), so no counter is updated in
+/// memory per card.
 fn card_bits(order: &[u16], masks: &[u16], w: usize) -> [u64; 13] {
+    let (start, end) = (64 * w, order.len().min(64 * w + 64));
+    let (mut lo, mut hi) = ([0u8; 64], [0u8; 64]);
+    for j in start..end {
+        let m = masks[order[j] as usize];
+        (lo[j - start], hi[j - start]) = (m as u8, (m >> 8) as u8);
+    }
+    // Bit 0 of each of the 8 bytes of x, as the 8 bits of a byte.
+    let gather = |x: u64| (x & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56;
     let mut acc = [0u64; 13];
-    let end = order.len().min(64 * w + 64);
-    for j in 64 * w..end {
-        let mut m = masks[order[j] as usize];
-        while m != 0 {
-            acc[m.trailing_zeros() as usize] |= 1 << (j % 64);
-            m &= m - 1;
+    for g in 0..8 {
+        let l = u64::from_le_bytes(lo[8 * g..8 * g + 8].try_into().unwrap());
+        let h = u64::from_le_bytes(hi[8 * g..8 * g + 8].try_into().unwrap());
+        for p in 0..8 {
+            acc[p] |= gather(l >> p) << (8 * g);
+        }
+        for p in 0..5 {
+            acc[8 + p] |= gather(h >> p) << (8 * g);
         }
     }
-    if end < 64 * w + 64 {
+    if end < start + 64 {
         for a in acc.iter_mut() {
             *a |= !0u64 << (end % 64);
         }
