@@ -199,14 +199,15 @@ fn straight_top(mask: u32) -> Option<u8> {
 #[inline]
 pub fn strength5(cards: &[Card; 5]) -> u32 {
     let t = tables();
-    let k = cards.iter().fold(0u64, |acc, c| acc + t.card_keys[c.0 as usize]);
+    strength5_of_keys(cards.iter().fold(0u64, |acc, c| acc + t.card_keys[c.0 as usize]))
+}
+
+/// Whether a sum of five card keys is a flush: a suit counter of 5 (0b101) is the only
+/// one with bits 0 and 2 both set.
+#[inline]
+fn is_flush_key(k: u64) -> bool {
     let suits = k >> 48;
-    // A suit counter of 5 (0b101) is the only one with bits 0 and 2 both set.
-    if (suits >> 2) & suits & 0x1111 != 0 {
-        t.flush[((k >> 32) & 0x1FFF) as usize]
-    } else {
-        t.by_sum[(k & 0xF_FFFF) as usize]
-    }
+    (suits >> 2) & suits & 0x1111 != 0
 }
 
 /// The key [`strength5`] sums for one card, for callers that sum the keys of many
@@ -221,8 +222,7 @@ pub fn strength5_key(card: Card) -> u64 {
 #[inline]
 pub fn strength5_of_keys(k: u64) -> u32 {
     let t = tables();
-    let suits = k >> 48;
-    if (suits >> 2) & suits & 0x1111 != 0 {
+    if is_flush_key(k) {
         t.flush[((k >> 32) & 0x1FFF) as usize]
     } else {
         t.by_sum[(k & 0xF_FFFF) as usize]
@@ -234,8 +234,7 @@ pub fn strength5_of_keys(k: u64) -> u32 {
 /// (for callers that keep their own per-class tables indexed by it).
 #[inline]
 pub fn strength5_slot_of_keys(k: u64) -> usize {
-    let suits = k >> 48;
-    if (suits >> 2) & suits & 0x1111 != 0 {
+    if is_flush_key(k) {
         MAX_KEY_SUM + 1 + ((k >> 32) & 0x1FFF) as usize
     } else {
         (k & 0xF_FFFF) as usize
