@@ -183,14 +183,16 @@ def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArra
         for start in range(0, len(hands), ARRANGE_CHUNK):
             batch.check_deadline(start, len(req.items))
             chunk = hands[start:start + ARRANGE_CHUNK]
+            # one item per hand: its Arrangement, or the HandevalError it would raise
             try:
                 answers = arrange_many([req.items[i].hand for i in chunk], **kw)
             except HandevalError:
-                answers = None  # some hand is bad: redo this chunk one by one
+                answers = None  # a bad option: every hand gets the error below
             for n, i in enumerate(chunk):
-                if answers is not None:
+                if answers is not None and not isinstance(answers[n], HandevalError):
                     results[i] = pb.ShisanshuiArrangeResult(answer=answer_msg(answers[n]))
                     continue
+                # a bad hand: its own call gives the error with this request's field names
                 try:
                     results[i] = pb.ShisanshuiArrangeResult(answer=answer_msg(arrange_one(req.items[i].hand, **kw)))
                 except HandevalError as e:

@@ -42,23 +42,99 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
-/// Cards of a string or a list of one-card strings, without building any error text
-/// (the hot path of every call): `None` when anything is off, and the caller re-parses
-/// with [`cards_from`]'s detailed path for the error.
+/// Rank (0..=12) or suit (0..=3) of one ASCII character, as the core parser reads them
+/// (ranks and suits use disjoint letters, either case).
+fn ascii_rank(c: u32) -> Option<u8> {
+    Some(match char::from_u32(c)?.to_ascii_uppercase() {
+        d @ '2'..='9' => d as u8 - b'2',
+        'T' => 8,
+        'J' => 9,
+        'Q' => 10,
+        'K' => 11,
+        'A' => 12,
+        _ => return None,
+    })
+}
+
+fn ascii_suit(c: u32) -> Option<u8> {
+    Some(match char::from_u32(c)?.to_ascii_lowercase() {
+        's' => 0,
+        'h' => 1,
+        'd' => 2,
+        'c' => 3,
+        _ => return None,
+    })
+}
+
+/// One card token of the common ASCII forms: `As`, `sA`, `10d`, `d10` (any case).
+fn ascii_card(t: &[u32]) -> Option<Card> {
+    let (r, s) = match t {
+        [a, b] => ascii_rank(*a).zip(ascii_suit(*b)).or_else(|| ascii_rank(*b).zip(ascii_suit(*a)))?,
+        [0x31, 0x30, b] => (8, ascii_suit(*b)?),
+        [a, 0x31, 0x30] => (8, ascii_suit(*a)?),
+        _ => return None,
+    };
+    Some(Card::new(r, s))
+}
+
+/// The characters of a short `str` in a stack buffer (no allocation: the abi3 build has
+/// no borrowed UTF-8 view before Python 3.10, and `to_cow` would copy into a new bytes
+/// object on every call). `None` when longer than `N`.
+fn ucs4<const N: usize>(s: &Bound<'_, PyString>, buf: &mut [u32; N]) -> Option<usize> {
+    // SAFETY: `s` is a live str; PyUnicode_AsUCS4 writes at most N code points to `buf`.
+    unsafe {
+        let n = pyo3::ffi::PyUnicode_GetLength(s.as_ptr());
+        if n < 0 || n as usize > N {
+            if n < 0 {
+                pyo3::ffi::PyErr_Clear();
+            }
+            return None;
+        }
+        if pyo3::ffi::PyUnicode_AsUCS4(s.as_ptr(), buf.as_mut_ptr(), N as pyo3::ffi::Py_ssize_t, 0).is_null() {
+            pyo3::ffi::PyErr_Clear();
+            return None;
+        }
+        Some(n as usize)
+    }
+}
+
+/// The fast path of every card argument: cards of a string of single-space-separated
+/// ASCII tokens, or of a list of one-token strings; distinct cards only. `None` for
+/// anything else (commas, symbols, padding, a bad or repeated card), which the core
+/// parser in [`cards_from`] then reads with its full error messages. Accepts a subset of
+/// what the core accepts, with the same cards (tests/test_cards.py checks both).
 pub fn quick_cards(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
+    let mut seen = 0u64;
+    let mut push = |out: &mut Vec<Card>, c: Card| {
+        if seen & c.bit() != 0 {
+            return false;
+        }
+        seen |= c.bit();
+        out.push(c);
+        true
+    };
     if let Ok(s) = obj.cast::<PyString>() {
-        return cards::parse_cards(&s.to_cow().ok()?).ok();
+        let mut buf = [0u32; 160];
+        let n = ucs4(s, &mut buf)?;
+        let mut out = Vec::with_capacity(n / 3 + 1);
+        if n == 0 {
+            return Some(out);
+        }
+        for t in buf[..n].split(|&c| c == 0x20) {
+            if !push(&mut out, ascii_card(t)?) {
+                return None;
+            }
+        }
+        return Some(out);
     }
     if let Ok(l) = obj.cast::<PyList>() {
         let mut out = Vec::with_capacity(l.len());
-        let mut seen = 0u64;
         for item in l.iter() {
-            let c = cards::parse_card(item.cast::<PyString>().ok()?.to_cow().ok()?.trim()).ok()?;
-            if seen & c.bit() != 0 {
+            let mut buf = [0u32; 3];
+            let n = ucs4(item.cast::<PyString>().ok()?, &mut buf)?;
+            if !push(&mut out, ascii_card(&buf[..n])?) {
                 return None;
             }
-            seen |= c.bit();
-            out.push(c);
         }
         return Some(out);
     }
