@@ -175,7 +175,7 @@ def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArra
     if rules is not None:
         kw["rules"] = rules
     kinds = [item.WhichOneof("item") for item in req.items]
-    results = [None] * len(req.items)
+    results: list = [None] * len(req.items)
 
     hands = [i for i, k in enumerate(kinds) if k == "hand"]
     if hands:

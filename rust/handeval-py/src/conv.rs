@@ -42,31 +42,44 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
-/// Rank (0..=12) or suit (0..=3) of one ASCII character, as the core parser reads them
-/// (ranks and suits use disjoint letters, either case).
+/// Rank (0..=12) and suit (0..=3) of each ASCII character, as the core parser reads them
+/// (ranks and suits use disjoint letters, either case); `NONE` for anything else.
+const NONE: u8 = 0xFF;
+const fn ascii_tables() -> ([u8; 128], [u8; 128]) {
+    let mut rank = [NONE; 128];
+    let mut suit = [NONE; 128];
+    let ranks = b"23456789TJQKA";
+    let mut i = 0;
+    while i < ranks.len() {
+        rank[ranks[i] as usize] = i as u8;
+        rank[ranks[i].to_ascii_lowercase() as usize] = i as u8;
+        i += 1;
+    }
+    let suits = b"shdc";
+    let mut j = 0;
+    while j < suits.len() {
+        suit[suits[j] as usize] = j as u8;
+        suit[suits[j].to_ascii_uppercase() as usize] = j as u8;
+        j += 1;
+    }
+    (rank, suit)
+}
+const ASCII: ([u8; 128], [u8; 128]) = ascii_tables();
+
+#[inline]
 fn ascii_rank(c: u32) -> Option<u8> {
-    Some(match char::from_u32(c)?.to_ascii_uppercase() {
-        d @ '2'..='9' => d as u8 - b'2',
-        'T' => 8,
-        'J' => 9,
-        'Q' => 10,
-        'K' => 11,
-        'A' => 12,
-        _ => return None,
-    })
+    let r = *ASCII.0.get(c as usize)?;
+    (r != NONE).then_some(r)
 }
 
+#[inline]
 fn ascii_suit(c: u32) -> Option<u8> {
-    Some(match char::from_u32(c)?.to_ascii_lowercase() {
-        's' => 0,
-        'h' => 1,
-        'd' => 2,
-        'c' => 3,
-        _ => return None,
-    })
+    let s = *ASCII.1.get(c as usize)?;
+    (s != NONE).then_some(s)
 }
 
 /// One card token of the common ASCII forms: `As`, `sA`, `10d`, `d10` (any case).
+#[inline]
 fn ascii_card(t: &[u32]) -> Option<Card> {
     let (r, s) = match t {
         [a, b] => ascii_rank(*a).zip(ascii_suit(*b)).or_else(|| ascii_rank(*b).zip(ascii_suit(*a)))?,
@@ -104,41 +117,43 @@ fn ucs4<const N: usize>(s: &Bound<'_, PyString>, buf: &mut [u32; N]) -> Option<u
 /// parser in [`cards_from`] then reads with its full error messages. Accepts a subset of
 /// what the core accepts, with the same cards (tests/test_cards.py checks both).
 pub fn quick_cards(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
+    let mut buf = [Card(0); 52];
+    let n = quick_cards_into(obj, &mut buf)?;
+    Some(buf[..n].to_vec())
+}
+
+/// [`quick_cards`] into `out` (no allocation); `None` also when more than `out.len()`
+/// cards are given.
+pub fn quick_cards_into(obj: &Bound<'_, PyAny>, out: &mut [Card]) -> Option<usize> {
     let mut seen = 0u64;
-    let mut push = |out: &mut Vec<Card>, c: Card| {
-        if seen & c.bit() != 0 {
-            return false;
+    let mut n = 0;
+    let mut push = |c: Card| {
+        if seen & c.bit() != 0 || n == out.len() {
+            return None;
         }
         seen |= c.bit();
-        out.push(c);
-        true
+        out[n] = c;
+        n += 1;
+        Some(())
     };
     if let Ok(s) = obj.cast::<PyString>() {
         let mut buf = [0u32; 160];
-        let n = ucs4(s, &mut buf)?;
-        let mut out = Vec::with_capacity(n / 3 + 1);
-        if n == 0 {
-            return Some(out);
-        }
-        for t in buf[..n].split(|&c| c == 0x20) {
-            if !push(&mut out, ascii_card(t)?) {
-                return None;
+        let len = ucs4(s, &mut buf)?;
+        if len > 0 {
+            for t in buf[..len].split(|&c| c == 0x20) {
+                push(ascii_card(t)?)?;
             }
         }
-        return Some(out);
-    }
-    if let Ok(l) = obj.cast::<PyList>() {
-        let mut out = Vec::with_capacity(l.len());
+    } else if let Ok(l) = obj.cast::<PyList>() {
         for item in l.iter() {
             let mut buf = [0u32; 3];
-            let n = ucs4(item.cast::<PyString>().ok()?, &mut buf)?;
-            if !push(&mut out, ascii_card(&buf[..n])?) {
-                return None;
-            }
+            let len = ucs4(item.cast::<PyString>().ok()?, &mut buf)?;
+            push(ascii_card(&buf[..len])?)?;
         }
-        return Some(out);
+    } else {
+        return None;
     }
-    None
+    Some(n)
 }
 
 /// Cards from a string (`"As Td"`) or a list/tuple of one-card strings.
@@ -181,15 +196,21 @@ pub fn bool_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<bool> {
     obj.extract::<bool>().map_err(|_| bad(field, format!("expected True or False, got {}", type_name(obj))))
 }
 
+/// A list or tuple (not a string).
+pub fn check_list(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<()> {
+    if obj.is_instance_of::<PyString>() || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
+        return Err(bad(field, format!("expected a list, got {}", type_name(obj))));
+    }
+    Ok(())
+}
+
 /// A list (or tuple) of items converted one by one, errors naming `field[i]`.
 pub fn list_from<T>(
     obj: &Bound<'_, PyAny>,
     field: &str,
     mut item: impl FnMut(&Bound<'_, PyAny>, &str) -> PyResult<T>,
 ) -> PyResult<Vec<T>> {
-    if obj.is_instance_of::<PyString>() || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
-        return Err(bad(field, format!("expected a list, got {}", type_name(obj))));
-    }
+    check_list(obj, field)?;
     let mut out = Vec::new();
     for (i, x) in obj.try_iter()?.enumerate() {
         out.push(item(&x?, &format!("{field}[{i}]"))?);

@@ -1,6 +1,6 @@
 //! Binding of handeval_core::shisanshui (十三水).
 
-use crate::conv::{bad, cards_from, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, cards_from, check_list, quick_cards_into, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId, SuitOrder, WheelRank};
 use crate::result::{add_class, item_error, Cards, Text};
@@ -129,32 +129,62 @@ fn category_names(py: Python<'_>) -> &[Py<PyString>] {
 }
 
 /// Categories of many rows, one item per row: the category name, or the HandevalError
-/// (field `rows[i]`) that row would raise. Parsing holds the GIL, evaluation releases it.
+/// (field `rows[i]`) that row would raise. Parsing holds the GIL (the fast path into a
+/// fixed buffer; a row it does not take is re-read by [`row`] for its error), evaluation
+/// releases it.
 #[pyfunction]
 #[pyo3(signature = (rows, rules=None))]
 fn ssw_classify_many(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyAny>>> {
     let rules = rules_from(rules)?;
-    let parsed: Vec<PyResult<Vec<Card>>> = list_from(rows, "rows", |x, f| Ok(row(x, f)))?;
-    let ok: Vec<&[Card]> = parsed.iter().filter_map(|r| r.as_deref().ok()).collect();
-    let strengths: Vec<u32> = py.detach(|| ok.iter().map(|r| eval::strength(r, &rules).unwrap_or(0)).collect());
+    check_list(rows, "rows")?;
+    let mut parsed: Vec<([Card; 5], u8)> = Vec::with_capacity(rows.len().unwrap_or(0));
+    let mut errors: Vec<(usize, PyErr)> = Vec::new();
+    for (i, item) in rows.try_iter()?.enumerate() {
+        let item = item?;
+        let mut buf = [Card(0); 5];
+        match quick_cards_into(&item, &mut buf) {
+            Some(n @ (3 | 5)) => parsed.push((buf, n as u8)),
+            _ => match row(&item, &format!("rows[{i}]")) {
+                Ok(cards) => {
+                    buf[..cards.len()].copy_from_slice(&cards);
+                    parsed.push((buf, cards.len() as u8));
+                }
+                Err(e) => {
+                    errors.push((i, e));
+                    parsed.push((buf, 0));
+                }
+            },
+        }
+    }
+    let cats: Vec<u8> = py.detach(|| {
+        parsed.iter().map(|(c, n)| if *n == 0 { u8::MAX } else { (eval::strength(&c[..*n as usize], &rules).unwrap_or(0) >> 20) as u8 }).collect()
+    });
     let names = category_names(py);
-    let mut strengths = strengths.into_iter();
-    parsed
-        .into_iter()
-        .map(|r| match r {
-            Ok(_) => Ok(names[(strengths.next().unwrap_or(0) >> 20) as usize].clone_ref(py).into_any()),
-            Err(e) => item_error(py, e),
+    let mut errors = errors.into_iter().peekable();
+    cats.iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            if c == u8::MAX {
+                let (j, e) = errors.next().expect("one error per unparsed row");
+                debug_assert_eq!(i, j);
+                item_error(py, e)
+            } else {
+                Ok(names[c as usize].clone_ref(py).into_any())
+            }
         })
         .collect()
 }
 
 /// Categories (one byte each, 0 = high_card … 8 = straight_flush) of rows packed as card
 /// ids (`rank * 4 + suit`, one byte per card, `row_size` bytes per row). The bulk path:
-/// no strings, GIL released for the whole batch.
+/// no strings, GIL released for the whole batch. All or nothing: the first bad row
+/// raises, field `data[i]`.
 #[pyfunction]
 #[pyo3(signature = (data, row_size=None, rules=None))]
 fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: Option<&Bound<'_, PyAny>>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Py<pyo3::types::PyBytes>> {
-    let rules = rules_from(rules)?;
+    // The category does not depend on the rules (a2345 moves a straight within its
+    // category), but a bad rules argument is still refused.
+    let _ = rules_from(rules)?;
     // An integer (a bad one is a HandevalError, not a TypeError); None = 5.
     let row_size = match row_size {
         Some(r) if !r.is_none() => int_from(r, "row_size")?,
@@ -169,23 +199,25 @@ fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: Op
         return Err(bad("data", format!("{} bytes is not a whole number of {row_size}-card rows", bytes.len())));
     }
     let out: Result<Vec<u8>, handeval_core::Error> = py.detach(|| {
-        bytes
-            .chunks_exact(row_size)
-            .enumerate()
-            .map(|(i, row)| {
-                let mut seen = 0u64;
-                let mut cards = [Card(0); 5];
-                for (j, &id) in row.iter().enumerate() {
-                    let c = Card::from_id(id).map_err(|e| e.within(&format!("data[{i}]")))?;
-                    if seen & c.bit() != 0 {
-                        return Err(handeval_core::Error::field(format!("data[{i}]"), format!("duplicate card {c}")));
-                    }
-                    seen |= c.bit();
-                    cards[j] = c;
+        let mut out = Vec::with_capacity(bytes.len() / row_size);
+        for (i, row) in bytes.chunks_exact(row_size).enumerate() {
+            // One OR per card: ids above 51 and repeats are refused before the tables.
+            let mut seen = 0u64;
+            for &id in row {
+                if id >= 52 || seen & (1u64 << id) != 0 {
+                    let what = if id >= 52 { format!("card id {id} is out of range 0..51") } else { format!("duplicate card {}", Card(id)) };
+                    return Err(handeval_core::Error::field(format!("data[{i}]"), what));
                 }
-                Ok((eval::strength(&cards[..row_size], &rules)? >> 20) as u8)
-            })
-            .collect()
+                seen |= 1u64 << id;
+            }
+            let s = match row {
+                [a, b, c, d, e] => eval::strength5(&[Card(*a), Card(*b), Card(*c), Card(*d), Card(*e)]),
+                [a, b, c] => eval::strength3(&[Card(*a), Card(*b), Card(*c)]),
+                _ => unreachable!("row_size is 3 or 5"),
+            };
+            out.push((s >> 20) as u8);
+        }
+        Ok(out)
     });
     Ok(pyo3::types::PyBytes::new(py, &out.py()?).unbind())
 }
