@@ -48,6 +48,7 @@ def card_ids(cards: _Cards) -> List[int]: ...
 def cap(theoretical: Sequence[int], carried: Sequence[Optional[int]]) -> List[int]: ...
 
 # shisanshui
+SSW_CATEGORIES: Tuple[str, ...]
 @final
 class ShisanshuiRules(_Native):
     """handeval.shisanshui.Rules"""
