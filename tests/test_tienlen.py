@@ -333,7 +333,9 @@ def test_settlement_zero_sum_capped_and_itemised(deal, base, rake):
         if c is not None:
             assert abs(s.capped[seat]) <= c
         assert sum(l.amount for l in s.lines if l.seat == seat) == s.deltas[seat]
-    assert s.rake == sum(x * rake // 100 for x in s.capped if x > 0)
+    # 抽水 from the winner's positive amount only (RULES 2.6); losers keep what chops gave.
+    assert s.rake == max(s.capped[winner], 0) * rake // 100
+    assert all(s.deltas[seat] == s.capped[seat] for seat in range(len(remaining)) if seat != winner)
     # Each loser's payment is base × (cards, or 26 with no card played, + multipliers).
     for seat, h in enumerate(remaining):
         if seat == winner:

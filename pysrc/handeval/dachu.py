@@ -63,6 +63,12 @@ class Rules:
       (the 非儲方, default) or ``"chu"``. (The 儲方 always calls first after a
       declaration and in 1 vs 3.)
     * ``escape_units`` — the escape penalty in units of base × multiplier (the seed: 5).
+    * ``jiao_round_up`` — [decision] a 繳 costs base × multiplier / 2 rounded up to a
+      whole unit (default True: a surrender always costs something); False: toward zero.
+    * ``declare_once_per`` — [decision] the deal's declarations are once per
+      ``"player_and_kind"`` (default: several players may each 夢踹), once per
+      ``"player"`` (one declaration of any kind each) or once per ``"game"`` per kind.
+      夢宣 and 撐儲 fix the 儲 colour, so each happens once per game under every reading.
     """
 
     mixed_ace_pair: bool = True
@@ -71,6 +77,8 @@ class Rules:
     unit_per: str = "larger_side"
     first_caller_2v2: str = "other"
     escape_units: int = 5
+    jiao_round_up: bool = True
+    declare_once_per: str = "player_and_kind"
 
 
 def _rules(rules):
@@ -338,7 +346,7 @@ def settle(chu_side, places=None, *, base: int = 1, multiplier: Optional[int] = 
     with one player after 包踹/繳 counts like the lone player of 1 vs 3). 全殲 doubles
     the multiplier. A won game moves one unit (base × multiplier) per member of the
     larger side (``Rules.unit_per``), shared equally; 被包打 seats pay or win with their
-    side. Each 繳 pays base × multiplier / 2 (rounded toward zero) to the other side.
+    side. Each 繳 pays base × multiplier / 2 (rounded up, ``Rules.jiao_round_up``) to the other side.
     Shares that do not divide evenly follow RULES §0 (largest remainder, lower seat
     first); the result is exactly zero-sum.
     """

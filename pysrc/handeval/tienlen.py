@@ -65,11 +65,16 @@ class Rules:
       the lowest card dealt (normally 3♠); default False (the seed does not require it).
     * ``unplayed_loser_adds_multipliers`` — [decision] a loser who played no card and holds
       specials or 2s pays ``26 + Σ multipliers`` (default True); False: just 26.
-    * ``rake_percent`` — 抽水 of each positive final amount, default 5 (the seed).
+    * ``turn_after_chop`` — [decision] who moves after a chop by a seat that had passed:
+      ``"from_chopper"`` (default: the next seat after the chopper that has not passed)
+      or ``"resume"`` (the seat whose turn the chop interrupted).
+    * ``rake_percent`` — 抽水 of the winner's positive final amount, default 5 (the seed);
+      losers are not raked.
     """
 
     first_lead_must_contain_lowest: bool = False
     unplayed_loser_adds_multipliers: bool = True
+    turn_after_chop: str = "from_chopper"
     rake_percent: int = 5
 
 
@@ -233,38 +238,39 @@ def _first(first_lead, leader):
     return first_lead.seat, (first_lead.card if first_lead.must_contain else None)
 
 
-def round_state(round, players: int = 4, leader: Optional[int] = None, first_lead: Optional[FirstLead] = None) -> RoundState:
+def round_state(round, players: int = 4, leader: Optional[int] = None, first_lead: Optional[FirstLead] = None,
+                rules=None) -> RoundState:
     """Replay a round ``[[seat, cards | "pass"], ...]`` and return its state. An illegal
     action raises a HandevalError naming it (``round[i]``) and why. ``leader`` defaults to
     the first action's seat; pass ``first_lead`` (from :func:`first_leader`) for the
     game's first round."""
     leader, must = _first(first_lead, leader)
-    plays, passed, to_move, over, next_leader, lead = _core.tl_round_state(round, players, leader, must)
+    plays, passed, to_move, over, next_leader, lead = _core.tl_round_state(round, players, leader, must, _rules(rules))
     return RoundState([(s, _play(p)) for s, p in plays], list(passed), to_move, over, next_leader, lead)
 
 
 def check_action(round, seat: int, action, players: int = 4, leader: Optional[int] = None,
-                 first_lead: Optional[FirstLead] = None) -> Optional[str]:
+                 first_lead: Optional[FirstLead] = None, rules=None) -> Optional[str]:
     """None when ``seat`` may make ``action`` (cards or ``"pass"``) now, after ``round``;
     otherwise the reason it may not. Bad input (a set that is not a play, a seat not in
     the game, a card already played) raises a HandevalError."""
     leader, must = _first(first_lead, leader)
-    return _core.tl_check_action(round, seat, action, players, leader, must)
+    return _core.tl_check_action(round, seat, action, players, leader, must, _rules(rules))
 
 
 def may_play(round, seat: int, cards: Union[Cards, Play], players: int = 4, leader: Optional[int] = None,
-             first_lead: Optional[FirstLead] = None) -> bool:
+             first_lead: Optional[FirstLead] = None, rules=None) -> bool:
     """Whether ``seat`` may play ``cards`` now: in turn and beating the table (or
     leading), or, after passing, only a special that chops the table."""
-    return check_action(round, seat, cards, players, leader, first_lead) is None
+    return check_action(round, seat, cards, players, leader, first_lead, rules) is None
 
 
-def chop_transfers(round, base: int, players: int = 4, leader: Optional[int] = None) -> List[Dict[str, int]]:
+def chop_transfers(round, base: int, players: int = 4, leader: Optional[int] = None, rules=None) -> List[Dict[str, int]]:
     """The 压牌 chop payment of one round (RULES 2.6): ``[]`` or
     ``[{"from": seat, "to": seat, "amount": int}]`` — the seat beaten last pays ``base ×``
     the multipliers of the chain's specials to the seat of the last special. The round is
     validated first."""
-    return [{"from": f, "to": t, "amount": a} for f, t, a in _core.tl_chop_transfers(round, base, players, leader)]
+    return [{"from": f, "to": t, "amount": a} for f, t, a in _core.tl_chop_transfers(round, base, players, leader, _rules(rules))]
 
 
 def special_groups(cards: Cards) -> Tuple[List[Tuple[str, List[str]]], int]:

@@ -22,6 +22,8 @@ fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
         unit_per: UnitPer::parse(&r.text("unit_per")?).map_err(within).py()?,
         first_caller_2v2: FirstCaller::parse(&r.text("first_caller_2v2")?).map_err(within).py()?,
         escape_units: r.count("escape_units", "a non-negative integer")?,
+        jiao_round_up: r.flag("jiao_round_up")?,
+        declare_once_per: handeval_core::dachu::rules::DeclareOncePer::parse(&r.text("declare_once_per")?).map_err(within).py()?,
     };
     rules.validate().map_err(within).py()?;
     Ok(rules)

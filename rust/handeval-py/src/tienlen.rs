@@ -14,6 +14,7 @@ fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     let rules = Rules {
         first_lead_must_contain_lowest: r.flag("first_lead_must_contain_lowest")?,
         unplayed_loser_adds_multipliers: r.flag("unplayed_loser_adds_multipliers")?,
+        turn_after_chop: tl::TurnAfterChop::parse(&r.text("turn_after_chop")?).map_err(|e| e.within("rules")).py()?,
         rake_percent: r.count("rake_percent", "0..100")?,
     };
     rules.validate().map_err(|e| e.within("rules")).py()?;
@@ -239,7 +240,9 @@ fn replay(
     players: Option<&Bound<'_, PyAny>>,
     leader: Option<&Bound<'_, PyAny>>,
     must_contain: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<RoundState> {
+    let rules = rules_from(rules)?;
     let actions = round_from(round)?;
     let players = players_from(players)?;
     let leader = opt(leader, |l| usize_from(l, "leader"))?;
@@ -250,7 +253,7 @@ fn replay(
         }
         Ok(cs[0])
     })?;
-    RoundState::replay(players, leader, must, &actions).py()
+    RoundState::replay(players, leader, must, &actions, &rules).py()
 }
 
 /// (plays [(seat, play)], passed seats, to_move, over, next_leader, leader)
@@ -268,19 +271,21 @@ fn state_tuple(st: &RoundState) -> StateTuple {
 }
 
 #[pyfunction]
-#[pyo3(signature = (round, players=None, leader=None, must_contain=None))]
+#[pyo3(signature = (round, players=None, leader=None, must_contain=None, rules=None))]
 fn tl_round_state(
     round: &Bound<'_, PyAny>,
     players: Option<&Bound<'_, PyAny>>,
     leader: Option<&Bound<'_, PyAny>>,
     must_contain: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<StateTuple> {
-    Ok(state_tuple(&replay(round, players, leader, must_contain)?))
+    Ok(state_tuple(&replay(round, players, leader, must_contain, rules)?))
 }
 
 /// None when `seat` may make `action` now, else the reason; bad input raises.
 #[pyfunction]
-#[pyo3(signature = (round, seat, action, players=None, leader=None, must_contain=None))]
+#[pyo3(signature = (round, seat, action, players=None, leader=None, must_contain=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
 fn tl_check_action(
     round: &Bound<'_, PyAny>,
     seat: &Bound<'_, PyAny>,
@@ -288,26 +293,29 @@ fn tl_check_action(
     players: Option<&Bound<'_, PyAny>>,
     leader: Option<&Bound<'_, PyAny>>,
     must_contain: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<String>> {
-    let st = replay(round, players, leader, must_contain)?;
+    let st = replay(round, players, leader, must_contain, rules)?;
     let seat = usize_from(seat, "seat")?;
     let action = action_from(action, "action")?;
     Ok(st.check(seat, &action).py()?.err())
 }
 
 #[pyfunction]
-#[pyo3(signature = (round, base, players=None, leader=None))]
+#[pyo3(signature = (round, base, players=None, leader=None, rules=None))]
 fn tl_chop_transfers(
     round: &Bound<'_, PyAny>,
     base: &Bound<'_, PyAny>,
     players: Option<&Bound<'_, PyAny>>,
     leader: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(usize, usize, i64)>> {
+    let rules = rules_from(rules)?;
     let actions = round_from(round)?;
     let base = int_from(base, "base")?;
     let players = players_from(players)?;
     let leader = opt(leader, |l| usize_from(l, "leader"))?;
-    Ok(tl::chop_transfers(players, leader, &actions, base).py()?.iter().map(|t| (t.from, t.to, t.amount)).collect())
+    Ok(tl::chop_transfers(players, leader, &actions, base, &rules).py()?.iter().map(|t| (t.from, t.to, t.amount)).collect())
 }
 
 /// ([(kind, cards)], total multiplier)
@@ -395,7 +403,7 @@ fn tl_settle(
         })
     })?;
     let chops = opt(chops, |c| list_from(c, "chops", chop_item))?.unwrap_or_default();
-    let chops = tl::chop_list(&remaining, &chops, base).py()?;
+    let chops = tl::chop_list(&remaining, &chops, base, &rules).py()?;
     let carried = carried_from(carried, "carried")?;
     Ok(settle_tuple(tl::settle(&remaining, winner, base, played_any.as_deref(), &chops, carried.as_deref(), &rules).py()?))
 }
