@@ -1,5 +1,5 @@
-"""Shared fixtures: the seed vectors, read from tests/vectors/seed_examples.json (an
-identical copy of ../shared/vectors/seed_examples.json, checked by test_vectors.py)."""
+"""Shared fixtures: the seed vectors, read from tests/vectors/seed_examples.json (the
+worked examples of the rule documents, as test vectors)."""
 
 import json
 from pathlib import Path

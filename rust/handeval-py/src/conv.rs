@@ -60,48 +60,27 @@ const fn index_table(upper: &[u8], lower: &[u8]) -> [u8; 128] {
 const ASCII: ([u8; 128], [u8; 128]) = (index_table(b"23456789TJQKA", b"23456789tjqka"), index_table(b"SHDC", b"shdc"));
 
 #[inline]
-fn ascii_rank(c: u32) -> Option<u8> {
+fn ascii_rank(c: u8) -> Option<u8> {
     let r = *ASCII.0.get(c as usize)?;
     (r != NONE).then_some(r)
 }
 
 #[inline]
-fn ascii_suit(c: u32) -> Option<u8> {
+fn ascii_suit(c: u8) -> Option<u8> {
     let s = *ASCII.1.get(c as usize)?;
     (s != NONE).then_some(s)
 }
 
 /// One card token of the common ASCII forms: `As`, `sA`, `10d`, `d10` (any case).
 #[inline]
-fn ascii_card(t: &[u32]) -> Option<Card> {
+fn ascii_card(t: &[u8]) -> Option<Card> {
     let (r, s) = match t {
         [a, b] => ascii_rank(*a).zip(ascii_suit(*b)).or_else(|| ascii_rank(*b).zip(ascii_suit(*a)))?,
-        [0x31, 0x30, b] => (8, ascii_suit(*b)?),
-        [a, 0x31, 0x30] => (8, ascii_suit(*a)?),
+        [b'1', b'0', b] => (8, ascii_suit(*b)?),
+        [a, b'1', b'0'] => (8, ascii_suit(*a)?),
         _ => return None,
     };
     Some(Card::new(r, s))
-}
-
-/// The characters of a short `str` in a stack buffer (no allocation: the abi3 build has
-/// no borrowed UTF-8 view before Python 3.10, and `to_cow` would copy into a new bytes
-/// object on every call). `None` when longer than `N`.
-fn ucs4<const N: usize>(s: &Bound<'_, PyString>, buf: &mut [u32; N]) -> Option<usize> {
-    // SAFETY: `s` is a live str; PyUnicode_AsUCS4 writes at most N code points to `buf`.
-    unsafe {
-        let n = pyo3::ffi::PyUnicode_GetLength(s.as_ptr());
-        if n < 0 || n as usize > N {
-            if n < 0 {
-                pyo3::ffi::PyErr_Clear();
-            }
-            return None;
-        }
-        if pyo3::ffi::PyUnicode_AsUCS4(s.as_ptr(), buf.as_mut_ptr(), N as pyo3::ffi::Py_ssize_t, 0).is_null() {
-            pyo3::ffi::PyErr_Clear();
-            return None;
-        }
-        Some(n as usize)
-    }
 }
 
 /// The fast path of every card argument: cards of a string of single-space-separated
@@ -129,19 +108,18 @@ pub fn quick_cards_into(obj: &Bound<'_, PyAny>, out: &mut [Card]) -> Option<usiz
         n += 1;
         Some(())
     };
+    // `to_str` borrows the str's UTF-8 (no copy for the usual ASCII strings); a
+    // non-ASCII byte is in no table, so such text falls through to the core parser.
     if let Ok(s) = obj.cast::<PyString>() {
-        let mut buf = [0u32; 160];
-        let len = ucs4(s, &mut buf)?;
-        if len > 0 {
-            for t in buf[..len].split(|&c| c == 0x20) {
+        let text = s.to_str().ok()?.as_bytes();
+        if !text.is_empty() {
+            for t in text.split(|&c| c == b' ') {
                 push(ascii_card(t)?)?;
             }
         }
     } else if let Ok(l) = obj.cast::<PyList>() {
         for item in l.iter() {
-            let mut buf = [0u32; 3];
-            let len = ucs4(item.cast::<PyString>().ok()?, &mut buf)?;
-            push(ascii_card(&buf[..len])?)?;
+            push(ascii_card(item.cast::<PyString>().ok()?.to_str().ok()?.as_bytes())?)?;
         }
     } else {
         return None;
