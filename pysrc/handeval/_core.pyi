@@ -9,8 +9,8 @@
 # rust/handeval-py/src/result.rs: those of _Native (to_dict, ==, hash, pickling) plus
 # replace(**changes) -> its own type and __match_args__ (its fields, in order). Classes
 # are declared under their _core names (ShisanshuiRow); the docstring names the public one.
-# A `*_many` function returns one item per input: the result, or the HandevalError that
-# input would raise (not raised).
+# A `*_many` function returns one item per input: the result, or the HandevalError (not
+# raised) that the single call on that input raises, with the same field and description.
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
 
 

@@ -81,8 +81,8 @@ Settlement = _core.ShisanshuiSettlement
 classify = _core.ssw_classify
 
 #: ``classify_many(rows, rules=None) -> list``: the category of each row, or in its place
-#: the HandevalError (``.field`` = ``"rows[i]"``) that row would raise; evaluation runs
-#: with the GIL released.
+#: the HandevalError (not raised) that ``classify(row)`` raises, same ``.field`` and
+#: ``.description``; evaluation runs with the GIL released.
 classify_many = _core.ssw_classify_many
 
 
@@ -168,8 +168,9 @@ def arrange(cards13: Cards, opponents: int = 3, top_k: int = 1, seed: int = 0, r
 def arrange_many(hands: Sequence[Cards], opponents: int = 3, top_k: int = 1, seed: int = 0,
                  rules=None, samples: int = 0) -> List[Union[Arrangement, HandevalError]]:
     """:func:`arrange` for many hands: the GIL is released and every core is used. One
-    item per hand: its Arrangement, or in its place the HandevalError (``.field`` =
-    ``"hands[i]…"``) that hand would raise. Ctrl-C interrupts it between chunks."""
+    item per hand: its Arrangement, or in its place the HandevalError (not raised) that
+    ``arrange(hand)`` raises, same ``.field`` and ``.description``. A bad option raises.
+    Ctrl-C interrupts it between chunks."""
     return _core.ssw_arrange_many(hands, opponents, top_k, seed, samples, rules)
 
 

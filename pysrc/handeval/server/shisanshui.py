@@ -195,15 +195,12 @@ def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArra
         except HandevalError as e:  # a bad option: the whole request's fault
             raise BadRequest(f"shisanshui.{e.field or 'items'}", e.description) from None
         for n, i in enumerate(chunk):
-            if not isinstance(answers[n], HandevalError):
-                results[i] = Result(answer=answer_msg(answers[n]))
-                continue
-            # a bad hand: its own call names the error with this request's field names
-            try:
-                results[i] = Result(answer=answer_msg(api.arrange(req.items[i].hand, rules=rules, **kw)))
-            except HandevalError as e:
+            a = answers[n]
+            if isinstance(a, HandevalError):  # the error arrange(hand) raises, in place
                 batch.item_errors += 1
-                results[i] = Result(error=item_error(rename(e, {"cards13": "hand", "cards": "hand"}), f"items[{i}]"))
+                results[i] = Result(error=item_error(rename(a, {"cards13": "hand", "cards": "hand"}), f"items[{i}]"))
+            else:
+                results[i] = Result(answer=answer_msg(a))
 
     others = [i for i, k in enumerate(kinds) if k != "hand"]
     if others:

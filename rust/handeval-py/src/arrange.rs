@@ -90,26 +90,14 @@ fn ssw_arrange(
     Ok(arrangement(&arrange_one(py, cards, o, rules)?))
 }
 
-/// An error of `arrange(cards)` as the error of item `hands[i]`: its `cards…` path is
-/// re-rooted at the item (the path is data, not a sentence: nothing is re-parsed).
-fn as_item(e: handeval_core::Error, i: usize) -> handeval_core::Error {
-    let item = format!("hands[{i}]");
-    let field = match e.field.as_deref() {
-        Some(f) if f.starts_with("cards") => format!("{item}{}", &f["cards".len()..]),
-        Some(f) => format!("{item}.{f}"),
-        None => item,
-    };
-    handeval_core::Error { field: Some(field), message: e.message }
-}
-
 /// Hands per chunk of `arrange_many`: about 50 ms of one core's work between two looks
 /// at signals (0.13 ms per hand, ~0.7 ms more per sample on the reference machine).
 fn chunk_size(samples: u32) -> usize {
     (384 / (1 + 5 * samples as usize)).max(1)
 }
 
-/// Many hands, one item per hand: the Arrangement, or the HandevalError (field
-/// `hands[i]`) that hand would raise. The search releases the GIL and uses every core;
+/// Many hands, one item per hand: the Arrangement, or the HandevalError `arrange(hand)`
+/// raises (same field and description; its place in the list says which hand). The search releases the GIL and uses every core;
 /// signals are checked between chunks.
 #[pyfunction]
 #[pyo3(signature = (hands, opponents, top_k, seed, samples, rules=None))]
@@ -124,15 +112,15 @@ fn ssw_arrange_many(
 ) -> PyResult<Vec<Py<PyAny>>> {
     let rules = rules_from(rules)?;
     let o = options(opponents, top_k, seed, samples)?;
-    let parsed: Vec<PyResult<Vec<Card>>> = list_from(hands, "hands", |x, f| Ok(cards_from(x, f)))?;
+    let parsed: Vec<PyResult<Vec<Card>>> = list_from(hands, "hands", |x, _| Ok(cards_from(x, "cards")))?;
     // The core batch fails as a whole on one bad hand; a chunk that fails is redone hand
     // by hand so every hand gets its own result or error.
-    let good: Vec<(usize, &Vec<Card>)> = parsed.iter().enumerate().filter_map(|(i, r)| r.as_ref().ok().map(|c| (i, c))).collect();
-    let run = |part: &[(usize, &Vec<Card>)]| -> Vec<Result<ArrangeResult, handeval_core::Error>> {
-        let cards: Vec<Vec<Card>> = part.iter().map(|(_, c)| (*c).clone()).collect();
+    let good: Vec<&Vec<Card>> = parsed.iter().filter_map(|r| r.as_ref().ok()).collect();
+    let run = |part: &[&Vec<Card>]| -> Vec<Result<ArrangeResult, handeval_core::Error>> {
+        let cards: Vec<Vec<Card>> = part.iter().map(|c| (*c).clone()).collect();
         match arr::arrange_many(&cards, &o, &rules) {
             Ok(rs) => rs.into_iter().map(Ok).collect(),
-            Err(_) => part.iter().map(|&(i, c)| arr::arrange(c, &o, &rules).map_err(|e| as_item(e, i))).collect(),
+            Err(_) => part.iter().map(|c| arr::arrange(c, &o, &rules)).collect(),
         }
     };
     let done = if o.samples == 0 {
@@ -140,9 +128,9 @@ fn ssw_arrange_many(
     } else {
         // Each hand is long: one worker call per hand, interruptible while it runs.
         let mut out = Vec::with_capacity(good.len());
-        for &(i, c) in &good {
+        for &c in &good {
             let (cards, o2, r2) = (c.clone(), o.clone(), rules.clone());
-            out.push(interruptible(py, move || arr::arrange(&cards, &o2, &r2))?.map_err(|e| as_item(e, i)));
+            out.push(interruptible(py, move || arr::arrange(&cards, &o2, &r2))?);
         }
         out
     };

@@ -21,9 +21,10 @@
 //! Getters return fresh lists, so no caller can change a result in place.
 //!
 //! `*_many` functions return one list item per input: the result, or the
-//! `HandevalError` *instance* (not raised) that input would have raised, its `.field`
-//! naming the item (e.g. `rows[3]`). See [`item_error`]. Errors about the call as a
-//! whole (a bad `rules`, a non-list) are raised as usual.
+//! `HandevalError` *instance* (not raised) that the single call on that input raises —
+//! the same `.field` and `.description` (e.g. `cards: bad card …`); its place in the list
+//! says which input, so no caller re-roots or re-parses a path. See [`item_error`].
+//! Errors about the call as a whole (a bad `rules` or option, a non-list) are raised.
 
 use handeval_core::cards::{Card, RANK_CHARS, SUIT_CHARS};
 use pyo3::prelude::*;

@@ -129,9 +129,9 @@ fn category_names(py: Python<'_>) -> &[Py<PyString>] {
 }
 
 /// Categories of many rows, one item per row: the category name, or the HandevalError
-/// (field `rows[i]`) that row would raise. Parsing holds the GIL (the fast path into a
-/// fixed buffer; a row it does not take is re-read by [`row`] for its error), evaluation
-/// releases it.
+/// `classify(row)` raises (same field and description; its place in the list says which
+/// row). Parsing holds the GIL (the fast path into a fixed buffer; a row it does not take
+/// is re-read by [`row`] for its error), evaluation releases it.
 #[pyfunction]
 #[pyo3(signature = (rows, rules=None))]
 fn ssw_classify_many(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyAny>>> {
@@ -142,9 +142,10 @@ fn ssw_classify_many(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bou
     for (i, item) in rows.try_iter()?.enumerate() {
         let item = item?;
         let mut buf = [Card(0); 5];
+        // (the item's error is the one classify(item) raises: field "cards")
         match quick_cards_into(&item, &mut buf) {
             Some(n @ (3 | 5)) => parsed.push((buf, n as u8)),
-            _ => match row(&item, &format!("rows[{i}]")) {
+            _ => match row(&item, "cards") {
                 Ok(cards) => {
                     buf[..cards.len()].copy_from_slice(&cards);
                     parsed.push((buf, cards.len() as u8));
