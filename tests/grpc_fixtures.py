@@ -152,3 +152,14 @@ def random_deals(n, seed=0):
             front=" ".join(c[13 * i:13 * i + 3]), middle=" ".join(c[13 * i + 3:13 * i + 8]),
             back=" ".join(c[13 * i + 8:13 * i + 13]))) for i in range(4)]))
     return out
+
+
+def children(pid: int) -> set:
+    """Pids of the child processes of ``pid`` (the workers of a supervisor)."""
+    out = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            out |= {int(x) for x in (task / "children").read_text().split()}
+        except OSError:  # the thread ended meanwhile
+            pass
+    return out

@@ -21,7 +21,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v1 import dachu_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, free_port, metric_value, random_deals as deals, wait_for
+from grpc_fixtures import children, ServerProcess, free_port, metric_value, random_deals as deals, wait_for
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 ROOT = Path(__file__).resolve().parent.parent
@@ -244,23 +244,6 @@ class Load:
             return [c for (t0, _, c) in self.calls if since <= t0 < until]
 
 
-def children(pid: int):
-    try:
-        with open(f"/proc/{pid}/task/{pid}/children") as f:
-            return [int(x) for x in f.read().split()]
-    except OSError:
-        out = []
-        for d in os.listdir("/proc"):
-            if d.isdigit():
-                try:
-                    with open(f"/proc/{d}/stat") as f:
-                        if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
-                            out.append(int(d))
-                except (OSError, IndexError, ValueError):
-                    pass
-        return out
-
-
 def test_worker_killed_under_load(tmp_path):
     port = free_port()
     s = ServerProcess(tmp_path, "--workers", "2", "--port", str(port), "--threads", "1", metrics=False)
@@ -272,7 +255,7 @@ def test_worker_killed_under_load(tmp_path):
         time.sleep(1.0)  # both workers listening
         with Load(s.target, threads=4) as load:
             wait_for(lambda: len(load.codes()) >= 20, timeout=60, what="load")
-            victim = children(s.proc.pid)[0]
+            victim = min(children(s.proc.pid))
             t_kill = time.monotonic()
             os.kill(victim, signal.SIGKILL)
             wait_for(lambda: len(children(s.proc.pid)) == 2 and victim not in children(s.proc.pid),

@@ -17,7 +17,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, metric_value, random_deals as deals, wait_for
+from grpc_fixtures import children, ServerProcess, metric_value, random_deals as deals, wait_for
 
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
@@ -71,21 +71,14 @@ def test_sigterm_finishes_the_call_in_flight_and_exits_0(tmp_path):
         s.close()
 
 
-def _children(pid):
-    out = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        out |= {int(x) for x in (task / "children").read_text().split()}
-    return out
-
-
 def test_two_workers_share_the_port_restart_and_sum_metrics(tmp_path):
     s = ServerProcess(tmp_path, "--workers", "2", "--threads", "1")
     try:
         s.wait_serving()
-        wait_for(lambda: len(_children(s.proc.pid)) == 2, what="two workers", server=s)
+        wait_for(lambda: len(children(s.proc.pid)) == 2, what="two workers", server=s)
         # both must be serving before one is killed, or the count below races the start-up
         wait_for(lambda: s.log().count('"event": "serving"') == 2, what="both workers to serve", server=s)
-        first = _children(s.proc.pid)
+        first = children(s.proc.pid)
         calls = 0
         # separate connections: the kernel spreads them over the workers
         for _ in range(12):
@@ -99,7 +92,7 @@ def test_two_workers_share_the_port_restart_and_sum_metrics(tmp_path):
 
         victim = sorted(first)[0]
         os.kill(victim, signal.SIGKILL)
-        wait_for(lambda: len(_children(s.proc.pid)) == 2 and victim not in _children(s.proc.pid),
+        wait_for(lambda: len(children(s.proc.pid)) == 2 and victim not in children(s.proc.pid),
                  what="the supervisor to restart the worker", server=s)
         wait_for(lambda: s.log().count('"event": "serving"') == 3, what="the new worker to serve", server=s)
         for _ in range(4):
@@ -162,4 +155,87 @@ def test_mutual_tls(tmp_path):
                 handeval_pb2_grpc.HandevalStub(ch).Evaluate(evaluate_request(), timeout=10)
         assert s.terminate() == 0
     finally:
+        s.close()
+
+
+def test_sigterm_gives_arriving_calls_the_grace(tmp_path):
+    """200 calls sent at once, SIGTERM right after: most are still arriving (queued in
+    gRPC's core, not yet taken up) when the signal comes. With --grace 30 every one must be
+    answered OK — gRPC's own stop() answers such calls CANCELLED (grpc/grpc#41785)."""
+    s = ServerProcess(tmp_path, "--threads", "1", "--grace", "30", metrics=False)
+    try:
+        s.wait_serving()
+        req = pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals(20)))
+        with s.channel() as ch:
+            stub = handeval_pb2_grpc.HandevalStub(ch)
+            stub.Settle(req, timeout=30)  # connected
+            futs = [stub.Settle.future(req, timeout=120) for _ in range(200)]
+            s.proc.send_signal(signal.SIGTERM)
+            codes = []
+            for f in futs:
+                try:
+                    codes.append(grpc.StatusCode.OK if f.result().shisanshui.results else None)
+                except grpc.RpcError as e:
+                    codes.append(e.code())
+        assert codes == [grpc.StatusCode.OK] * 200, {c: codes.count(c) for c in set(codes)}
+        assert s.proc.wait(60) == 0
+        assert "Traceback" not in s.log()
+    finally:
+        s.close()
+
+
+def test_grace_expiry_cancels_and_exits_without_traceback(tmp_path):
+    """A call longer than --grace: cancelled when the grace ends, the process exits 0 at
+    once (not after the batch) and logs no traceback."""
+    s = ServerProcess(tmp_path, "--threads", "1", "--grace", "0.5", "--max-batch", "100000")
+    try:
+        s.wait_serving()
+        assert f'"metrics_port": {s.metrics_port}' in s.log()  # the serving line names it
+        with s.channel() as ch:
+            fut = handeval_pb2_grpc.HandevalStub(ch).Settle.future(
+                pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals(30000))), timeout=300)
+            wait_for(lambda: metric_value(s.metrics(), "handeval_inflight_requests") >= 1 or fut.done(),
+                     what="the call to be in flight", server=s)
+            assert not fut.done(), "the call finished before SIGTERM; make it bigger"
+            s.proc.send_signal(signal.SIGTERM)
+            with pytest.raises(grpc.RpcError) as ei:
+                fut.result()
+            assert ei.value.code() in (grpc.StatusCode.CANCELLED, grpc.StatusCode.UNAVAILABLE), ei.value
+            rc = s.proc.wait(60)
+        assert rc == 0, s.log()
+        log = s.log()
+        assert "Traceback" not in log and "ERROR" not in log, log[-3000:]
+        assert '"event": "stopped", "held"' in log  # the server's line (a call's is "stopped" too)
+    finally:
+        s.close()
+
+
+def test_workers_stop_when_the_supervisor_is_killed(tmp_path):
+    """SIGKILL of the supervisor (nothing can forward a SIGTERM then): its workers notice
+    and shut down instead of serving on, orphaned."""
+    s = ServerProcess(tmp_path, "--workers", "2", metrics=False)
+    workers = set()
+    try:
+        s.wait_serving()
+        wait_for(lambda: s.log().count('"event": "serving"') == 2, what="both workers to serve", server=s)
+        workers = children(s.proc.pid)
+        assert len(workers) == 2
+        s.proc.kill()
+        s.proc.wait()
+
+        def gone(pid):
+            try:
+                return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in ("Z", "X")
+            except OSError:
+                return True
+
+        wait_for(lambda: all(gone(p) for p in workers), timeout=30, what="the workers to stop", server=s)
+        assert s.log().count('"event": "supervisor_gone"') == 2
+        assert "Traceback" not in s.log()
+    finally:
+        for pid in workers:  # only if the test failed: they would be orphans
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         s.close()

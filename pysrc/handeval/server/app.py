@@ -1,5 +1,5 @@
 """One server process: a grpc.aio server with the Handeval service, health, reflection,
-optional TLS and token check, and graceful shutdown on SIGTERM/SIGINT."""
+optional TLS and token check, connection limits, and graceful shutdown on SIGTERM/SIGINT."""
 
 from __future__ import annotations
 
@@ -7,22 +7,50 @@ import asyncio
 import hmac
 import logging
 import os
+import resource
 import signal
+import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from handeval.server.config import ServerConfig, setup_logging
+from handeval.server.config import EXIT_STARTUP, ServerConfig, StartupError, check_port_free, is_loopback, setup_logging
 from handeval.server.service import HandevalService, add_to_server
 from handeval.v1 import handeval_pb2
 
 log = logging.getLogger("handeval.server")
 
 SERVICE_NAME = handeval_pb2.DESCRIPTOR.services_by_name["Handeval"].full_name
+SERVICE_PREFIX = f"/{SERVICE_NAME}/"
 #: Health is open to everyone (Kubernetes gRPC probes send no metadata).
 OPEN_PREFIX = "/grpc.health.v1.Health/"
+#: A connection must finish its TLS/HTTP2 handshake this soon (gRPC's default: 120 s),
+#: so sockets that connect and send nothing do not hold a connection slot for long.
+HANDSHAKE_TIMEOUT_S = 10
+#: The server pings a connection without traffic this often and closes it when the ping
+#: is not answered within KEEPALIVE_TIMEOUT_S: dead peers free their slot (default 2 h).
+KEEPALIVE_TIME_S, KEEPALIVE_TIMEOUT_S = 60, 20
+#: Clients may send keepalive pings this often, with or without calls (gRPC's default
+#: allows one per 5 min and closes the connection of a client that pings more often).
+CLIENT_PING_MIN_INTERVAL_S = 10
+#: File descriptors kept for other uses than client connections (listeners, metrics,
+#: logs, the Python runtime).
+FD_RESERVE = 64
+#: On SIGTERM the server accepts until no call has arrived for this long (and the calls
+#: in flight are done), so that calls queued inside gRPC reach the gate, not its stop.
+ARRIVAL_QUIET_S = 0.1
+#: After gRPC stopped accepting, the held calls wait this long more, so that the GOAWAY
+#: is on the wire before their answers: a client then sends its next call elsewhere, not
+#: on the closing connection (where it would be CANCELLED).
+GOAWAY_SETTLE_S = 0.1
+#: How often a supervised worker checks that its supervisor is alive.
+PARENT_CHECK_S = 0.5
+#: After the stop, how long the tasks and the compute threads of cancelled calls are
+#: waited for (each).
+THREADS_JOIN_S = 1.0
 
 
 class TokenInterceptor(grpc.aio.ServerInterceptor):
@@ -47,6 +75,34 @@ class TokenInterceptor(grpc.aio.ServerInterceptor):
         return grpc.unary_unary_rpc_method_handler(deny)
 
 
+class ShutdownGate(grpc.aio.ServerInterceptor):
+    """Holds Handeval calls that arrive once the shutdown has begun, and lets them run once
+    gRPC has stopped accepting (GOAWAY sent): they get the grace like calls in flight.
+
+    Why: gRPC's ``server.stop(grace)`` gives the grace only to calls the server has already
+    taken up; a call still arriving (queued in gRPC's core, or sent before the client saw
+    the GOAWAY) is answered CANCELLED at once (grpc/grpc#41785). So the server keeps
+    accepting until its calls in flight are done and no call has arrived for a moment; a
+    caller whose call is held sends nothing more, so when gRPC then stops, no call is
+    left arriving."""
+
+    def __init__(self):
+        self.closed = False
+        self.released = asyncio.Event()
+        self.held = 0
+        self.arrived = 0
+
+    async def intercept_service(self, continuation, details):
+        if self.closed and details.method.startswith(SERVICE_PREFIX):
+            self.arrived += 1
+            self.held += 1
+            try:
+                await self.released.wait()
+            finally:
+                self.held -= 1
+        return await continuation(details)
+
+
 def _read(path):
     with open(path, "rb") as f:
         return f.read()
@@ -62,22 +118,89 @@ def server_credentials(config: ServerConfig):
     )
 
 
-async def serve_async(config: ServerConfig, reuse_port: bool = False) -> None:
+def connection_limit(config: ServerConfig) -> int:
+    """The connection limit this process can honour: raises the soft RLIMIT_NOFILE up to
+    the hard one when ``--max-connections`` needs it; lowers the limit (with a warning)
+    when even the hard one is too small, so the process never runs out of descriptors."""
+    want = config.max_connections
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    need = (want or 0) + FD_RESERVE
+    if need > soft and (hard == resource.RLIM_INFINITY or hard > soft):
+        soft = need if hard == resource.RLIM_INFINITY else min(need, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    room = max(1, soft - FD_RESERVE)
+    if want == 0:  # "no limit": as many as the descriptors allow
+        return room
+    if want > room:
+        log.warning('{"event": "max_connections_lowered", "max_connections": %d, "rlimit_nofile": %d, '
+                    '"effective": %d}', want, soft, room)
+        return room
+    return want
+
+
+def server_options(config: ServerConfig, reuse_port: bool, max_connections: int):
+    ms = lambda s: int(s * 1000)  # noqa: E731
+    options = [
+        ("grpc.max_receive_message_length", config.max_message_bytes),
+        ("grpc.max_send_message_length", config.max_message_bytes),
+        # Several workers share the port on purpose; a lone server must not
+        # silently share it with another process.
+        ("grpc.so_reuseport", 1 if reuse_port else 0),
+        # Excess connections are closed at accept (before any handshake), so the
+        # process keeps descriptors for its clients, listeners and metrics.
+        ("grpc.max_allowed_incoming_connections", max_connections),
+        ("grpc.server_handshake_timeout_ms", ms(HANDSHAKE_TIMEOUT_S)),
+        ("grpc.keepalive_time_ms", ms(KEEPALIVE_TIME_S)),
+        ("grpc.keepalive_timeout_ms", ms(KEEPALIVE_TIMEOUT_S)),
+        ("grpc.http2.min_ping_interval_without_data_ms", ms(CLIENT_PING_MIN_INTERVAL_S)),
+        ("grpc.keepalive_permit_without_calls", 1),
+    ]
+    if config.max_connection_idle > 0:
+        options.append(("grpc.max_connection_idle_ms", ms(config.max_connection_idle)))
+    if config.max_connection_age > 0:
+        # GOAWAY after the age (gRPC adds +-10 % jitter so clients do not reconnect
+        # together); calls on the old connection get --grace to finish.
+        options.append(("grpc.max_connection_age_ms", ms(config.max_connection_age)))
+        options.append(("grpc.max_connection_age_grace_ms", ms(config.grace)))
+    return options
+
+
+def exposure_warnings(config: ServerConfig):
+    """What is missing for a server reachable beyond this machine."""
+    if is_loopback(config.host):
+        return []
+    out = []
+    if not config.tls_cert:
+        out.append("without TLS (calls and the token travel in plaintext)")
+    if not config.token and not config.tls_client_ca:
+        out.append("without a token or client certificates (anyone who reaches the port may call)")
+    return out
+
+
+async def _watch_parent(parent_pid: int, stopping: asyncio.Event) -> None:
+    """A supervised worker shuts down (gracefully) when its supervisor is gone, e.g.
+    SIGKILLed: else it would serve on, orphaned and unsupervised."""
+    while os.getppid() == parent_pid:
+        await asyncio.sleep(PARENT_CHECK_S)
+    log.warning('{"event": "supervisor_gone", "supervisor_pid": %d}', parent_pid)
+    stopping.set()
+
+
+async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_port=None,
+                      parent_pid=None) -> bool:
+    """Serve until SIGTERM/SIGINT (or, given ``parent_pid``, until that process is no longer
+    the parent); False when compute threads were left running."""
     threads = config.threads or os.cpu_count() or 1
     executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="handeval")
-    interceptors = [TokenInterceptor(config.token)] if config.token else []
+    gate = ShutdownGate()
+    interceptors = [gate] + ([TokenInterceptor(config.token)] if config.token else [])
+    max_connections = connection_limit(config)
     server = grpc.aio.server(
         interceptors=interceptors,
         # Calls beyond this many at once get RESOURCE_EXHAUSTED instead of queueing
         # without bound (0: no limit).
         maximum_concurrent_rpcs=config.max_concurrent_rpcs or None,
-        options=[
-            ("grpc.max_receive_message_length", config.max_message_bytes),
-            ("grpc.max_send_message_length", config.max_message_bytes),
-            # Several workers share the port on purpose; a lone server must not
-            # silently share it with another process.
-            ("grpc.so_reuseport", 1 if reuse_port else 0),
-        ],
+        options=server_options(config, reuse_port, max_connections),
     )
     service = HandevalService(config, executor)
     add_to_server(service, server)  # the generated registration, but bad bytes → INVALID_ARGUMENT
@@ -88,35 +211,97 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False) -> None:
 
     address = f"{config.host}:{config.port}"
     creds = server_credentials(config)
-    port = server.add_secure_port(address, creds) if creds else server.add_insecure_port(address)
+    try:
+        port = server.add_secure_port(address, creds) if creds else server.add_insecure_port(address)
+    except RuntimeError as e:  # raced with another process after check_port_free
+        raise StartupError(f"gRPC cannot listen on {address} (--host, --port): {e}") from None
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
-    log.info('{"event": "serving", "address": "%s:%d", "tls": %s, "mutual_tls": %s, "token": %s, "threads": %d}',
-             config.host, port, str(creds is not None).lower(), str(bool(config.tls_client_ca)).lower(),
-             str(bool(config.token)).lower(), threads)
+    for what in exposure_warnings(config):
+        log.warning('{"event": "exposed", "host": "%s", "warning": "listening beyond loopback %s"}', config.host, what)
+    log.info('{"event": "serving", "address": "%s:%d", "metrics_port": %s, "tls": %s, "mutual_tls": %s, '
+             '"token": %s, "threads": %d, "max_connections": %d}',
+             config.host, port, "null" if metrics_port is None else metrics_port,
+             str(creds is not None).lower(), str(bool(config.tls_client_ca)).lower(),
+             str(bool(config.token)).lower(), threads, max_connections)
 
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stopping.set)
+    watcher = asyncio.ensure_future(_watch_parent(parent_pid, stopping)) if parent_pid else None
     await stopping.wait()
+    if watcher is not None:
+        watcher.cancel()
 
     log.info('{"event": "shutdown", "inflight": %d, "grace_s": %s}', service.inflight, config.grace)
     await health_servicer.enter_graceful_shutdown()  # every service NOT_SERVING
     if config.shutdown_delay > 0:
-        await asyncio.sleep(config.shutdown_delay)
-    await server.stop(config.grace)
-    executor.shutdown(wait=False, cancel_futures=True)
-    log.info('{"event": "stopped"}')
+        await asyncio.sleep(config.shutdown_delay)  # still serving: load balancers move away
+    # Calls in flight finish; calls arriving now wait at the gate, and their callers send
+    # nothing more. Then gRPC stops accepting (GOAWAY) and the held calls run, all within
+    # the grace (see ShutdownGate).
+    gate.closed = True
+    start = loop.time()
+    deadline = start + config.grace
+    # Accept until the calls in flight are done and no call has arrived for a moment
+    # (calls queued inside gRPC reach the gate meanwhile), but for at most half the grace:
+    # the rest is for the held calls.
+    last = (-1, -1)
+    quiet_since = start
+    while loop.time() < start + config.grace / 2:
+        now_seen = (gate.arrived, service.inflight)
+        if now_seen != last:
+            last, quiet_since = now_seen, loop.time()
+        elif service.inflight == 0 and loop.time() - quiet_since >= ARRIVAL_QUIET_S:
+            break
+        await asyncio.sleep(0.01)
+    held = gate.held
+    stop = asyncio.ensure_future(server.stop(max(0.0, deadline - loop.time())))
+    await asyncio.sleep(GOAWAY_SETTLE_S)
+    gate.released.set()
+    await stop
+    # Calls cancelled at the end of the grace: let their tasks see the cancellation (else
+    # asyncio.run cancels them, and gRPC logs each with a traceback). Their compute
+    # threads may still run the batch: wait for them briefly, then leave them (run_worker
+    # exits without joining them).
+    others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    if others:
+        await asyncio.wait(others, timeout=THREADS_JOIN_S)
+    waiter = threading.Thread(target=executor.shutdown, kwargs={"wait": True, "cancel_futures": True}, daemon=True)
+    waiter.start()
+    await loop.run_in_executor(None, waiter.join, THREADS_JOIN_S)
+    log.info('{"event": "stopped", "held": %d%s}', held,
+             ', "compute_threads_left_running": true' if waiter.is_alive() else "")
+    return not waiter.is_alive()
 
 
-def run_worker(config: ServerConfig, reuse_port: bool = False, metrics_dir=None) -> int:
-    """Serve in this process until SIGTERM; 0 after a clean shutdown."""
+def run_worker(config: ServerConfig, reuse_port: bool = False, metrics_dir=None, parent_pid=None) -> int:
+    """Serve in this process until SIGTERM; 0 after a clean shutdown, EXIT_STARTUP (with one
+    line on stderr) when it cannot start."""
     setup_logging(config.log_level)
-    if config.metrics_port is not None and metrics_dir is None:
-        from handeval.server import metrics
+    metrics_port = config.metrics_port
+    try:
+        if not reuse_port:
+            check_port_free(config.host, config.port)
+        if config.metrics_port is not None and metrics_dir is None:
+            from handeval.server import metrics
 
-        metrics.start_http(config.metrics_port, config.host)
-    asyncio.run(serve_async(config, reuse_port=reuse_port))
+            try:
+                metrics.start_http(config.metrics_port, config.host)
+            except OSError as e:
+                raise StartupError(f"cannot serve metrics on {config.host}:{config.metrics_port} "
+                                   f"(--metrics-port): {e.strerror or e}") from None
+        joined = asyncio.run(serve_async(config, reuse_port=reuse_port, metrics_port=metrics_port,
+                                         parent_pid=parent_pid))
+    except StartupError as e:
+        print(f"handeval serve: {e}", file=sys.stderr, flush=True)
+        return EXIT_STARTUP
+    if not joined:
+        # The grace is over: do not let the interpreter join the compute threads.
+        logging.shutdown()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
     return 0

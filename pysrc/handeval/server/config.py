@@ -1,20 +1,30 @@
 """Server settings: ``handeval serve`` flags, each with an environment variable
 (``HANDEVAL_<NAME>``) as its default; no config file. Imports nothing heavy, so the CLI
-stays fast."""
+stays fast.
+
+Every setting is defined once, in :data:`OPTIONS` (flag, parser, help). Values are parsed
+in :func:`config_from_args`, not when the argument parser is built, so a malformed
+``HANDEVAL_*`` variable is a one-line error of ``handeval serve`` (naming the variable)
+and never breaks ``handeval --help`` or another subcommand.
+"""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import errno
 import json
 import logging
+import math
 import os
+import socket
 from dataclasses import dataclass
-from typing import Optional
+from typing import Callable, Optional
 
 DEFAULT_MAX_BATCH = 10_000
 DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 DEFAULT_MAX_CONCURRENT_RPCS = 1000
+LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
 @dataclass(frozen=True)
@@ -31,7 +41,15 @@ class ServerConfig:
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     #: Calls in progress per process; more get RESOURCE_EXHAUSTED. 0 = no limit.
     max_concurrent_rpcs: int = DEFAULT_MAX_CONCURRENT_RPCS
-    #: Seconds in-flight calls get to finish after SIGTERM.
+    #: Open client connections per process; more are closed at once. 0 = as many as
+    #: RLIMIT_NOFILE allows (the limit is lowered to fit it anyway: app.connection_limit).
+    max_connections: int = 1000
+    #: Seconds a connection without calls stays open; 0 = forever.
+    max_connection_idle: float = 60.0
+    #: Seconds after which a connection is asked to go away (GOAWAY; its calls get
+    #: ``grace`` more), so clients reconnect and spread over restarted workers. 0 = never.
+    max_connection_age: float = 300.0
+    #: Seconds in-flight calls get to finish after SIGTERM (and on an aged connection).
     grace: float = 10.0
     #: Seconds between health NOT_SERVING and refusing new calls on SIGTERM (lets load
     #: balancers notice first).
@@ -52,71 +70,221 @@ class ServerConfig:
         return cls(**json.loads(s))
 
 
-def _env(name, default=None, conv=str):
-    v = os.environ.get(f"HANDEVAL_{name}")
-    return default if v in (None, "") else conv(v)
+# ---- parsers: text -> value, ValueError with the reason (the caller adds where it came from)
+
+
+def integer(lo: int, hi: Optional[int] = None) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            v = int(text.strip(), 10)
+        except ValueError:
+            raise ValueError("not an integer") from None
+        if v < lo or (hi is not None and v > hi):
+            raise ValueError(f"must be {lo}..{hi}" if hi is not None else f"must be at least {lo}")
+        return v
+
+    return parse
+
+
+def seconds(text: str) -> float:
+    try:
+        v = float(text.strip())
+    except ValueError:
+        raise ValueError("not a number of seconds") from None
+    if not math.isfinite(v) or v < 0:
+        raise ValueError("must be a number of seconds >= 0")
+    return v
+
+
+port_number = integer(1, 65535)
+
+
+def log_level(text: str) -> str:
+    v = text.strip().lower()
+    if v not in LOG_LEVELS:
+        raise ValueError(f"unknown log level (one of {', '.join(LOG_LEVELS)})")
+    return v
+
+
+def readable_file(text: str) -> str:
+    try:
+        with open(text, "rb") as f:
+            f.read(1)
+    except OSError as e:
+        raise ValueError(e.strerror or str(e)) from None
+    return text
+
+
+def host_name(text: str) -> str:
+    v = text.strip()
+    if not v:
+        raise ValueError("empty")
+    try:
+        socket.getaddrinfo(v, None, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as e:
+        raise ValueError(f"cannot resolve it ({getattr(e, 'strerror', None) or e})") from None
+    return v
+
+
+@dataclass(frozen=True)
+class Option:
+    flag: str
+    parse: Callable[[str], object]
+    help: str
+    #: default shown in --help (the ServerConfig default otherwise)
+    shown: Optional[str] = None
+
+    @property
+    def field(self) -> str:
+        return self.flag[2:].replace("-", "_")
+
+    @property
+    def env(self) -> str:
+        return "HANDEVAL_" + self.field.upper()
+
+
+_D = ServerConfig()
+
+#: The ``serve`` settings; each field of ServerConfig but ``token`` (``--token-file`` or
+#: ``HANDEVAL_TOKEN``) has one.
+OPTIONS = (
+    Option("--host", host_name, "address to listen on; anything but loopback needs TLS and a token"),
+    Option("--port", port_number, "gRPC port, 1..65535"),
+    Option("--workers", integer(1, 256), "server processes sharing the port; a supervisor restarts one that dies"),
+    Option("--threads", integer(0, 1024), "compute threads per process", shown="CPU count"),
+    Option("--metrics-port", port_number, "serve Prometheus metrics at http://HOST:PORT/metrics", shown="off"),
+    Option("--max-batch", integer(1), "most items (or deals) per request"),
+    Option("--max-message-bytes", integer(1024, 2**31 - 1), "largest request/response message",
+           shown="16 MiB"),
+    Option("--max-concurrent-rpcs", integer(0), "calls in progress per process; more are refused with "
+           "RESOURCE_EXHAUSTED, 0 = no limit"),
+    Option("--max-connections", integer(0), "open client connections per process; more are closed at once, "
+           "0 = as many as the descriptor limit allows"),
+    Option("--max-connection-idle", seconds, "seconds a connection without calls stays open, 0 = forever"),
+    Option("--max-connection-age", seconds, "seconds before a connection is asked to reconnect (calls on it get "
+           "--grace more), so clients rebalance over workers; 0 = never"),
+    Option("--grace", seconds, "seconds in-flight calls get after SIGTERM"),
+    Option("--shutdown-delay", seconds, "seconds NOT_SERVING is shown before new calls are refused"),
+    Option("--token-file", readable_file, "require 'authorization: Bearer <token>' with the token in this file "
+           "(or the token itself in HANDEVAL_TOKEN)", shown="none"),
+    Option("--tls-cert", readable_file, "PEM server certificate chain", shown="none"),
+    Option("--tls-key", readable_file, "PEM server private key", shown="none"),
+    Option("--tls-client-ca", readable_file, "PEM CA of client certificates: mutual TLS", shown="none"),
+    Option("--log-level", log_level, f"{', '.join(LOG_LEVELS)}; debug logs one line per call"),
+)
+
+
+_METAVARS = {seconds: "SECONDS", port_number: "PORT", readable_file: "FILE", host_name: "HOST", log_level: "LEVEL"}
 
 
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
-    d = ServerConfig()
-    a = p.add_argument
-    a("--host", default=_env("HOST", d.host), help="address to listen on (HANDEVAL_HOST, default 127.0.0.1)")
-    a("--port", type=int, default=_env("PORT", d.port, int), help="gRPC port (HANDEVAL_PORT, default 50051)")
-    a("--workers", type=int, default=_env("WORKERS", d.workers, int),
-      help="server processes sharing the port; a supervisor restarts one that dies (HANDEVAL_WORKERS, default 1)")
-    a("--threads", type=int, default=_env("THREADS", d.threads, int),
-      help="compute threads per process (HANDEVAL_THREADS, default: CPU count)")
-    a("--metrics-port", type=int, default=_env("METRICS_PORT", None, int),
-      help="serve Prometheus metrics on this HTTP port (HANDEVAL_METRICS_PORT, default off)")
-    a("--max-batch", type=int, default=_env("MAX_BATCH", d.max_batch, int),
-      help=f"most items (or deals) per request (HANDEVAL_MAX_BATCH, default {d.max_batch})")
-    a("--max-message-bytes", type=int, default=_env("MAX_MESSAGE_BYTES", d.max_message_bytes, int),
-      help="largest request/response message (HANDEVAL_MAX_MESSAGE_BYTES, default 16 MiB)")
-    a("--max-concurrent-rpcs", type=int, default=_env("MAX_CONCURRENT_RPCS", d.max_concurrent_rpcs, int),
-      help="calls in progress per process; more are refused with RESOURCE_EXHAUSTED, 0 = no limit "
-           f"(HANDEVAL_MAX_CONCURRENT_RPCS, default {d.max_concurrent_rpcs})")
-    a("--grace", type=float, default=_env("GRACE", d.grace, float),
-      help="seconds in-flight calls get after SIGTERM (HANDEVAL_GRACE, default 10)")
-    a("--shutdown-delay", type=float, default=_env("SHUTDOWN_DELAY", d.shutdown_delay, float),
-      help="seconds NOT_SERVING is shown before new calls are refused (HANDEVAL_SHUTDOWN_DELAY, default 0)")
-    a("--token-file", default=_env("TOKEN_FILE"),
-      help="require 'authorization: Bearer <token>' with the token in this file (HANDEVAL_TOKEN_FILE; "
-           "or the token itself in HANDEVAL_TOKEN)")
-    a("--tls-cert", default=_env("TLS_CERT"), help="PEM server certificate chain (HANDEVAL_TLS_CERT)")
-    a("--tls-key", default=_env("TLS_KEY"), help="PEM server private key (HANDEVAL_TLS_KEY)")
-    a("--tls-client-ca", default=_env("TLS_CLIENT_CA"),
-      help="PEM CA of client certificates: mutual TLS (HANDEVAL_TLS_CLIENT_CA)")
-    a("--log-level", default=_env("LOG_LEVEL", d.log_level),
-      help="debug logs one line per call (HANDEVAL_LOG_LEVEL, default info)")
+    """The ``serve`` flags. Values stay text here (parsed by :func:`config_from_args`)."""
+    for o in OPTIONS:
+        shown = o.shown if o.shown is not None else getattr(_D, o.field)
+        p.add_argument(o.flag, dest=o.field, default=None, metavar=_METAVARS.get(o.parse, "N"),
+                       help=f"{o.help} ({o.env}, default {shown})")
+
+
+def _value(args, o: Option):
+    """The flag's value, else the environment variable's, else the default; a bad value is
+    a ValueError naming where it came from."""
+    raw, source = getattr(args, o.field, None), o.flag
+    if raw is None:
+        raw, source = os.environ.get(o.env), o.env
+    if raw is None or raw == "":
+        return getattr(_D, o.field) if o.field in _FIELDS else None
+    try:
+        return o.parse(raw)
+    except ValueError as e:
+        sep = " " if source.startswith("--") else "="
+        raise ValueError(f"{source}{sep}{raw!r}: {e}") from None
+
+
+_FIELDS = {f.name for f in dataclasses.fields(ServerConfig)}
 
 
 def config_from_args(args) -> ServerConfig:
-    """The ServerConfig of parsed ``serve`` arguments; raises ValueError on bad values."""
+    """The ServerConfig of parsed ``serve`` arguments; raises ValueError (one line, naming
+    the flag or variable) on a bad value."""
+    v = {o.field: _value(args, o) for o in OPTIONS}
     token = os.environ.get("HANDEVAL_TOKEN") or None
-    if args.token_file:
-        with open(args.token_file, encoding="utf-8") as f:
+    token_file = v.pop("token_file")
+    if token_file:
+        with open(token_file, encoding="utf-8") as f:
             token = f.read().strip()
         if not token:
-            raise ValueError(f"--token-file {args.token_file} is empty")
-    if bool(args.tls_cert) != bool(args.tls_key):
+            raise ValueError(f"--token-file {token_file} is empty")
+    if bool(v["tls_cert"]) != bool(v["tls_key"]):
         raise ValueError("--tls-cert and --tls-key go together")
-    if args.tls_client_ca and not args.tls_cert:
+    if v["tls_client_ca"] and not v["tls_cert"]:
         raise ValueError("--tls-client-ca needs --tls-cert and --tls-key")
-    if args.workers < 1:
-        raise ValueError("--workers must be at least 1")
-    if args.workers > 1 and args.port == 0:
-        raise ValueError("--workers > 1 needs a fixed --port (the processes share it)")
-    if args.max_batch < 1 or args.max_message_bytes < 1024:
-        raise ValueError("--max-batch must be >= 1 and --max-message-bytes >= 1024")
-    if args.max_concurrent_rpcs < 0:
-        raise ValueError("--max-concurrent-rpcs must be >= 0 (0: no limit)")
-    return ServerConfig(
-        host=args.host, port=args.port, workers=args.workers, threads=args.threads,
-        metrics_port=args.metrics_port, max_batch=args.max_batch,
-        max_message_bytes=args.max_message_bytes, max_concurrent_rpcs=args.max_concurrent_rpcs, grace=args.grace,
-        shutdown_delay=args.shutdown_delay, token=token, tls_cert=args.tls_cert,
-        tls_key=args.tls_key, tls_client_ca=args.tls_client_ca, log_level=args.log_level,
-    )
+    if v["tls_cert"]:
+        check_tls_files(v["tls_cert"], v["tls_key"], v["tls_client_ca"])
+    if v["metrics_port"] == v["port"]:
+        raise ValueError(f"--metrics-port {v['port']} is the gRPC port; choose another")
+    return ServerConfig(token=token, **v)
+
+
+class StartupError(Exception):
+    """``handeval serve`` cannot start (port in use, metrics port in use …): one line for
+    the user, exit code :data:`EXIT_STARTUP`."""
+
+
+#: Exit code of ``handeval serve`` for a bad setting or a start-up failure (argparse's).
+EXIT_STARTUP = 2
+
+
+def check_port_free(host: str, port: int, what: str = "--port") -> None:
+    """Raise StartupError when ``host:port`` cannot be listened on (in use, also by a
+    socket sharing it with SO_REUSEPORT, or not an address of this machine). gRPC's own
+    bind failure says less and logs a C-core error line besides."""
+    errors, bound = [], 0
+    for family, type_, proto, _, addr in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM):
+        with socket.socket(family, type_, proto) as s:
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC: TIME_WAIT is no conflict
+            try:
+                s.bind(addr)
+                bound += 1
+            except OSError as e:
+                errors.append(e)
+    in_use = [e for e in errors if e.errno == errno.EADDRINUSE]
+    if bound and not in_use:
+        return
+    e = (in_use or errors)[0]
+    reason = "already in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))
+    raise StartupError(f"cannot listen on {host}:{port} ({what}): {reason}")
+
+
+def check_tls_files(cert: str, key: str, client_ca: Optional[str]) -> None:
+    """ValueError unless ``cert`` is a PEM certificate chain, ``key`` its private key and
+    ``client_ca`` (if given) PEM certificates: gRPC would only fail later, with C-core
+    error lines and a "failed to bind" that names none of them."""
+    import ssl
+
+    ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    try:
+        ctx.load_cert_chain(cert, key)
+    except (ssl.SSLError, OSError) as e:
+        why = ("the private key does not belong to the certificate"
+               if getattr(e, "reason", None) == "KEY_VALUES_MISMATCH" else
+               "not a PEM certificate chain and its private key")
+        raise ValueError(f"--tls-cert {cert} / --tls-key {key}: {why}") from None
+    if client_ca:
+        try:
+            ctx.load_verify_locations(cafile=client_ca)
+        except (ssl.SSLError, OSError):
+            raise ValueError(f"--tls-client-ca {client_ca}: not PEM certificates") from None
+
+
+def is_loopback(host: str) -> bool:
+    """Whether every address ``host`` resolves to is a loopback address."""
+    import ipaddress
+
+    try:
+        infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError):
+        return False
+    return bool(infos) and all(ipaddress.ip_address(i[4][0].split("%")[0]).is_loopback for i in infos)
 
 
 def setup_logging(level: str) -> None:

@@ -5,9 +5,15 @@ supervisor serves the sum; with one process the default registry is served direc
 
 from __future__ import annotations
 
+import socket
+import threading
+from socketserver import ThreadingMixIn
+from wsgiref.simple_server import WSGIRequestHandler, WSGIServer
+
 from prometheus_client import Counter, Gauge, Histogram
 
 LABELS = ("rpc", "game")
+PATH = "/metrics"
 
 REQUESTS = Counter("handeval_requests_total", "Calls by RPC, game and status code.", LABELS + ("code",))
 ITEM_ERRORS = Counter("handeval_item_errors_total", "Items answered with a per-item error.", LABELS)
@@ -22,15 +28,33 @@ ITEMS = Histogram(
 INFLIGHT = Gauge("handeval_inflight_requests", "Calls being processed.", multiprocess_mode="livesum")
 
 
-def start_http(port: int, host: str, multiprocess_dir=None) -> None:
-    """Serve /metrics on ``host:port`` (a daemon thread)."""
-    from prometheus_client import CollectorRegistry, start_http_server
+class _Quiet(WSGIRequestHandler):
+    def log_message(self, format, *args):  # noqa: A002 - the base class's name
+        pass
 
-    if multiprocess_dir is None:
-        start_http_server(port, addr=host)
-        return
-    from prometheus_client import multiprocess
 
-    registry = CollectorRegistry()
-    multiprocess.MultiProcessCollector(registry, path=multiprocess_dir)
-    start_http_server(port, addr=host, registry=registry)
+def start_http(port: int, host: str, multiprocess_dir=None) -> WSGIServer:
+    """Serve the metrics at ``http://host:port/metrics`` (every other path: 404) from a
+    daemon thread. Raises OSError when the port cannot be bound."""
+    from prometheus_client import REGISTRY, CollectorRegistry, make_wsgi_app
+
+    registry = REGISTRY
+    if multiprocess_dir is not None:
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry, path=multiprocess_dir)
+    metrics_app = make_wsgi_app(registry)
+
+    def app(environ, start_response):
+        if environ.get("PATH_INFO") != PATH:
+            start_response("404 Not Found", [("Content-Type", "text/plain; charset=utf-8")])
+            return [f"not found; the metrics are at {PATH}\n".encode()]
+        return metrics_app(environ, start_response)
+
+    family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+    server_class = type("MetricsServer", (ThreadingMixIn, WSGIServer), {"daemon_threads": True, "address_family": family})
+    httpd = server_class((host, port), _Quiet)
+    httpd.set_app(app)
+    threading.Thread(target=httpd.serve_forever, name="metrics", daemon=True).start()
+    return httpd

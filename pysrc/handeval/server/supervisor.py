@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 
-from handeval.server.config import ServerConfig
+from handeval.server.config import EXIT_STARTUP, ServerConfig, StartupError, check_port_free
 
 log = logging.getLogger("handeval.server.supervisor")
 
@@ -35,7 +35,16 @@ class Supervisor:
 
     def _start(self, index: int) -> None:
         env = dict(os.environ, PROMETHEUS_MULTIPROC_DIR=self.metrics_dir, HANDEVAL_WORKER_INDEX=str(index))
-        proc = subprocess.Popen([sys.executable, "-m", "handeval.server.worker", self.config.to_json()], env=env)
+        # The config (with the token) goes through an inherited pipe, not the command
+        # line, which every user can read (see worker.py). It is far smaller than a pipe's
+        # buffer, so writing it all before the worker reads cannot block.
+        r, w = os.pipe()
+        with os.fdopen(w, "w", encoding="utf-8") as f:
+            f.write(self.config.to_json())
+        try:
+            proc = subprocess.Popen([sys.executable, "-m", "handeval.server.worker", str(r)], env=env, pass_fds=(r,))
+        finally:
+            os.close(r)
         self.procs[index] = (proc, time.monotonic())
         log.info('{"event": "worker_started", "worker": %d, "pid": %d}', index, proc.pid)
 
@@ -43,34 +52,53 @@ class Supervisor:
         self.stopping = True
 
     def run(self) -> int:
-        from prometheus_client import CollectorRegistry, multiprocess, start_http_server
-
-        for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, self._on_signal)
-        if self.config.metrics_port is not None:
-            registry = CollectorRegistry()
-            multiprocess.MultiProcessCollector(registry, path=self.metrics_dir)
-            start_http_server(self.config.metrics_port, addr=self.config.host, registry=registry)
-        for i in range(self.config.workers):
-            self._start(i)
+        """Serve until SIGTERM; the exit code (EXIT_STARTUP with one line on stderr when
+        the service cannot start)."""
         try:
-            while not self.stopping:
-                time.sleep(0.2)
-                for i, (proc, started) in list(self.procs.items()):
-                    rc = proc.poll()
-                    if rc is None or self.stopping:
-                        continue
-                    log.warning('{"event": "worker_died", "worker": %d, "pid": %d, "returncode": %d}', i, proc.pid, rc)
-                    multiprocess.mark_process_dead(proc.pid, self.metrics_dir)
-                    if time.monotonic() - started < MIN_UPTIME:
-                        time.sleep(MIN_UPTIME)
-                    self._start(i)
-            return self._shutdown()
+            return self._run()
+        except StartupError as e:
+            print(f"handeval serve: {e}", file=sys.stderr, flush=True)
+            return EXIT_STARTUP
         finally:
             shutil.rmtree(self.metrics_dir, ignore_errors=True)
 
-    def _shutdown(self) -> int:
-        log.info('{"event": "shutdown", "workers": %d}', len(self.procs))
+    def _run(self) -> int:
+        from prometheus_client import multiprocess
+
+        from handeval.server import metrics
+
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self._on_signal)
+        # Checked here, once: the workers share the port (SO_REUSEPORT), so a worker's own
+        # bind would also succeed next to another server that shares it.
+        check_port_free(self.config.host, self.config.port)
+        if self.config.metrics_port is not None:
+            try:
+                metrics.start_http(self.config.metrics_port, self.config.host, multiprocess_dir=self.metrics_dir)
+            except OSError as e:
+                raise StartupError(f"cannot serve metrics on {self.config.host}:{self.config.metrics_port} "
+                                   f"(--metrics-port): {e.strerror or e}") from None
+        for i in range(self.config.workers):
+            self._start(i)
+        while not self.stopping:
+            time.sleep(0.2)
+            for i, (proc, started) in list(self.procs.items()):
+                rc = proc.poll()
+                if rc is None or self.stopping:
+                    continue
+                if rc == EXIT_STARTUP:  # the worker printed why; restarting would not help
+                    self._shutdown(quiet=True)
+                    return EXIT_STARTUP
+                log.warning('{"event": "worker_died", "worker": %d, "pid": %d, "returncode": %d}', i, proc.pid, rc)
+                multiprocess.mark_process_dead(proc.pid, self.metrics_dir)
+                if time.monotonic() - started < MIN_UPTIME:
+                    time.sleep(MIN_UPTIME)
+                self._start(i)
+        return self._shutdown()
+
+    def _shutdown(self, quiet=False) -> int:
+        if not quiet:
+            log.info('{"event": "shutdown", "workers": %d}', len(self.procs))
         for proc, _ in self.procs.values():
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
