@@ -1,7 +1,9 @@
 """越式13张 through the Python API: classify+beats of (play, table) pairs — one call per
 pair and batched (``beats_many``) — and ``settle``, each against a small pure-Python
-reference of the same rules measured in the same run (the baselines)."""
+reference of the same rules measured in the same run (the baselines); and ``legal_plays``
+of 13-card hands (to set against the core's criterion figure)."""
 
+import pathlib
 import random
 from collections import Counter
 
@@ -170,3 +172,20 @@ def test_settle_handeval(benchmark):
     benchmark.group = "settle 500 four-player games"
     benchmark.extra_info["items"] = len(DEALS)
     benchmark(lambda: [tl.settle(r, w, 10) for r, w in DEALS])
+
+
+# --- legal_plays ----------------------------------------------------------------------
+
+#: The hands of the core's criterion benchmark (rust/handeval-core/benches/plays.rs).
+HANDS13 = [line for line in (pathlib.Path(__file__).parents[1] / "rust/handeval-core/benches/hands13.txt").read_text().splitlines()
+           if line.strip() and not line.startswith("#")]
+
+
+def test_legal_plays_13_card_hands(benchmark):
+    """Every lead of each of the 32 hands of ``hands13.txt``, one call per hand: compare
+    with ``tienlen::legal_plays`` of ``cargo bench -p handeval-core --bench plays`` (the
+    same hands; no Python baseline in this group)."""
+    benchmark.group = f"tienlen legal_plays, {len(HANDS13)} 13-card hands"
+    benchmark.extra_info["items"] = len(HANDS13)
+    out = benchmark(lambda: [tl.legal_plays(h) for h in HANDS13])
+    assert all(out)
