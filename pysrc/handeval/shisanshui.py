@@ -11,7 +11,6 @@ from typing import List, Optional, Sequence, Union
 
 from handeval import _core
 from handeval._result import Result
-from handeval._rules import game_rules
 from handeval.errors import fail
 
 __all__ = [
@@ -45,43 +44,27 @@ CATEGORIES = (
 SPECIALS = tuple(_core.ssw_special_table())
 
 
-@dataclass(frozen=True)
-class Rules:
-    """House-rule options of 十三水; the defaults are RULES.md's.
+#: House-rule options of 十三水 (native, frozen; keyword-only; defaults are RULES.md's):
+#:
+#: * ``suit_tiebreak`` — equal ranks are decided by suits (the seed: no ties); off: an
+#:   exact rank tie scores 0.
+#: * ``suit_order`` — [decision] suits strongest first, default ``"shcd"`` (♠ > ♥ > ♣ > ♦).
+#: * ``a2345`` — ``"lowest"`` (default) or ``"second_highest"`` (just below TJQKA).
+#: * ``foul_scoring`` — [decision] a fouled hand loses every row and counts as scooped;
+#:   off: fouled hands are rejected as bad input.
+#: * ``home_run_min_opponents`` — [decision] 全垒打 needs this many opponents (default 3).
+#: * ``rake_percent`` — 抽水 of each positive result (0..100), default 0.
+#:
+#: A bad value raises HandevalError at construction, ``.field`` = ``"rules.<option>"``.
+Rules = _core.ShisanshuiRules
 
-    * ``suit_tiebreak`` — equal ranks are decided by suits (the seed: no ties); off: an
-      exact rank tie scores 0.
-    * ``suit_order`` — [decision] suits strongest first, default ``"shcd"`` (♠ > ♥ > ♣ > ♦).
-    * ``a2345`` — ``"lowest"`` (default) or ``"second_highest"`` (just below TJQKA).
-    * ``foul_scoring`` — [decision] a fouled hand loses every row and counts as scooped;
-      off: fouled hands are rejected as bad input.
-    * ``home_run_min_opponents`` — [decision] 全垒打 needs this many opponents (default 3).
-    * ``rake_percent`` — 抽水 of each positive result, default 0.
-    """
-
-    suit_tiebreak: bool = True
-    suit_order: str = "shcd"
-    a2345: str = "lowest"
-    foul_scoring: bool = True
-    home_run_min_opponents: int = 3
-    rake_percent: int = 0
+#: A classified 3- or 5-card row: ``category``, ``category_zh``, ``strength``, ``cards``.
+Row = _core.ShisanshuiRow
 
 
 def _rules(rules):
-    return game_rules(rules, "shisanshui", Rules)
-
-
-@dataclass(frozen=True)
-class Row(Result):
-    """A classified 3- or 5-card row."""
-
-    category: str
-    #: The category's Chinese name, e.g. 同花顺.
-    category_zh: str
-    #: Orders rows by category and ranks (no suits); also valid across 3 vs 5 cards.
-    strength: int
-    #: The cards in order of significance (biggest group first, A last in A2345).
-    cards: List[str]
+    # The core reads rules= itself (None, shisanshui.Rules or handeval.Rules).
+    return rules
 
 
 @dataclass(frozen=True)
@@ -136,15 +119,13 @@ def _special(t) -> Optional[SpecialHand]:
     return SpecialHand(sid, zh, waters, None if split is None else [list(r) for r in split])
 
 
-def classify(cards: Cards, rules=None) -> Row:
-    """Classify a 3-card front or a 5-card row."""
-    category, zh, strength, sig = _core.ssw_classify(cards, _rules(rules))
-    return Row(category, zh, strength, sig)
+#: ``classify(cards, rules=None) -> Row``: classify a 3-card front or a 5-card row.
+classify = _core.ssw_classify
 
-
-def classify_many(rows: Sequence[Cards], rules=None) -> List[str]:
-    """Categories of many rows in one call (evaluation runs with the GIL released)."""
-    return _core.ssw_classify_many(rows, _rules(rules))
+#: ``classify_many(rows, rules=None) -> list``: the category of each row, or in its place
+#: the HandevalError (``.field`` = ``"rows[i]"``) that row would raise; evaluation runs
+#: with the GIL released.
+classify_many = _core.ssw_classify_many
 
 
 def categories_from_ids(data: bytes, row_size: int = 5, rules=None) -> bytes:

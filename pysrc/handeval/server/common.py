@@ -104,7 +104,8 @@ def rules_from(msg, module: str, field: str, probe: Optional[Callable] = None):
     cls = getattr(game_module(module), "Rules", None)
     if cls is None:
         raise BadRequest(field, f"handeval.{module} has no rule options in this build")
-    names = {f.name for f in dataclasses.fields(cls)}
+    # native Rules list their options in to_dict(); the others are dataclasses
+    names = set(cls().to_dict()) if hasattr(cls, "to_dict") else {f.name for f in dataclasses.fields(cls)}
     kw = {}
     for fd, value in set_fields:
         if fd.name not in names:

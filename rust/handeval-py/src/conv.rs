@@ -38,7 +38,7 @@ pub fn bad(field: &str, message: impl Into<String>) -> PyErr {
     to_py(Error::field(field, message))
 }
 
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
@@ -130,33 +130,8 @@ pub fn carried_from(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Opt
     }
 }
 
-/// A game's native `Rules` class: a frozen pyclass wrapping the core struct, validated
-/// when constructed, so a call only copies it. One reader ([`rules_arg`]) serves the
-/// `rules=` argument of every game.
-pub trait GameRules: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync {
-    type Core: Clone + Default;
-    /// The attribute of the `handeval.Rules` bundle holding this game's part.
-    const GAME: &'static str;
-    fn core(&self) -> &Self::Core;
-}
-
-/// The `rules=` argument: `None` (the defaults), the game's own `Rules`, or the
-/// `handeval.Rules` bundle (its [`GameRules::GAME`] part); anything else is an error.
-pub fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResult<R::Core> {
-    let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(R::Core::default()) };
-    if let Ok(r) = o.cast::<R>() {
-        return Ok(r.get().core().clone());
-    }
-    if let Ok(part) = o.getattr(R::GAME) {
-        if let Ok(r) = part.cast::<R>() {
-            return Ok(r.get().core().clone());
-        }
-    }
-    Err(bad("rules", format!("expected handeval.Rules or {}.Rules, got {}", R::GAME, type_name(o))))
-}
-
 /// Rule options read as attributes of a game's Python `Rules` object; every error names
-/// `rules.<option>`. Shared by each game's `rules_from`.
+/// `rules.<option>`. Only for games whose `Rules` is not native yet (see `crate::rules`).
 pub struct RuleAttrs<'a, 'py>(pub &'a Bound<'py, PyAny>);
 
 impl RuleAttrs<'_, '_> {

@@ -1,27 +1,101 @@
 //! Binding of handeval_core::shisanshui (十三水).
 
-use crate::conv::{bad, RuleAttrs, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId, SuitOrder, WheelRank};
+use crate::result::{add_class, item_error, Cards};
+use crate::rules::{self, rules_arg, GameRules};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
 
-/// `None` → default rules; otherwise any object with the option attributes (the Python
-/// `shisanshui.Rules` dataclass).
+/// 十三水's house-rule options (`handeval.shisanshui.Rules`); see [`crate::rules`] for the
+/// pattern. The defaults are the core's `Rules::default()`.
+#[pyclass(frozen, name = "Rules", module = "handeval.shisanshui")]
+#[derive(Clone, Default)]
+pub struct ShisanshuiRules {
+    pub core: Rules,
+}
+
+impl GameRules for ShisanshuiRules {
+    type Core = Rules;
+    const GAME: &'static str = "shisanshui";
+    fn core(&self) -> &Rules {
+        &self.core
+    }
+}
+
 pub(crate) fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
-    let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(Rules::default()) };
-    let r = RuleAttrs(o);
-    let within = |e: handeval_core::Error| e.within("rules");
-    let rules = Rules {
-        suit_tiebreak: r.flag("suit_tiebreak")?,
-        suit_order: SuitOrder::parse(&r.text("suit_order")?).map_err(within).py()?,
-        a2345: WheelRank::parse(&r.text("a2345")?).map_err(within).py()?,
-        foul_scoring: r.flag("foul_scoring")?,
-        home_run_min_opponents: r.count("home_run_min_opponents", "a non-negative integer")?,
-        rake_percent: r.count("rake_percent", "a non-negative integer")?,
-    };
-    rules.validate().map_err(within).py()?;
-    Ok(rules)
+    rules_arg::<ShisanshuiRules>(obj)
+}
+
+crate::result_methods!(ShisanshuiRules, [suit_tiebreak, suit_order, a2345, foul_scoring, home_run_min_opponents, rake_percent] {
+    #[new]
+    #[pyo3(signature = (*, suit_tiebreak=None, suit_order=None, a2345=None, foul_scoring=None, home_run_min_opponents=None, rake_percent=None))]
+    fn new(
+        suit_tiebreak: Option<&Bound<'_, PyAny>>,
+        suit_order: Option<&Bound<'_, PyAny>>,
+        a2345: Option<&Bound<'_, PyAny>>,
+        foul_scoring: Option<&Bound<'_, PyAny>>,
+        home_run_min_opponents: Option<&Bound<'_, PyAny>>,
+        rake_percent: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let d = Rules::default();
+        let core = Rules {
+            suit_tiebreak: rules::flag(suit_tiebreak, "suit_tiebreak", d.suit_tiebreak)?,
+            suit_order: rules::choice(suit_order, "suit_order", d.suit_order, SuitOrder::parse)?,
+            a2345: rules::choice(a2345, "a2345", d.a2345, WheelRank::parse)?,
+            foul_scoring: rules::flag(foul_scoring, "foul_scoring", d.foul_scoring)?,
+            home_run_min_opponents: rules::count(home_run_min_opponents, "home_run_min_opponents", d.home_run_min_opponents)?,
+            rake_percent: rules::count(rake_percent, "rake_percent", d.rake_percent)?,
+        };
+        Ok(ShisanshuiRules { core: rules::validated(core, Rules::validate)? })
+    }
+    /// Equal ranks are decided by suits (no ties); off: an exact rank tie scores 0.
+    #[getter]
+    fn suit_tiebreak(&self) -> bool {
+        self.core.suit_tiebreak
+    }
+    /// Suits strongest first, e.g. "shcd" (♠ > ♥ > ♣ > ♦).
+    #[getter]
+    fn suit_order(&self) -> String {
+        self.core.suit_order.to_text()
+    }
+    /// Where A2345 ranks: "lowest" or "second_highest" (just below TJQKA).
+    #[getter]
+    fn a2345(&self) -> &'static str {
+        self.core.a2345.as_str()
+    }
+    /// A fouled hand loses every row and counts as scooped; off: fouls are rejected.
+    #[getter]
+    fn foul_scoring(&self) -> bool {
+        self.core.foul_scoring
+    }
+    /// 全垒打 needs at least this many opponents.
+    #[getter]
+    fn home_run_min_opponents(&self) -> u32 {
+        self.core.home_run_min_opponents
+    }
+    /// 抽水: percent of each positive result.
+    #[getter]
+    fn rake_percent(&self) -> u32 {
+        self.core.rake_percent
+    }
+});
+
+crate::native_result! {
+    module = "handeval.shisanshui";
+    /// A classified 3- or 5-card row.
+    pub struct Row {
+        /// One of CATEGORIES, e.g. "straight_flush".
+        pub category: String,
+        /// The category's Chinese name, e.g. 同花顺.
+        pub category_zh: String,
+        /// Orders rows by category and ranks (no suits); also valid across 3 vs 5 cards.
+        pub strength: u32,
+        /// The cards in order of significance (biggest group first, A last in A2345).
+        pub cards: Cards,
+    }
 }
 
 fn row(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
@@ -32,26 +106,46 @@ fn row(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
     Ok(cards)
 }
 
-/// (category, category_zh, strength, cards in order of significance)
+/// Classify a 3-card front or a 5-card row.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
-fn ssw_classify(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<(&'static str, &'static str, u32, Vec<String>)> {
+fn ssw_classify(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Row> {
     let rules = rules_from(rules)?;
     let cards = row(cards, "cards")?;
     let v = eval::row_value(&cards, &rules).py()?;
     let cat = v.category();
-    Ok((cat.name(), cat.name_zh(), v.strength, card_strings(&eval::significance_order(&cards, &rules))))
+    Ok(Row {
+        category: cat.name().to_owned(),
+        category_zh: cat.name_zh().to_owned(),
+        strength: v.strength,
+        cards: Cards(eval::significance_order(&cards, &rules)),
+    })
 }
 
-/// Categories of many rows; parsing holds the GIL, evaluation releases it.
+/// Category names as interned strings, indexed like `Category::ALL`.
+fn category_names(py: Python<'_>) -> &[Py<PyString>] {
+    static NAMES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+    NAMES.get_or_init(py, || eval::Category::ALL.iter().map(|c| PyString::intern(py, c.name()).unbind()).collect())
+}
+
+/// Categories of many rows, one item per row: the category name, or the HandevalError
+/// (field `rows[i]`) that row would raise. Parsing holds the GIL, evaluation releases it.
 #[pyfunction]
 #[pyo3(signature = (rows, rules=None))]
-fn ssw_classify_many(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyString>>> {
+fn ssw_classify_many(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyAny>>> {
     let rules = rules_from(rules)?;
-    let parsed = list_from(rows, "rows", row)?;
-    let strengths: Vec<u32> = py.detach(|| parsed.iter().map(|r| eval::strength(r, &rules).unwrap_or(0)).collect());
-    let names: Vec<Py<PyString>> = eval::Category::ALL.iter().map(|c| PyString::intern(py, c.name()).unbind()).collect();
-    Ok(strengths.iter().map(|s| names[(s >> 20) as usize].clone_ref(py)).collect())
+    let parsed: Vec<PyResult<Vec<Card>>> = list_from(rows, "rows", |x, f| Ok(row(x, f)))?;
+    let ok: Vec<&[Card]> = parsed.iter().filter_map(|r| r.as_deref().ok()).collect();
+    let strengths: Vec<u32> = py.detach(|| ok.iter().map(|r| eval::strength(r, &rules).unwrap_or(0)).collect());
+    let names = category_names(py);
+    let mut strengths = strengths.into_iter();
+    parsed
+        .into_iter()
+        .map(|r| match r {
+            Ok(_) => Ok(names[(strengths.next().unwrap_or(0) >> 20) as usize].clone_ref(py).into_any()),
+            Err(e) => item_error(py, e),
+        })
+        .collect()
 }
 
 /// Categories (one byte each, 0 = high_card … 8 = straight_flush) of rows packed as card
@@ -208,6 +302,8 @@ fn ssw_settle(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ssw_classify, m)?)?;
+    add_class::<ShisanshuiRules>(m, "ShisanshuiRules")?;
+    add_class::<Row>(m, "ShisanshuiRow")?;
     m.add_function(wrap_pyfunction!(ssw_classify_many, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_categories_from_ids, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_compare, m)?)?;

@@ -1,0 +1,171 @@
+"""The native result and rule classes (rust/handeval-py/src/result.rs, rules.rs): every
+class is frozen, compares and hashes by its fields, pickles, gives to_dict() and a repr
+naming its fields; every Rules option is validated at construction."""
+
+import copy
+import pickle
+
+import pytest
+
+import handeval
+from handeval import HandevalError
+from handeval import shisanshui as ssw
+
+
+def samples():
+    """One or more instances of every native class, built through the public API."""
+    yield ssw.classify("As Kd Qh Js 9c")
+    yield ssw.classify("2s 2h 9d")
+    yield ssw.Rules()
+    yield ssw.Rules(suit_tiebreak=False, suit_order="hscd", a2345="second_highest", foul_scoring=False,
+                    home_run_min_opponents=2, rake_percent=5)
+    yield handeval.Rules()
+    yield handeval.Rules(shisanshui=ssw.Rules(rake_percent=3))
+
+
+SAMPLES = list(samples())
+IDS = [f"{type(x).__module__}.{type(x).__name__}-{i}" for i, x in enumerate(SAMPLES)]
+
+
+@pytest.mark.parametrize("obj", SAMPLES, ids=IDS)
+def test_frozen(obj):
+    for name in type(obj).__match_args__:
+        with pytest.raises(AttributeError):
+            setattr(obj, name, getattr(obj, name))
+
+
+@pytest.mark.parametrize("obj", SAMPLES, ids=IDS)
+def test_pickle_and_copy_round_trip(obj):
+    for proto in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(obj, protocol=proto))
+        assert type(back) is type(obj) and back == obj and hash(back) == hash(obj)
+    assert copy.deepcopy(obj) == obj and copy.copy(obj) == obj
+
+
+@pytest.mark.parametrize("obj", SAMPLES, ids=IDS)
+def test_to_dict_repr_and_fields_agree(obj):
+    fields = type(obj).__match_args__
+    d = obj.to_dict()
+    assert tuple(d) == fields
+    for name in fields:
+        value = getattr(obj, name)
+        if hasattr(value, "to_dict"):
+            assert d[name] == value.to_dict()  # nested results become dicts
+        else:
+            assert d[name] == value
+    r = repr(obj)
+    assert r.startswith(type(obj).__name__ + "(")
+    for name in fields:
+        assert f"{name}=" in r
+
+
+@pytest.mark.parametrize("obj", SAMPLES, ids=IDS)
+def test_equality_and_hash_follow_the_fields(obj):
+    same = obj.replace()
+    assert same == obj and hash(same) == hash(obj) and same is not obj
+    assert obj != object() and obj != obj.to_dict()
+    assert len({obj, same}) == 1
+
+
+def test_lists_read_from_a_result_are_copies():
+    row = ssw.classify("As Kd Qh Js 9c")
+    row.cards.append("2c")
+    assert row.cards == ["As", "Kd", "Qh", "Js", "9c"]
+
+
+def test_replace_changes_fields_and_validates():
+    row = ssw.classify("As Kd Qh Js 9c")
+    assert row.replace(strength=1).strength == 1 and row.replace(strength=1) != row
+    with pytest.raises(HandevalError) as e:
+        row.replace(colour="red")
+    assert e.value.field == "colour"
+    r = ssw.Rules().replace(rake_percent=7)
+    assert r == ssw.Rules(rake_percent=7)
+    with pytest.raises(HandevalError) as e:
+        r.replace(rake_percent=101)
+    assert e.value.field == "rules.rake_percent"
+
+
+def test_classes_live_where_the_public_modules_export_them():
+    assert (ssw.Row.__module__, ssw.Row.__name__) == ("handeval.shisanshui", "Row")
+    assert (ssw.Rules.__module__, ssw.Rules.__name__) == ("handeval.shisanshui", "Rules")
+    assert (handeval.Rules.__module__, handeval.Rules.__name__) == ("handeval", "Rules")
+
+
+# ---- Rules: defaults from the core, validation at construction
+
+def test_shisanshui_rules_defaults():
+    assert ssw.Rules().to_dict() == {
+        "suit_tiebreak": True, "suit_order": "shcd", "a2345": "lowest", "foul_scoring": True,
+        "home_run_min_opponents": 3, "rake_percent": 0,
+    }
+    # None is "the default" for every option
+    assert ssw.Rules(**{k: None for k in ssw.Rules.__match_args__}) == ssw.Rules()
+
+
+SSW_BAD = [
+    ("suit_tiebreak", 1, "True or False"),
+    ("suit_tiebreak", "yes", "True or False"),
+    ("suit_order", "shhd", "each of s h d c"),
+    ("suit_order", "shc", "each of s h d c"),
+    ("suit_order", 7, "string"),
+    ("a2345", "top", "lowest"),
+    ("a2345", b"lowest", "string"),
+    ("foul_scoring", 0, "True or False"),
+    ("home_run_min_opponents", 0, "at least 1"),
+    ("home_run_min_opponents", -1, "non-negative"),
+    ("home_run_min_opponents", 2**40, "non-negative"),
+    ("home_run_min_opponents", 2.0, "integer"),
+    ("home_run_min_opponents", True, "integer"),
+    ("rake_percent", 101, "0..100"),
+    ("rake_percent", 500, "0..100"),
+    ("rake_percent", -5, "non-negative"),
+    ("rake_percent", "5", "integer"),
+]
+
+
+@pytest.mark.parametrize("option, value, words", SSW_BAD)
+def test_shisanshui_rules_reject_bad_values_at_construction(option, value, words):
+    with pytest.raises(HandevalError) as e:
+        ssw.Rules(**{option: value})
+    assert e.value.field == f"rules.{option}"
+    assert words in e.value.description
+    assert str(e.value) == f"rules.{option}: {e.value.description}"
+
+
+def test_every_shisanshui_option_has_a_bad_value_case():
+    assert {o for o, _, _ in SSW_BAD} == set(ssw.Rules.__match_args__)
+
+
+def test_rules_are_keyword_only():
+    with pytest.raises(TypeError):
+        ssw.Rules(True)
+
+
+def test_rules_argument_accepts_own_bundle_or_none():
+    alt = ssw.Rules(a2345="second_highest")
+    wheel, king = "As 2d 3c 4h 5s", "9s Tc Jd Qh Kc"
+    assert ssw.compare(wheel, king) == -1
+    assert ssw.compare(wheel, king, rules=alt) == 1
+    assert ssw.compare(wheel, king, rules=handeval.Rules(shisanshui=alt)) == 1
+    for bad in ("strict", {"a2345": "second_highest"}, handeval.Rules().tienlen):
+        with pytest.raises(HandevalError) as e:
+            ssw.compare(wheel, king, rules=bad)
+        assert e.value.field == "rules"
+
+
+def test_bundle_parts_are_checked():
+    with pytest.raises(HandevalError) as e:
+        handeval.Rules(shisanshui="lowest")
+    assert e.value.field == "shisanshui"
+    assert handeval.Rules().shisanshui == ssw.Rules()
+
+
+def test_handeval_error_keeps_field_and_description_apart():
+    with pytest.raises(HandevalError) as e:
+        ssw.classify("As Kx")
+    err = e.value
+    assert err.field == "cards" and err.description and str(err) == f"cards: {err.description}"
+    assert isinstance(err, ValueError)
+    bare = HandevalError("x")  # raised from Python without the parts: both read None
+    assert bare.field is None and bare.description is None
