@@ -5,8 +5,9 @@
 conftest prints items/s and the ratio to the baseline; run
 ``python -m pytest benches/bench_dachu.py -q -o python_files='bench_*.py'``."""
 
-import pathlib
 import random
+
+from hands13 import HANDS13
 
 from handeval import dachu
 
@@ -52,11 +53,6 @@ def test_beats_many_batched_strings(benchmark):
     benchmark.extra_info["items"] = N
     out = benchmark(dachu.beats_many, PAIR_STRINGS, "red")
     assert out == EXPECTED
-
-
-#: The hands of the core's criterion benchmark (rust/handeval-core/benches/plays.rs).
-HANDS13 = [line for line in (pathlib.Path(__file__).parents[1] / "rust/handeval-core/benches/hands13.txt").read_text().splitlines()
-           if line.strip() and not line.startswith("#")]
 
 
 def test_legal_plays_13_card_hands(benchmark):

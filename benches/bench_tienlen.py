@@ -3,9 +3,10 @@ pair and batched (``beats_many``) — and ``settle``, each against a small pure-
 reference of the same rules measured in the same run (the baselines); and ``legal_plays``
 of 13-card hands (to set against the core's criterion figure)."""
 
-import pathlib
 import random
 from collections import Counter
+
+from hands13 import HANDS13
 
 from handeval import tienlen as tl
 
@@ -175,11 +176,6 @@ def test_settle_handeval(benchmark):
 
 
 # --- legal_plays ----------------------------------------------------------------------
-
-#: The hands of the core's criterion benchmark (rust/handeval-core/benches/plays.rs).
-HANDS13 = [line for line in (pathlib.Path(__file__).parents[1] / "rust/handeval-core/benches/hands13.txt").read_text().splitlines()
-           if line.strip() and not line.startswith("#")]
-
 
 def test_legal_plays_13_card_hands(benchmark):
     """Every lead of each of the 32 hands of ``hands13.txt``, one call per hand: compare

@@ -3,7 +3,7 @@
 //! in the core.
 
 use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
-use crate::result::{self, add_class, card_list, item_error, Cards, NativeResult};
+use crate::result::{self, add_class, card_list, many_items, Cards, NativeResult, Names};
 use crate::rules::{self, rules_arg, GameRules};
 use crate::{native_result, result_methods};
 use handeval_core::cards::Card;
@@ -12,7 +12,6 @@ use handeval_core::dachu::deal::{Deal as CoreDeal, DealAction};
 use handeval_core::dachu::rules::{FirstCaller, UnitPer};
 use handeval_core::dachu::{self as dc, Chu, Constraints, Kind};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
 // ---- Rules ----
@@ -125,10 +124,10 @@ fn opt_cards(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Option<Vec
 // ---- Play ----
 
 fn kind_names(py: Python<'_>, k: Kind) -> (Bound<'_, PyString>, Bound<'_, PyString>) {
-    static NAMES: PyOnceLock<Vec<(Py<PyString>, Py<PyString>)>> = PyOnceLock::new();
-    let t = NAMES.get_or_init(py, || Kind::ALL.iter().map(|k| (PyString::intern(py, k.name()).unbind(), PyString::intern(py, k.name_zh()).unbind())).collect());
-    let (a, b) = &t[k as usize];
-    (a.bind(py).clone(), b.bind(py).clone())
+    static NAMES: Names = Names::new();
+    static NAMES_ZH: Names = Names::new();
+    let all = |name: fn(Kind) -> &'static str| move || Kind::ALL.iter().map(|&k| name(k)).collect();
+    (NAMES.get(py, k as usize, all(Kind::name)), NAMES_ZH.get(py, k as usize, all(Kind::name_zh)))
 }
 
 /// A classified play. ``Play(kind, kind_zh, cards, strength)`` checks that the cards make
@@ -251,23 +250,9 @@ fn dc_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny
     }
     let parsed: Vec<PyResult<(Vec<Card>, Vec<Card>)>> =
         pairs.try_iter()?.enumerate().map(|(i, x)| pair_from(&x?, &format!("pairs[{i}]"))).collect();
-    let beaten: Vec<Option<Result<bool, handeval_core::Error>>> = py.detach(|| {
-        parsed
-            .iter()
-            .enumerate()
-            .map(|(i, p)| p.as_ref().ok().map(|(p, t)| dc::beats(p, t, chu, &rules).map_err(|e| e.within(&format!("pairs[{i}]")))))
-            .collect()
-    });
-    parsed
-        .into_iter()
-        .zip(beaten)
-        .map(|(p, b)| match (p, b) {
-            (Err(e), _) => item_error(py, e),
-            (Ok(_), Some(Ok(v))) => Ok(PyBool::new(py, v).to_owned().into_any().unbind()),
-            (Ok(_), Some(Err(e))) => item_error(py, to_py(e)),
-            (Ok(_), None) => unreachable!("every parsed pair is beaten"),
-        })
-        .collect()
+    many_items(py, parsed, |i, (p, t)| dc::beats(p, t, chu, &rules).map_err(|e| e.within(&format!("pairs[{i}]"))), |py, v| {
+        Ok(PyBool::new(py, v).to_owned().into_any().unbind())
+    })
 }
 
 /// An optional flag: None (or left out) is false.

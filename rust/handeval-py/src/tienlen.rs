@@ -3,13 +3,12 @@
 //! is in the core.
 
 use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
-use crate::result::{add_class, card_str, item_error, Cards};
+use crate::result::{add_class, card_str, item_error, many_items, Cards, Names};
 use crate::rules::{self, rules_arg, GameRules};
 use crate::{native_result, result_methods};
 use handeval_core::cards::Card;
 use handeval_core::tienlen::{self as tl, play, Action, InstantWin, Kind, RoundState as CoreRound, Transfer};
 use pyo3::prelude::*;
-use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 // ---- Rules ----
@@ -72,13 +71,13 @@ fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<tl::Rules> {
 
 // ---- Play ----
 
-/// Interned names of the play kinds (`kind`, `kind_zh`), built once: legal_plays returns
-/// dozens of plays per call.
+/// Interned names of the play kinds (`kind`, `kind_zh`): legal_plays returns dozens of
+/// plays per call.
 fn kind_names(py: Python<'_>, k: Kind) -> (Bound<'_, PyString>, Bound<'_, PyString>) {
-    static NAMES: PyOnceLock<Vec<(Py<PyString>, Py<PyString>)>> = PyOnceLock::new();
-    let t = NAMES.get_or_init(py, || Kind::ALL.iter().map(|k| (PyString::intern(py, k.name()).unbind(), PyString::intern(py, k.name_zh()).unbind())).collect());
-    let (a, b) = &t[k as usize];
-    (a.bind(py).clone(), b.bind(py).clone())
+    static NAMES: Names = Names::new();
+    static NAMES_ZH: Names = Names::new();
+    let all = |name: fn(Kind) -> &'static str| move || Kind::ALL.iter().map(|&k| name(k)).collect();
+    (NAMES.get(py, k as usize, all(Kind::name)), NAMES_ZH.get(py, k as usize, all(Kind::name_zh)))
 }
 
 /// A classified play. ``Play(kind, kind_zh, cards, top, strength)`` checks that the cards
@@ -244,23 +243,9 @@ fn tl_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, rules: Option<&Bound<
     rules_from(rules)?;
     let items = seq_items(pairs, "pairs", "expected a list of (play, table) pairs")?;
     let parsed: Vec<PyResult<(tl::Play, tl::Play)>> = items.iter().enumerate().map(|(i, x)| pair_from(x, i)).collect();
-    let beaten: Vec<Option<Result<bool, handeval_core::Error>>> = py.detach(|| {
-        parsed
-            .iter()
-            .enumerate()
-            .map(|(i, p)| p.as_ref().ok().map(|(b, a)| tl::beats(b, a).map_err(|e| e.within(&format!("pairs[{i}]")))))
-            .collect()
-    });
-    parsed
-        .into_iter()
-        .zip(beaten)
-        .map(|(p, b)| match (p, b) {
-            (Err(e), _) => item_error(py, e),
-            (Ok(_), Some(Ok(v))) => Ok(pyo3::types::PyBool::new(py, v).to_owned().into_any().unbind()),
-            (Ok(_), Some(Err(e))) => item_error(py, to_py(e)),
-            (Ok(_), None) => unreachable!("every parsed pair is beaten"),
-        })
-        .collect()
+    many_items(py, parsed, |i, (b, a)| tl::beats(b, a).map_err(|e| e.within(&format!("pairs[{i}]"))), |py, v| {
+        Ok(pyo3::types::PyBool::new(py, v).to_owned().into_any().unbind())
+    })
 }
 
 fn flag_arg(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
