@@ -722,6 +722,14 @@ def test_play_fields_constructor_and_reuse():
 
 def test_every_function_taking_rules_reads_them():
     # Validation of each option at construction: tests/test_native_types.py.
+    # A Calling settles under the rules it was made with (from the Deal), unless overridden.
+    ls = dachu.Rules(unit_per="losing_side")
+    d = _deal_to(dachu.Deal(HANDS, rules=ls), 13).apply(("finish",))  # 1 vs 3, seat 2 alone
+    c = walk(d.calling(), ("ping_da", 2))
+    assert c.settle([0, 1, 3, 2], base=10).deltas == dachu.settle([2], [0, 1, 3, 2], base=10, rules=ls).deltas == [7, 7, -20, 6]
+    assert dachu.settle(c, [0, 1, 3, 2], base=10).deltas == [7, 7, -20, 6]
+    assert c.settle([0, 1, 3, 2], base=10, rules=dachu.Rules()).deltas == [20, 20, -60, 20]
+    assert pickle_round_trip(c).settle([0, 1, 3, 2], base=10).deltas == [7, 7, -20, 6]
     bundle = handeval.Rules(dachu=dachu.Rules(mixed_ace_pair=False))
     assert bundle.dachu.mixed_ace_pair is False
     with pytest.raises(HandevalError, match="dachu"):

@@ -809,7 +809,8 @@ impl DachuCalling {
         }
     }
 
-    /// :func:`settle` with this finished calling.
+    /// :func:`settle` with this finished calling (and, unless ``rules`` is given, the rules
+    /// it was made with).
     #[pyo3(signature = (places=None, *, base=None, escaped=None, carried=None, rules=None))]
     fn settle(
         slf: &Bound<'_, Self>,
@@ -896,7 +897,8 @@ native_result! {
 /// (everyone but the 繳 and 被包打 seats); omitted when a whole side surrendered or
 /// someone escaped. ``escaped``: seats that ran away (逃跑) — the game is abandoned and
 /// each pays base × multiplier × ``Rules.escape_units``. ``base``: 底分. ``carried``:
-/// per-seat carried-in amounts for the cap (None entries uncapped). All arguments but
+/// per-seat carried-in amounts for the cap (None entries uncapped). ``rules``: by default
+/// a Calling's own (those it was made with), else RULES.md's. All arguments but
 /// ``chu_side`` and ``places`` are keywords.
 ///
 /// Outcome by the 儲方's places: 1 vs 3 — 1st win + 全殲, 2nd/3rd draw, 4th loss + 全殲;
@@ -920,8 +922,12 @@ fn dc_settle(
     carried: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Settlement> {
-    let rules = rules_from(rules)?;
     let given = |o: Option<&Bound<'_, PyAny>>| o.is_some_and(|v| !v.is_none());
+    // A Calling carries the rules of its game; `rules=` overrides them.
+    let rules = match chu_side.cast::<DachuCalling>() {
+        Ok(c) if !given(rules) => c.get().origin.rules.clone(),
+        _ => rules_from(rules)?,
+    };
     let num = |o: Option<&Bound<'_, PyAny>>, f: &str| -> PyResult<i64> {
         match o {
             Some(v) if !v.is_none() => int_from(v, f),
