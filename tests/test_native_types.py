@@ -3,6 +3,7 @@ class is frozen, compares and hashes by its fields, pickles, gives to_dict() and
 naming its fields; every Rules option is validated at construction."""
 
 import copy
+import json
 import pickle
 
 import pytest
@@ -20,6 +21,19 @@ def samples():
     """One or more instances of every native class, built through the public API."""
     yield ssw.classify("As Kd Qh Js 9c")
     yield ssw.classify("2s 2h 9d")
+    yield ssw.special_hand("2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As")  # no split
+    yield ssw.special_hand("2s 3s 4s 5s 6s 7h 8h 9h Th Jh 9d Td Jd")  # with a split
+    s = ssw.settle([{"front": "2s 3h 4d", "middle": "6c 7c 8d 9s Jd", "back": "Qs Qh 9d 9c 5s"},
+                    {"front": "Ks Kh Kd", "middle": "2h 3c 4h 6d 8s", "back": "Qd Qc 7d 7h 5c"},
+                    {"special": "liu_dui_ban", "cards": "2c 2d 3s 3d 4s 4c 5h 5d 6h 6s Ac Ad Ts"}],
+                   base=10, rules=ssw.Rules(rake_percent=5))
+    yield s
+    yield s.pairs[0]
+    a = ssw.arrange("As Ah Ad Ac 2s 5h 7d 9c Js Kh 3d 4c 8h", top_k=3)
+    yield a
+    yield a.alternatives[1]
+    yield ssw.best_response("2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As",
+                            [{"front": "2h 3s 4s", "middle": "5s 6h 7s 8s 9s", "back": "Th Js Qs Ks Ah"}])
     yield ssw.Rules()
     yield ssw.Rules(suit_tiebreak=False, suit_order="hscd", a2345="second_highest", foul_scoring=False,
                     home_run_min_opponents=2, rake_percent=5)
@@ -70,13 +84,10 @@ def test_pickle_and_copy_round_trip(obj):
     assert copy.deepcopy(obj) == obj and copy.copy(obj) == obj
 
 
-def _plain(value):
-    """What to_dict() makes of a field: nested results become dicts, tuples lists."""
-    if hasattr(value, "to_dict"):
-        return value.to_dict()
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    return value
+def _plain(v):
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v.to_dict() if hasattr(v, "to_dict") else v
 
 
 @pytest.mark.parametrize("obj", SAMPLES, ids=IDS)
@@ -85,7 +96,8 @@ def test_to_dict_repr_and_fields_agree(obj):
     d = obj.to_dict()
     assert tuple(d) == fields
     for name in fields:
-        assert d[name] == _plain(getattr(obj, name))
+        assert d[name] == _plain(getattr(obj, name))  # nested results become dicts
+    json.dumps(d)
     r = repr(obj)
     assert r.startswith(type(obj).__name__ + "(")
     for name in fields:
@@ -108,6 +120,29 @@ def test_different_samples_of_a_class_are_unequal():
         for i, a in enumerate(objs):
             for b in objs[i + 1:]:
                 assert a != b and not (a == b)
+
+
+def test_nested_results_and_their_dicts():
+    s = ssw.settle([{"front": "2s 3h 4d", "middle": "6c 7c 8d 9s Jd", "back": "Qs Qh 9d 9c 5s"},
+                    {"front": "Ks Kh Kd", "middle": "2h 3c 4h 6d 8s", "back": "Qd Qc 7d 7h 5c"}])
+    assert isinstance(s.pairs[0], ssw.PairResult)
+    d = s.to_dict()
+    assert d["pairs"] == [p.to_dict() for p in s.pairs] and isinstance(d["pairs"][0], dict)
+    a = ssw.arrange("As Ah Ad Ac 2s 5h 7d 9c Js Kh 3d 4c 8h", top_k=2)
+    assert all(isinstance(x, ssw.Arrangement) for x in a.alternatives)
+    assert a.to_dict()["alternatives"][1] == a.alternatives[1].to_dict()
+    sp = ssw.special_hand("2s 3s 4s 5s 6s 7h 8h 9h Th Jh 9d Td Jd")
+    assert isinstance(sp, ssw.SpecialHand) and sp.to_dict()["split"] == sp.split
+    assert all(isinstance(r, list) for r in sp.split)
+
+
+def test_result_constructors_take_the_fields():
+    for obj in SAMPLES:
+        cls = type(obj)
+        if cls in (ssw.Rules, tl.Rules, dachu.Rules, handeval.Rules):  # keyword-only
+            continue
+        assert cls(**{f: getattr(obj, f) for f in cls.__match_args__}) == obj
+        assert cls(*[getattr(obj, f) for f in cls.__match_args__]) == obj
 
 
 def test_lists_read_from_a_result_are_copies():

@@ -175,7 +175,7 @@ def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArra
     if rules is not None:
         kw["rules"] = rules
     kinds = [item.WhichOneof("item") for item in req.items]
-    results = [None] * len(req.items)
+    results: list = [None] * len(req.items)
 
     hands = [i for i, k in enumerate(kinds) if k == "hand"]
     if hands:
@@ -183,14 +183,16 @@ def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArra
         for start in range(0, len(hands), ARRANGE_CHUNK):
             batch.check_deadline(start, len(req.items))
             chunk = hands[start:start + ARRANGE_CHUNK]
+            # one item per hand: its Arrangement, or the HandevalError it would raise
             try:
                 answers = arrange_many([req.items[i].hand for i in chunk], **kw)
             except HandevalError:
-                answers = None  # some hand is bad: redo this chunk one by one
+                answers = None  # a bad option: every hand gets the error below
             for n, i in enumerate(chunk):
-                if answers is not None:
+                if answers is not None and not isinstance(answers[n], HandevalError):
                     results[i] = pb.ShisanshuiArrangeResult(answer=answer_msg(answers[n]))
                     continue
+                # a bad hand: its own call gives the error with this request's field names
                 try:
                     results[i] = pb.ShisanshuiArrangeResult(answer=answer_msg(arrange_one(req.items[i].hand, **kw)))
                 except HandevalError as e:

@@ -42,27 +42,118 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
-/// Cards of a string or a list of one-card strings, without building any error text
-/// (the hot path of every call): `None` when anything is off, and the caller re-parses
-/// with [`cards_from`]'s detailed path for the error.
-pub fn quick_cards(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
-    if let Ok(s) = obj.cast::<PyString>() {
-        return cards::parse_cards(&s.to_cow().ok()?).ok();
+/// Rank (0..=12) and suit (0..=3) of each ASCII character, as the core parser reads them
+/// (ranks and suits use disjoint letters, either case); `NONE` for anything else.
+const NONE: u8 = 0xFF;
+const fn ascii_tables() -> ([u8; 128], [u8; 128]) {
+    let mut rank = [NONE; 128];
+    let mut suit = [NONE; 128];
+    let ranks = b"23456789TJQKA";
+    let mut i = 0;
+    while i < ranks.len() {
+        rank[ranks[i] as usize] = i as u8;
+        rank[ranks[i].to_ascii_lowercase() as usize] = i as u8;
+        i += 1;
     }
-    if let Ok(l) = obj.cast::<PyList>() {
-        let mut out = Vec::with_capacity(l.len());
-        let mut seen = 0u64;
-        for item in l.iter() {
-            let c = cards::parse_card(item.cast::<PyString>().ok()?.to_cow().ok()?.trim()).ok()?;
-            if seen & c.bit() != 0 {
-                return None;
+    let suits = b"shdc";
+    let mut j = 0;
+    while j < suits.len() {
+        suit[suits[j] as usize] = j as u8;
+        suit[suits[j].to_ascii_uppercase() as usize] = j as u8;
+        j += 1;
+    }
+    (rank, suit)
+}
+const ASCII: ([u8; 128], [u8; 128]) = ascii_tables();
+
+#[inline]
+fn ascii_rank(c: u32) -> Option<u8> {
+    let r = *ASCII.0.get(c as usize)?;
+    (r != NONE).then_some(r)
+}
+
+#[inline]
+fn ascii_suit(c: u32) -> Option<u8> {
+    let s = *ASCII.1.get(c as usize)?;
+    (s != NONE).then_some(s)
+}
+
+/// One card token of the common ASCII forms: `As`, `sA`, `10d`, `d10` (any case).
+#[inline]
+fn ascii_card(t: &[u32]) -> Option<Card> {
+    let (r, s) = match t {
+        [a, b] => ascii_rank(*a).zip(ascii_suit(*b)).or_else(|| ascii_rank(*b).zip(ascii_suit(*a)))?,
+        [0x31, 0x30, b] => (8, ascii_suit(*b)?),
+        [a, 0x31, 0x30] => (8, ascii_suit(*a)?),
+        _ => return None,
+    };
+    Some(Card::new(r, s))
+}
+
+/// The characters of a short `str` in a stack buffer (no allocation: the abi3 build has
+/// no borrowed UTF-8 view before Python 3.10, and `to_cow` would copy into a new bytes
+/// object on every call). `None` when longer than `N`.
+fn ucs4<const N: usize>(s: &Bound<'_, PyString>, buf: &mut [u32; N]) -> Option<usize> {
+    // SAFETY: `s` is a live str; PyUnicode_AsUCS4 writes at most N code points to `buf`.
+    unsafe {
+        let n = pyo3::ffi::PyUnicode_GetLength(s.as_ptr());
+        if n < 0 || n as usize > N {
+            if n < 0 {
+                pyo3::ffi::PyErr_Clear();
             }
-            seen |= c.bit();
-            out.push(c);
+            return None;
         }
-        return Some(out);
+        if pyo3::ffi::PyUnicode_AsUCS4(s.as_ptr(), buf.as_mut_ptr(), N as pyo3::ffi::Py_ssize_t, 0).is_null() {
+            pyo3::ffi::PyErr_Clear();
+            return None;
+        }
+        Some(n as usize)
     }
-    None
+}
+
+/// The fast path of every card argument: cards of a string of single-space-separated
+/// ASCII tokens, or of a list of one-token strings; distinct cards only. `None` for
+/// anything else (commas, symbols, padding, a bad or repeated card), which the core
+/// parser in [`cards_from`] then reads with its full error messages. Accepts a subset of
+/// what the core accepts, with the same cards (tests/test_cards.py checks both).
+pub fn quick_cards(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
+    let mut buf = [Card(0); 52];
+    let n = quick_cards_into(obj, &mut buf)?;
+    Some(buf[..n].to_vec())
+}
+
+/// [`quick_cards`] into `out` (no allocation); `None` also when more than `out.len()`
+/// cards are given.
+pub fn quick_cards_into(obj: &Bound<'_, PyAny>, out: &mut [Card]) -> Option<usize> {
+    let mut seen = 0u64;
+    let mut n = 0;
+    let mut push = |c: Card| {
+        if seen & c.bit() != 0 || n == out.len() {
+            return None;
+        }
+        seen |= c.bit();
+        out[n] = c;
+        n += 1;
+        Some(())
+    };
+    if let Ok(s) = obj.cast::<PyString>() {
+        let mut buf = [0u32; 160];
+        let len = ucs4(s, &mut buf)?;
+        if len > 0 {
+            for t in buf[..len].split(|&c| c == 0x20) {
+                push(ascii_card(t)?)?;
+            }
+        }
+    } else if let Ok(l) = obj.cast::<PyList>() {
+        for item in l.iter() {
+            let mut buf = [0u32; 3];
+            let len = ucs4(item.cast::<PyString>().ok()?, &mut buf)?;
+            push(ascii_card(&buf[..len])?)?;
+        }
+    } else {
+        return None;
+    }
+    Some(n)
 }
 
 /// Cards from a string (`"As Td"`) or a list/tuple of one-card strings.
@@ -105,15 +196,21 @@ pub fn bool_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<bool> {
     obj.extract::<bool>().map_err(|_| bad(field, format!("expected True or False, got {}", type_name(obj))))
 }
 
+/// A list or tuple (not a string).
+pub fn check_list(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<()> {
+    if obj.is_instance_of::<PyString>() || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
+        return Err(bad(field, format!("expected a list, got {}", type_name(obj))));
+    }
+    Ok(())
+}
+
 /// A list (or tuple) of items converted one by one, errors naming `field[i]`.
 pub fn list_from<T>(
     obj: &Bound<'_, PyAny>,
     field: &str,
     mut item: impl FnMut(&Bound<'_, PyAny>, &str) -> PyResult<T>,
 ) -> PyResult<Vec<T>> {
-    if obj.is_instance_of::<PyString>() || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
-        return Err(bad(field, format!("expected a list, got {}", type_name(obj))));
-    }
+    check_list(obj, field)?;
     let mut out = Vec::new();
     for (i, x) in obj.try_iter()?.enumerate() {
         out.push(item(&x?, &format!("{field}[{i}]"))?);

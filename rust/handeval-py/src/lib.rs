@@ -5,6 +5,7 @@
 use pyo3::prelude::*;
 
 mod arrange;
+mod batch;
 mod conv;
 mod dachu;
 mod result;

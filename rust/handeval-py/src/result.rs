@@ -278,6 +278,33 @@ macro_rules! native_result {
     };
 }
 
+/// A text field: usually one of the engine's fixed names (`&'static str`, no allocation
+/// per result), or any text given to the constructor.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Text(pub std::borrow::Cow<'static, str>);
+
+impl From<&'static str> for Text {
+    fn from(s: &'static str) -> Text {
+        Text(std::borrow::Cow::Borrowed(s))
+    }
+}
+
+impl<'py> IntoPyObject<'py> for &Text {
+    type Target = PyString;
+    type Output = Bound<'py, PyString>;
+    type Error = std::convert::Infallible;
+    fn into_pyobject(self, py: Python<'py>) -> Result<Bound<'py, PyString>, Self::Error> {
+        Ok(PyString::new(py, &self.0))
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Text(std::borrow::Cow::Owned(obj.extract::<String>()?)))
+    }
+}
+
 /// Cards held natively (no strings until read): `list[str]` of canonical card strings to
 /// Python, from a card string or a list of card strings (a bad card is a HandevalError).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
