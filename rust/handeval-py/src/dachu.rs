@@ -2,7 +2,7 @@
 //! `handeval.dachu` and the functions that build them. Conversions only; the rules are
 //! in the core.
 
-use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
+use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, IntoPyResult};
 use crate::result::{self, add_class, card_list, many_items, Cards, NativeResult, Names};
 use crate::rules::{self, rules_arg, GameRules};
 use crate::{native_result, result_methods};
@@ -245,11 +245,7 @@ fn pair_from(x: &Bound<'_, PyAny>, f: &str) -> PyResult<(Vec<Card>, Vec<Card>)> 
 fn dc_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyAny>>> {
     let rules = rules_from(rules)?;
     let chu = chu_from(chu)?;
-    if pairs.is_instance_of::<PyString>() || !(pairs.is_instance_of::<PyList>() || pairs.is_instance_of::<PyTuple>()) {
-        return Err(bad("pairs", format!("expected a list of (play, table) pairs, got {}", type_name(pairs))));
-    }
-    let parsed: Vec<PyResult<(Vec<Card>, Vec<Card>)>> =
-        pairs.try_iter()?.enumerate().map(|(i, x)| pair_from(&x?, &format!("pairs[{i}]"))).collect();
+    let parsed = list_from(pairs, "pairs", |x, f| Ok(pair_from(x, f)))?;
     many_items(py, parsed, |i, (p, t)| dc::beats(p, t, chu, &rules).map_err(|e| e.within(&format!("pairs[{i}]"))), |py, v| {
         Ok(PyBool::new(py, v).to_owned().into_any().unbind())
     })

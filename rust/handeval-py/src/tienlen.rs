@@ -183,22 +183,13 @@ fn tl_classify(cards: &Bound<'_, PyAny>) -> PyResult<TienlenPlay> {
 /// naming `sets[i]`.
 #[pyfunction]
 fn tl_classify_many(py: Python<'_>, sets: &Bound<'_, PyAny>) -> PyResult<Vec<Py<PyAny>>> {
-    let items = seq_items(sets, "sets", "expected a list of card sets")?;
-    items
-        .iter()
-        .enumerate()
-        .map(|(i, x)| match quick_play(x, || format!("sets[{i}]")) {
+    list_from(sets, "sets", |x, f| Ok(quick_play(x, || f.to_string())))?
+        .into_iter()
+        .map(|p| match p {
             Ok(p) => Ok(kind_names(py, p.kind()).0.into_any().unbind()),
             Err(e) => item_error(py, e),
         })
         .collect()
-}
-
-fn seq_items<'py>(obj: &Bound<'py, PyAny>, field: &str, what: &str) -> PyResult<Vec<Bound<'py, PyAny>>> {
-    if obj.is_instance_of::<PyString>() || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
-        return Err(bad(field, format!("{what}, got {}", type_name(obj))));
-    }
-    obj.try_iter()?.collect()
 }
 
 /// Whether ``play`` beats the table's ``table`` (RULES 2.3): the same type and size and
@@ -221,7 +212,7 @@ fn tl_why_not(play: &Bound<'_, PyAny>, table: &Bound<'_, PyAny>) -> PyResult<Opt
 }
 
 /// (play, table) of one pair, each named `pairs[i][0|1]` in its error.
-fn pair_from(item: &Bound<'_, PyAny>, i: usize) -> PyResult<(tl::Play, tl::Play)> {
+fn pair_from(item: &Bound<'_, PyAny>, f: &str) -> PyResult<(tl::Play, tl::Play)> {
     let two = if let Ok(t) = item.cast::<PyTuple>() {
         (t.len() == 2).then(|| (t.get_item(0), t.get_item(1)))
     } else if let Ok(l) = item.cast::<PyList>() {
@@ -230,9 +221,9 @@ fn pair_from(item: &Bound<'_, PyAny>, i: usize) -> PyResult<(tl::Play, tl::Play)
         None
     };
     let Some((b, a)) = two else {
-        return Err(bad(&format!("pairs[{i}]"), "expected a (play, table) pair"));
+        return Err(bad(f, "expected a (play, table) pair"));
     };
-    Ok((quick_play(&b?, || format!("pairs[{i}][0]"))?, quick_play(&a?, || format!("pairs[{i}][1]"))?))
+    Ok((quick_play(&b?, || format!("{f}[0]"))?, quick_play(&a?, || format!("{f}[1]"))?))
 }
 
 /// :func:`beats` over many ``(play, table)`` pairs in one call: per pair a bool, or the
@@ -241,8 +232,7 @@ fn pair_from(item: &Bound<'_, PyAny>, i: usize) -> PyResult<(tl::Play, tl::Play)
 #[pyo3(signature = (pairs, rules=None))]
 fn tl_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyAny>>> {
     rules_from(rules)?;
-    let items = seq_items(pairs, "pairs", "expected a list of (play, table) pairs")?;
-    let parsed: Vec<PyResult<(tl::Play, tl::Play)>> = items.iter().enumerate().map(|(i, x)| pair_from(x, i)).collect();
+    let parsed = list_from(pairs, "pairs", |x, f| Ok(pair_from(x, f)))?;
     many_items(py, parsed, |i, (b, a)| tl::beats(b, a).map_err(|e| e.within(&format!("pairs[{i}]"))), |py, v| {
         Ok(pyo3::types::PyBool::new(py, v).to_owned().into_any().unbind())
     })
