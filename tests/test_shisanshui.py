@@ -435,3 +435,14 @@ def test_python_rules_defaults_equal_core_defaults():
     for _ in range(300):
         a, b = rng.sample(DECK, 5), rng.sample(DECK, 5)
         assert ssw.compare(a, b) == ssw.compare(a, b, rules=ssw.Rules())
+
+
+def test_compare_refuses_rows_sharing_a_card():
+    """RULES §0 (one deck): the core refuses two rows holding the same card; the binding
+    passes its error through with the field of the second row."""
+    try:
+        ssw.compare("As Ks Qs Js Ts", "As Kd Qd Jd Td")
+    except HandevalError as e:
+        assert e.field == "b" and "As" in e.description
+    else:
+        pytest.skip("this core predates the one-deck check of compare_rows")

@@ -34,11 +34,10 @@ __all__ = [
 
 Cards = Union[str, Sequence[str]]
 
-#: Row categories, lowest first.
-CATEGORIES = (
-    "high_card", "pair", "two_pair", "three_of_a_kind", "straight",
-    "flush", "full_house", "four_of_a_kind", "straight_flush",
-)
+#: Row categories, lowest first: ``high_card``, ``pair``, ``two_pair``,
+#: ``three_of_a_kind``, ``straight``, ``flush``, ``full_house``, ``four_of_a_kind``,
+#: ``straight_flush`` (the core's list; the index is the byte of :func:`categories_from_ids`).
+CATEGORIES = _core.SSW_CATEGORIES
 
 #: Special hands, highest first: ``(id, Chinese name, waters)``.
 SPECIALS = tuple(_core.ssw_special_table())

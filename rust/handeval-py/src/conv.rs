@@ -45,26 +45,19 @@ pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
 /// Rank (0..=12) and suit (0..=3) of each ASCII character, as the core parser reads them
 /// (ranks and suits use disjoint letters, either case); `NONE` for anything else.
 const NONE: u8 = 0xFF;
-const fn ascii_tables() -> ([u8; 128], [u8; 128]) {
-    let mut rank = [NONE; 128];
-    let mut suit = [NONE; 128];
-    let ranks = b"23456789TJQKA";
+/// `table[c] = i` for the i-th character of `upper` and of `lower` (the same letters in
+/// the other case).
+const fn index_table(upper: &[u8], lower: &[u8]) -> [u8; 128] {
+    let mut table = [NONE; 128];
     let mut i = 0;
-    while i < ranks.len() {
-        rank[ranks[i] as usize] = i as u8;
-        rank[ranks[i].to_ascii_lowercase() as usize] = i as u8;
+    while i < upper.len() {
+        table[upper[i] as usize] = i as u8;
+        table[lower[i] as usize] = i as u8;
         i += 1;
     }
-    let suits = b"shdc";
-    let mut j = 0;
-    while j < suits.len() {
-        suit[suits[j] as usize] = j as u8;
-        suit[suits[j].to_ascii_uppercase() as usize] = j as u8;
-        j += 1;
-    }
-    (rank, suit)
+    table
 }
-const ASCII: ([u8; 128], [u8; 128]) = ascii_tables();
+const ASCII: ([u8; 128], [u8; 128]) = (index_table(b"23456789TJQKA", b"23456789tjqka"), index_table(b"SHDC", b"shdc"));
 
 #[inline]
 fn ascii_rank(c: u32) -> Option<u8> {

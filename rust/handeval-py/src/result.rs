@@ -47,17 +47,10 @@ pub fn to_dict<'py, T: NativeResult>(slf: &Bound<'py, T>) -> PyResult<Bound<'py,
 
 /// A value as JSON-like data: results → dicts, lists/tuples → lists, the rest as is.
 fn plain<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    if let Ok(l) = v.cast::<PyList>() {
+    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
         let out = PyList::empty(v.py());
-        for x in l.iter() {
-            out.append(plain(&x)?)?;
-        }
-        return Ok(out.into_any());
-    }
-    if let Ok(t) = v.cast::<PyTuple>() {
-        let out = PyList::empty(v.py());
-        for x in t.iter() {
-            out.append(plain(&x)?)?;
+        for x in v.try_iter()? {
+            out.append(plain(&x?)?)?;
         }
         return Ok(out.into_any());
     }
@@ -101,15 +94,17 @@ pub fn repr<T: NativeResult>(slf: &Bound<'_, T>) -> PyResult<String> {
 pub fn eq<T: NativeResult>(slf: &Bound<'_, T>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let py = slf.py();
     let Ok(other) = other.cast::<T>() else { return Ok(py.NotImplemented()) };
-    if slf.as_any().is(other.as_any()) {
-        return Ok(true.into_pyobject(py)?.to_owned().into_any().unbind());
-    }
-    for f in T::FIELDS {
-        if !slf.as_any().getattr(*f)?.eq(other.as_any().getattr(*f)?)? {
-            return Ok(false.into_pyobject(py)?.to_owned().into_any().unbind());
+    let mut same = slf.as_any().is(other.as_any());
+    if !same {
+        same = true;
+        for f in T::FIELDS {
+            if !slf.as_any().getattr(*f)?.eq(other.as_any().getattr(*f)?)? {
+                same = false;
+                break;
+            }
         }
     }
-    Ok(true.into_pyobject(py)?.to_owned().into_any().unbind())
+    Ok(pyo3::types::PyBool::new(py, same).to_owned().into_any().unbind())
 }
 
 /// Hash of the fields, lists hashed as tuples (consistent with [`eq`]).
@@ -159,7 +154,7 @@ pub fn replace<'py, T: NativeResult>(slf: &Bound<'py, T>, changes: Option<&Bound
     slf.as_any().get_type().call((), Some(&kw))
 }
 
-/// `__match_args__` (positional patterns in `match`), also the marker of our classes.
+/// `__match_args__`: the fields, for positional patterns in `match` (and for tests).
 pub fn match_args<'py>(py: Python<'py>, fields: &[&str]) -> PyResult<Bound<'py, PyTuple>> {
     PyTuple::new(py, fields)
 }

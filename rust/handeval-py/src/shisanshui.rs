@@ -408,6 +408,8 @@ fn ssw_settle(
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ssw_classify, m)?)?;
     add_class::<ShisanshuiRules>(m, "ShisanshuiRules")?;
+    // Category names, lowest first (the index is the byte of categories_from_ids).
+    m.add("SSW_CATEGORIES", pyo3::types::PyTuple::new(m.py(), eval::Category::ALL.iter().map(|c| c.name()))?)?;
     add_class::<Row>(m, "ShisanshuiRow")?;
     add_class::<SpecialHand>(m, "ShisanshuiSpecialHand")?;
     add_class::<PairResult>(m, "ShisanshuiPairResult")?;
