@@ -742,3 +742,10 @@ def test_every_function_taking_rules_reads_them():
     assert dachu.beats_many([("Ah As", "Ks Kd")], "red", rules=strict)[0].field == "pairs[0].play"
     with pytest.raises(HandevalError, match="mixed_ace_pair"):
         dachu.beats("Ah As", "Ks Kd", "red", rules=strict)
+
+
+def test_constants_are_the_rule_books():
+    # The module's lists come from the core; RULES 3.2 and 3.6 fix them.
+    assert dachu.KINDS == ("single", "pair", "straight", "triple_bomb", "quad_bomb", "du_chu")
+    assert dachu.CALLS == ("ping_da", "chuai", "bao_chuai", "jiao")
+    assert [a for a, _ in two_v_two().legal_actions] == list(dachu.CALLS)

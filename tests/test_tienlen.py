@@ -648,3 +648,12 @@ def test_every_function_taking_rules_reads_them():
         fn(*args, rules=bundle)
         with pytest.raises(HandevalError, match="rules"):
             fn(*args, rules={"rake_percent": 0})
+
+
+def test_constants_are_the_rule_books():
+    # The module's lists come from the core; RULES 2.2, 2.5 and 2.6 fix them.
+    assert tl.KINDS == ("single", "pair", "triple", "straight", "three_pair_run", "bomb", "four_pair_run")
+    assert tl.SPECIAL_KINDS == {"three_pair_run": 2, "bomb": 3, "four_pair_run": 4}
+    assert tl.INSTANT_WINS == ("four_twos", "six_pairs", "four_triples", "five_pair_run", "six_pair_run", "dragon")
+    assert [tl.instant_win(h) for h in ("2s 2h 2d 2c 3s 4s 5s 6s 7s 8s 9s Ts Js",
+                                        "3s 3h 5s 5h 7s 7h 9s 9h Js Jh Ks Kh 2c")] == list(tl.INSTANT_WINS[:2])

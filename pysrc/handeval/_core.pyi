@@ -196,6 +196,8 @@ def ssw_best_response(cards: _Cards, opponents: Sequence[Dict[str, Any]], top_k:
 def ssw_arrange_greedy(cards: _Cards, rules: object = None) -> List[List[str]]: ...
 
 # dachu
+DC_KINDS: Tuple[str, ...]
+DC_CALLS: Tuple[str, ...]
 @final
 class DachuRules(_Native):
     """handeval.dachu.Rules"""
@@ -391,6 +393,9 @@ def dc_calling_replay(
 ) -> DachuCalling: ...
 
 # tienlen
+TL_KINDS: Tuple[str, ...]
+TL_SPECIAL_KINDS: Dict[str, int]
+TL_INSTANT_WINS: Tuple[str, ...]
 @final
 class TienlenRules(_Native):
     """handeval.tienlen.Rules"""

@@ -33,10 +33,11 @@ __all__ = [
     "settle",
 ]
 
-#: Play kinds, weakest tier first.
-KINDS = ("single", "pair", "straight", "triple_bomb", "quad_bomb", "du_chu")
-#: Calls of 叫牌: 平打, 踹 (also 跟踹), 包踹, 繳.
-CALLS = ("ping_da", "chuai", "bao_chuai", "jiao")
+#: Play kinds, weakest tier first: ``single``, ``pair``, ``straight``, ``triple_bomb``,
+#: ``quad_bomb``, ``du_chu`` (the core's list).
+KINDS = _core.DC_KINDS
+#: Calls of 叫牌: ``ping_da`` 平打, ``chuai`` 踹 (also 跟踹), ``bao_chuai`` 包踹, ``jiao`` 繳.
+CALLS = _core.DC_CALLS
 
 #: House-rule options (keyword-only, defaults are RULES.md's; a bad value raises
 #: HandevalError at construction, ``.field`` = ``"rules.<option>"``):

@@ -43,12 +43,14 @@ __all__ = [
     "settle_instant",
 ]
 
-#: Play kinds, in the order :func:`legal_plays` lists them.
-KINDS = ("single", "pair", "triple", "straight", "three_pair_run", "bomb", "four_pair_run")
-#: 特殊牌型 and their multipliers (RULES 2.6).
-SPECIAL_KINDS = {"three_pair_run": 2, "bomb": 3, "four_pair_run": 4}
-#: Instant wins, lowest first (RULES 2.5).
-INSTANT_WINS = ("four_twos", "six_pairs", "four_triples", "five_pair_run", "six_pair_run", "dragon")
+#: Play kinds, in the order :func:`legal_plays` lists them: ``single``, ``pair``,
+#: ``triple``, ``straight``, ``three_pair_run``, ``bomb``, ``four_pair_run`` (the core's list).
+KINDS = _core.TL_KINDS
+#: 特殊牌型 and their multipliers (RULES 2.6): 3连对 2, 炸弹 3, 4连对 4.
+SPECIAL_KINDS = _core.TL_SPECIAL_KINDS
+#: Instant wins, lowest first (RULES 2.5): ``four_twos``, ``six_pairs``, ``four_triples``,
+#: ``five_pair_run``, ``six_pair_run``, ``dragon``.
+INSTANT_WINS = _core.TL_INSTANT_WINS
 
 #: House-rule options (keyword-only, defaults are RULES.md's; a bad value raises
 #: HandevalError at construction, ``.field`` = ``"rules.<option>"``):

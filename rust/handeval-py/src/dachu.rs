@@ -975,6 +975,9 @@ fn dc_settle(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The core's lists: play kinds (weakest tier first) and the calls of 叫牌.
+    m.add("DC_KINDS", PyTuple::new(m.py(), Kind::ALL.iter().map(|k| k.name()))?)?;
+    m.add("DC_CALLS", PyTuple::new(m.py(), Call::ALL.iter().map(|c| c.name()))?)?;
     add_class::<DachuRules>(m, "DachuRules")?;
     add_class::<DachuPlay>(m, "DachuPlay")?;
     add_class::<DachuDeal>(m, "DachuDeal")?;

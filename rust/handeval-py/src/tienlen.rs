@@ -655,6 +655,16 @@ fn tl_settle_instant(hands13: &Bound<'_, PyAny>, base: &Bound<'_, PyAny>, carrie
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    // The core's lists: play kinds in legal_plays' order, specials with their
+    // multipliers, instant wins lowest first.
+    m.add("TL_KINDS", PyTuple::new(py, Kind::ALL.iter().map(|k| k.name()))?)?;
+    let specials = PyDict::new(py);
+    for k in Kind::ALL.iter().filter(|k| k.is_special()) {
+        specials.set_item(k.name(), k.multiplier())?;
+    }
+    m.add("TL_SPECIAL_KINDS", specials)?;
+    m.add("TL_INSTANT_WINS", PyTuple::new(py, InstantWin::ALL.iter().map(|w| w.name()))?)?;
     add_class::<TienlenRules>(m, "TienlenRules")?;
     add_class::<TienlenPlay>(m, "TienlenPlay")?;
     add_class::<InstantHand>(m, "TienlenInstantHand")?;
