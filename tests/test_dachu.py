@@ -303,6 +303,8 @@ def test_random_deals_multiplier_only_doubles():
             d = n
         assert d.teams in ("1v3", "2v2") and d.chu in ("red", "black")
         assert d.multiplier == 2 ** sum(1 for a in d.history if a[0] not in ("deal", "finish"))
+        back = pickle_round_trip(d)  # a replay of the history gives the same state
+        assert back == d and hash(back) == hash(d) and back.to_dict() == d.to_dict()
 
 
 # ---------------------------------------------------------------- calling: every path of the seed's flow
@@ -516,6 +518,8 @@ def test_calling_walks_double_only_and_settle_zero_sum(chu, declared, start, pic
         kicks += n.multiplier != c.multiplier
         c = n
     assert c.multiplier == 2 ** kicks == 2 ** sum(x in ("chuai", "bao_chuai") for _, x in c.finals)
+    back = pickle_round_trip(c)
+    assert back == c and hash(back) == hash(c) and back.legal_actions == c.legal_actions
     if c.over:
         places = None
         if c.outcome == "play":
