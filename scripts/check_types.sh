@@ -4,5 +4,5 @@
 # or maturin develop) and mypy (in the test extras).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python -m mypy.stubtest handeval._core --allowlist scripts/stubtest-allowlist.txt
-python -m mypy pysrc/handeval
+python3 -m mypy.stubtest handeval._core --allowlist scripts/stubtest-allowlist.txt
+python3 -m mypy pysrc/handeval

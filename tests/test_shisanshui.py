@@ -446,3 +446,21 @@ def test_compare_refuses_rows_sharing_a_card():
         assert e.field == "b" and "As" in e.description
     else:
         pytest.skip("this core predates the one-deck check of compare_rows")
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.one_of(
+    st.lists(st.sampled_from(DECK), min_size=0, max_size=6).map(" ".join),
+    st.lists(st.sampled_from(DECK), min_size=3, max_size=5, unique=True),
+    st.sampled_from(["As Kx Qs", "10s 10h 10d", "♠A ♥K ♦Q", "As,Ks,Qs", 7, None, b"As Ks Qs"]),
+), max_size=12))
+def test_classify_many_item_is_what_classify_gives(rows):
+    out = ssw.classify_many(rows)
+    assert len(out) == len(rows)
+    for i, (row, item) in enumerate(zip(rows, out)):
+        try:
+            want = ssw.classify(row).category
+        except HandevalError as e:
+            assert isinstance(item, HandevalError) and item.field == f"rows[{i}]" and item.description == e.description
+        else:
+            assert item == want

@@ -33,8 +33,8 @@ pub fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResult<R::Co
     if let Ok(r) = o.cast::<R>() {
         return Ok(r.get().core().clone());
     }
-    if let Ok(b) = o.cast::<Rules>() {
-        if let Ok(r) = b.get().part(o.py(), R::GAME).cast::<R>() {
+    if let Some(part) = o.cast::<Rules>().ok().and_then(|b| b.get().part(o.py(), R::GAME)) {
+        if let Ok(r) = part.cast::<R>() {
             return Ok(r.get().core().clone());
         }
     }
@@ -88,11 +88,12 @@ pub struct Rules {
 }
 
 impl Rules {
-    fn part<'py>(&self, py: Python<'py>, game: &str) -> Bound<'py, PyAny> {
+    fn part<'py>(&self, py: Python<'py>, game: &str) -> Option<Bound<'py, PyAny>> {
         match game {
-            "shisanshui" => self.shisanshui.bind(py).clone().into_any(),
-            "tienlen" => self.tienlen.bind(py).clone().into_any(),
-            _ => self.dachu.bind(py).clone().into_any(),
+            "shisanshui" => Some(self.shisanshui.bind(py).clone().into_any()),
+            "tienlen" => Some(self.tienlen.bind(py).clone().into_any()),
+            "dachu" => Some(self.dachu.bind(py).clone().into_any()),
+            _ => None,
         }
     }
 }
