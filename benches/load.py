@@ -124,7 +124,7 @@ def build_scenario(name: str, batch: int, rng: random.Random):
         return "Evaluate", pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=items)), batch
     if name == "ssw.compare":
         items = [ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=j(a), b=j(b)))
-                 for a, b in (_rows(rng, 2, 5) for _ in range(batch))]
+                 for a, b in ((t[:5], t[5:]) for t in (rng.sample(DECK, 10) for _ in range(batch)))]  # one deck per pair
         return "Compare", pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=items)), batch
     if name == "ssw.settle":
         deals = []

@@ -21,6 +21,7 @@ from grpc_status import rpc_status
 
 from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc
 from handeval.v1 import shisanshui_pb2 as ssw
+from handeval.v1 import tienlen_pb2 as tl
 
 
 def bad_request_fields(err: grpc.RpcError):
@@ -85,6 +86,21 @@ def main():
                 rules=ssw.ShisanshuiRules(a2345="middle"), deals=[deal])), timeout=5, metadata=metadata)
         except grpc.RpcError as e:
             print(f"{e.code().name}: {bad_request_fields(e)}")
+
+        # 4. A game flow, stateless (越式13张): send the round so far, get whose turn it is
+        # and whether an action is allowed now (docs/grpc.md has whole games).
+        hands = ["3s 5h 7d 9c Jd Ks 2h 4c 6s 8h Tc Qd Ah", "3c 5s 7h 9d Js Kh 2d 4h 6c 8d Ts Qc Ac",
+                 "3d 5c 7s 9h Jc Kd 2c 4s 6d 8c Th Qs As", "3h 5d 7c 9s Jh Kc 2s 4d 6h 8s Td Qh Ad"]
+        turns = [tl.TienlenTurn(seat=0, play="3s"), tl.TienlenTurn(seat=1, play="2d")]
+        req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[
+            tl.TienlenEvaluateItem(first_leader=tl.TienlenFirstLeaderQuery(hands=hands)),
+            tl.TienlenEvaluateItem(round_state=tl.TienlenRoundQuery(
+                hands=hands, turns=turns, check=tl.TienlenTurn(seat=2, play="4s"))),
+        ]))
+        first, state = stub.Evaluate(req, timeout=5, metadata=metadata).tienlen.results
+        r = state.round_state
+        print(f"seat {first.first_leader.seat} leads with {first.first_leader.card}; "
+              f"seat {r.to_move} to move; 4s allowed: {r.check.allowed} ({r.check.reason})")
     return 0
 
 

@@ -1,39 +1,26 @@
-"""gRPC paths written against API.md for functions built in parallel: 十三水 arrange /
-best_response, 越式13张 (tienlen) and 打儲 (dachu). Where this build's Python API lacks
-the function, the test checks the server answers UNIMPLEMENTED and skips; once the game
-is merged the same test compares gRPC results with the Python API and the seed vectors."""
+"""The gRPC paths of 十三水 arrange / best_response, 越式13张 (tienlen) and 打儲 (dachu)
+end to end against a real `handeval serve`: every answer equals the Python API's, whole
+games are driven through the stateless flow items (越式13张 `first_leader` /
+`round_state`, 打儲 `deal` / `calling` / `timeout_play`), and illegal actions come back
+as per-item errors naming the action."""
 
 from __future__ import annotations
 
-import importlib
 import json
+import random
 from pathlib import Path
 
 import grpc
 import pytest
 
-from handeval.v1 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, shisanshui_pb2 as ssw, tienlen_pb2 as tl
+from handeval import dachu, shisanshui, tienlen
+from handeval.server.client import bad_request_fields
+from handeval.v1 import dachu_pb2 as dc, handeval_pb2 as pb, shisanshui_pb2 as ssw, tienlen_pb2 as tl
 
 from grpc_fixtures import channel, server, stub  # noqa: F401  (fixtures)
 
 VECTORS = json.loads((Path(__file__).parent / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
-
-
-def api_or_skip(module: str, fn: str, call, request):
-    """The Python function, or: assert the RPC answers UNIMPLEMENTED, then skip."""
-    try:
-        f = getattr(importlib.import_module(f"handeval.{module}"), fn)
-    except (ImportError, AttributeError):
-        with pytest.raises(grpc.RpcError) as ei:
-            call(request, timeout=10)
-        assert ei.value.code() == grpc.StatusCode.UNIMPLEMENTED, ei.value
-        assert f"handeval.{module}" in ei.value.details()
-        pytest.skip(f"handeval.{module}.{fn} not in this build (the server answers UNIMPLEMENTED)")
-    return f
-
-
-def cards(x):
-    return list(x.cards) if hasattr(x, "cards") else (x.split() if isinstance(x, str) else list(x))
+TL_DECK = [r + s for r in "3456789TJQKA2" for s in "scdh"]
 
 
 # ---- 十三水 arrange / best_response ----
@@ -43,10 +30,7 @@ def _choice_tuple(c):
 
 
 def _py_choice(a):
-    expected = getattr(a, "expected", None)
-    if expected is None:
-        expected = getattr(a, "score", 0.0)
-    return (list(a.front), list(a.middle), list(a.back), expected)
+    return (list(a.front), list(a.middle), list(a.back), a.expected)
 
 
 def test_arrange_equals_python(stub):
@@ -55,13 +39,11 @@ def test_arrange_equals_python(stub):
     items = [ssw.ShisanshuiArrangeItem(hand=h) for h in hands]
     items.insert(1, ssw.ShisanshuiArrangeItem(hand="As As"))
     req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=items, opponents=3, top_k=2, seed=7))
-    arrange = api_or_skip("shisanshui", "arrange", stub.Arrange, req)
-    api_or_skip("shisanshui", "arrange_many", stub.Arrange, req)
     res = stub.Arrange(req, timeout=60).shisanshui.results
     assert [r.WhichOneof("result") for r in res] == ["answer", "error", "answer", "answer"]
-    assert "As" in res[1].error.message
+    assert res[1].error.field == "items[1].hand" and "As" in res[1].error.message
     for h, r in zip(hands, [res[0], res[2], res[3]]):
-        want = arrange(h, opponents=3, top_k=2, seed=7)
+        want = shisanshui.arrange(h, opponents=3, top_k=2, seed=7)
         a = r.answer
         assert _choice_tuple(a.best) == _py_choice(want)
         assert (a.special if a.HasField("special") else None) == want.special
@@ -76,11 +58,14 @@ def test_best_response_equals_python(stub):
     opponents = [players[0], players[2], players[3]]
     item = ssw.ShisanshuiBestResponseItem(cards=mine, opponents=[
         ssw.ShisanshuiArrangement(front=p["front"], middle=p["middle"], back=p["back"]) for p in opponents])
-    req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=[ssw.ShisanshuiArrangeItem(best_response=item)]))
-    best_response = api_or_skip("shisanshui", "best_response", stub.Arrange, req)
-    r = stub.Arrange(req, timeout=60).shisanshui.results[0]
-    assert r.WhichOneof("result") == "answer", r
-    assert _choice_tuple(r.answer.best) == _py_choice(best_response(mine, opponents))
+    req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=[
+        ssw.ShisanshuiArrangeItem(hand="As"), ssw.ShisanshuiArrangeItem(best_response=item),
+        ssw.ShisanshuiArrangeItem(best_response=ssw.ShisanshuiBestResponseItem(cards="As Ks"))]))
+    res = stub.Arrange(req, timeout=60).shisanshui.results
+    assert res[1].WhichOneof("result") == "answer", res[1]
+    assert _choice_tuple(res[1].answer.best) == _py_choice(shisanshui.best_response(mine, opponents))
+    assert res[0].error.field == "items[0].hand"
+    assert res[2].error.field.startswith("items[2].best_response"), res[2]
 
 
 # ---- 越式13张 ----
@@ -89,11 +74,10 @@ def test_tienlen_beats_seed_vectors(stub):
     cases = VECTORS["tienlen_beats"]
     req = pb.CompareRequest(tienlen=tl.TienlenCompareRequest(
         items=[tl.TienlenCompareItem(play=c["play"], table=c["table"]) for c in cases] + [tl.TienlenCompareItem(play="3s 9h", table="4s")]))
-    beats = api_or_skip("tienlen", "beats", stub.Compare, req)
     res = stub.Compare(req, timeout=10).tienlen.results
     assert [r.beats for r in res[:-1]] == [c["expected"] for c in cases]
-    assert [r.beats for r in res[:-1]] == [beats(c["play"], c["table"]) for c in cases]
-    assert res[-1].WhichOneof("result") == "error"
+    assert [r.beats for r in res[:-1]] == [tienlen.beats(c["play"], c["table"]) for c in cases]
+    assert res[-1].WhichOneof("result") == "error" and res[-1].error.field.startswith(f"items[{len(cases)}]")
 
 
 def test_tienlen_classify_instant_win_and_legal_plays(stub):
@@ -102,21 +86,26 @@ def test_tienlen_classify_instant_win_and_legal_plays(stub):
     hand = "3s 3h 4d 5c 6s 7h 9d 9c Ts Jh Qd Kc 2s"
     items = ([tl.TienlenEvaluateItem(play=p) for p in plays] + [tl.TienlenEvaluateItem(hand=h) for h in hands]
              + [tl.TienlenEvaluateItem(legal_plays=tl.TienlenLegalPlaysQuery(hand=hand, table="8h"))])
-    req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=items))
-    classify = api_or_skip("tienlen", "classify", stub.Evaluate, req)
-    api_or_skip("tienlen", "instant_win", stub.Evaluate, req)
-    legal_plays = api_or_skip("tienlen", "legal_plays", stub.Evaluate, req)
-    res = stub.Evaluate(req, timeout=10).tienlen.results
+    res = stub.Evaluate(pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=items)), timeout=10).tienlen.results
     for p, r in zip(plays[:-1], res):
-        assert r.play.kind == classify(p).kind
-    assert res[len(plays) - 1].WhichOneof("result") == "error"
+        assert (r.play.kind, list(r.play.cards)) == (tienlen.classify(p).kind, tienlen.classify(p).cards)
+    assert res[len(plays) - 1].error.field == f"items[{len(plays) - 1}].play"
     got = [r.hand.instant_win if r.hand.HasField("instant_win") else None for r in res[len(plays):len(plays) + len(hands)]]
     assert got == VECTORS["tienlen_instant_win"][0]["expected_instant"]
-    want = legal_plays(hand, table="8h", passed=False)
-    assert [list(p.cards) for p in res[-1].legal_plays.plays] == [cards(p) for p in want]
+    want = tienlen.legal_plays(hand, table="8h", passed=False)
+    assert [(p.kind, list(p.cards)) for p in res[-1].legal_plays.plays] == [(p.kind, p.cards) for p in want]
 
 
-def test_tienlen_settle_seed_vectors(stub):
+def _tl_lines(m):
+    return [(x.kind, x.seat, x.other if x.HasField("other") else None, x.multiplier, x.amount, list(x.cards), x.text)
+            for x in m.lines]
+
+
+def _tl_py_lines(s):
+    return [(x.kind, x.seat, x.other, x.multiplier, x.amount, list(x.cards), x.text) for x in s.lines]
+
+
+def test_tienlen_settle_seed_vectors_typed(stub):
     chop = VECTORS["tienlen_chop_rounds"]
     inst = VECTORS["tienlen_instant_win"][0]
     rem = VECTORS["tienlen_remaining"]
@@ -125,17 +114,130 @@ def test_tienlen_settle_seed_vectors(stub):
     deals.append(tl.TienlenDeal(instant=tl.TienlenInstantDeal(hands=inst["hands"]), base=inst["base"]))
     deals += [tl.TienlenDeal(game=tl.TienlenGame(remaining=["", c["cards"]], winner=0, played_any=[True, c["played_any"]]),
                              base=c["base"]) for c in rem]
+    rules = tienlen.Rules(rake_percent=0)
     req = pb.SettleRequest(tienlen=tl.TienlenSettleRequest(rules=tl.TienlenRules(rake_percent=0), deals=deals))
-    api_or_skip("tienlen", "chop_transfers", stub.Settle, req)
-    api_or_skip("tienlen", "settle_instant", stub.Settle, req)
-    api_or_skip("tienlen", "settle", stub.Settle, req)
     res = stub.Settle(req, timeout=10).tienlen.results
     assert all(r.WhichOneof("result") == "settlement" for r in res), res
     for c, r in zip(chop, res):
         assert [{"from": t.from_seat, "to": t.to_seat, "amount": t.amount} for t in r.settlement.transfers] == c["expected_transfers"]
-    assert list(res[len(chop)].settlement.deltas) == inst["expected_deltas"]
+    s = res[len(chop)].settlement
+    want = tienlen.settle_instant(inst["hands"], inst["base"], rules=rules)
+    assert list(s.deltas) == inst["expected_deltas"] == want.deltas
+    assert _tl_lines(s) == _tl_py_lines(want) and s.lines
+    assert list(s.instant) == [x or "" for x in want.instant]
     for c, r in zip(rem, res[len(chop) + 1:]):
-        assert list(r.settlement.deltas) == [c["expected_pay"], -c["expected_pay"]]
+        want = tienlen.settle(["", c["cards"]], 0, c["base"], played_any=[True, c["played_any"]], rules=rules)
+        assert list(r.settlement.deltas) == [c["expected_pay"], -c["expected_pay"]] == want.deltas
+        assert _tl_lines(r.settlement) == _tl_py_lines(want)
+        assert (list(r.settlement.pays), list(r.settlement.theoretical), r.settlement.winner) == (want.pays, want.theoretical, 0)
+
+
+def _tl_round_query(turns, hands=None, leader=None, check=None):
+    q = tl.TienlenRoundQuery(turns=[tl.TienlenTurn(seat=s, play=p) for s, p in turns], hands=hands or ())
+    if leader is not None:
+        q.leader = leader
+    if check is not None:
+        q.check.CopyFrom(tl.TienlenTurn(seat=check[0], play=check[1]))
+    return tl.TienlenEvaluateItem(round_state=q)
+
+
+def _evaluate_ok(stub, game, request_cls, items):
+    """Evaluate ``items`` of ``game``; every result must be an answer, not an error."""
+    resp = stub.Evaluate(pb.EvaluateRequest(**{game: request_cls(items=list(items))}), timeout=10)
+    res = getattr(resp, game).results
+    for r in res:
+        assert r.WhichOneof("result") != "error", r
+    return res
+
+
+def _tl_eval(stub, *items):
+    return _evaluate_ok(stub, "tienlen", tl.TienlenEvaluateRequest, items)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tienlen_whole_game_through_round_state(stub, seed):
+    """A whole game where every decision comes from the service: who leads, whose turn,
+    the legal plays, whether the round ended; each answer equals the Python API's."""
+    rng = random.Random(seed)
+    deck = rng.sample(TL_DECK, 52)
+    hands = [deck[13 * i:13 * i + 13] for i in range(4)]
+    held = [set(h) for h in hands]
+    dealt = [" ".join(h) for h in hands]
+    first = _tl_eval(stub, tl.TienlenEvaluateItem(first_leader=tl.TienlenFirstLeaderQuery(hands=dealt)))[0].first_leader
+    want = tienlen.first_leader(hands)
+    assert (first.seat, first.card, first.must_contain) == (want.seat, want.card, want.must_contain)
+    first_round, leader, rounds, played = True, first.seat, [], [False] * 4
+    winner = None
+    while winner is None:
+        turns = []
+        while True:
+            q = _tl_round_query(turns, dealt if first_round else None, None if first_round else leader)
+            st = _tl_eval(stub, q)[0].round_state
+            py = tienlen.round_state(turns, leader=None if first_round else leader,
+                                     first_lead=want if first_round else None)
+            assert ([(p.seat, list(p.play.cards)) for p in st.plays] == [(s, p.cards) for s, p in py.plays])
+            assert (st.to_move if st.HasField("to_move") else None, st.over, list(st.passed)) == (py.to_move, py.over, py.passed)
+            if st.over:
+                leader = st.next_leader
+                break
+            seat = st.to_move
+            table = " ".join(st.plays[-1].play.cards) if st.plays else None
+            lp = tl.TienlenLegalPlaysQuery(hand=" ".join(sorted(held[seat])), passed=seat in st.passed)
+            if table:
+                lp.table = table
+            plays = _tl_eval(stub, tl.TienlenEvaluateItem(legal_plays=lp))[0].legal_plays.plays
+            action = " ".join(rng.choice(plays).cards) if plays and (not table or rng.random() < 0.7) else "pass"
+            checked = _tl_eval(stub, _tl_round_query(turns, dealt if first_round else None,
+                                                     None if first_round else leader, (seat, action)))[0].round_state
+            assert checked.check.allowed, checked.check.reason
+            turns.append([seat, action])
+            if action != "pass":
+                held[seat] -= set(action.split())
+                played[seat] = True
+                if not held[seat]:
+                    winner = seat
+                    break
+        rounds.append(turns)
+        first_round = False
+    remaining = [" ".join(sorted(h)) for h in held]
+    deal = tl.TienlenDeal(game=tl.TienlenGame(remaining=remaining, winner=winner, played_any=played,
+                                              chops=[tl.TienlenRound(turns=[tl.TienlenTurn(seat=s, play=p) for s, p in r]) for r in rounds]),
+                          base=10)
+    s = stub.Settle(pb.SettleRequest(tienlen=tl.TienlenSettleRequest(deals=[deal])), timeout=10).tienlen.results[0]
+    assert s.WhichOneof("result") == "settlement", s
+    py = tienlen.settle(remaining, winner, 10, played_any=played, chops=rounds)
+    assert list(s.settlement.deltas) == py.deltas and sum(py.deltas) + py.rake == 0
+    assert _tl_lines(s.settlement) == _tl_py_lines(py)
+
+
+def test_tienlen_illegal_action_names_it(stub):
+    hands = [" ".join(TL_DECK[i::4][:13]) for i in range(4)]  # seat 0 holds 3s
+    res = stub.Evaluate(pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[
+        _tl_round_query([[0, "3s"], [1, "3c"], [2, "3c"]], hands),   # 3c played twice
+        _tl_round_query([[0, "3s"]], hands, check=(2, "4d")),         # out of turn: allowed = false
+        _tl_round_query([[0, "3s"], [1, "Zz"]], hands),
+    ])), timeout=10).tienlen.results
+    assert res[0].error.field == "items[0].round_state.turns[2]" and "3c" in res[0].error.message
+    assert not res[1].round_state.check.allowed and res[1].round_state.check.reason
+    assert res[1].round_state.to_move == 1
+    assert res[2].error.field.startswith("items[2].round_state.turns[1]") and "Zz" in res[2].error.message
+
+
+def test_tienlen_bad_rule_value_is_invalid_argument(stub):
+    """A bad 越式13张 rule value fails the request naming the option, even when no item
+    would have used it."""
+    req = pb.CompareRequest(tienlen=tl.TienlenCompareRequest(
+        rules=tl.TienlenRules(rake_percent=500), items=[tl.TienlenCompareItem(play="4s", table="3s")]))
+    try:
+        tienlen.Rules(rake_percent=500)
+    except Exception:
+        pass
+    else:
+        pytest.xfail("needs native Rules: this build's tienlen.Rules does not check its values when built")
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Compare(req, timeout=10)
+    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert bad_request_fields(ei.value)[0][0] == "tienlen.rules.rake_percent"
 
 
 # ---- 打儲 ----
@@ -144,15 +246,12 @@ def test_dachu_beats_seed_vectors(stub):
     for chu in ("red", "black"):
         cases = [c for c in VECTORS["dachu_beats"] if c["chu"] == chu]
         req = pb.CompareRequest(dachu=dc.DachuCompareRequest(chu=chu, items=[dc.DachuCompareItem(play=c["play"], table=c["table"]) for c in cases]))
-        beats = api_or_skip("dachu", "beats", stub.Compare, req)
         res = stub.Compare(req, timeout=10).dachu.results
         assert [r.beats for r in res] == [c["expected"] for c in cases]
-        assert [r.beats for r in res] == [beats(c["play"], c["table"], chu) for c in cases]
+        assert [r.beats for r in res] == [dachu.beats(c["play"], c["table"], chu) for c in cases]
 
 
 def test_dachu_bad_chu_is_invalid_argument(stub):
-    from handeval.server.client import bad_request_fields
-
     req = pb.CompareRequest(dachu=dc.DachuCompareRequest(chu="green", items=[dc.DachuCompareItem(play="3s", table="4s")]))
     with pytest.raises(grpc.RpcError) as ei:
         stub.Compare(req, timeout=10)
@@ -160,27 +259,152 @@ def test_dachu_bad_chu_is_invalid_argument(stub):
     assert bad_request_fields(ei.value)[0][0] == "dachu.chu"
 
 
-def test_dachu_classify_and_legal_plays(stub):
+def test_dachu_every_rule_option_reaches_the_api(stub):
+    """All six options of dachu.Rules are in DachuRules, under the same names."""
+    names = {f.name for f in dc.DachuRules.DESCRIPTOR.fields}
+    assert names == {"mixed_ace_pair", "cheng_chu_alone", "escape_shared_by_all", "unit_per", "first_caller_2v2",
+                     "escape_units"}
+    defaults = dachu.Rules()
+    assert dachu.Rules(**{n: getattr(defaults, n) for n in names}) == defaults  # each is an option
+    # mixed_ace_pair off: one 儲A + one plain A is not a pair
+    items = [dc.DachuEvaluateItem(play="Ah As")]
+    on = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(chu="red", items=items)), timeout=10)
+    off = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(
+        chu="red", rules=dc.DachuRules(mixed_ace_pair=False), items=items)), timeout=10)
+    assert on.dachu.results[0].play.kind == "pair"
+    assert off.dachu.results[0].WhichOneof("result") == "error"
+
+
+def test_dachu_classify_legal_and_timeout_plays(stub):
     plays = ["Ah Ad", "As 2s 3s", "5s 5h 5d", "9s", "3s 5h"]
     hand = "3h 4s 5d 6c 9s 9h Ts Jd Qc Kh Ah 2s 2d"
     items = [dc.DachuEvaluateItem(play=p) for p in plays] + [
-        dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=hand, table="8d"))]
-    req = pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(chu="red", items=items))
-    classify = api_or_skip("dachu", "classify", stub.Evaluate, req)
-    legal_plays = api_or_skip("dachu", "legal_plays", stub.Evaluate, req)
-    res = stub.Evaluate(req, timeout=10).dachu.results
-    assert [r.play.kind for r in res[:4]] == [classify(p, "red").kind for p in plays[:4]]
+        dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=hand, table="8d")),
+        dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=hand, first_lead=True)),
+        dc.DachuEvaluateItem(timeout_play=dc.DachuTimeoutPlayQuery(hand=hand, first_lead=True)),
+        dc.DachuEvaluateItem(timeout_play=dc.DachuTimeoutPlayQuery(hand=hand, table="8d")),
+        dc.DachuEvaluateItem(timeout_play=dc.DachuTimeoutPlayQuery(hand="4s 5d", first_lead=True))]
+    res = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(chu="red", items=items)), timeout=10).dachu.results
+    assert [r.play.kind for r in res[:4]] == [dachu.classify(p, "red").kind for p in plays[:4]]
     assert res[0].play.kind == "du_chu"
-    assert res[4].WhichOneof("result") == "error"
-    assert [list(p.cards) for p in res[-1].legal_plays.plays] == [cards(p) for p in legal_plays(hand, "8d", "red")]
+    assert res[4].error.field == "items[4].play"
+    n = len(plays)
+    assert [list(p.cards) for p in res[n].legal_plays.plays] == [p.cards for p in dachu.legal_plays(hand, "8d", "red")]
+    assert [list(p.cards) for p in res[n + 1].legal_plays.plays] == [
+        p.cards for p in dachu.legal_plays(hand, None, "red", first_lead=True)]
+    t = res[n + 2].timeout_play
+    assert not t.passes and list(t.cards) == dachu.timeout_play(hand, None, "red", first_lead=True)
+    assert res[n + 3].timeout_play.passes and dachu.timeout_play(hand, "8d", "red") is None
+    assert res[n + 4].error.field.startswith(f"items[{n + 4}].timeout_play.hand"), res[n + 4]
 
 
-def test_dachu_settle_bad_args_is_an_item_error(stub):
-    from google.protobuf import struct_pb2
+def _dc_deal_action(t):
+    kind, rest = t[0], t[1:]
+    if kind == "cheng_chu":
+        return dc.DachuDealAction(kind=kind, seat=rest[0], colour=rest[1] if len(rest) > 1 else "")
+    if kind in ("meng_xuan", "meng_chuai"):
+        return dc.DachuDealAction(kind=kind, seat=rest[0], cards=rest[1] if isinstance(rest[1], str) else " ".join(rest[1]))
+    return dc.DachuDealAction(kind=kind)
 
-    args = struct_pb2.Struct()
-    args.update({"no_such_argument": 1})
-    req = pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=[dc.DachuDeal(args=args)]))
-    api_or_skip("dachu", "settle", stub.Settle, req)
-    r = stub.Settle(req, timeout=10).dachu.results[0]
-    assert r.WhichOneof("result") == "error" and r.error.field == "args"
+
+def _dc_eval(stub, *items):
+    return _evaluate_ok(stub, "dachu", dc.DachuEvaluateRequest, items)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_dachu_whole_game_deal_calling_settle(stub, seed):
+    """Deal with random declarations, call with random legal calls, settle: every state
+    the service answers equals the Python state machine's, and the actions come from the
+    service's legal actions."""
+    rng = random.Random(seed)
+    deck = rng.sample(TL_DECK, 52)
+    hands = [" ".join(deck[13 * i:13 * i + 13]) for i in range(4)]
+    first_seat = rng.randrange(4)
+    py = dachu.Deal(hands, first_seat)
+    query = dc.DachuDealQuery(hands=hands, first_seat=first_seat)
+    while True:
+        st = _dc_eval(stub, dc.DachuEvaluateItem(deal=query))[0].deal
+        assert [_dc_deal_action(a) for a in py.legal_actions] == list(st.legal_actions)
+        assert (st.dealt, st.finished, st.multiplier, st.declared, st.first_leader) == (
+            py.dealt, py.finished, py.multiplier, py.declared, py.first_leader)
+        assert [list(h.cards) for h in st.held] == [list(h) for h in py.held]
+        if st.finished:
+            assert (st.chu, list(st.chu_side), st.teams) == (py.chu, list(py.chu_side), py.teams)
+            break
+        pick = rng.choice(list(st.legal_actions)) if rng.random() < 0.3 else st.legal_actions[0]
+        query.actions.append(pick)
+        py = py.apply(_py_action(pick))
+    calling = dc.DachuCallingQuery(deal=query)
+    pyc = py.calling()
+    while True:
+        st = _dc_eval(stub, dc.DachuEvaluateItem(calling=calling))[0].calling
+        assert [(a.call, a.seat) for a in st.legal_actions] == list(pyc.legal_actions)
+        assert (st.turn if st.HasField("turn") else None, st.multiplier, st.over, st.phase) == (
+            pyc.turn, pyc.multiplier, pyc.over, pyc.phase)
+        if st.over:
+            assert (list(st.playing), list(st.surrendered), list(st.bei_bao_da), st.outcome) == (
+                list(pyc.playing), list(pyc.surrendered), list(pyc.bei_bao_da), pyc.outcome)
+            break
+        call = rng.choice(list(st.legal_actions))
+        calling.calls.append(call)
+        pyc = pyc.apply((call.call, call.seat))
+    places = list(st.playing)
+    rng.shuffle(places)
+    deal = dc.DachuDeal(calling=calling, places=places if st.outcome == "play" else (), base=10)
+    r = stub.Settle(pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=[deal])), timeout=10).dachu.results[0]
+    assert r.WhichOneof("result") == "settlement", r
+    want = pyc.settle(places if pyc.outcome == "play" else None, base=10)
+    s = r.settlement
+    assert list(s.deltas) == want.deltas and sum(want.deltas) == 0
+    assert [(x.item, x.seat, x.amount, x.note) for x in s.lines] == [(x.item, x.seat, x.amount, x.note) for x in want.lines]
+    assert (s.verdict if s.HasField("verdict") else None, s.wipe_out, s.result_multiplier, list(s.theoretical)) == (
+        want.verdict, want.wipe_out, want.result_multiplier, want.theoretical)
+
+
+def _py_action(a):
+    if a.kind in ("deal", "finish"):
+        return (a.kind,)
+    if a.kind == "cheng_chu":
+        return (a.kind, a.seat, a.colour) if a.colour else (a.kind, a.seat)
+    return (a.kind, a.seat, a.cards)
+
+
+def test_dachu_illegal_actions_name_them(stub):
+    hands = [" ".join(TL_DECK[i::4][:13]) for i in range(4)]
+    deal = dc.DachuDealQuery(hands=hands, actions=[dc.DachuDealAction(kind="deal"), dc.DachuDealAction(kind="finish")])
+    start = dc.DachuCallingStart(chu_side=[0, 2])
+    c = dachu.Calling([0, 2])
+    wrong = next(s for s in range(4) if s != c.turn)
+    res = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=[
+        dc.DachuEvaluateItem(deal=deal),
+        dc.DachuEvaluateItem(calling=dc.DachuCallingQuery(start=start, calls=[dc.DachuCall(call="chuai", seat=wrong)])),
+        dc.DachuEvaluateItem(calling=dc.DachuCallingQuery(start=start, calls=[dc.DachuCall(call="bogus", seat=c.turn)])),
+        dc.DachuEvaluateItem(deal=dc.DachuDealQuery(hands=hands[:3])),
+    ])), timeout=10).dachu.results
+    assert res[0].error.field.startswith("items[0].deal.actions[1]"), res[0]
+    assert res[1].error.field.startswith("items[1].calling.calls[0]") and str(wrong) in res[1].error.message, res[1]
+    assert res[2].error.field.startswith("items[2].calling.calls[0]") and "bogus" in res[2].error.message, res[2]
+    assert res[3].error.field.startswith("items[3].deal"), res[3]
+
+
+def test_dachu_settle_typed_equals_python(stub):
+    cases = [dict(chu_side=[0], places=[1, 0, 2, 3], multiplier=2), dict(chu_side=[0, 2], places=[0, 2, 1, 3]),
+             dict(chu_side=[1, 3], places=[], escaped=[2], multiplier=4),
+             dict(chu_side=[1, 3], places=[0, 1, 2, 3], carried=[5, None, 5, None], base=10)]
+    deals = []
+    for c in cases:
+        d = dc.DachuDeal(chu_side=c["chu_side"], places=c["places"], escaped=c.get("escaped", ()), base=c.get("base", 1))
+        if "multiplier" in c:
+            d.multiplier = c["multiplier"]
+        for x in c.get("carried", ()):
+            d.carried.add(**({} if x is None else {"amount": x}))
+        deals.append(d)
+    deals.append(dc.DachuDeal(chu_side=[0, 1, 2], places=[0, 1, 2, 3]))  # three 儲 holders: an error
+    res = stub.Settle(pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=deals)), timeout=10).dachu.results
+    for c, r in zip(cases, res):
+        want = dachu.settle(c["chu_side"], c["places"] or None, base=c.get("base", 1), multiplier=c.get("multiplier"),
+                            escaped=c.get("escaped", ()), carried=c.get("carried"))
+        assert r.WhichOneof("result") == "settlement", r
+        assert list(r.settlement.deltas) == want.deltas
+        assert [(x.item, x.seat, x.amount) for x in r.settlement.lines] == [(x.item, x.seat, x.amount) for x in want.lines]
+    assert res[-1].error.field.startswith(f"deals[{len(cases)}].chu_side"), res[-1]

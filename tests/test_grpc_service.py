@@ -152,7 +152,9 @@ def test_compare_pairs_and_order_equal_python(stub):
         pairs.append((" ".join(cards[:n]), " ".join(cards[n:])))
     # equal ranks, different suits: the suit tie-break decides unless it is off
     pairs.append(("As Kh Qd Jc 9s", "Ah Ks Qc Jd 9h"))
-    orders = [[" ".join(rng.sample(DECK, 5)) for _ in range(rng.randint(1, 8))] for _ in range(20)]
+    # The rows of one order come from one deck (compare refuses rows sharing a card).
+    decks = [rng.sample(DECK, 5 * rng.randint(1, 8)) for _ in range(20)]
+    orders = [[" ".join(d[i:i + 5]) for i in range(0, len(d), 5)] for d in decks]
     items = ([ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=a, b=b)) for a, b in pairs]
              + [ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=o)) for o in orders])
     for rules, proto_rules in ((None, None), (shisanshui.Rules(suit_tiebreak=False), ssw.ShisanshuiRules(suit_tiebreak=False))):
@@ -179,10 +181,11 @@ def test_per_item_errors_leave_the_rest_answered(stub):
     kinds = [r.WhichOneof("result") for r in res.shisanshui.results]
     assert kinds == ["row", "error", "error", "error", "error", "row"]
     errs = [r.error for r in res.shisanshui.results if r.WhichOneof("result") == "error"]
-    assert "Zz" in errs[0].message and "position 1" in errs[0].message
-    assert "13" in errs[1].message or "2 cards" in errs[1].message or "cards" in errs[1].message
-    assert errs[2].field == "item" and "row, hand, arrangement" in errs[2].message
-    assert "2s" in errs[3].message  # the card in two rows
+    # each error names the item by its index and the field inside it
+    assert errs[0].field == "items[1].row" and "Zz" in errs[0].message and "position 1" in errs[0].message
+    assert errs[1].field == "items[2].hand" and "13 cards" in errs[1].message
+    assert errs[2].field == "items[3]" and "row, hand, arrangement" in errs[2].message
+    assert errs[3].field.startswith("items[4].arrangement.") and "2s" in errs[3].message  # the card in two rows
     rows_equal(res.shisanshui.results[5].row, shisanshui.classify("2h 2d 2c"))
 
 
@@ -193,8 +196,8 @@ def test_settle_item_error_names_the_seat_field(stub):
     deals.append(ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(good[0])), ssw.ShisanshuiPlayer()]))
     res = stub.Settle(settle_request(deals), timeout=10).shisanshui.results
     assert [r.WhichOneof("result") for r in res] == ["settlement", "error", "settlement", "error"]
-    assert res[1].error.field.startswith("players[1]") and "Qs" in res[1].error.message
-    assert res[3].error.field == "players[1]"
+    assert res[1].error.field.startswith("deals[1].players[1]") and "Qs" in res[1].error.message
+    assert res[3].error.field == "deals[3].players[1]"
     with pytest.raises(Exception):
         shisanshui.settle(dup)
 
@@ -223,12 +226,19 @@ def test_invalid_rule_option_is_invalid_argument_with_field(stub):
     code, details, fields = _status(ei)
     assert code == grpc.StatusCode.INVALID_ARGUMENT
     assert fields and fields[0][0] == "shisanshui.rules.a2345" and "middle" in fields[0][1]
+    deals = random_deals_proto(2)
     for bad in (ssw.ShisanshuiRules(suit_order="sshd"), ssw.ShisanshuiRules(rake_percent=101)):
         with pytest.raises(grpc.RpcError) as ei:
-            stub.Settle(settle_request([], bad), timeout=10)
+            stub.Settle(settle_request(deals, bad), timeout=10)
         code, _, fields = _status(ei)
         assert code == grpc.StatusCode.INVALID_ARGUMENT
         assert fields[0][0] == "shisanshui.rules." + bad.ListFields()[0][0].name
+
+
+def random_deals_proto(n):
+    from grpc_fixtures import random_deals
+
+    return random_deals(n)
 
 
 def test_request_without_game_is_invalid_argument(stub):
@@ -331,6 +341,188 @@ def test_example_client_runs(server):
     out = subprocess.run([sys.executable, str(example), "--target", server.target],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
-    assert "straight_flush (同花顺)" in out.stdout and "item error: cards" in out.stdout
+    assert "straight_flush (同花顺)" in out.stdout and "item error: items[1].row: bad card" in out.stdout
     assert "special: liu_dui_ban" in out.stdout and "waters [10, -10]" in out.stdout
     assert "INVALID_ARGUMENT: [('shisanshui.rules.a2345'" in out.stdout
+    assert "seat 0 leads with 3s; seat 2 to move; 4s allowed: False" in out.stdout
+
+
+# ---- in-process: the servicer's INTERNAL path, the serve settings ----
+
+class _AbortContext:
+    """Enough of grpc.aio.ServicerContext for HandevalService._call."""
+
+    def __init__(self):
+        self.aborted = None
+
+    def time_remaining(self):
+        return None
+
+    def peer(self):
+        return "test"
+
+    async def abort(self, code, details="", trailing_metadata=()):
+        self.aborted = (code, details, trailing_metadata)
+        raise RuntimeError("aborted")
+
+
+def test_internal_fault_is_internal_without_details(monkeypatch, caplog):
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    import grpc
+
+    from handeval.server import service
+    from handeval.server.config import ServerConfig
+    from handeval.v1 import handeval_pb2 as pb
+
+    def broken(req, batch):
+        raise KeyError("secret internal detail")
+
+    monkeypatch.setitem(service.HANDLERS["Evaluate"], "shisanshui", broken)
+    ctx = _AbortContext()
+    with ThreadPoolExecutor(1) as ex:
+        svc = service.HandevalService(ServerConfig(), ex)
+        req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs")]))
+        with pytest.raises(RuntimeError, match="aborted"):
+            asyncio.run(svc.Evaluate(req, ctx))
+    code, details, _ = ctx.aborted
+    assert code == grpc.StatusCode.INTERNAL
+    assert "secret" not in details and "incident" in details
+    assert "secret internal detail" in caplog.text  # logged on the server
+
+
+def test_serve_settings_from_environment_and_flags(monkeypatch, tmp_path):
+    from handeval.cli import _build_parser
+    from handeval.server.config import ServerConfig, config_from_args
+
+    for k in ("HOST", "PORT", "WORKERS", "METRICS_PORT", "MAX_BATCH", "TOKEN", "TOKEN_FILE", "TLS_CERT", "TLS_KEY"):
+        monkeypatch.delenv(f"HANDEVAL_{k}", raising=False)
+    assert config_from_args(_build_parser().parse_args(["serve"])) == ServerConfig()
+    monkeypatch.setenv("HANDEVAL_PORT", "6000")
+    monkeypatch.setenv("HANDEVAL_WORKERS", "3")
+    monkeypatch.setenv("HANDEVAL_METRICS_PORT", "9100")
+    monkeypatch.setenv("HANDEVAL_MAX_BATCH", "77")
+    monkeypatch.setenv("HANDEVAL_TOKEN", "t0k")
+    c = config_from_args(_build_parser().parse_args(["serve", "--workers", "2"]))  # a flag beats the environment
+    assert (c.host, c.port, c.workers, c.metrics_port, c.max_batch, c.token) == ("127.0.0.1", 6000, 2, 9100, 77, "t0k")
+    (tmp_path / "tok").write_text("from-file\n")
+    c = config_from_args(_build_parser().parse_args(["serve", "--token-file", str(tmp_path / "tok")]))
+    assert c.token == "from-file"
+    assert ServerConfig.from_json(c.to_json()) == c
+    for bad in (["--tls-cert", "x"], ["--workers", "0"], ["--workers", "2", "--port", "0"]):
+        with pytest.raises(ValueError):
+            config_from_args(_build_parser().parse_args(["serve", *bad]))
+
+
+# ---- hardening: bounded work, deadlines and cancellation inside an item, echoes ----
+
+def _order_request(n, seed=0):
+    rng = random.Random(seed)
+    rows = [" ".join(rng.sample(DECK, 5)) for _ in range(n)]
+    return pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=[
+        ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=rows))]))
+
+
+def test_order_rows_count_against_max_batch(stub):
+    """An `order` item's rows are items: 501 rows in one item exceed --max-batch 500."""
+    with pytest.raises(grpc.RpcError) as ei:
+        stub.Compare(_order_request(501), timeout=10)
+    code, _, fields = _status(ei)
+    assert code == grpc.StatusCode.INVALID_ARGUMENT
+    assert fields[0][0] == "shisanshui.items" and "502" in fields[0][1] and "rows" in fields[0][1]
+    ok = stub.Compare(_order_request(499), timeout=10).shisanshui.results[0].order.indices
+    assert sorted(ok) == list(range(499))
+
+
+@pytest.fixture(scope="module")
+def big_server(tmp_path_factory):
+    """Room for one huge `order` item (the deadline and cancellation tests)."""
+    from grpc_fixtures import ServerProcess
+
+    s = ServerProcess(tmp_path_factory.mktemp("grpc-big"), "--max-batch", "1000000", metrics=False)
+    try:
+        yield s.wait_serving()
+    finally:
+        s.terminate()
+
+
+BIG_ORDER = 200_000  # rows: seconds of classify + sort on this machine
+
+
+def test_deadline_stops_a_long_order_item(big_server):
+    req = _order_request(BIG_ORDER, seed=1)
+    with big_server.channel() as ch:
+        stub = handeval_stub(ch)
+        with pytest.raises(grpc.RpcError) as ei:
+            stub.Compare(req, timeout=1.0)
+        assert ei.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        from grpc_fixtures import wait_for
+
+        # The server stops inside the item: at its own deadline check, or when grpc cancels
+        # the call at the deadline (whichever comes first).
+        wait_for(lambda: "; stopped inside a long item" in big_server.log(),
+                 what="the server to stop the item at its deadline", server=big_server)
+        small = stub.Compare(_order_request(5), timeout=30).shisanshui.results[0]
+        assert len(small.order.indices) == 5
+
+
+def test_cancelled_call_stops_its_work(big_server):
+    req = _order_request(BIG_ORDER, seed=2)
+    from grpc_fixtures import wait_for
+
+    with big_server.channel() as ch:
+        stub = handeval_stub(ch)
+        before = big_server.log().count('"event": "stopped"')
+        fut = stub.Compare.future(req, timeout=120)
+        wait_for(lambda: fut.running(), what="the call to start")
+        import time
+
+        time.sleep(0.3)  # the server is inside the item
+        fut.cancel()
+        wait_for(lambda: big_server.log().count('"event": "stopped"') > before, timeout=60,
+                 what="the server to stop the cancelled call", server=big_server)
+        assert "the call was cancelled; stopped" in big_server.log()
+        assert len(stub.Compare(_order_request(5), timeout=30).shisanshui.results[0].order.indices) == 5
+
+
+def handeval_stub(ch):
+    from handeval.v1 import handeval_pb2_grpc
+
+    return handeval_pb2_grpc.HandevalStub(ch)
+
+
+def test_echoed_input_is_cut(stub, server):
+    """A huge bad card comes back cut to 64 characters, once; a huge bad rule value is
+    still INVALID_ARGUMENT (the status trailer stays small); the log line stays short."""
+    token = "Z" * 200_000
+    res = stub.Evaluate(pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[
+        ssw.ShisanshuiEvaluateItem(row=f"As {token} Ks")])), timeout=10).shisanshui.results[0]
+    assert res.error.field == "items[0].row"
+    assert len(res.error.message) < 400 and "position 1" in res.error.message, res.error.message
+    assert "Z" * 64 in res.error.message and "Z" * 65 not in res.error.message
+    for rules in (ssw.ShisanshuiRules(a2345="x" * 10_000), ssw.ShisanshuiRules(suit_order="s" * 10_000)):
+        req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(rules=rules, items=[
+            ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a="As Ks Qs", b="2s 3s 4s"))]))
+        with pytest.raises(grpc.RpcError) as ei:
+            stub.Compare(req, timeout=10)
+        code, details, fields = _status(ei)
+        assert code == grpc.StatusCode.INVALID_ARGUMENT, details
+        assert fields[0][0] == "shisanshui.rules." + rules.ListFields()[0][0].name
+        assert len(fields[0][1]) < 400 and len(details) < 500
+    assert max(len(line) for line in server.log().splitlines()) < 2000
+
+
+def test_wrapped_response_bytes_equal_protobufs():
+    """The servicer prefixes the game response with its tag and length instead of copying
+    it into the top-level message: the bytes must be what protobuf would write."""
+    from handeval.server.service import RESPONSES, wrap
+
+    for n in (0, 1, 127, 128, 300, 16_383, 16_384, 3_000_000):
+        sub = ssw.ShisanshuiEvaluateResponse(packed_categories=bytes(n))
+        assert wrap("Evaluate", "shisanshui", sub.SerializeToString()) == pb.EvaluateResponse(shisanshui=sub).SerializeToString()
+    from handeval.v1 import dachu_pb2 as dc, tienlen_pb2 as tl
+
+    for rpc, game, sub in (("Settle", "tienlen", tl.TienlenSettleResponse(results=[tl.TienlenSettleResult()])),
+                           ("Compare", "dachu", dc.DachuCompareResponse(results=[dc.DachuCompareResult(beats=True)]))):
+        assert wrap(rpc, game, sub.SerializeToString()) == RESPONSES[rpc](**{game: sub}).SerializeToString()

@@ -42,7 +42,8 @@ def samples():
     yield handeval.Rules(tienlen=tl.Rules(rake_percent=0), dachu=dachu.Rules(escape_units=2))
     # 越式13张
     yield tl.Rules()
-    yield tl.Rules(first_lead_must_contain_lowest=True, unplayed_loser_adds_multipliers=False, rake_percent=0)
+    yield tl.Rules(first_lead_must_contain_lowest=True, unplayed_loser_adds_multipliers=False, turn_after_chop="resume",
+                   rake_percent=0)
     yield tl.classify("3s")
     yield tl.classify("5s 5h 6s 6h 7s 7h")
     yield tl.instant_hand(TL_INSTANT[0])
@@ -56,7 +57,7 @@ def samples():
     # 打儲
     yield dachu.Rules()
     yield dachu.Rules(mixed_ace_pair=False, cheng_chu_alone=False, escape_shared_by_all=False, unit_per="losing_side",
-                      first_caller_2v2="chu", escape_units=0)
+                      first_caller_2v2="chu", escape_units=0, jiao_round_up=False, declare_once_per="game")
     yield dachu.classify("As", "black")
     yield dachu.classify("9s Ts Jd", "red")
     settlement = dachu.settle([0], [0, 1, 2, 3], base=2)
@@ -222,6 +223,8 @@ def test_every_shisanshui_option_has_a_bad_value_case():
 
 TL_BAD = [
     ("first_lead_must_contain_lowest", 1, "True or False"),
+    ("turn_after_chop", "next", "from_chopper"),
+    ("turn_after_chop", 1, "string"),
     ("unplayed_loser_adds_multipliers", "yes", "True or False"),
     ("rake_percent", 500, "0..100"),
     ("rake_percent", 101, "0..100"),
@@ -240,6 +243,9 @@ DC_BAD = [
     ("escape_units", 5000, "0..1000"),
     ("escape_units", -1, "non-negative"),
     ("escape_units", 2.5, "integer"),
+    ("jiao_round_up", "yes", "True or False"),
+    ("declare_once_per", "never", "player_and_kind"),
+    ("declare_once_per", 0, "string"),
 ]
 
 
@@ -261,9 +267,11 @@ def test_every_game_option_has_a_bad_value_case():
 
 
 def test_game_rules_defaults():
-    assert tl.Rules().to_dict() == {"first_lead_must_contain_lowest": False, "unplayed_loser_adds_multipliers": True, "rake_percent": 5}
+    assert tl.Rules().to_dict() == {"first_lead_must_contain_lowest": False, "unplayed_loser_adds_multipliers": True,
+                                    "turn_after_chop": "from_chopper", "rake_percent": 5}
     assert dachu.Rules().to_dict() == {"mixed_ace_pair": True, "cheng_chu_alone": True, "escape_shared_by_all": True,
-                                       "unit_per": "larger_side", "first_caller_2v2": "other", "escape_units": 5}
+                                       "unit_per": "larger_side", "first_caller_2v2": "other", "escape_units": 5,
+                                       "jiao_round_up": True, "declare_once_per": "player_and_kind"}
     for cls in (tl.Rules, dachu.Rules):
         assert cls(**{k: None for k in cls.__match_args__}) == cls()
     assert handeval.Rules().tienlen == tl.Rules() and handeval.Rules().dachu == dachu.Rules()

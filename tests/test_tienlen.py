@@ -333,7 +333,9 @@ def test_settlement_zero_sum_capped_and_itemised(deal, base, rake):
         if c is not None:
             assert abs(s.capped[seat]) <= c
         assert sum(l.amount for l in s.lines if l.seat == seat) == s.deltas[seat]
-    assert s.rake == sum(x * rake // 100 for x in s.capped if x > 0)
+    # 抽水 from the winner's positive amount only (RULES 2.6); losers keep what chops gave.
+    assert s.rake == max(s.capped[winner], 0) * rake // 100
+    assert all(s.deltas[seat] == s.capped[seat] for seat in range(len(remaining)) if seat != winner)
     # Each loser's payment is base × (cards, or 26 with no card played, + multipliers).
     for seat, h in enumerate(remaining):
         if seat == winner:
@@ -643,7 +645,8 @@ def test_every_function_taking_rules_reads_them():
     assert bundle.tienlen == tl.Rules(rake_percent=0)
     assert tl.settle(["", "3s"], 0, 10, rules=bundle).rake == 0
     for fn, args in [(tl.beats, ("4s", "3s")), (tl.beats_many, ([("4s", "3s")],)), (tl.first_leader, (["3s", "4s"],)),
-                     (tl.settle, (["", "3s"], 0, 1)),
+                     (tl.round_state, ([[0, "3s"]],)), (tl.check_action, ([], 0, "3s")), (tl.may_play, ([], 0, "3s")),
+                     (tl.chop_transfers, ([[0, "3s"]], 1)), (tl.settle, (["", "3s"], 0, 1)),
                      (tl.settle_instant, (["2s 2h 2d 2c 3s 4s 5s 6s 7s 8s 9s Ts Js", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah Qs"], 1))]:
         fn(*args, rules=bundle)
         with pytest.raises(HandevalError, match="rules"):

@@ -57,6 +57,12 @@ CALLS = _core.DC_CALLS
 #:   declaration and in 1 vs 3.)
 #: * ``escape_units`` — the escape penalty in units of base × multiplier (the seed: 5;
 #:   0..1000).
+#: * ``jiao_round_up`` — [decision] a 繳 costs base × multiplier / 2 rounded up to a
+#:   whole unit (default True: a surrender always costs something); False: toward zero.
+#: * ``declare_once_per`` — [decision] the deal's declarations are once per
+#:   ``"player_and_kind"`` (default: several players may each 夢踹), once per
+#:   ``"player"`` (one declaration of any kind each) or once per ``"game"`` per kind.
+#:   夢宣 and 撐儲 fix the 儲 colour, so each happens once per game under every reading.
 Rules = _core.DachuRules
 
 #: A classified play: ``kind`` (one of :data:`KINDS`), ``kind_zh``, ``cards`` (from

@@ -59,7 +59,11 @@ INSTANT_WINS = _core.TL_INSTANT_WINS
 #:   the lowest card dealt (normally 3♠); default False (the seed does not require it).
 #: * ``unplayed_loser_adds_multipliers`` — [decision] a loser who played no card and holds
 #:   specials or 2s pays ``26 + Σ multipliers`` (default True); False: just 26.
-#: * ``rake_percent`` — 抽水 of each positive final amount, 0..100, default 5 (the seed).
+#: * ``turn_after_chop`` — [decision] who moves after a chop by a seat that had passed:
+#:   ``"from_chopper"`` (default: the next seat after the chopper that has not passed)
+#:   or ``"resume"`` (the seat whose turn the chop interrupted).
+#: * ``rake_percent`` — 抽水 of the winner's positive final amount, 0..100, default 5 (the
+#:   seed); losers are not raked.
 Rules = _core.TienlenRules
 
 #: A classified play: ``kind`` (one of :data:`KINDS`), ``kind_zh``, ``cards`` (lowest
@@ -106,15 +110,16 @@ instant_hand = _core.tl_instant_hand
 instant_winner = _core.tl_instant_winner
 #: ``first_leader(hands, rules=None) -> FirstLead`` (RULES 2.4).
 first_leader = _core.tl_first_leader
-#: ``round_state(round, players=4, leader=None, first_lead=None) -> RoundState``: replay
-#: ``[[seat, cards | "pass"], ...]``; an illegal action raises naming ``round[i]``.
+#: ``round_state(round, players=4, leader=None, first_lead=None, rules=None) -> RoundState``:
+#: replay ``[[seat, cards | "pass"], ...]``; an illegal action raises naming ``round[i]``.
 round_state = _core.tl_round_state
-#: ``check_action(round, seat, action, players=4, leader=None, first_lead=None)``: None
-#: when ``seat`` may make ``action`` now, else the reason.
+#: ``check_action(round, seat, action, players=4, leader=None, first_lead=None,
+#: rules=None)``: None when ``seat`` may make ``action`` now, else the reason.
 check_action = _core.tl_check_action
-#: ``may_play(round, seat, cards, players=4, leader=None, first_lead=None) -> bool``.
+#: ``may_play(round, seat, cards, players=4, leader=None, first_lead=None, rules=None)
+#: -> bool``.
 may_play = _core.tl_may_play
-#: ``chop_transfers(round, base, players=4, leader=None)``: ``[]`` or
+#: ``chop_transfers(round, base, players=4, leader=None, rules=None)``: ``[]`` or
 #: ``[{"from": seat, "to": seat, "amount": int}]`` (RULES 2.6).
 chop_transfers = _core.tl_chop_transfers
 #: ``special_groups(cards) -> ([(kind, cards)], total multiplier)``.

@@ -1,8 +1,14 @@
 """``handeval call``: one RPC with a proto3-JSON request, the JSON answer on stdout. Status
-errors print their code, message and google.rpc.BadRequest field violations to stderr."""
+errors print their code, message and google.rpc.BadRequest field violations to stderr.
+
+The answer is printed as the Python API would show it: snake_case field names, every
+field of a message including zero values (``0``, ``false``, ``""``, ``[]``), integers as
+JSON numbers (proto3 JSON would quote int64), unset ``optional`` fields and messages as
+``null``; only the oneof members that are not set are left out."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import sys
@@ -26,6 +32,31 @@ def bad_request_fields(err: grpc.RpcError):
             detail.Unpack(br)
             out += [(v.field, v.description) for v in br.field_violations]
     return out
+
+
+def to_python(msg) -> dict:
+    """A message as JSON-ready Python values (see the module docstring)."""
+    out = {}
+    for fd in msg.DESCRIPTOR.fields:
+        oneof = fd.containing_oneof
+        if oneof is not None and oneof.name != "_" + fd.name and msg.WhichOneof(oneof.name) != fd.name:
+            continue  # a real oneof: only its set member
+        value = getattr(msg, fd.name)
+        if fd.is_repeated:
+            out[fd.name] = [_value(fd, v) for v in value]
+        elif fd.has_presence and not msg.HasField(fd.name):
+            out[fd.name] = None
+        else:
+            out[fd.name] = _value(fd, value)
+    return out
+
+
+def _value(fd, v):
+    if fd.type == fd.TYPE_MESSAGE:
+        return to_python(v)
+    if fd.type == fd.TYPE_BYTES:
+        return base64.b64encode(v).decode()
+    return v
 
 
 def call(args) -> int:
@@ -52,5 +83,5 @@ def call(args) -> int:
             for field, description in bad_request_fields(e):
                 print(f"  field {field}: {description}", file=sys.stderr)
             return 1
-    print(json.dumps(json_format.MessageToDict(response), ensure_ascii=False, indent=2))
+    print(json.dumps(to_python(response), ensure_ascii=False, indent=2))
     return 0

@@ -1,22 +1,36 @@
-"""What the per-game request converters share: request-level errors, per-item results,
-rule options, carried amounts and the deadline check.
+"""What the per-game converters share: request-level errors, the batch runner (per-item
+errors, deadline and cancellation), rule options and carried amounts.
 
-Everything here runs in the server's worker threads (never on the event loop), so it may
-be CPU-bound; it must not touch the grpc context.
+A converter may run on the event loop (small batches) or in a worker thread (large
+ones); it never touches the grpc context.
 """
 
 from __future__ import annotations
 
-import dataclasses
-import importlib
-import inspect
 import time
 from typing import Callable, List, Optional
 
-from google.protobuf import json_format, struct_pb2
-
 from handeval.errors import HandevalError
 from handeval.v1 import common_pb2
+
+#: Echoed input (a bad value in a message) is cut to this many characters, so a huge bad
+#: value cannot bloat an answer, a status trailer or the log. The Rust core cuts the card
+#: tokens it echoes the same way (rust/handeval-core/src/error.rs).
+ECHO_CHARS = 64
+#: Longest description the server sends or logs (a message quoting several cut values).
+MESSAGE_CHARS = 1024
+#: Deadline and cancellation are checked after this many items (or comparisons).
+CHECK_EVERY = 16
+
+
+def echo(value) -> str:
+    """``repr`` of a value for an error message, cut to :data:`ECHO_CHARS`."""
+    text = repr(value)
+    return text if len(text) <= ECHO_CHARS else text[:ECHO_CHARS] + f"…({len(text)} chars)"
+
+
+def clip(message: str) -> str:
+    return message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS] + "…"
 
 
 class BadRequest(Exception):
@@ -24,120 +38,151 @@ class BadRequest(Exception):
     detail naming ``field`` (a path in the request, e.g. ``shisanshui.rules.a2345``)."""
 
     def __init__(self, field: str, message: str):
+        message = clip(message)
         super().__init__(f"{field}: {message}" if field else message)
         self.field = field
         self.description = message
 
 
-class Unimplemented(Exception):
-    """The Python API of this build lacks the function a request needs → UNIMPLEMENTED."""
+class Stopped(Exception):
+    """The batch stopped early: the deadline passed (``code`` DEADLINE_EXCEEDED) or the
+    client cancelled the call (CANCELLED)."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
 
 
-class DeadlineExceeded(Exception):
-    """The client's deadline passed while the batch was being processed."""
+class ItemFailed(Exception):
+    """An item's error at a path the converter knows better than the Python API (e.g.
+    ``round_state.turns[2]`` for the API's ``round[2]``)."""
+
+    def __init__(self, field: str, description: str):
+        super().__init__(description)
+        self.field = field
+        self.description = description
 
 
-def api(module: str, name: str) -> Callable:
-    """``handeval.<module>.<name>``, or Unimplemented when this build lacks it (the game
-    modules are merged independently of the server)."""
+def join(*parts) -> str:
+    """Field path parts → ``a.b[2].c`` (empty parts skipped, ``[i]`` glued on)."""
+    out = ""
+    for p in parts:
+        if not p:
+            continue
+        out += p if not out or p.startswith("[") else "." + p
+    return out
+
+
+def is_rules_field(field: Optional[str]) -> bool:
+    return bool(field) and (field == "rules" or field.startswith("rules."))
+
+
+def rename(e: HandevalError, renames: dict, prefix: str = ""):
+    """``e`` as an ItemFailed under ``prefix``, its first path segment renamed by
+    ``renames`` (the Python argument name → the proto field name; ``""`` drops it). A
+    rules error stays itself (Batch.each fails the whole request for it)."""
+    if is_rules_field(e.field):
+        return e
+    field = e.field or ""
+    head, sep, rest = field.partition(".")
+    base, bracket, index = head.partition("[")
+    if base in renames:
+        field = join(renames[base], bracket + index, rest if sep else "")
+    return ItemFailed(join(prefix, field), e.description)
+
+
+def at(field: str, fn, *args, **kw):
+    """``fn(*args, **kw)``, a HandevalError reported at ``field``: the proto field that
+    held the argument, in place of the Python argument's name."""
     try:
-        mod = importlib.import_module(f"handeval.{module}")
-    except ImportError:
-        raise Unimplemented(f"handeval.{module} is not available in this build") from None
-    fn = getattr(mod, name, None)
-    if fn is None:
-        raise Unimplemented(f"handeval.{module}.{name} is not available in this build")
-    return fn
-
-
-def game_module(module: str):
-    try:
-        return importlib.import_module(f"handeval.{module}")
-    except ImportError:
-        raise Unimplemented(f"handeval.{module} is not available in this build") from None
-
-
-def item_error(e: HandevalError, prefix: str = "") -> common_pb2.ItemError:
-    field = getattr(e, "field", None) or ""
-    if prefix and field:
-        field = f"{prefix}.{field}"
-    elif prefix:
-        field = prefix
-    return common_pb2.ItemError(field=field, message=str(e))
+        return fn(*args, **kw)
+    except HandevalError as e:
+        if is_rules_field(e.field):
+            raise
+        raise ItemFailed(field, e.description) from None
 
 
 class Batch:
-    """Runs one function per item, turning a HandevalError into that item's ItemError,
-    and stops with DeadlineExceeded once the client's deadline has passed."""
+    """Runs one function per item, turning a HandevalError into that item's ItemError
+    (field ``<items>[i].…``), and stops once the client's deadline has passed or the call
+    was cancelled (checked every :data:`CHECK_EVERY` items and inside long work)."""
 
-    def __init__(self, deadline: Optional[float]):
+    __slots__ = ("game", "deadline", "cancelled", "item_errors", "_ticks")
+
+    def __init__(self, game: str = "", deadline: Optional[float] = None):
+        self.game = game
         self.deadline = deadline
+        self.cancelled = False
         self.item_errors = 0
+        self._ticks = 0
 
-    def check_deadline(self, done: int = 0, total: int = 0) -> None:
+    def check(self, done: int = 0, total: int = 0, where: str = "") -> None:
+        where = where or f"after {done} of {total} items"
         if self.deadline is not None and time.monotonic() > self.deadline:
-            raise DeadlineExceeded(f"deadline exceeded after {done} of {total} items")
+            raise Stopped("DEADLINE_EXCEEDED", f"deadline exceeded; stopped {where}")
+        if self.cancelled:
+            raise Stopped("CANCELLED", f"the call was cancelled; stopped {where}")
 
-    def each(self, items, fn: Callable, result_cls) -> List:
-        """``fn(item)`` returns the keyword arguments of ``result_cls`` (one oneof
-        member); a HandevalError becomes ``result_cls(error=...)``."""
+    def tick(self) -> None:
+        """Called inside long work (the rows of a 十三水 ``order`` item, its sort's
+        comparisons): checks every CHECK_EVERY calls."""
+        self._ticks += 1
+        if self._ticks % CHECK_EVERY == 0:
+            self.check(where="inside a long item")
+
+    def each(self, items, fn: Callable, result_cls, name: str = "items") -> List:
+        """``result_cls`` per item: ``fn(item)`` returns the answer as a ``result_cls``;
+        a HandevalError (or ItemFailed) becomes ``result_cls(error=...)``."""
         out = []
         total = len(items)
         for i, item in enumerate(items):
-            if i % 64 == 0:
-                self.check_deadline(i, total)
+            if i % CHECK_EVERY == 0:
+                self.check(i, total)
             try:
-                out.append(result_cls(**fn(item)))
+                out.append(fn(item))
             except HandevalError as e:
+                bad_rules = rules_error(e, self.game)
+                if bad_rules is not None:
+                    raise bad_rules from None
                 self.item_errors += 1
-                out.append(result_cls(error=item_error(e)))
+                out.append(result_cls(error=item_error(e, f"{name}[{i}]")))
+            except ItemFailed as e:
+                self.item_errors += 1
+                out.append(result_cls(error=item_error(e, f"{name}[{i}]")))
         return out
 
 
-def rules_from(msg, module: str, field: str, probe: Optional[Callable] = None):
-    """The game's ``Rules`` from a proto rules message: set fields override the defaults
-    (proto3 ``optional``: unset = default). A field the Python ``Rules`` lacks, or a value
-    ``probe(rules)`` rejects, is a BadRequest naming ``field``.``name``."""
-    set_fields = msg.ListFields()
-    if not set_fields:
+def item_error(e, prefix: str) -> common_pb2.ItemError:
+    description = getattr(e, "description", None) or str(e)
+    return common_pb2.ItemError(field=join(prefix, getattr(e, "field", None) or ""), message=clip(description))
+
+
+def rules_from(msg, cls, field: str):
+    """``cls(**set fields)`` once per request (proto3 ``optional``: unset = the default),
+    or None when nothing is set (the API's defaults). A value ``cls`` rejects is a
+    BadRequest naming ``field.<option>``."""
+    options = {fd.name: value for fd, value in msg.ListFields()}
+    if not options:
         return None
-    cls = getattr(game_module(module), "Rules", None)
-    if cls is None:
-        raise BadRequest(field, f"handeval.{module} has no rule options in this build")
-    # native Rules list their options in to_dict(); the others are dataclasses
-    names = set(cls().to_dict()) if hasattr(cls, "to_dict") else {f.name for f in dataclasses.fields(cls)}
-    kw = {}
-    for fd, value in set_fields:
-        if fd.name not in names:
-            raise BadRequest(f"{field}.{fd.name}", f"not a rule option of handeval.{module}.Rules in this build")
-        kw[fd.name] = value
     try:
-        rules = cls(**kw)
-        if probe is not None:
-            probe(rules)
+        return cls(**options)
     except HandevalError as e:
-        sub = getattr(e, "field", None) or ""
-        message = str(e)
-        if sub and message.startswith(f"{sub}: "):
-            message = message[len(sub) + 2:]
-        sub = sub[len("rules."):] if sub.startswith("rules.") else sub
-        raise BadRequest(f"{field}.{sub}" if sub else field, message) from None
-    except (TypeError, ValueError) as e:
-        raise BadRequest(field, str(e)) from None
-    return rules
+        raise BadRequest(join(field, rule_option(e.field)), e.description) from None
 
 
-def with_rules(fn: Callable, rules) -> dict:
-    """``{"rules": rules}`` when rules were given and ``fn`` takes them, else ``{}``."""
-    if rules is None:
-        return {}
-    try:
-        params = inspect.signature(fn).parameters
-    except (TypeError, ValueError):
-        return {"rules": rules}
-    if "rules" in params or any(p.kind is p.VAR_KEYWORD for p in params.values()):
-        return {"rules": rules}
-    return {}
+def rule_option(field: Optional[str]) -> str:
+    """The option's name in a rules error's field (``rules.a2345`` or ``a2345``)."""
+    field = field or ""
+    return field[len("rules."):] if field.startswith("rules.") else ("" if field == "rules" else field)
+
+
+def rules_error(e: HandevalError, game: str) -> Optional[BadRequest]:
+    """A rules error that surfaced while answering an item: the request's fault, so the
+    whole request fails naming the option (rule values the game's ``Rules`` does not
+    check when it is built are checked by the core on first use)."""
+    if is_rules_field(e.field):
+        return BadRequest(join(f"{game}.rules", rule_option(e.field)), e.description)
+    return None
 
 
 def carried_from(carried) -> Optional[list]:
@@ -147,49 +192,6 @@ def carried_from(carried) -> Optional[list]:
     return [c.amount if c.HasField("amount") else None for c in carried]
 
 
-def to_struct(obj) -> struct_pb2.Struct:
-    """A result object (``to_dict()``), dataclass or dict → google.protobuf.Struct."""
-    if hasattr(obj, "to_dict"):
-        obj = obj.to_dict()
-    elif dataclasses.is_dataclass(obj):
-        obj = dataclasses.asdict(obj)
-    s = struct_pb2.Struct()
-    s.update(_jsonable(obj) if isinstance(obj, dict) else {"value": _jsonable(obj)})
-    return s
-
-
-def from_struct(s: struct_pb2.Struct) -> dict:
-    """Struct → dict, with integral numbers back as int (Struct numbers are doubles)."""
-    return _ints(json_format.MessageToDict(s))
-
-
-def _jsonable(x):
-    if isinstance(x, dict):
-        return {str(k): _jsonable(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_jsonable(v) for v in x]
-    if hasattr(x, "to_dict"):
-        return _jsonable(x.to_dict())
-    if dataclasses.is_dataclass(x):
-        return _jsonable(dataclasses.asdict(x))
-    return x
-
-
-def _ints(x):
-    if isinstance(x, dict):
-        return {k: _ints(v) for k, v in x.items()}
-    if isinstance(x, list):
-        return [_ints(v) for v in x]
-    if isinstance(x, float) and x.is_integer():
-        return int(x)
-    return x
-
-
-def cards_of(x) -> List[str]:
-    """The cards of a play the API returned: an object with ``.cards``, a list of card
-    strings, or one string."""
-    if hasattr(x, "cards"):
-        x = x.cards
-    if isinstance(x, str):
-        return x.split()
-    return [str(c) for c in x]
+def opt(msg, name: str, default=None):
+    """A proto3 ``optional`` field's value, or ``default`` when unset."""
+    return getattr(msg, name) if msg.HasField(name) else default

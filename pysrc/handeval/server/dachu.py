@@ -1,85 +1,190 @@
-"""打儲 requests ↔ handeval.dachu (RULES.md section 3), per the contract of API.md:
-``classify(cards, chu)``, ``beats(play, table, chu)``, ``legal_plays(hand, table, chu)``,
-``settle(**args)``. A function this build lacks → UNIMPLEMENTED.
-"""
+"""打儲 requests ↔ handeval.dachu (RULES.md section 3): plays, legal and timeout plays,
+the deal's declarations and the calling (the game flow, stateless: the client sends the
+actions so far and gets the state), beating, and settlement."""
 
 from __future__ import annotations
 
-from handeval.errors import fail
-from handeval.server.common import (
-    BadRequest, Batch, api, cards_of, from_struct, rules_from, to_struct, with_rules,
-)
-from handeval.v1 import dachu_pb2 as pb
+from handeval import dachu as api
+from handeval.errors import HandevalError
+from handeval.server.common import BadRequest, Batch, ItemFailed, at, carried_from, echo, opt, rename, rules_from
+from handeval.v1 import common_pb2, dachu_pb2 as pb
 
-GAME = "dachu"
 CHU = ("red", "black")
+#: Evaluate items that need the request's 儲 colour.
+NEEDS_CHU = ("play", "legal_plays", "timeout_play")
 
 
 def _rules(req):
-    return rules_from(req.rules, GAME, "dachu.rules")
+    return rules_from(req.rules, api.Rules, "dachu.rules")
 
 
 def _chu(req) -> str:
     if req.chu not in CHU:
-        raise BadRequest("dachu.chu", f"{req.chu!r} is not one of \"red\", \"black\"")
+        raise BadRequest("dachu.chu", f"{echo(req.chu)} is not one of \"red\", \"black\"")
     return req.chu
 
 
-def _play(p, classify, chu) -> pb.DachuPlay:
-    kind = getattr(p, "kind", None)
-    if kind is None:
-        kind = classify(cards_of(p), chu).kind
-    return pb.DachuPlay(kind=kind, cards=cards_of(p))
+def _play(p) -> pb.DachuPlay:
+    return pb.DachuPlay(kind=p.kind, cards=p.cards)
 
+
+# ---- the deal and the calling ----
+
+def _deal_action(a) -> tuple:
+    """A DachuDealAction → the Python API's action tuple."""
+    if a.kind in ("deal", "finish"):
+        return (a.kind,)
+    if a.kind == "cheng_chu":
+        return (a.kind, a.seat, a.colour) if a.colour else (a.kind, a.seat)
+    return (a.kind, a.seat, a.cards)
+
+
+def _deal_action_msg(t) -> pb.DachuDealAction:
+    kind, rest = t[0], t[1:]
+    if kind == "cheng_chu":
+        return pb.DachuDealAction(kind=kind, seat=rest[0], colour=rest[1] if len(rest) > 1 else "")
+    if kind in ("meng_xuan", "meng_chuai"):
+        cards = rest[1]
+        return pb.DachuDealAction(kind=kind, seat=rest[0], cards=cards if isinstance(cards, str) else " ".join(cards))
+    return pb.DachuDealAction(kind=kind)
+
+
+def _apply(state, actions, to_tuple, path: str):
+    """Apply the actions in order; an illegal one is an ItemFailed naming it."""
+    for k, a in enumerate(actions):
+        try:
+            state = state.apply(to_tuple(a))
+        except HandevalError as e:
+            raise rename(e, {"action": ""}, f"{path}[{k}]") from None
+    return state
+
+
+def _deal(q, rules, path: str):
+    try:
+        d = api.Deal(list(q.hands), q.first_seat, rules=rules)
+    except HandevalError as e:
+        raise rename(e, {}, path) from None
+    return _apply(d, q.actions, _deal_action, f"{path}.actions")
+
+
+def _cards_or_empty(x) -> common_pb2.Cards:
+    return common_pb2.Cards(cards=x or ())
+
+
+def _deal_msg(d) -> pb.DachuDealState:
+    return pb.DachuDealState(
+        dealt=d.dealt, finished=d.finished, chu=d.chu, chu_source=d.chu_source, chu_side=d.chu_side or (),
+        teams=d.teams, multiplier=d.multiplier, declared=d.declared,
+        legal_actions=[_deal_action_msg(a) for a in d.legal_actions], first_leader=d.first_leader,
+        last_card=d.last_card, held=[common_pb2.Cards(cards=h) for h in d.held],
+        meng_xuan=[x or "" for x in d.meng_xuan], meng_chuai=[_cards_or_empty(x) for x in d.meng_chuai],
+        cheng_chu=d.cheng_chu,
+    )
+
+
+def _calling(q, rules, path: str):
+    origin = q.WhichOneof("origin")
+    start_seat, first_side = opt(q, "start_seat"), opt(q, "first_side")
+    try:
+        if origin == "deal":
+            c = _deal(q.deal, rules, f"{path}.deal").calling(start_seat, first_side)
+        elif origin == "start":
+            s = q.start
+            c = api.Calling(list(s.chu_side), s.declared, opt(s, "multiplier", 1), start_seat or 0, first_side,
+                            rules=rules)
+        else:
+            raise ItemFailed(path, "set deal or start")
+    except HandevalError as e:
+        raise rename(e, {"chu_side": "start.chu_side", "multiplier": "start.multiplier"}, path) from None
+    return _apply(c, q.calls, lambda a: (a.call, a.seat), f"{path}.calls")
+
+
+def _calling_msg(c) -> pb.DachuCallingState:
+    return pb.DachuCallingState(
+        turn=c.turn, legal_actions=[pb.DachuCall(call=call, seat=seat) for call, seat in c.legal_actions],
+        multiplier=c.multiplier, over=c.over, phase=c.phase, calling_side=c.calling_side, outcome=c.outcome,
+        chu_side=c.chu_side, surrendered=c.surrendered, bei_bao_da=c.bei_bao_da, playing=c.playing,
+        surrendered_side=c.surrendered_side,
+    )
+
+
+# ---- Evaluate ----
 
 def evaluate(req: pb.DachuEvaluateRequest, batch: Batch) -> pb.DachuEvaluateResponse:
-    chu, rules = _chu(req), _rules(req)
-    kinds = {item.WhichOneof("item") for item in req.items}
-    classify = api(GAME, "classify")
-    legal_plays = api(GAME, "legal_plays") if "legal_plays" in kinds else None
+    rules = _rules(req)
+    chu = _chu(req) if any(item.WhichOneof("item") in NEEDS_CHU for item in req.items) else None
+    Result = pb.DachuEvaluateResult
 
     def one(item):
         kind = item.WhichOneof("item")
         if kind == "play":
-            return {"play": _play(classify(item.play, chu, **with_rules(classify, rules)), classify, chu)}
+            return Result(play=_play(at("play", api.classify, item.play, chu, rules=rules)))
         if kind == "legal_plays":
             q = item.legal_plays
-            table = q.table if q.HasField("table") else None
-            plays = legal_plays(q.hand, table, chu, **with_rules(legal_plays, rules))
-            return {"legal_plays": pb.DachuPlays(plays=[_play(p, classify, chu) for p in plays])}
-        fail("item", "set one of play, legal_plays")
+            try:
+                plays = api.legal_plays(q.hand, opt(q, "table"), chu, first_lead=q.first_lead,
+                                        surrendered=q.surrendered, shown_triple=opt(q, "shown_triple"), rules=rules)
+            except HandevalError as e:
+                raise rename(e, {}, "legal_plays") from None
+            return Result(legal_plays=pb.DachuPlays(plays=[_play(p) for p in plays]))
+        if kind == "timeout_play":
+            q = item.timeout_play
+            try:
+                cards = api.timeout_play(q.hand, opt(q, "table"), chu, first_lead=q.first_lead,
+                                         shown_triple=opt(q, "shown_triple"), rules=rules)
+            except HandevalError as e:
+                raise rename(e, {}, "timeout_play") from None
+            return Result(timeout_play=pb.DachuTimeoutPlay(passes=cards is None, cards=cards or ()))
+        if kind == "deal":
+            return Result(deal=_deal_msg(_deal(item.deal, rules, "deal")))
+        if kind == "calling":
+            return Result(calling=_calling_msg(_calling(item.calling, rules, "calling")))
+        raise ItemFailed("", "set one of play, legal_plays, timeout_play, deal, calling")
 
-    return pb.DachuEvaluateResponse(results=batch.each(req.items, one, pb.DachuEvaluateResult))
+    return pb.DachuEvaluateResponse(results=batch.each(req.items, one, Result))
 
 
 def compare(req: pb.DachuCompareRequest, batch: Batch) -> pb.DachuCompareResponse:
     chu, rules = _chu(req), _rules(req)
-    beats = api(GAME, "beats")
+    Result = pb.DachuCompareResult
 
     def one(item):
-        return {"beats": bool(beats(item.play, item.table, chu, **with_rules(beats, rules)))}
+        try:
+            return Result(beats=api.beats(item.play, item.table, chu, rules=rules))
+        except HandevalError as e:
+            raise rename(e, {}) from None
 
-    return pb.DachuCompareResponse(results=batch.each(req.items, one, pb.DachuCompareResult))
+    return pb.DachuCompareResponse(results=batch.each(req.items, one, Result))
+
+
+# ---- Settle ----
+
+def _line(x) -> pb.DachuLine:
+    return pb.DachuLine(item=x.item, seat=x.seat, amount=x.amount, note=x.note)
 
 
 def settlement_msg(s) -> pb.DachuSettlement:
     return pb.DachuSettlement(
-        deltas=list(getattr(s, "deltas", []) or []), rake=int(getattr(s, "rake", 0) or 0),
-        lines=[to_struct(line) for line in (getattr(s, "lines", None) or [])],
-        detail=to_struct(s),
+        deltas=s.deltas, lines=[_line(x) for x in s.lines], verdict=s.verdict, wipe_out=s.wipe_out,
+        result_multiplier=s.result_multiplier, theoretical=s.theoretical,
     )
 
 
 def settle(req: pb.DachuSettleRequest, batch: Batch) -> pb.DachuSettleResponse:
     rules = _rules(req)
-    settle_fn = api(GAME, "settle")
 
     def one(deal):
-        kw = from_struct(deal.args)
-        kw.update(with_rules(settle_fn, rules))
+        kw = dict(places=list(deal.places) or None, base=opt(deal, "base", 1), escaped=list(deal.escaped),
+                  carried=carried_from(deal.carried), rules=rules)
+        if deal.HasField("calling"):
+            chu_side = _calling(deal.calling, rules, "calling")
+        else:
+            chu_side = list(deal.chu_side)
+            kw.update(multiplier=opt(deal, "multiplier"), surrendered=list(deal.surrendered),
+                      bei_bao_da=list(deal.bei_bao_da))
         try:
-            return {"settlement": settlement_msg(settle_fn(**kw))}
-        except TypeError as e:  # an unknown or missing keyword: the item's fault
-            fail("args", str(e))
+            return pb.DachuSettleResult(settlement=settlement_msg(api.settle(chu_side, **kw)))
+        except HandevalError as e:
+            raise rename(e, {"chu_side": "calling" if deal.HasField("calling") else "chu_side"}) from None
 
-    return pb.DachuSettleResponse(results=batch.each(req.deals, one, pb.DachuSettleResult))
+    return pb.DachuSettleResponse(results=batch.each(req.deals, one, pb.DachuSettleResult, "deals"))

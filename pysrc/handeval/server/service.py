@@ -1,6 +1,8 @@
 """The ``handeval.v1.Handeval`` servicer: dispatch by RPC and game, limits, status codes,
-metrics and one log line per call. The conversion work runs in a thread pool so a large
-batch never blocks the event loop (the Rust calls release the GIL)."""
+metrics and one log line per call. A small batch runs inline on the event loop (the hop
+to a thread costs more than its work); a larger one runs in the thread pool so it never
+blocks the event loop (the Rust calls release the GIL), and stops at its next check when
+the deadline passes or the client cancels."""
 
 from __future__ import annotations
 
@@ -22,7 +24,13 @@ from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc
 
 log = logging.getLogger("handeval.server")
 
-GAMES = {"shisanshui": shisanshui, "tienlen": tienlen, "dachu": dachu}
+#: The converter of each RPC and game (Arrange exists for 十三水 only).
+HANDLERS = {
+    "Evaluate": {"shisanshui": shisanshui.evaluate, "tienlen": tienlen.evaluate, "dachu": dachu.evaluate},
+    "Compare": {"shisanshui": shisanshui.compare, "tienlen": tienlen.compare, "dachu": dachu.compare},
+    "Settle": {"shisanshui": shisanshui.settle, "tienlen": tienlen.settle, "dachu": dachu.settle},
+    "Arrange": {"shisanshui": shisanshui.arrange},
+}
 RESPONSES = {
     "Evaluate": pb.EvaluateResponse, "Compare": pb.CompareResponse,
     "Settle": pb.SettleResponse, "Arrange": pb.ArrangeResponse,
@@ -74,23 +82,50 @@ def add_to_server(service, server) -> None:
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
 
 
-def _batch_len(sub) -> int:
-    for name in ("items", "deals"):
-        if name in sub.DESCRIPTOR.fields_by_name:
-            return len(getattr(sub, name))
-    return 0
+def _tag(rpc: str, game: str) -> bytes:
+    return bytes([RESPONSES[rpc].DESCRIPTOR.fields_by_name[game].number << 3 | 2])
 
 
-def _packed_rows(sub) -> int:
+#: The wire tag of each top-level response's game field (length-delimited, numbers < 16).
+TAGS = {(rpc, game): _tag(rpc, game) for rpc, games in HANDLERS.items() for game in games}
+
+
+def wrap(rpc: str, game: str, payload: bytes) -> bytes:
+    """The top-level response (``oneof game``) holding the serialized game response: its
+    tag and length put in front, instead of copying the game response into a new message
+    (a deep copy of every result)."""
+    n, length = len(payload), bytearray()
+    while True:
+        if n < 0x80:
+            length.append(n)
+            break
+        length.append(n & 0x7F | 0x80)
+        n >>= 7
+    return TAGS[rpc, game] + bytes(length) + payload
+
+
+#: The batch field of each RPC's game request.
+BATCH_FIELD = {"Evaluate": "items", "Compare": "items", "Settle": "deals", "Arrange": "items"}
+#: Batches of at most this many items run inline on the event loop: the hop to the
+#: thread pool and back costs more than the work (tens of µs per item at most).
+INLINE_ITEMS = 16
+
+
+def _counted(rpc: str, game: str, sub) -> int:
+    """Items counted against --max-batch: the batch, plus the rows of 十三水 Compare
+    ``order`` items (an item holding many rows is as much work as many items)."""
+    n = len(getattr(sub, BATCH_FIELD[rpc]))
+    if rpc == "Compare" and game == "shisanshui":
+        n += shisanshui.order_rows(sub)
+    return n
+
+
+def _packed_rows(rpc: str, game: str, sub) -> int:
     """Rows sent on the packed bulk path (十三水 Evaluate): bounded by the message size,
     not by --max-batch, but counted as items in the metrics and the call log."""
-    if "packed_rows" not in sub.DESCRIPTOR.fields_by_name:
-        return 0
-    return len(sub.packed_rows) // (sub.row_size or 5)
-
-
-def _batch_field(sub) -> str:
-    return "items" if "items" in sub.DESCRIPTOR.fields_by_name else "deals"
+    if rpc == "Evaluate" and game == "shisanshui":
+        return len(sub.packed_rows) // (sub.row_size or 5)
+    return 0
 
 
 async def abort_bad_request(context, field: str, message: str):
@@ -112,6 +147,7 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
         self.config = config
         self.executor = executor
         self.inflight = 0
+        self._metrics = {}  # (rpc, game) -> the metric children (label lookups are not free)
 
     async def Evaluate(self, request, context):
         return await self._call("Evaluate", request, context)
@@ -125,12 +161,26 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
     async def Arrange(self, request, context):
         return await self._call("Arrange", request, context)
 
+    def _run(self, rpc: str, game: str, sub, batch: common.Batch) -> bytes:
+        try:
+            data = wrap(rpc, game, HANDLERS[rpc][game](sub, batch).SerializeToString())
+        except common.Stopped as e:
+            if batch.cancelled:  # nobody awaits this call any more: say so here
+                log.warning(json.dumps({"event": "stopped", "rpc": rpc, "game": game, "code": e.code,
+                                        "message": str(e)}))
+            raise
+        if len(data) > self.config.max_message_bytes:
+            raise ResponseTooLarge(
+                f"the answer is {len(data)} bytes, more than the server's --max-message-bytes "
+                f"({self.config.max_message_bytes}): split the batch")
+        return data
+
     async def _call(self, rpc: str, request, context):
         start = time.perf_counter()
         game = request.WhichOneof("game") or ""
         items = 0
         code = "OK"
-        batch = common.Batch(None)
+        batch = common.Batch(game)
         self.inflight += 1
         metrics.INFLIGHT.inc()
         try:
@@ -139,47 +189,42 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             if not game:
                 choices = ", ".join(f.name for f in request.DESCRIPTOR.oneofs_by_name["game"].fields)
                 raise common.BadRequest("game", f"set one of {choices}")
-            handler = getattr(GAMES[game], rpc.lower(), None)
-            if handler is None:
-                raise common.Unimplemented(f"{rpc} is not available for {game}")
             sub = getattr(request, game)
-            items = _batch_len(sub)
+            items = _counted(rpc, game, sub)
             if items > self.config.max_batch:
+                field = BATCH_FIELD[rpc]
                 raise common.BadRequest(
-                    f"{game}.{_batch_field(sub)}",
-                    f"{items} {_batch_field(sub)} exceed the limit of {self.config.max_batch} per request "
+                    f"{game}.{field}",
+                    f"{items} {field} (counting the rows of order items) exceed the limit of "
+                    f"{self.config.max_batch} per request (split the batch; the server's --max-batch)"
+                    if items != len(getattr(sub, field)) else
+                    f"{items} {field} exceed the limit of {self.config.max_batch} per request "
                     "(split the batch; the server's --max-batch)")
-            items += _packed_rows(sub)
+            packed = _packed_rows(rpc, game, sub)
+            items += packed
             remaining = context.time_remaining()
             if remaining is not None:
                 batch.deadline = time.monotonic() + remaining
-            loop = asyncio.get_running_loop()
-
-            def run() -> bytes:
-                data = RESPONSES[rpc](**{game: handler(sub, batch)}).SerializeToString()
-                if len(data) > self.config.max_message_bytes:
-                    raise ResponseTooLarge(
-                        f"the answer is {len(data)} bytes, more than the server's --max-message-bytes "
-                        f"({self.config.max_message_bytes}): split the batch")
-                return data
-
-            return await loop.run_in_executor(self.executor, run)
+            if rpc != "Arrange" and items <= INLINE_ITEMS:
+                return self._run(rpc, game, sub, batch)
+            future = asyncio.get_running_loop().run_in_executor(self.executor, self._run, rpc, game, sub, batch)
+            try:
+                return await future
+            except asyncio.CancelledError:
+                batch.cancelled = True  # the worker thread stops at its next check
+                raise
         except common.BadRequest as e:
             code = "INVALID_ARGUMENT"
             self._warn(rpc, game, items, code, str(e), context)
             await abort_bad_request(context, e.field, e.description)
-        except common.Unimplemented as e:
-            code = "UNIMPLEMENTED"
-            self._warn(rpc, game, items, code, str(e), context)
-            await context.abort(grpc.StatusCode.UNIMPLEMENTED, str(e))
         except ResponseTooLarge as e:
             code = "RESOURCE_EXHAUSTED"
             self._warn(rpc, game, items, code, str(e), context)
             await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(e))
-        except common.DeadlineExceeded as e:
-            code = "DEADLINE_EXCEEDED"
+        except common.Stopped as e:
+            code = e.code
             self._warn(rpc, game, items, code, str(e), context)
-            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED, str(e))
+            await context.abort(getattr(grpc.StatusCode, e.code), str(e))
         except asyncio.CancelledError:
             code = "CANCELLED"
             raise
@@ -190,14 +235,9 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             await context.abort(grpc.StatusCode.INTERNAL, f"internal error (incident {incident}, see the server log)")
         finally:
             self.inflight -= 1
-            elapsed = time.perf_counter() - start
             metrics.INFLIGHT.dec()
-            labels = (rpc, game or "none")
-            metrics.REQUESTS.labels(*labels, code).inc()
-            metrics.LATENCY.labels(*labels).observe(elapsed)
-            metrics.ITEMS.labels(*labels).observe(items)
-            if batch.item_errors:
-                metrics.ITEM_ERRORS.labels(*labels).inc(batch.item_errors)
+            elapsed = time.perf_counter() - start
+            self._observe(rpc, game or "none", code, elapsed, items, batch.item_errors)
             if log.isEnabledFor(logging.DEBUG):
                 log.debug(json.dumps({
                     "event": "call", "rpc": rpc, "game": game, "items": items,
@@ -205,9 +245,25 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
                     "ms": round(elapsed * 1000, 3), "peer": context.peer(),
                 }))
 
+    def _observe(self, rpc, game, code, elapsed, items, item_errors):
+        key = (rpc, game)
+        m = self._metrics.get(key)
+        if m is None:
+            m = self._metrics[key] = (metrics.LATENCY.labels(rpc, game), metrics.ITEMS.labels(rpc, game),
+                                      metrics.ITEM_ERRORS.labels(rpc, game), {})
+        latency, batch_items, errors, by_code = m
+        requests = by_code.get(code)
+        if requests is None:
+            requests = by_code[code] = metrics.REQUESTS.labels(rpc, game, code)
+        requests.inc()
+        latency.observe(elapsed)
+        batch_items.observe(items)
+        if item_errors:
+            errors.inc(item_errors)
+
     @staticmethod
     def _warn(rpc, game, items, code, message, context):
         log.warning(json.dumps({
             "event": "error", "rpc": rpc, "game": game, "items": items, "code": code,
-            "message": message, "peer": context.peer(),
+            "message": common.clip(message), "peer": context.peer(),
         }, ensure_ascii=False))

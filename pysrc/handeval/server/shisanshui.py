@@ -9,20 +9,20 @@ from __future__ import annotations
 
 import functools
 
-from handeval.errors import HandevalError, fail
-from handeval.server.common import Batch, BadRequest, api, carried_from, item_error, rules_from
+from handeval import shisanshui as api
+from handeval.errors import HandevalError
+from handeval.server.common import (
+    BadRequest, Batch, ItemFailed, at, carried_from, item_error, opt, rename, rules_from,
+)
 from handeval.v1 import common_pb2, shisanshui_pb2 as pb
 
-GAME = "shisanshui"
 #: arrange_many is called on chunks of this many hands, with a deadline check between.
 ARRANGE_CHUNK = 256
+ROWS = ("front", "middle", "back")
 
 
 def _rules(req):
-    def probe(rules):
-        api(GAME, "compare")("As Ks Qs", "2s 3s 4s", rules=rules)
-
-    return rules_from(req.rules, GAME, "shisanshui.rules", probe)
+    return rules_from(req.rules, api.Rules, "shisanshui.rules")
 
 
 def _row(r) -> pb.ShisanshuiRow:
@@ -32,7 +32,7 @@ def _row(r) -> pb.ShisanshuiRow:
 def _special(s) -> pb.ShisanshuiSpecial:
     return pb.ShisanshuiSpecial(
         id=s.id, name_zh=s.name_zh, waters=s.waters,
-        split=[common_pb2.Cards(cards=row) for row in (s.split or [])],
+        split=[common_pb2.Cards(cards=row) for row in s.split] if s.split else (),
     )
 
 
@@ -46,14 +46,11 @@ def _packed(req, rules) -> bytes:
         raise BadRequest("shisanshui.row_size", f"must be 3 or 5 (or unset = 5), got {req.row_size}")
     if not req.packed_rows:
         return b""
-    from_ids = api(GAME, "categories_from_ids")
     try:
-        return from_ids(req.packed_rows, row_size, rules=rules)
+        return api.categories_from_ids(req.packed_rows, row_size, rules=rules)
     except HandevalError as e:
-        field = getattr(e, "field", None) or ""
-        message = str(e)
-        if field and message.startswith(f"{field}: "):
-            message = message[len(field) + 2:]
+        message = e.description
+        field = e.field or ""
         if field.startswith("data[") and field.endswith("]"):  # data[i] = row i
             i = int(field[5:-1])
             message = f"row {i} (bytes {i * row_size}..{i * row_size + row_size - 1}): {message}"
@@ -63,53 +60,70 @@ def _packed(req, rules) -> bytes:
 def evaluate(req: pb.ShisanshuiEvaluateRequest, batch: Batch) -> pb.ShisanshuiEvaluateResponse:
     rules = _rules(req)
     packed = _packed(req, rules)
-    classify, is_foul, special_hand = api(GAME, "classify"), api(GAME, "is_foul"), api(GAME, "special_hand")
+    Result = pb.ShisanshuiEvaluateResult
 
     def one(item):
         kind = item.WhichOneof("item")
         if kind == "row":
-            return {"row": _row(classify(item.row, rules=rules))}
+            return Result(row=_row(at("row", api.classify, item.row, rules=rules)))
         if kind == "hand":
-            s = special_hand(item.hand)
-            return {"hand": pb.ShisanshuiHandResult(special=None if s is None else _special(s))}
+            s = at("hand", api.special_hand, item.hand)
+            return Result(hand=pb.ShisanshuiHandResult(special=None if s is None else _special(s)))
         if kind == "arrangement":
             a = item.arrangement
-            rows = {}
-            for name in ("front", "middle", "back"):
-                try:
-                    rows[name] = _row(classify(getattr(a, name), rules=rules))
-                except HandevalError as e:
-                    fail(f"arrangement.{name}", str(e))
-            foul = is_foul(a.front, a.middle, a.back, rules=rules)
-            return {"arrangement": pb.ShisanshuiArrangementResult(foul=foul, **rows)}
-        fail("item", "set one of row, hand, arrangement")
+            rows = {name: _row(at(f"arrangement.{name}", api.classify, getattr(a, name), rules=rules)) for name in ROWS}
+            try:
+                foul = api.is_foul(a.front, a.middle, a.back, rules=rules)
+            except HandevalError as e:
+                raise rename(e, {}, "arrangement") from None
+            return Result(arrangement=pb.ShisanshuiArrangementResult(foul=foul, **rows))
+        raise ItemFailed("", "set one of row, hand, arrangement")
 
-    return pb.ShisanshuiEvaluateResponse(results=batch.each(req.items, one, pb.ShisanshuiEvaluateResult),
-                                         packed_categories=packed)
+    return pb.ShisanshuiEvaluateResponse(results=batch.each(req.items, one, Result), packed_categories=packed)
 
 
 # ---- Compare ----
 
 def compare(req: pb.ShisanshuiCompareRequest, batch: Batch) -> pb.ShisanshuiCompareResponse:
     rules = _rules(req)
-    cmp, classify = api(GAME, "compare"), api(GAME, "classify")
+    Result = pb.ShisanshuiCompareResult
+
+    def order(rows):
+        # Classify each row once (naming a bad one); rows of different strength are
+        # ordered by it, so the full compare (suits) runs only on equal strengths.
+        strength = []
+        for i, r in enumerate(rows):
+            batch.tick()
+            strength.append(at(f"order.rows[{i}]", api.classify, r, rules=rules))
+        size = len(strength[0].cards) if strength else 0
+        for i, s in enumerate(strength):
+            if len(s.cards) != size:
+                raise ItemFailed(f"order.rows[{i}]", f"has {len(s.cards)} cards, rows[0] has {size}: order rows of one size")
+        strength = [s.strength for s in strength]
+
+        def stronger_first(i, j):
+            batch.tick()  # the sort of a large item checks the deadline too
+            return (strength[j] - strength[i]) or api.compare(rows[j], rows[i], rules=rules)
+
+        return pb.ShisanshuiOrder(indices=sorted(range(len(rows)), key=functools.cmp_to_key(stronger_first)))
 
     def one(item):
         kind = item.WhichOneof("item")
         if kind == "pair":
-            return {"comparison": cmp(item.pair.a, item.pair.b, rules=rules)}
+            try:
+                return Result(comparison=api.compare(item.pair.a, item.pair.b, rules=rules))
+            except HandevalError as e:
+                raise rename(e, {}, "pair") from None
         if kind == "order":
-            rows = list(item.order.rows)
-            for i, r in enumerate(rows):  # name the bad row before sorting
-                try:
-                    classify(r, rules=rules)
-                except HandevalError as e:
-                    fail(f"order.rows[{i}]", str(e))
-            key = functools.cmp_to_key(lambda i, j: cmp(rows[j], rows[i], rules=rules))
-            return {"order": pb.ShisanshuiOrder(indices=sorted(range(len(rows)), key=key))}
-        fail("item", "set one of pair, order")
+            return Result(order=order(item.order.rows))
+        raise ItemFailed("", "set one of pair, order")
 
-    return pb.ShisanshuiCompareResponse(results=batch.each(req.items, one, pb.ShisanshuiCompareResult))
+    return pb.ShisanshuiCompareResponse(results=batch.each(req.items, one, Result))
+
+
+def order_rows(req) -> int:
+    """Rows inside Compare ``order`` items: counted as items against --max-batch."""
+    return sum(len(item.order.rows) for item in req.items if item.WhichOneof("item") == "order")
 
 
 # ---- Settle ----
@@ -121,97 +135,92 @@ def _player(i, p):
         return {"front": a.front, "middle": a.middle, "back": a.back}
     if kind == "special":
         return {"special": p.special.id, "cards": p.special.cards}
-    fail(f"players[{i}]", "set arrangement or special")
+    raise ItemFailed(f"players[{i}]", "set arrangement or special")
 
 
-def settlement_msg(s) -> pb.ShisanshuiSettlement:
-    return pb.ShisanshuiSettlement(
-        waters=s.waters, deltas=s.deltas,
-        pairwise=[common_pb2.IntRow(values=row) for row in s.pairwise],
-        fouls=s.fouls, specials=[x or "" for x in s.specials], home_runs=s.home_runs,
-        theoretical=s.theoretical, rake=s.rake,
-        pairs=[
-            pb.ShisanshuiPair(a=p.a, b=p.b, kind=p.kind, rows=p.rows, scooper=p.scooper,
-                              home_run=p.home_run, waters=p.waters)
-            for p in s.pairs
-        ],
-    )
+def fill_settlement(x: pb.ShisanshuiSettlement, s) -> None:
+    """Write the settlement ``s`` into ``x`` in place (no intermediate messages to copy:
+    this is most of a Settle call's conversion cost)."""
+    x.waters.extend(s.waters)
+    x.deltas.extend(s.deltas)
+    for row in s.pairwise:
+        x.pairwise.add().values.extend(row)
+    x.fouls.extend(s.fouls)
+    x.specials.extend([sid or "" for sid in s.specials])
+    x.home_runs.extend(s.home_runs)
+    x.theoretical.extend(s.theoretical)
+    x.rake = s.rake
+    for p in s.pairs:
+        x.pairs.add(a=p.a, b=p.b, kind=p.kind, rows=p.rows, scooper=p.scooper, home_run=p.home_run, waters=p.waters)
 
 
 def settle(req: pb.ShisanshuiSettleRequest, batch: Batch) -> pb.ShisanshuiSettleResponse:
     rules = _rules(req)
-    settle_fn = api(GAME, "settle")
 
     def one(deal):
         players = [_player(i, p) for i, p in enumerate(deal.players)]
-        base = deal.base if deal.HasField("base") else 1
-        return {"settlement": settlement_msg(settle_fn(players, base=base, carried=carried_from(deal.carried), rules=rules))}
+        s = api.settle(players, base=opt(deal, "base", 1), carried=carried_from(deal.carried), rules=rules)
+        result = pb.ShisanshuiSettleResult()
+        fill_settlement(result.settlement, s)
+        return result
 
-    return pb.ShisanshuiSettleResponse(results=batch.each(req.deals, one, pb.ShisanshuiSettleResult))
+    return pb.ShisanshuiSettleResponse(results=batch.each(req.deals, one, pb.ShisanshuiSettleResult, "deals"))
 
 
 # ---- Arrange ----
 
 def _choice(a) -> pb.ShisanshuiArrangeChoice:
-    expected = getattr(a, "expected", None)
-    if expected is None:
-        expected = getattr(a, "score", 0.0)
-    return pb.ShisanshuiArrangeChoice(front=a.front, middle=a.middle, back=a.back, expected=float(expected))
+    return pb.ShisanshuiArrangeChoice(front=a.front, middle=a.middle, back=a.back, expected=a.expected)
 
 
 def answer_msg(a) -> pb.ShisanshuiArrangeAnswer:
-    special = getattr(a, "special", None)
-    return pb.ShisanshuiArrangeAnswer(
-        best=_choice(a),
-        special=special,
-        declare_special=bool(getattr(a, "declare_special", False)),
-        alternatives=[_choice(x) for x in (getattr(a, "alternatives", None) or [])],
-    )
+    return pb.ShisanshuiArrangeAnswer(best=_choice(a), special=a.special, declare_special=a.declare_special,
+                                      alternatives=[_choice(x) for x in a.alternatives])
 
 
 def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArrangeResponse:
     rules = _rules(req)
-    kw = {name: getattr(req, name) for name in ("opponents", "top_k", "seed") if req.HasField(name)}
-    if rules is not None:
-        kw["rules"] = rules
+    kw = {name: getattr(req, name) for name in ("opponents", "top_k", "seed", "samples") if req.HasField(name)}
     kinds = [item.WhichOneof("item") for item in req.items]
     results: list = [None] * len(req.items)
+    Result = pb.ShisanshuiArrangeResult
 
     hands = [i for i, k in enumerate(kinds) if k == "hand"]
-    if hands:
-        arrange_one, arrange_many = api(GAME, "arrange"), api(GAME, "arrange_many")
-        for start in range(0, len(hands), ARRANGE_CHUNK):
-            batch.check_deadline(start, len(req.items))
-            chunk = hands[start:start + ARRANGE_CHUNK]
-            # one item per hand: its Arrangement, or the HandevalError it would raise
+    for start in range(0, len(hands), ARRANGE_CHUNK):
+        batch.check(start, len(req.items))
+        chunk = hands[start:start + ARRANGE_CHUNK]
+        try:
+            # one item per hand: its Arrangement, or the HandevalError that hand would raise
+            answers = api.arrange_many([req.items[i].hand for i in chunk], rules=rules, **kw)
+        except HandevalError as e:  # a bad option: the whole request's fault
+            raise BadRequest(f"shisanshui.{e.field or 'items'}", e.description) from None
+        for n, i in enumerate(chunk):
+            if not isinstance(answers[n], HandevalError):
+                results[i] = Result(answer=answer_msg(answers[n]))
+                continue
+            # a bad hand: its own call names the error with this request's field names
             try:
-                answers = arrange_many([req.items[i].hand for i in chunk], **kw)
-            except HandevalError:
-                answers = None  # a bad option: every hand gets the error below
-            for n, i in enumerate(chunk):
-                if answers is not None and not isinstance(answers[n], HandevalError):
-                    results[i] = pb.ShisanshuiArrangeResult(answer=answer_msg(answers[n]))
-                    continue
-                # a bad hand: its own call gives the error with this request's field names
-                try:
-                    results[i] = pb.ShisanshuiArrangeResult(answer=answer_msg(arrange_one(req.items[i].hand, **kw)))
-                except HandevalError as e:
-                    batch.item_errors += 1
-                    results[i] = pb.ShisanshuiArrangeResult(error=item_error(e))
+                results[i] = Result(answer=answer_msg(api.arrange(req.items[i].hand, rules=rules, **kw)))
+            except HandevalError as e:
+                batch.item_errors += 1
+                results[i] = Result(error=item_error(rename(e, {"cards13": "hand", "cards": "hand"}), f"items[{i}]"))
 
     others = [i for i, k in enumerate(kinds) if k != "hand"]
     if others:
-        best_response = api(GAME, "best_response") if any(kinds[i] == "best_response" for i in others) else None
-
         def one(i):
             if kinds[i] != "best_response":
-                fail("item", "set one of hand, best_response")
+                raise ItemFailed("", "set one of hand, best_response")
             br = req.items[i].best_response
             opponents = [{"front": o.front, "middle": o.middle, "back": o.back} for o in br.opponents]
-            extra = {"rules": rules} if rules is not None else {}
-            return {"answer": answer_msg(best_response(br.cards, opponents, **extra))}
+            top_k = {"top_k": req.top_k} if req.HasField("top_k") else {}
+            try:
+                return Result(answer=answer_msg(api.best_response(br.cards, opponents, rules=rules, **top_k)))
+            except HandevalError as e:
+                raise rename(e, {"cards13": "cards"}, "best_response") from None
 
-        for i, r in zip(others, batch.each(others, one, pb.ShisanshuiArrangeResult)):
+        for n, (i, r) in enumerate(zip(others, batch.each(others, one, Result))):
+            if r.HasField("error"):  # each() numbered the errors by position in `others`
+                r.error.field = "items[%d]" % i + r.error.field[len("items[%d]" % n):]
             results[i] = r
 
     return pb.ShisanshuiArrangeResponse(results=results)

@@ -1,113 +1,131 @@
-"""越式13张 requests ↔ handeval.tienlen (RULES.md section 2), per the contract of
-API.md: ``classify``, ``instant_win``, ``legal_plays``, ``beats``, ``settle``,
-``settle_instant``, ``chop_transfers``. A function this build lacks → UNIMPLEMENTED.
-"""
+"""越式13张 requests ↔ handeval.tienlen (RULES.md section 2): plays, instant wins,
+legal plays, the first leader and a round's state (the game flow, stateless: the client
+sends the round's history), beating, and settlement."""
 
 from __future__ import annotations
 
-from handeval.errors import fail
-from handeval.server.common import Batch, api, cards_of, carried_from, rules_from, to_struct, with_rules
+from handeval import tienlen as api
+from handeval.errors import HandevalError
+from handeval.server.common import Batch, ItemFailed, at, carried_from, opt, rename, rules_from
 from handeval.v1 import tienlen_pb2 as pb
-
-GAME = "tienlen"
 
 
 def _rules(req):
-    def probe(rules):
-        api(GAME, "beats")("4s", "3s", rules=rules)
-
-    return rules_from(req.rules, GAME, "tienlen.rules", probe)
+    return rules_from(req.rules, api.Rules, "tienlen.rules")
 
 
-def _play(p, classify=None) -> pb.TienlenPlay:
-    kind = getattr(p, "kind", None)
-    if kind is None and classify is not None:
-        kind = classify(cards_of(p)).kind
-    return pb.TienlenPlay(kind=kind or "", cards=cards_of(p))
+def _play(p) -> pb.TienlenPlay:
+    return pb.TienlenPlay(kind=p.kind, cards=p.cards)
 
 
-def _instant_id(x):
-    if x is None or isinstance(x, str):
-        return x
-    return getattr(x, "id", None) or getattr(x, "kind", None)
+def _round(turns):
+    return [[t.seat, t.play] for t in turns]
+
+
+def _transfers(transfers):
+    return [pb.TienlenTransfer(from_seat=t["from"], to_seat=t["to"], amount=t["amount"]) for t in transfers]
+
+
+def _round_state(q, rules) -> pb.TienlenRoundState:
+    turns = _round(q.turns)
+    players = q.players or 4
+    leader = opt(q, "leader")
+    first = at("round_state.hands", api.first_leader, list(q.hands), rules=rules) if q.hands else None
+    # The API names the round "round" (round[2] = its third action): here it is `turns`.
+    renames = {"round": "turns", "first_lead": "hands"}
+    try:
+        s = api.round_state(turns, players=players, leader=leader, first_lead=first)
+        check = None
+        if q.HasField("check"):
+            reason = api.check_action(turns, q.check.seat, q.check.play, players=players, leader=leader,
+                                      first_lead=first)
+            check = pb.TienlenCheck(allowed=reason is None, reason=reason or "")
+        transfers = api.chop_transfers(turns, opt(q, "base", 1), players=players, leader=s.leader)
+    except HandevalError as e:
+        raise rename(e, {**renames, "seat": "check.seat", "action": "check.play"}, "round_state") from None
+    return pb.TienlenRoundState(
+        plays=[pb.TienlenSeatPlay(seat=seat, play=_play(p)) for seat, p in s.plays], passed=s.passed,
+        to_move=s.to_move, over=s.over, next_leader=s.next_leader, leader=s.leader,
+        transfers=_transfers(transfers), check=check,
+    )
 
 
 def evaluate(req: pb.TienlenEvaluateRequest, batch: Batch) -> pb.TienlenEvaluateResponse:
     rules = _rules(req)
-    kinds = {item.WhichOneof("item") for item in req.items}
-    classify = api(GAME, "classify") if kinds & {"play", "legal_plays"} else None
-    instant_win = api(GAME, "instant_win") if "hand" in kinds else None
-    legal_plays = api(GAME, "legal_plays") if "legal_plays" in kinds else None
+    Result = pb.TienlenEvaluateResult
 
     def one(item):
         kind = item.WhichOneof("item")
         if kind == "play":
-            return {"play": _play(classify(item.play, **with_rules(classify, rules)))}
+            return Result(play=_play(at("play", api.classify, item.play)))
         if kind == "hand":
-            return {"hand": pb.TienlenInstantWin(instant_win=_instant_id(instant_win(item.hand, **with_rules(instant_win, rules))))}
+            return Result(hand=pb.TienlenInstantWin(instant_win=at("hand", api.instant_win, item.hand)))
         if kind == "legal_plays":
             q = item.legal_plays
-            table = q.table if q.HasField("table") else None
-            plays = legal_plays(q.hand, table=table, passed=q.passed, **with_rules(legal_plays, rules))
-            return {"legal_plays": pb.TienlenPlays(plays=[_play(p, classify) for p in plays])}
-        fail("item", "set one of play, hand, legal_plays")
+            try:
+                plays = api.legal_plays(q.hand, table=opt(q, "table"), passed=q.passed)
+            except HandevalError as e:
+                raise rename(e, {"cards": "hand"}, "legal_plays") from None
+            return Result(legal_plays=pb.TienlenPlays(plays=[_play(p) for p in plays]))
+        if kind == "first_leader":
+            f = at("first_leader.hands", api.first_leader, list(item.first_leader.hands), rules=rules)
+            return Result(first_leader=pb.TienlenFirstLead(seat=f.seat, card=f.card, must_contain=f.must_contain))
+        if kind == "round_state":
+            return Result(round_state=_round_state(item.round_state, rules))
+        raise ItemFailed("", "set one of play, hand, legal_plays, first_leader, round_state")
 
-    return pb.TienlenEvaluateResponse(results=batch.each(req.items, one, pb.TienlenEvaluateResult))
+    return pb.TienlenEvaluateResponse(results=batch.each(req.items, one, Result))
 
 
 def compare(req: pb.TienlenCompareRequest, batch: Batch) -> pb.TienlenCompareResponse:
     rules = _rules(req)
-    beats = api(GAME, "beats")
+    Result = pb.TienlenCompareResult
 
     def one(item):
-        return {"beats": bool(beats(item.play, item.table, **with_rules(beats, rules)))}
+        try:
+            return Result(beats=api.beats(item.play, item.table, rules=rules))
+        except HandevalError as e:
+            raise rename(e, {}) from None
 
-    return pb.TienlenCompareResponse(results=batch.each(req.items, one, pb.TienlenCompareResult))
+    return pb.TienlenCompareResponse(results=batch.each(req.items, one, Result))
 
 
-def _round(r):
-    return [[t.seat, t.play] for t in r.turns]
-
-
-def _transfer(t) -> pb.TienlenTransfer:
-    get = t.get if isinstance(t, dict) else (lambda k: getattr(t, {"from": "from_seat", "to": "to_seat"}.get(k, k), None))
-    return pb.TienlenTransfer(from_seat=get("from"), to_seat=get("to"), amount=get("amount"))
+def _line(x) -> pb.TienlenLine:
+    return pb.TienlenLine(kind=x.kind, seat=x.seat, other=x.other, multiplier=x.multiplier, amount=x.amount,
+                          cards=x.cards, text=x.text)
 
 
 def settlement_msg(s) -> pb.TienlenSettlement:
     return pb.TienlenSettlement(
-        deltas=list(s.deltas), rake=int(getattr(s, "rake", 0) or 0),
-        lines=[to_struct(line) for line in (getattr(s, "lines", None) or [])],
+        deltas=s.deltas, rake=s.rake, lines=[_line(x) for x in s.lines], winner=s.winner, pays=s.pays,
+        chops=s.chops, theoretical=s.theoretical, capped=s.capped, instant=[x or "" for x in s.instant],
     )
 
 
 def settle(req: pb.TienlenSettleRequest, batch: Batch) -> pb.TienlenSettleResponse:
     rules = _rules(req)
-    kinds = {d.WhichOneof("deal") for d in req.deals}
-    fns = {
-        name: api(GAME, fn)
-        for name, fn in (("game", "settle"), ("instant", "settle_instant"), ("chop_round", "chop_transfers"))
-        if name in kinds
-    }
+    Result = pb.TienlenSettleResult
 
     def one(deal):
         kind = deal.WhichOneof("deal")
-        base = deal.base if deal.HasField("base") else 1
+        base = opt(deal, "base", 1)
         carried = carried_from(deal.carried)
-        if kind == "game":
-            g, fn = deal.game, fns["game"]
-            kw = {"carried": carried, **with_rules(fn, rules)}
-            if g.played_any:
-                kw["played_any"] = list(g.played_any)
-            if g.chops:
-                kw["chops"] = [_round(r) for r in g.chops]
-            return {"settlement": settlement_msg(fn(list(g.remaining), g.winner, base, **kw))}
-        if kind == "instant":
-            fn = fns["instant"]
-            return {"settlement": settlement_msg(fn(list(deal.instant.hands), base, carried=carried, **with_rules(fn, rules)))}
-        if kind == "chop_round":
-            transfers = fns["chop_round"](_round(deal.chop_round), base)
-            return {"settlement": pb.TienlenSettlement(transfers=[_transfer(t) for t in transfers])}
-        fail("deal", "set one of game, instant, chop_round")
+        try:
+            if kind == "game":
+                g = deal.game
+                s = api.settle(list(g.remaining), g.winner, base, played_any=list(g.played_any) or None,
+                               chops=[_round(r.turns) for r in g.chops], carried=carried, rules=rules)
+                return Result(settlement=settlement_msg(s))
+            if kind == "instant":
+                s = api.settle_instant(list(deal.instant.hands), base, carried=carried, rules=rules)
+                return Result(settlement=settlement_msg(s))
+            if kind == "chop_round":
+                transfers = api.chop_transfers(_round(deal.chop_round.turns), base)
+                return Result(settlement=pb.TienlenSettlement(transfers=_transfers(transfers)))
+        except HandevalError as e:
+            renames = {"round": "chop_round.turns", "hands13": "instant.hands", "remaining": "game.remaining",
+                       "winner": "game.winner", "played_any": "game.played_any", "chops": "game.chops"}
+            raise rename(e, renames) from None
+        raise ItemFailed("", "set one of game, instant, chop_round")
 
-    return pb.TienlenSettleResponse(results=batch.each(req.deals, one, pb.TienlenSettleResult))
+    return pb.TienlenSettleResponse(results=batch.each(req.deals, one, Result, "deals"))

@@ -22,49 +22,68 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
-from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from handeval.v1 import common_pb2 as handeval_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17handeval/v1/dachu.proto\x12\x0bhandeval.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x18handeval/v1/common.proto\"z\n\nDachuRules\x12\x1c\n\x0f\x63heng_chu_alone\x18\x01 \x01(\x08H\x00\x88\x01\x01\x12!\n\x14\x65scape_shared_by_all\x18\x02 \x01(\x08H\x01\x88\x01\x01\x42\x12\n\x10_cheng_chu_aloneB\x17\n\x15_escape_shared_by_all\"(\n\tDachuPlay\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\"B\n\x14\x44\x61\x63huLegalPlaysQuery\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x12\n\x05table\x18\x02 \x01(\tH\x00\x88\x01\x01\x42\x08\n\x06_table\"e\n\x11\x44\x61\x63huEvaluateItem\x12\x0e\n\x04play\x18\x01 \x01(\tH\x00\x12\x38\n\x0blegal_plays\x18\x02 \x01(\x0b\x32!.handeval.v1.DachuLegalPlaysQueryH\x00\x42\x06\n\x04item\"z\n\x14\x44\x61\x63huEvaluateRequest\x12&\n\x05rules\x18\x01 \x01(\x0b\x32\x17.handeval.v1.DachuRules\x12\x0b\n\x03\x63hu\x18\x02 \x01(\t\x12-\n\x05items\x18\x03 \x03(\x0b\x32\x1e.handeval.v1.DachuEvaluateItem\"3\n\nDachuPlays\x12%\n\x05plays\x18\x01 \x03(\x0b\x32\x16.handeval.v1.DachuPlay\"\xa0\x01\n\x13\x44\x61\x63huEvaluateResult\x12\'\n\x05\x65rror\x18\x01 \x01(\x0b\x32\x16.handeval.v1.ItemErrorH\x00\x12&\n\x04play\x18\x02 \x01(\x0b\x32\x16.handeval.v1.DachuPlayH\x00\x12.\n\x0blegal_plays\x18\x03 \x01(\x0b\x32\x17.handeval.v1.DachuPlaysH\x00\x42\x08\n\x06result\"J\n\x15\x44\x61\x63huEvaluateResponse\x12\x31\n\x07results\x18\x01 \x03(\x0b\x32 .handeval.v1.DachuEvaluateResult\"/\n\x10\x44\x61\x63huCompareItem\x12\x0c\n\x04play\x18\x01 \x01(\t\x12\r\n\x05table\x18\x02 \x01(\t\"x\n\x13\x44\x61\x63huCompareRequest\x12&\n\x05rules\x18\x01 \x01(\x0b\x32\x17.handeval.v1.DachuRules\x12\x0b\n\x03\x63hu\x18\x02 \x01(\t\x12,\n\x05items\x18\x03 \x03(\x0b\x32\x1d.handeval.v1.DachuCompareItem\"X\n\x12\x44\x61\x63huCompareResult\x12\'\n\x05\x65rror\x18\x01 \x01(\x0b\x32\x16.handeval.v1.ItemErrorH\x00\x12\x0f\n\x05\x62\x65\x61ts\x18\x02 \x01(\x08H\x00\x42\x08\n\x06result\"H\n\x14\x44\x61\x63huCompareResponse\x12\x30\n\x07results\x18\x01 \x03(\x0b\x32\x1f.handeval.v1.DachuCompareResult\"2\n\tDachuDeal\x12%\n\x04\x61rgs\x18\x01 \x01(\x0b\x32\x17.google.protobuf.Struct\"c\n\x12\x44\x61\x63huSettleRequest\x12&\n\x05rules\x18\x01 \x01(\x0b\x32\x17.handeval.v1.DachuRules\x12%\n\x05\x64\x65\x61ls\x18\x02 \x03(\x0b\x32\x16.handeval.v1.DachuDeal\"\x80\x01\n\x0f\x44\x61\x63huSettlement\x12\x0e\n\x06\x64\x65ltas\x18\x01 \x03(\x03\x12\x0c\n\x04rake\x18\x02 \x01(\x03\x12&\n\x05lines\x18\x03 \x03(\x0b\x32\x17.google.protobuf.Struct\x12\'\n\x06\x64\x65tail\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\"z\n\x11\x44\x61\x63huSettleResult\x12\'\n\x05\x65rror\x18\x01 \x01(\x0b\x32\x16.handeval.v1.ItemErrorH\x00\x12\x32\n\nsettlement\x18\x02 \x01(\x0b\x32\x1c.handeval.v1.DachuSettlementH\x00\x42\x08\n\x06result\"F\n\x13\x44\x61\x63huSettleResponse\x12/\n\x07results\x18\x01 \x03(\x0b\x32\x1e.handeval.v1.DachuSettleResultb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17handeval/v1/dachu.proto\x12\x0bhandeval.v1\x1a\x18handeval/v1/common.proto\"\xae\x02\n\nDachuRules\x12\x1c\n\x0f\x63heng_chu_alone\x18\x01 \x01(\x08H\x00\x88\x01\x01\x12!\n\x14\x65scape_shared_by_all\x18\x02 \x01(\x08H\x01\x88\x01\x01\x12\x1b\n\x0emixed_ace_pair\x18\x03 \x01(\x08H\x02\x88\x01\x01\x12\x15\n\x08unit_per\x18\x04 \x01(\tH\x03\x88\x01\x01\x12\x1d\n\x10\x66irst_caller_2v2\x18\x05 \x01(\tH\x04\x88\x01\x01\x12\x19\n\x0c\x65scape_units\x18\x06 \x01(\x05H\x05\x88\x01\x01\x42\x12\n\x10_cheng_chu_aloneB\x17\n\x15_escape_shared_by_allB\x11\n\x0f_mixed_ace_pairB\x0b\n\t_unit_perB\x13\n\x11_first_caller_2v2B\x0f\n\r_escape_units\"(\n\tDachuPlay\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\"\x97\x01\n\x14\x44\x61\x63huLegalPlaysQuery\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x12\n\x05table\x18\x02 \x01(\tH\x00\x88\x01\x01\x12\x12\n\nfirst_lead\x18\x03 \x01(\x08\x12\x13\n\x0bsurrendered\x18\x04 \x01(\x08\x12\x19\n\x0cshown_triple\x18\x05 \x01(\tH\x01\x88\x01\x01\x42\x08\n\x06_tableB\x0f\n\r_shown_triple\"\x83\x01\n\x15\x44\x61\x63huTimeoutPlayQuery\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x12\n\x05table\x18\x02 \x01(\tH\x00\x88\x01\x01\x12\x12\n\nfirst_lead\x18\x03 \x01(\x08\x12\x19\n\x0cshown_triple\x18\x04 \x01(\tH\x01\x88\x01\x01\x42\x08\n\x06_tableB\x0f\n\r_shown_triple\"L\n\x0f\x44\x61\x63huDealAction\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\r\n\x05\x63\x61rds\x18\x03 \x01(\t\x12\x0e\n\x06\x63olour\x18\x04 \x01(\t\"b\n\x0e\x44\x61\x63huDealQuery\x12\r\n\x05hands\x18\x01 \x03(\t\x12\x12\n\nfirst_seat\x18\x02 \x01(\x05\x12-\n\x07\x61\x63tions\x18\x03 \x03(\x0b\x32\x1c.handeval.v1.DachuDealAction\"\xaa\x03\n\x0e\x44\x61\x63huDealState\x12\r\n\x05\x64\x65\x61lt\x18\x01 \x01(\x05\x12\x10\n\x08\x66inished\x18\x02 \x01(\x08\x12\x10\n\x03\x63hu\x18\x03 \x01(\tH\x00\x88\x01\x01\x12\x17\n\nchu_source\x18\x04 \x01(\tH\x01\x88\x01\x01\x12\x10\n\x08\x63hu_side\x18\x05 \x03(\x05\x12\x12\n\x05teams\x18\x06 \x01(\tH\x02\x88\x01\x01\x12\x12\n\nmultiplier\x18\x07 \x01(\x03\x12\x10\n\x08\x64\x65\x63lared\x18\x08 \x01(\x08\x12\x33\n\rlegal_actions\x18\t \x03(\x0b\x32\x1c.handeval.v1.DachuDealAction\x12\x14\n\x0c\x66irst_leader\x18\n \x01(\x05\x12\x16\n\tlast_card\x18\x0b \x01(\tH\x03\x88\x01\x01\x12 \n\x04held\x18\x0c \x03(\x0b\x32\x12.handeval.v1.Cards\x12\x11\n\tmeng_xuan\x18\r \x03(\t\x12&\n\nmeng_chuai\x18\x0e \x03(\x0b\x32\x12.handeval.v1.Cards\x12\x11\n\tcheng_chu\x18\x0f \x03(\x08\x42\x06\n\x04_chuB\r\n\x0b_chu_sourceB\x08\n\x06_teamsB\x0c\n\n_last_card\"\'\n\tDachuCall\x12\x0c\n\x04\x63\x61ll\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\"_\n\x11\x44\x61\x63huCallingStart\x12\x10\n\x08\x63hu_side\x18\x01 \x03(\x05\x12\x10\n\x08\x64\x65\x63lared\x18\x02 \x01(\x08\x12\x17\n\nmultiplier\x18\x03 \x01(\x03H\x00\x88\x01\x01\x42\r\n\x0b_multiplier\"\xf2\x01\n\x11\x44\x61\x63huCallingQuery\x12+\n\x04\x64\x65\x61l\x18\x01 \x01(\x0b\x32\x1b.handeval.v1.DachuDealQueryH\x00\x12/\n\x05start\x18\x02 \x01(\x0b\x32\x1e.handeval.v1.DachuCallingStartH\x00\x12\x17\n\nstart_seat\x18\x03 \x01(\x05H\x01\x88\x01\x01\x12\x17\n\nfirst_side\x18\x04 \x01(\tH\x02\x88\x01\x01\x12%\n\x05\x63\x61lls\x18\x05 \x03(\x0b\x32\x16.handeval.v1.DachuCallB\x08\n\x06originB\r\n\x0b_start_seatB\r\n\x0b_first_side\"\xdd\x02\n\x11\x44\x61\x63huCallingState\x12\x11\n\x04turn\x18\x01 \x01(\x05H\x00\x88\x01\x01\x12-\n\rlegal_actions\x18\x02 \x03(\x0b\x32\x16.handeval.v1.DachuCall\x12\x12\n\nmultiplier\x18\x03 \x01(\x03\x12\x0c\n\x04over\x18\x04 \x01(\x08\x12\r\n\x05phase\x18\x05 \x01(\t\x12\x19\n\x0c\x63\x61lling_side\x18\x06 \x01(\tH\x01\x88\x01\x01\x12\x14\n\x07outcome\x18\x07 \x01(\tH\x02\x88\x01\x01\x12\x10\n\x08\x63hu_side\x18\x08 \x03(\x05\x12\x13\n\x0bsurrendered\x18\t \x03(\x05\x12\x12\n\nbei_bao_da\x18\n \x03(\x05\x12\x0f\n\x07playing\x18\x0b \x03(\x05\x12\x1d\n\x10surrendered_side\x18\x0c \x01(\tH\x03\x88\x01\x01\x42\x07\n\x05_turnB\x0f\n\r_calling_sideB\n\n\x08_outcomeB\x13\n\x11_surrendered_side\"\x81\x02\n\x11\x44\x61\x63huEvaluateItem\x12\x0e\n\x04play\x18\x01 \x01(\tH\x00\x12\x38\n\x0blegal_plays\x18\x02 \x01(\x0b\x32!.handeval.v1.DachuLegalPlaysQueryH\x00\x12:\n\x0ctimeout_play\x18\x03 \x01(\x0b\x32\".handeval.v1.DachuTimeoutPlayQueryH\x00\x12+\n\x04\x64\x65\x61l\x18\x04 \x01(\x0b\x32\x1b.handeval.v1.DachuDealQueryH\x00\x12\x31\n\x07\x63\x61lling\x18\x05 \x01(\x0b\x32\x1e.handeval.v1.DachuCallingQueryH\x00\x42\x06\n\x04item\"z\n\x14\x44\x61\x63huEvaluateRequest\x12&\n\x05rules\x18\x01 \x01(\x0b\x32\x17.handeval.v1.DachuRules\x12\x0b\n\x03\x63hu\x18\x02 \x01(\t\x12-\n\x05items\x18\x03 \x03(\x0b\x32\x1e.handeval.v1.DachuEvaluateItem\"3\n\nDachuPlays\x12%\n\x05plays\x18\x01 \x03(\x0b\x32\x16.handeval.v1.DachuPlay\"1\n\x10\x44\x61\x63huTimeoutPlay\x12\x0e\n\x06passes\x18\x01 \x01(\x08\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\"\xb7\x02\n\x13\x44\x61\x63huEvaluateResult\x12\'\n\x05\x65rror\x18\x01 \x01(\x0b\x32\x16.handeval.v1.ItemErrorH\x00\x12&\n\x04play\x18\x02 \x01(\x0b\x32\x16.handeval.v1.DachuPlayH\x00\x12.\n\x0blegal_plays\x18\x03 \x01(\x0b\x32\x17.handeval.v1.DachuPlaysH\x00\x12\x35\n\x0ctimeout_play\x18\x04 \x01(\x0b\x32\x1d.handeval.v1.DachuTimeoutPlayH\x00\x12+\n\x04\x64\x65\x61l\x18\x05 \x01(\x0b\x32\x1b.handeval.v1.DachuDealStateH\x00\x12\x31\n\x07\x63\x61lling\x18\x06 \x01(\x0b\x32\x1e.handeval.v1.DachuCallingStateH\x00\x42\x08\n\x06result\"J\n\x15\x44\x61\x63huEvaluateResponse\x12\x31\n\x07results\x18\x01 \x03(\x0b\x32 .handeval.v1.DachuEvaluateResult\"/\n\x10\x44\x61\x63huCompareItem\x12\x0c\n\x04play\x18\x01 \x01(\t\x12\r\n\x05table\x18\x02 \x01(\t\"x\n\x13\x44\x61\x63huCompareRequest\x12&\n\x05rules\x18\x01 \x01(\x0b\x32\x17.handeval.v1.DachuRules\x12\x0b\n\x03\x63hu\x18\x02 \x01(\t\x12,\n\x05items\x18\x03 \x03(\x0b\x32\x1d.handeval.v1.DachuCompareItem\"X\n\x12\x44\x61\x63huCompareResult\x12\'\n\x05\x65rror\x18\x01 \x01(\x0b\x32\x16.handeval.v1.ItemErrorH\x00\x12\x0f\n\x05\x62\x65\x61ts\x18\x02 \x01(\x08H\x00\x42\x08\n\x06result\"H\n\x14\x44\x61\x63huCompareResponse\x12\x30\n\x07results\x18\x01 \x03(\x0b\x32\x1f.handeval.v1.DachuCompareResult\"\x89\x02\n\tDachuDeal\x12/\n\x07\x63\x61lling\x18\x02 \x01(\x0b\x32\x1e.handeval.v1.DachuCallingQuery\x12\x10\n\x08\x63hu_side\x18\x03 \x03(\x05\x12\x17\n\nmultiplier\x18\x04 \x01(\x03H\x00\x88\x01\x01\x12\x13\n\x0bsurrendered\x18\x05 \x03(\x05\x12\x12\n\nbei_bao_da\x18\x06 \x03(\x05\x12\x0e\n\x06places\x18\x07 \x03(\x05\x12\x11\n\x04\x62\x61se\x18\x08 \x01(\x03H\x01\x88\x01\x01\x12\x0f\n\x07\x65scaped\x18\t \x03(\x05\x12%\n\x07\x63\x61rried\x18\n \x03(\x0b\x32\x14.handeval.v1.CarriedB\r\n\x0b_multiplierB\x07\n\x05_baseJ\x04\x08\x01\x10\x02\"c\n\x12\x44\x61\x63huSettleRequest\x12&\n\x05rules\x18\x01 \x01(\x0b\x32\x17.handeval.v1.DachuRules\x12%\n\x05\x64\x65\x61ls\x18\x02 \x03(\x0b\x32\x16.handeval.v1.DachuDeal\"E\n\tDachuLine\x12\x0c\n\x04item\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03\x12\x0c\n\x04note\x18\x04 \x01(\t\"\xbe\x01\n\x0f\x44\x61\x63huSettlement\x12\x0e\n\x06\x64\x65ltas\x18\x01 \x03(\x03\x12%\n\x05lines\x18\x05 \x03(\x0b\x32\x16.handeval.v1.DachuLine\x12\x14\n\x07verdict\x18\x06 \x01(\tH\x00\x88\x01\x01\x12\x10\n\x08wipe_out\x18\x07 \x01(\x08\x12\x19\n\x11result_multiplier\x18\x08 \x01(\x03\x12\x13\n\x0btheoretical\x18\t \x03(\x03\x42\n\n\x08_verdictJ\x04\x08\x02\x10\x03J\x04\x08\x03\x10\x04J\x04\x08\x04\x10\x05\"z\n\x11\x44\x61\x63huSettleResult\x12\'\n\x05\x65rror\x18\x01 \x01(\x0b\x32\x16.handeval.v1.ItemErrorH\x00\x12\x32\n\nsettlement\x18\x02 \x01(\x0b\x32\x1c.handeval.v1.DachuSettlementH\x00\x42\x08\n\x06result\"F\n\x13\x44\x61\x63huSettleResponse\x12/\n\x07results\x18\x01 \x03(\x0b\x32\x1e.handeval.v1.DachuSettleResultb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'handeval.v1.dachu_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_DACHURULES']._serialized_start=96
-  _globals['_DACHURULES']._serialized_end=218
-  _globals['_DACHUPLAY']._serialized_start=220
-  _globals['_DACHUPLAY']._serialized_end=260
-  _globals['_DACHULEGALPLAYSQUERY']._serialized_start=262
-  _globals['_DACHULEGALPLAYSQUERY']._serialized_end=328
-  _globals['_DACHUEVALUATEITEM']._serialized_start=330
-  _globals['_DACHUEVALUATEITEM']._serialized_end=431
-  _globals['_DACHUEVALUATEREQUEST']._serialized_start=433
-  _globals['_DACHUEVALUATEREQUEST']._serialized_end=555
-  _globals['_DACHUPLAYS']._serialized_start=557
-  _globals['_DACHUPLAYS']._serialized_end=608
-  _globals['_DACHUEVALUATERESULT']._serialized_start=611
-  _globals['_DACHUEVALUATERESULT']._serialized_end=771
-  _globals['_DACHUEVALUATERESPONSE']._serialized_start=773
-  _globals['_DACHUEVALUATERESPONSE']._serialized_end=847
-  _globals['_DACHUCOMPAREITEM']._serialized_start=849
-  _globals['_DACHUCOMPAREITEM']._serialized_end=896
-  _globals['_DACHUCOMPAREREQUEST']._serialized_start=898
-  _globals['_DACHUCOMPAREREQUEST']._serialized_end=1018
-  _globals['_DACHUCOMPARERESULT']._serialized_start=1020
-  _globals['_DACHUCOMPARERESULT']._serialized_end=1108
-  _globals['_DACHUCOMPARERESPONSE']._serialized_start=1110
-  _globals['_DACHUCOMPARERESPONSE']._serialized_end=1182
-  _globals['_DACHUDEAL']._serialized_start=1184
-  _globals['_DACHUDEAL']._serialized_end=1234
-  _globals['_DACHUSETTLEREQUEST']._serialized_start=1236
-  _globals['_DACHUSETTLEREQUEST']._serialized_end=1335
-  _globals['_DACHUSETTLEMENT']._serialized_start=1338
-  _globals['_DACHUSETTLEMENT']._serialized_end=1466
-  _globals['_DACHUSETTLERESULT']._serialized_start=1468
-  _globals['_DACHUSETTLERESULT']._serialized_end=1590
-  _globals['_DACHUSETTLERESPONSE']._serialized_start=1592
-  _globals['_DACHUSETTLERESPONSE']._serialized_end=1662
+  _globals['_DACHURULES']._serialized_start=67
+  _globals['_DACHURULES']._serialized_end=369
+  _globals['_DACHUPLAY']._serialized_start=371
+  _globals['_DACHUPLAY']._serialized_end=411
+  _globals['_DACHULEGALPLAYSQUERY']._serialized_start=414
+  _globals['_DACHULEGALPLAYSQUERY']._serialized_end=565
+  _globals['_DACHUTIMEOUTPLAYQUERY']._serialized_start=568
+  _globals['_DACHUTIMEOUTPLAYQUERY']._serialized_end=699
+  _globals['_DACHUDEALACTION']._serialized_start=701
+  _globals['_DACHUDEALACTION']._serialized_end=777
+  _globals['_DACHUDEALQUERY']._serialized_start=779
+  _globals['_DACHUDEALQUERY']._serialized_end=877
+  _globals['_DACHUDEALSTATE']._serialized_start=880
+  _globals['_DACHUDEALSTATE']._serialized_end=1306
+  _globals['_DACHUCALL']._serialized_start=1308
+  _globals['_DACHUCALL']._serialized_end=1347
+  _globals['_DACHUCALLINGSTART']._serialized_start=1349
+  _globals['_DACHUCALLINGSTART']._serialized_end=1444
+  _globals['_DACHUCALLINGQUERY']._serialized_start=1447
+  _globals['_DACHUCALLINGQUERY']._serialized_end=1689
+  _globals['_DACHUCALLINGSTATE']._serialized_start=1692
+  _globals['_DACHUCALLINGSTATE']._serialized_end=2041
+  _globals['_DACHUEVALUATEITEM']._serialized_start=2044
+  _globals['_DACHUEVALUATEITEM']._serialized_end=2301
+  _globals['_DACHUEVALUATEREQUEST']._serialized_start=2303
+  _globals['_DACHUEVALUATEREQUEST']._serialized_end=2425
+  _globals['_DACHUPLAYS']._serialized_start=2427
+  _globals['_DACHUPLAYS']._serialized_end=2478
+  _globals['_DACHUTIMEOUTPLAY']._serialized_start=2480
+  _globals['_DACHUTIMEOUTPLAY']._serialized_end=2529
+  _globals['_DACHUEVALUATERESULT']._serialized_start=2532
+  _globals['_DACHUEVALUATERESULT']._serialized_end=2843
+  _globals['_DACHUEVALUATERESPONSE']._serialized_start=2845
+  _globals['_DACHUEVALUATERESPONSE']._serialized_end=2919
+  _globals['_DACHUCOMPAREITEM']._serialized_start=2921
+  _globals['_DACHUCOMPAREITEM']._serialized_end=2968
+  _globals['_DACHUCOMPAREREQUEST']._serialized_start=2970
+  _globals['_DACHUCOMPAREREQUEST']._serialized_end=3090
+  _globals['_DACHUCOMPARERESULT']._serialized_start=3092
+  _globals['_DACHUCOMPARERESULT']._serialized_end=3180
+  _globals['_DACHUCOMPARERESPONSE']._serialized_start=3182
+  _globals['_DACHUCOMPARERESPONSE']._serialized_end=3254
+  _globals['_DACHUDEAL']._serialized_start=3257
+  _globals['_DACHUDEAL']._serialized_end=3522
+  _globals['_DACHUSETTLEREQUEST']._serialized_start=3524
+  _globals['_DACHUSETTLEREQUEST']._serialized_end=3623
+  _globals['_DACHULINE']._serialized_start=3625
+  _globals['_DACHULINE']._serialized_end=3694
+  _globals['_DACHUSETTLEMENT']._serialized_start=3697
+  _globals['_DACHUSETTLEMENT']._serialized_end=3887
+  _globals['_DACHUSETTLERESULT']._serialized_start=3889
+  _globals['_DACHUSETTLERESULT']._serialized_end=4011
+  _globals['_DACHUSETTLERESPONSE']._serialized_start=4013
+  _globals['_DACHUSETTLERESPONSE']._serialized_end=4083
 # @@protoc_insertion_point(module_scope)

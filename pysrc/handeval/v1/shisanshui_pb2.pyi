@@ -274,18 +274,20 @@ class ShisanshuiArrangeItem(_message.Message):
     def __init__(self, hand: _Optional[str] = ..., best_response: _Optional[_Union[ShisanshuiBestResponseItem, _Mapping]] = ...) -> None: ...
 
 class ShisanshuiArrangeRequest(_message.Message):
-    __slots__ = ("rules", "items", "opponents", "top_k", "seed")
+    __slots__ = ("rules", "items", "opponents", "top_k", "seed", "samples")
     RULES_FIELD_NUMBER: _ClassVar[int]
     ITEMS_FIELD_NUMBER: _ClassVar[int]
     OPPONENTS_FIELD_NUMBER: _ClassVar[int]
     TOP_K_FIELD_NUMBER: _ClassVar[int]
     SEED_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
     rules: ShisanshuiRules
     items: _containers.RepeatedCompositeFieldContainer[ShisanshuiArrangeItem]
     opponents: int
     top_k: int
     seed: int
-    def __init__(self, rules: _Optional[_Union[ShisanshuiRules, _Mapping]] = ..., items: _Optional[_Iterable[_Union[ShisanshuiArrangeItem, _Mapping]]] = ..., opponents: _Optional[int] = ..., top_k: _Optional[int] = ..., seed: _Optional[int] = ...) -> None: ...
+    samples: int
+    def __init__(self, rules: _Optional[_Union[ShisanshuiRules, _Mapping]] = ..., items: _Optional[_Iterable[_Union[ShisanshuiArrangeItem, _Mapping]]] = ..., opponents: _Optional[int] = ..., top_k: _Optional[int] = ..., seed: _Optional[int] = ..., samples: _Optional[int] = ...) -> None: ...
 
 class ShisanshuiArrangeChoice(_message.Message):
     __slots__ = ("front", "middle", "back", "expected")

@@ -22,61 +22,74 @@ _runtime_version.ValidateProtobufRuntimeVersion(
 _sym_db = _symbol_database.Default()
 
 
-from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from handeval.v1 import common_pb2 as handeval_dot_v1_dot_common__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19handeval/v1/tienlen.proto\x12\x0bhandeval.v1\x1a\x1cgoogle/protobuf/struct.proto\x1a\x18handeval/v1/common.proto\"\xdc\x01\n\x0cTienlenRules\x12+\n\x1e\x66irst_lead_must_contain_lowest\x18\x01 \x01(\x08H\x00\x88\x01\x01\x12\x19\n\x0crake_percent\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12,\n\x1funplayed_loser_adds_multipliers\x18\x03 \x01(\x08H\x02\x88\x01\x01\x42!\n\x1f_first_lead_must_contain_lowestB\x0f\n\r_rake_percentB\"\n _unplayed_loser_adds_multipliers\"*\n\x0bTienlenPlay\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\"T\n\x16TienlenLegalPlaysQuery\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x12\n\x05table\x18\x02 \x01(\tH\x00\x88\x01\x01\x12\x0e\n\x06passed\x18\x03 \x01(\x08\x42\x08\n\x06_table\"y\n\x13TienlenEvaluateItem\x12\x0e\n\x04play\x18\x01 \x01(\tH\x00\x12\x0e\n\x04hand\x18\x02 \x01(\tH\x00\x12:\n\x0blegal_plays\x18\x03 \x01(\x0b\x32#.handeval.v1.TienlenLegalPlaysQueryH\x00\x42\x06\n\x04item\"s\n\x16TienlenEvaluateRequest\x12(\n\x05rules\x18\x01 \x01(\x0b\x32\x19.handeval.v1.TienlenRules\x12/\n\x05items\x18\x02 \x03(\x0b\x32 .handeval.v1.TienlenEvaluateItem\"=\n\x11TienlenInstantWin\x12\x18\n\x0binstant_win\x18\x01 \x01(\tH\x00\x88\x01\x01\x42\x0e\n\x0c_instant_win\"7\n\x0cTienlenPlays\x12\'\n\x05plays\x18\x01 \x03(\x0b\x32\x18.handeval.v1.TienlenPlay\"\xd6\x01\n\x15TienlenEvaluateResult\x12\'\n\x05\x65rror\x18\x01 \x01(\x0b\x32\x16.handeval.v1.ItemErrorH\x00\x12(\n\x04play\x18\x02 \x01(\x0b\x32\x18.handeval.v1.TienlenPlayH\x00\x12.\n\x04hand\x18\x03 \x01(\x0b\x32\x1e.handeval.v1.TienlenInstantWinH\x00\x12\x30\n\x0blegal_plays\x18\x04 \x01(\x0b\x32\x19.handeval.v1.TienlenPlaysH\x00\x42\x08\n\x06result\"N\n\x17TienlenEvaluateResponse\x12\x33\n\x07results\x18\x01 \x03(\x0b\x32\".handeval.v1.TienlenEvaluateResult\"1\n\x12TienlenCompareItem\x12\x0c\n\x04play\x18\x01 \x01(\t\x12\r\n\x05table\x18\x02 \x01(\t\"q\n\x15TienlenCompareRequest\x12(\n\x05rules\x18\x01 \x01(\x0b\x32\x19.handeval.v1.TienlenRules\x12.\n\x05items\x18\x02 \x03(\x0b\x32\x1f.handeval.v1.TienlenCompareItem\"Z\n\x14TienlenCompareResult\x12\'\n\x05\x65rror\x18\x01 \x01(\x0b\x32\x16.handeval.v1.ItemErrorH\x00\x12\x0f\n\x05\x62\x65\x61ts\x18\x02 \x01(\x08H\x00\x42\x08\n\x06result\"L\n\x16TienlenCompareResponse\x12\x32\n\x07results\x18\x01 \x03(\x0b\x32!.handeval.v1.TienlenCompareResult\")\n\x0bTienlenTurn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04play\x18\x02 \x01(\t\"7\n\x0cTienlenRound\x12\'\n\x05turns\x18\x01 \x03(\x0b\x32\x18.handeval.v1.TienlenTurn\"n\n\x0bTienlenGame\x12\x11\n\tremaining\x18\x01 \x03(\t\x12\x0e\n\x06winner\x18\x02 \x01(\x05\x12\x12\n\nplayed_any\x18\x03 \x03(\x08\x12(\n\x05\x63hops\x18\x04 \x03(\x0b\x32\x19.handeval.v1.TienlenRound\"#\n\x12TienlenInstantDeal\x12\r\n\x05hands\x18\x01 \x03(\t\"\xe7\x01\n\x0bTienlenDeal\x12(\n\x04game\x18\x01 \x01(\x0b\x32\x18.handeval.v1.TienlenGameH\x00\x12\x32\n\x07instant\x18\x02 \x01(\x0b\x32\x1f.handeval.v1.TienlenInstantDealH\x00\x12/\n\nchop_round\x18\x03 \x01(\x0b\x32\x19.handeval.v1.TienlenRoundH\x00\x12\x11\n\x04\x62\x61se\x18\x04 \x01(\x03H\x01\x88\x01\x01\x12%\n\x07\x63\x61rried\x18\x05 \x03(\x0b\x32\x14.handeval.v1.CarriedB\x06\n\x04\x64\x65\x61lB\x07\n\x05_base\"i\n\x14TienlenSettleRequest\x12(\n\x05rules\x18\x01 \x01(\x0b\x32\x19.handeval.v1.TienlenRules\x12\'\n\x05\x64\x65\x61ls\x18\x02 \x03(\x0b\x32\x18.handeval.v1.TienlenDeal\"E\n\x0fTienlenTransfer\x12\x11\n\tfrom_seat\x18\x01 \x01(\x05\x12\x0f\n\x07to_seat\x18\x02 \x01(\x05\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03\"\x8a\x01\n\x11TienlenSettlement\x12\x0e\n\x06\x64\x65ltas\x18\x01 \x03(\x03\x12\x0c\n\x04rake\x18\x02 \x01(\x03\x12&\n\x05lines\x18\x03 \x03(\x0b\x32\x17.google.protobuf.Struct\x12/\n\ttransfers\x18\x04 \x03(\x0b\x32\x1c.handeval.v1.TienlenTransfer\"~\n\x13TienlenSettleResult\x12\'\n\x05\x65rror\x18\x01 \x01(\x0b\x32\x16.handeval.v1.ItemErrorH\x00\x12\x34\n\nsettlement\x18\x02 \x01(\x0b\x32\x1e.handeval.v1.TienlenSettlementH\x00\x42\x08\n\x06result\"J\n\x15TienlenSettleResponse\x12\x31\n\x07results\x18\x01 \x03(\x0b\x32 .handeval.v1.TienlenSettleResultb\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x19handeval/v1/tienlen.proto\x12\x0bhandeval.v1\x1a\x18handeval/v1/common.proto\"\xdc\x01\n\x0cTienlenRules\x12+\n\x1e\x66irst_lead_must_contain_lowest\x18\x01 \x01(\x08H\x00\x88\x01\x01\x12\x19\n\x0crake_percent\x18\x02 \x01(\x05H\x01\x88\x01\x01\x12,\n\x1funplayed_loser_adds_multipliers\x18\x03 \x01(\x08H\x02\x88\x01\x01\x42!\n\x1f_first_lead_must_contain_lowestB\x0f\n\r_rake_percentB\"\n _unplayed_loser_adds_multipliers\"*\n\x0bTienlenPlay\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\r\n\x05\x63\x61rds\x18\x02 \x03(\t\"T\n\x16TienlenLegalPlaysQuery\x12\x0c\n\x04hand\x18\x01 \x01(\t\x12\x12\n\x05table\x18\x02 \x01(\tH\x00\x88\x01\x01\x12\x0e\n\x06passed\x18\x03 \x01(\x08\x42\x08\n\x06_table\"(\n\x17TienlenFirstLeaderQuery\x12\r\n\x05hands\x18\x01 \x03(\t\"\xd0\x01\n\x11TienlenRoundQuery\x12\'\n\x05turns\x18\x01 \x03(\x0b\x32\x18.handeval.v1.TienlenTurn\x12\x0f\n\x07players\x18\x02 \x01(\x05\x12\x13\n\x06leader\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\r\n\x05hands\x18\x04 \x03(\t\x12,\n\x05\x63heck\x18\x05 \x01(\x0b\x32\x18.handeval.v1.TienlenTurnH\x01\x88\x01\x01\x12\x11\n\x04\x62\x61se\x18\x06 \x01(\x03H\x02\x88\x01\x01\x42\t\n\x07_leaderB\x08\n\x06_checkB\x07\n\x05_base\"\xee\x01\n\x13TienlenEvaluateItem\x12\x0e\n\x04play\x18\x01 \x01(\tH\x00\x12\x0e\n\x04hand\x18\x02 \x01(\tH\x00\x12:\n\x0blegal_plays\x18\x03 \x01(\x0b\x32#.handeval.v1.TienlenLegalPlaysQueryH\x00\x12<\n\x0c\x66irst_leader\x18\x04 \x01(\x0b\x32$.handeval.v1.TienlenFirstLeaderQueryH\x00\x12\x35\n\x0bround_state\x18\x05 \x01(\x0b\x32\x1e.handeval.v1.TienlenRoundQueryH\x00\x42\x06\n\x04item\"s\n\x16TienlenEvaluateRequest\x12(\n\x05rules\x18\x01 \x01(\x0b\x32\x19.handeval.v1.TienlenRules\x12/\n\x05items\x18\x02 \x03(\x0b\x32 .handeval.v1.TienlenEvaluateItem\"=\n\x11TienlenInstantWin\x12\x18\n\x0binstant_win\x18\x01 \x01(\tH\x00\x88\x01\x01\x42\x0e\n\x0c_instant_win\"7\n\x0cTienlenPlays\x12\'\n\x05plays\x18\x01 \x03(\x0b\x32\x18.handeval.v1.TienlenPlay\"D\n\x10TienlenFirstLead\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04\x63\x61rd\x18\x02 \x01(\t\x12\x14\n\x0cmust_contain\x18\x03 \x01(\x08\"G\n\x0fTienlenSeatPlay\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12&\n\x04play\x18\x02 \x01(\x0b\x32\x18.handeval.v1.TienlenPlay\"/\n\x0cTienlenCheck\x12\x0f\n\x07\x61llowed\x18\x01 \x01(\x08\x12\x0e\n\x06reason\x18\x02 \x01(\t\"\x95\x02\n\x11TienlenRoundState\x12+\n\x05plays\x18\x01 \x03(\x0b\x32\x1c.handeval.v1.TienlenSeatPlay\x12\x0e\n\x06passed\x18\x02 \x03(\x05\x12\x14\n\x07to_move\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x0c\n\x04over\x18\x04 \x01(\x08\x12\x18\n\x0bnext_leader\x18\x05 \x01(\x05H\x01\x88\x01\x01\x12\x0e\n\x06leader\x18\x06 \x01(\x05\x12/\n\ttransfers\x18\x07 \x03(\x0b\x32\x1c.handeval.v1.TienlenTransfer\x12(\n\x05\x63heck\x18\x08 \x01(\x0b\x32\x19.handeval.v1.TienlenCheckB\n\n\x08_to_moveB\x0e\n\x0c_next_leader\"\xc4\x02\n\x15TienlenEvaluateResult\x12\'\n\x05\x65rror\x18\x01 \x01(\x0b\x32\x16.handeval.v1.ItemErrorH\x00\x12(\n\x04play\x18\x02 \x01(\x0b\x32\x18.handeval.v1.TienlenPlayH\x00\x12.\n\x04hand\x18\x03 \x01(\x0b\x32\x1e.handeval.v1.TienlenInstantWinH\x00\x12\x30\n\x0blegal_plays\x18\x04 \x01(\x0b\x32\x19.handeval.v1.TienlenPlaysH\x00\x12\x35\n\x0c\x66irst_leader\x18\x05 \x01(\x0b\x32\x1d.handeval.v1.TienlenFirstLeadH\x00\x12\x35\n\x0bround_state\x18\x06 \x01(\x0b\x32\x1e.handeval.v1.TienlenRoundStateH\x00\x42\x08\n\x06result\"N\n\x17TienlenEvaluateResponse\x12\x33\n\x07results\x18\x01 \x03(\x0b\x32\".handeval.v1.TienlenEvaluateResult\"1\n\x12TienlenCompareItem\x12\x0c\n\x04play\x18\x01 \x01(\t\x12\r\n\x05table\x18\x02 \x01(\t\"q\n\x15TienlenCompareRequest\x12(\n\x05rules\x18\x01 \x01(\x0b\x32\x19.handeval.v1.TienlenRules\x12.\n\x05items\x18\x02 \x03(\x0b\x32\x1f.handeval.v1.TienlenCompareItem\"Z\n\x14TienlenCompareResult\x12\'\n\x05\x65rror\x18\x01 \x01(\x0b\x32\x16.handeval.v1.ItemErrorH\x00\x12\x0f\n\x05\x62\x65\x61ts\x18\x02 \x01(\x08H\x00\x42\x08\n\x06result\"L\n\x16TienlenCompareResponse\x12\x32\n\x07results\x18\x01 \x03(\x0b\x32!.handeval.v1.TienlenCompareResult\")\n\x0bTienlenTurn\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12\x0c\n\x04play\x18\x02 \x01(\t\"7\n\x0cTienlenRound\x12\'\n\x05turns\x18\x01 \x03(\x0b\x32\x18.handeval.v1.TienlenTurn\"n\n\x0bTienlenGame\x12\x11\n\tremaining\x18\x01 \x03(\t\x12\x0e\n\x06winner\x18\x02 \x01(\x05\x12\x12\n\nplayed_any\x18\x03 \x03(\x08\x12(\n\x05\x63hops\x18\x04 \x03(\x0b\x32\x19.handeval.v1.TienlenRound\"#\n\x12TienlenInstantDeal\x12\r\n\x05hands\x18\x01 \x03(\t\"\xe7\x01\n\x0bTienlenDeal\x12(\n\x04game\x18\x01 \x01(\x0b\x32\x18.handeval.v1.TienlenGameH\x00\x12\x32\n\x07instant\x18\x02 \x01(\x0b\x32\x1f.handeval.v1.TienlenInstantDealH\x00\x12/\n\nchop_round\x18\x03 \x01(\x0b\x32\x19.handeval.v1.TienlenRoundH\x00\x12\x11\n\x04\x62\x61se\x18\x04 \x01(\x03H\x01\x88\x01\x01\x12%\n\x07\x63\x61rried\x18\x05 \x03(\x0b\x32\x14.handeval.v1.CarriedB\x06\n\x04\x64\x65\x61lB\x07\n\x05_base\"i\n\x14TienlenSettleRequest\x12(\n\x05rules\x18\x01 \x01(\x0b\x32\x19.handeval.v1.TienlenRules\x12\'\n\x05\x64\x65\x61ls\x18\x02 \x03(\x0b\x32\x18.handeval.v1.TienlenDeal\"E\n\x0fTienlenTransfer\x12\x11\n\tfrom_seat\x18\x01 \x01(\x05\x12\x0f\n\x07to_seat\x18\x02 \x01(\x05\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03\"\x88\x01\n\x0bTienlenLine\x12\x0c\n\x04kind\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x12\n\x05other\x18\x03 \x01(\x05H\x00\x88\x01\x01\x12\x12\n\nmultiplier\x18\x04 \x01(\x03\x12\x0e\n\x06\x61mount\x18\x05 \x01(\x03\x12\r\n\x05\x63\x61rds\x18\x06 \x03(\t\x12\x0c\n\x04text\x18\x07 \x01(\tB\x08\n\x06_other\"\xf4\x01\n\x11TienlenSettlement\x12\x0e\n\x06\x64\x65ltas\x18\x01 \x03(\x03\x12\x0c\n\x04rake\x18\x02 \x01(\x03\x12/\n\ttransfers\x18\x04 \x03(\x0b\x32\x1c.handeval.v1.TienlenTransfer\x12\'\n\x05lines\x18\x05 \x03(\x0b\x32\x18.handeval.v1.TienlenLine\x12\x0e\n\x06winner\x18\x06 \x01(\x05\x12\x0c\n\x04pays\x18\x07 \x03(\x03\x12\r\n\x05\x63hops\x18\x08 \x03(\x03\x12\x13\n\x0btheoretical\x18\t \x03(\x03\x12\x0e\n\x06\x63\x61pped\x18\n \x03(\x03\x12\x0f\n\x07instant\x18\x0b \x03(\tJ\x04\x08\x03\x10\x04\"~\n\x13TienlenSettleResult\x12\'\n\x05\x65rror\x18\x01 \x01(\x0b\x32\x16.handeval.v1.ItemErrorH\x00\x12\x34\n\nsettlement\x18\x02 \x01(\x0b\x32\x1e.handeval.v1.TienlenSettlementH\x00\x42\x08\n\x06result\"J\n\x15TienlenSettleResponse\x12\x31\n\x07results\x18\x01 \x03(\x0b\x32 .handeval.v1.TienlenSettleResultb\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'handeval.v1.tienlen_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_TIENLENRULES']._serialized_start=99
-  _globals['_TIENLENRULES']._serialized_end=319
-  _globals['_TIENLENPLAY']._serialized_start=321
-  _globals['_TIENLENPLAY']._serialized_end=363
-  _globals['_TIENLENLEGALPLAYSQUERY']._serialized_start=365
-  _globals['_TIENLENLEGALPLAYSQUERY']._serialized_end=449
-  _globals['_TIENLENEVALUATEITEM']._serialized_start=451
-  _globals['_TIENLENEVALUATEITEM']._serialized_end=572
-  _globals['_TIENLENEVALUATEREQUEST']._serialized_start=574
-  _globals['_TIENLENEVALUATEREQUEST']._serialized_end=689
-  _globals['_TIENLENINSTANTWIN']._serialized_start=691
-  _globals['_TIENLENINSTANTWIN']._serialized_end=752
-  _globals['_TIENLENPLAYS']._serialized_start=754
-  _globals['_TIENLENPLAYS']._serialized_end=809
-  _globals['_TIENLENEVALUATERESULT']._serialized_start=812
-  _globals['_TIENLENEVALUATERESULT']._serialized_end=1026
-  _globals['_TIENLENEVALUATERESPONSE']._serialized_start=1028
-  _globals['_TIENLENEVALUATERESPONSE']._serialized_end=1106
-  _globals['_TIENLENCOMPAREITEM']._serialized_start=1108
-  _globals['_TIENLENCOMPAREITEM']._serialized_end=1157
-  _globals['_TIENLENCOMPAREREQUEST']._serialized_start=1159
-  _globals['_TIENLENCOMPAREREQUEST']._serialized_end=1272
-  _globals['_TIENLENCOMPARERESULT']._serialized_start=1274
-  _globals['_TIENLENCOMPARERESULT']._serialized_end=1364
-  _globals['_TIENLENCOMPARERESPONSE']._serialized_start=1366
-  _globals['_TIENLENCOMPARERESPONSE']._serialized_end=1442
-  _globals['_TIENLENTURN']._serialized_start=1444
-  _globals['_TIENLENTURN']._serialized_end=1485
-  _globals['_TIENLENROUND']._serialized_start=1487
-  _globals['_TIENLENROUND']._serialized_end=1542
-  _globals['_TIENLENGAME']._serialized_start=1544
-  _globals['_TIENLENGAME']._serialized_end=1654
-  _globals['_TIENLENINSTANTDEAL']._serialized_start=1656
-  _globals['_TIENLENINSTANTDEAL']._serialized_end=1691
-  _globals['_TIENLENDEAL']._serialized_start=1694
-  _globals['_TIENLENDEAL']._serialized_end=1925
-  _globals['_TIENLENSETTLEREQUEST']._serialized_start=1927
-  _globals['_TIENLENSETTLEREQUEST']._serialized_end=2032
-  _globals['_TIENLENTRANSFER']._serialized_start=2034
-  _globals['_TIENLENTRANSFER']._serialized_end=2103
-  _globals['_TIENLENSETTLEMENT']._serialized_start=2106
-  _globals['_TIENLENSETTLEMENT']._serialized_end=2244
-  _globals['_TIENLENSETTLERESULT']._serialized_start=2246
-  _globals['_TIENLENSETTLERESULT']._serialized_end=2372
-  _globals['_TIENLENSETTLERESPONSE']._serialized_start=2374
-  _globals['_TIENLENSETTLERESPONSE']._serialized_end=2448
+  _globals['_TIENLENRULES']._serialized_start=69
+  _globals['_TIENLENRULES']._serialized_end=289
+  _globals['_TIENLENPLAY']._serialized_start=291
+  _globals['_TIENLENPLAY']._serialized_end=333
+  _globals['_TIENLENLEGALPLAYSQUERY']._serialized_start=335
+  _globals['_TIENLENLEGALPLAYSQUERY']._serialized_end=419
+  _globals['_TIENLENFIRSTLEADERQUERY']._serialized_start=421
+  _globals['_TIENLENFIRSTLEADERQUERY']._serialized_end=461
+  _globals['_TIENLENROUNDQUERY']._serialized_start=464
+  _globals['_TIENLENROUNDQUERY']._serialized_end=672
+  _globals['_TIENLENEVALUATEITEM']._serialized_start=675
+  _globals['_TIENLENEVALUATEITEM']._serialized_end=913
+  _globals['_TIENLENEVALUATEREQUEST']._serialized_start=915
+  _globals['_TIENLENEVALUATEREQUEST']._serialized_end=1030
+  _globals['_TIENLENINSTANTWIN']._serialized_start=1032
+  _globals['_TIENLENINSTANTWIN']._serialized_end=1093
+  _globals['_TIENLENPLAYS']._serialized_start=1095
+  _globals['_TIENLENPLAYS']._serialized_end=1150
+  _globals['_TIENLENFIRSTLEAD']._serialized_start=1152
+  _globals['_TIENLENFIRSTLEAD']._serialized_end=1220
+  _globals['_TIENLENSEATPLAY']._serialized_start=1222
+  _globals['_TIENLENSEATPLAY']._serialized_end=1293
+  _globals['_TIENLENCHECK']._serialized_start=1295
+  _globals['_TIENLENCHECK']._serialized_end=1342
+  _globals['_TIENLENROUNDSTATE']._serialized_start=1345
+  _globals['_TIENLENROUNDSTATE']._serialized_end=1622
+  _globals['_TIENLENEVALUATERESULT']._serialized_start=1625
+  _globals['_TIENLENEVALUATERESULT']._serialized_end=1949
+  _globals['_TIENLENEVALUATERESPONSE']._serialized_start=1951
+  _globals['_TIENLENEVALUATERESPONSE']._serialized_end=2029
+  _globals['_TIENLENCOMPAREITEM']._serialized_start=2031
+  _globals['_TIENLENCOMPAREITEM']._serialized_end=2080
+  _globals['_TIENLENCOMPAREREQUEST']._serialized_start=2082
+  _globals['_TIENLENCOMPAREREQUEST']._serialized_end=2195
+  _globals['_TIENLENCOMPARERESULT']._serialized_start=2197
+  _globals['_TIENLENCOMPARERESULT']._serialized_end=2287
+  _globals['_TIENLENCOMPARERESPONSE']._serialized_start=2289
+  _globals['_TIENLENCOMPARERESPONSE']._serialized_end=2365
+  _globals['_TIENLENTURN']._serialized_start=2367
+  _globals['_TIENLENTURN']._serialized_end=2408
+  _globals['_TIENLENROUND']._serialized_start=2410
+  _globals['_TIENLENROUND']._serialized_end=2465
+  _globals['_TIENLENGAME']._serialized_start=2467
+  _globals['_TIENLENGAME']._serialized_end=2577
+  _globals['_TIENLENINSTANTDEAL']._serialized_start=2579
+  _globals['_TIENLENINSTANTDEAL']._serialized_end=2614
+  _globals['_TIENLENDEAL']._serialized_start=2617
+  _globals['_TIENLENDEAL']._serialized_end=2848
+  _globals['_TIENLENSETTLEREQUEST']._serialized_start=2850
+  _globals['_TIENLENSETTLEREQUEST']._serialized_end=2955
+  _globals['_TIENLENTRANSFER']._serialized_start=2957
+  _globals['_TIENLENTRANSFER']._serialized_end=3026
+  _globals['_TIENLENLINE']._serialized_start=3029
+  _globals['_TIENLENLINE']._serialized_end=3165
+  _globals['_TIENLENSETTLEMENT']._serialized_start=3168
+  _globals['_TIENLENSETTLEMENT']._serialized_end=3412
+  _globals['_TIENLENSETTLERESULT']._serialized_start=3414
+  _globals['_TIENLENSETTLERESULT']._serialized_end=3540
+  _globals['_TIENLENSETTLERESPONSE']._serialized_start=3542
+  _globals['_TIENLENSETTLERESPONSE']._serialized_end=3616
 # @@protoc_insertion_point(module_scope)

@@ -266,6 +266,13 @@ mod tests {
     }
 
     #[test]
+    fn a_huge_bad_token_is_echoed_cut() {
+        let text = format!("As {}", "Z".repeat(1 << 20));
+        let e = parse_cards(&text).unwrap_err().message;
+        assert!(e.len() < 400 && e.contains("position 1") && e.contains("(1048576 chars)"), "{e}");
+    }
+
+    #[test]
     fn errors_name_token_and_position() {
         let e = parse_cards("As Xs").unwrap_err().message;
         assert!(e.contains("\"Xs\"") && e.contains("position 1") && e.contains("rank"), "{e}");

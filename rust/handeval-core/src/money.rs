@@ -107,17 +107,31 @@ pub fn cap(theoretical: &[i64], carried: &[Option<i64>]) -> Result<Vec<i64>> {
         .collect())
 }
 
+/// A base stake (底分) is at least 1 in every game (RULES §0); 0 or less is an error.
+pub fn check_base(base: i64) -> Result<()> {
+    if base < 1 {
+        return Err(Error::field("base", format!("must be at least 1 (got {base})")));
+    }
+    Ok(())
+}
+
 /// 抽水: `percent`% of each positive amount, rounded toward zero, taken from the winners.
 /// Returns the amounts after the rake and the total rake (amounts + rake add up to the
 /// original sum, so a zero-sum game stays zero-sum with the rake counted).
 pub fn rake(amounts: &[i64], percent: u32) -> Result<(Vec<i64>, i64)> {
+    rake_only(amounts, percent, |_| true)
+}
+
+/// [`rake`] of the positive amounts of the seats `raked` accepts only (越式13张 rakes the
+/// winner alone, RULES 2.6); every other amount passes unchanged.
+pub fn rake_only(amounts: &[i64], percent: u32, raked: impl Fn(usize) -> bool) -> Result<(Vec<i64>, i64)> {
     if percent > 100 {
         return Err(Error::field("rake_percent", format!("must be 0..100 (got {percent})")));
     }
     let mut total = 0i64;
     let mut out = Vec::with_capacity(amounts.len());
-    for &a in amounts {
-        if a > 0 {
+    for (i, &a) in amounts.iter().enumerate() {
+        if a > 0 && raked(i) {
             let r = ((a as i128 * percent as i128) / 100) as i64;
             // Checked: several huge winnings can rake more than an i64 holds.
             total = add(total, r, "rake")?;
@@ -155,6 +169,11 @@ mod tests {
         assert!(cap(&[1, 0], &[None, None]).is_err());
         assert!(mul(i64::MAX, 2, "x").is_err());
         assert_eq!(rake(&[100, -100], 5).unwrap(), (vec![95, -100], 5));
+        assert_eq!(rake_only(&[100, 180, -280], 5, |i| i == 0).unwrap(), (vec![95, 180, -280], 5));
+        assert!(check_base(1).is_ok());
+        for b in [0, -1, i64::MIN] {
+            assert_eq!(check_base(b).unwrap_err().field.as_deref(), Some("base"));
+        }
         // fuzz finding: an uncapped loss of i64::MIN was negated with overflow (a panic)
         assert!(cap(&[i64::MIN, i64::MAX, 1], &[None, Some(5), Some(5)]).unwrap_err().message.contains("overflow"));
         // fuzz finding: the total rake of several huge winnings overflowed (a panic)

@@ -9,7 +9,7 @@ use crate::{native_result, result_methods};
 use handeval_core::cards::Card;
 use handeval_core::dachu::calling::{side_name, Call, Calling as CoreCalling, Outcome, Stage};
 use handeval_core::dachu::deal::{Deal as CoreDeal, DealAction};
-use handeval_core::dachu::rules::{FirstCaller, UnitPer};
+use handeval_core::dachu::rules::{DeclareOncePer, FirstCaller, UnitPer};
 use handeval_core::dachu::{self as dc, Chu, Constraints, Kind};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
@@ -32,9 +32,10 @@ impl GameRules for DachuRules {
     }
 }
 
-result_methods!(DachuRules, [mixed_ace_pair, cheng_chu_alone, escape_shared_by_all, unit_per, first_caller_2v2, escape_units] {
+result_methods!(DachuRules, [mixed_ace_pair, cheng_chu_alone, escape_shared_by_all, unit_per, first_caller_2v2, escape_units, jiao_round_up, declare_once_per] {
     #[new]
-    #[pyo3(signature = (*, mixed_ace_pair=None, cheng_chu_alone=None, escape_shared_by_all=None, unit_per=None, first_caller_2v2=None, escape_units=None))]
+    #[pyo3(signature = (*, mixed_ace_pair=None, cheng_chu_alone=None, escape_shared_by_all=None, unit_per=None, first_caller_2v2=None, escape_units=None, jiao_round_up=None, declare_once_per=None))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         mixed_ace_pair: Option<&Bound<'_, PyAny>>,
         cheng_chu_alone: Option<&Bound<'_, PyAny>>,
@@ -42,6 +43,8 @@ result_methods!(DachuRules, [mixed_ace_pair, cheng_chu_alone, escape_shared_by_a
         unit_per: Option<&Bound<'_, PyAny>>,
         first_caller_2v2: Option<&Bound<'_, PyAny>>,
         escape_units: Option<&Bound<'_, PyAny>>,
+        jiao_round_up: Option<&Bound<'_, PyAny>>,
+        declare_once_per: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let d = dc::Rules::default();
         let core = dc::Rules {
@@ -51,6 +54,8 @@ result_methods!(DachuRules, [mixed_ace_pair, cheng_chu_alone, escape_shared_by_a
             unit_per: rules::choice(unit_per, "unit_per", d.unit_per, UnitPer::parse)?,
             first_caller_2v2: rules::choice(first_caller_2v2, "first_caller_2v2", d.first_caller_2v2, FirstCaller::parse)?,
             escape_units: rules::count(escape_units, "escape_units", d.escape_units)?,
+            jiao_round_up: rules::flag(jiao_round_up, "jiao_round_up", d.jiao_round_up)?,
+            declare_once_per: rules::choice(declare_once_per, "declare_once_per", d.declare_once_per, DeclareOncePer::parse)?,
         };
         Ok(DachuRules { core: rules::validated(core, dc::Rules::validate)? })
     }
@@ -87,6 +92,18 @@ result_methods!(DachuRules, [mixed_ace_pair, cheng_chu_alone, escape_shared_by_a
     #[getter]
     fn escape_units(&self) -> u32 {
         self.core.escape_units
+    }
+    /// [decision] a 繳 costs base × multiplier / 2 rounded up to a whole unit (default
+    /// True: a surrender always costs something); False: rounded toward zero.
+    #[getter]
+    fn jiao_round_up(&self) -> bool {
+        self.core.jiao_round_up
+    }
+    /// [decision] the deal's declarations are once per "player_and_kind" (default), once
+    /// per "player" (one of any kind each) or once per "game" per kind.
+    #[getter]
+    fn declare_once_per(&self) -> &'static str {
+        self.core.declare_once_per.as_str()
     }
 });
 
@@ -902,6 +919,8 @@ native_result! {
 /// with one player after 包踹/繳 counts like the lone player of 1 vs 3). 全殲 doubles the
 /// multiplier. A won game moves one unit (base × multiplier) per member of the larger
 /// side (``Rules.unit_per``), shared equally; 被包打 seats pay or win with their side.
+/// Each 繳 pays base × multiplier / 2 (rounded up, ``Rules.jiao_round_up``) to the other
+/// side.
 /// Shares that do not divide evenly follow RULES §0 (largest remainder, lower seat
 /// first); the result is exactly zero-sum.
 #[pyfunction]

@@ -20,7 +20,11 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 ///   the lowest card dealt (normally 3♠); default False (the seed does not require it).
 /// * ``unplayed_loser_adds_multipliers`` — [decision] a loser who played no card and holds
 ///   specials or 2s pays ``26 + Σ multipliers`` (default True); False: just 26.
-/// * ``rake_percent`` — 抽水 of each positive final amount, 0..100, default 5 (the seed).
+/// * ``turn_after_chop`` — [decision] who moves after a chop by a seat that had passed:
+///   ``"from_chopper"`` (default: the next seat after the chopper that has not passed) or
+///   ``"resume"`` (the seat whose turn the chop interrupted).
+/// * ``rake_percent`` — 抽水 of the winner's positive final amount, 0..100, default 5 (the
+///   seed); losers are not raked.
 #[pyclass(frozen, from_py_object, module = "handeval.tienlen", name = "Rules")]
 #[derive(Clone, Default)]
 pub struct TienlenRules {
@@ -35,18 +39,20 @@ impl GameRules for TienlenRules {
     }
 }
 
-result_methods!(TienlenRules, [first_lead_must_contain_lowest, unplayed_loser_adds_multipliers, rake_percent] {
+result_methods!(TienlenRules, [first_lead_must_contain_lowest, unplayed_loser_adds_multipliers, turn_after_chop, rake_percent] {
     #[new]
-    #[pyo3(signature = (*, first_lead_must_contain_lowest=None, unplayed_loser_adds_multipliers=None, rake_percent=None))]
+    #[pyo3(signature = (*, first_lead_must_contain_lowest=None, unplayed_loser_adds_multipliers=None, turn_after_chop=None, rake_percent=None))]
     fn new(
         first_lead_must_contain_lowest: Option<&Bound<'_, PyAny>>,
         unplayed_loser_adds_multipliers: Option<&Bound<'_, PyAny>>,
+        turn_after_chop: Option<&Bound<'_, PyAny>>,
         rake_percent: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let d = tl::Rules::default();
         let core = tl::Rules {
             first_lead_must_contain_lowest: rules::flag(first_lead_must_contain_lowest, "first_lead_must_contain_lowest", d.first_lead_must_contain_lowest)?,
             unplayed_loser_adds_multipliers: rules::flag(unplayed_loser_adds_multipliers, "unplayed_loser_adds_multipliers", d.unplayed_loser_adds_multipliers)?,
+            turn_after_chop: rules::choice(turn_after_chop, "turn_after_chop", d.turn_after_chop, tl::TurnAfterChop::parse)?,
             rake_percent: rules::count(rake_percent, "rake_percent", d.rake_percent)?,
         };
         Ok(TienlenRules { core: rules::validated(core, tl::Rules::validate)? })
@@ -58,6 +64,10 @@ result_methods!(TienlenRules, [first_lead_must_contain_lowest, unplayed_loser_ad
     #[getter]
     fn unplayed_loser_adds_multipliers(&self) -> bool {
         self.core.unplayed_loser_adds_multipliers
+    }
+    #[getter]
+    fn turn_after_chop(&self) -> &'static str {
+        self.core.turn_after_chop.as_str()
     }
     #[getter]
     fn rake_percent(&self) -> u32 {
@@ -391,11 +401,18 @@ fn first_from(leader: Option<&Bound<'_, PyAny>>, first_lead: Option<&Bound<'_, P
     Ok((Some(fl.seat), fl.must_contain.then_some(card)))
 }
 
-fn replay(round: &Bound<'_, PyAny>, players: Option<&Bound<'_, PyAny>>, leader: Option<&Bound<'_, PyAny>>, first_lead: Option<&Bound<'_, PyAny>>) -> PyResult<CoreRound> {
+fn replay(
+    round: &Bound<'_, PyAny>,
+    players: Option<&Bound<'_, PyAny>>,
+    leader: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<CoreRound> {
+    let rules = rules_from(rules)?;
     let actions = round_named(round, "round")?;
     let players = players_from(players)?;
     let (leader, must) = first_from(leader, first_lead)?;
-    CoreRound::replay(players, leader, must, &actions).py()
+    CoreRound::replay(players, leader, must, &actions, &rules).py()
 }
 
 native_result! {
@@ -425,11 +442,17 @@ native_result! {
 /// Replay a round ``[[seat, cards | "pass"], ...]`` and return its state. An illegal
 /// action raises a HandevalError naming it (``round[i]``) and why. ``leader`` defaults to
 /// the first action's seat; pass ``first_lead`` (from :func:`first_leader`) for the
-/// game's first round.
+/// game's first round. ``rules``: ``turn_after_chop`` decides who moves after a chop.
 #[pyfunction]
-#[pyo3(signature = (round, players=None, leader=None, first_lead=None))]
-fn tl_round_state(round: &Bound<'_, PyAny>, players: Option<&Bound<'_, PyAny>>, leader: Option<&Bound<'_, PyAny>>, first_lead: Option<&Bound<'_, PyAny>>) -> PyResult<RoundState> {
-    let st = replay(round, players, leader, first_lead)?;
+#[pyo3(signature = (round, players=None, leader=None, first_lead=None, rules=None))]
+fn tl_round_state(
+    round: &Bound<'_, PyAny>,
+    players: Option<&Bound<'_, PyAny>>,
+    leader: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<RoundState> {
+    let st = replay(round, players, leader, first_lead, rules)?;
     Ok(RoundState {
         plays: st.plays.iter().map(|(s, p)| (*s, TienlenPlay { core: p.clone() })).collect(),
         passed: (0..st.players).filter(|&s| st.passed[s]).collect(),
@@ -444,7 +467,8 @@ fn tl_round_state(round: &Bound<'_, PyAny>, players: Option<&Bound<'_, PyAny>>, 
 /// otherwise the reason it may not. Bad input (a set that is not a play, a seat not in
 /// the game, a card already played) raises a HandevalError.
 #[pyfunction]
-#[pyo3(signature = (round, seat, action, players=None, leader=None, first_lead=None))]
+#[pyo3(signature = (round, seat, action, players=None, leader=None, first_lead=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
 fn tl_check_action(
     round: &Bound<'_, PyAny>,
     seat: &Bound<'_, PyAny>,
@@ -452,8 +476,9 @@ fn tl_check_action(
     players: Option<&Bound<'_, PyAny>>,
     leader: Option<&Bound<'_, PyAny>>,
     first_lead: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<String>> {
-    let st = replay(round, players, leader, first_lead)?;
+    let st = replay(round, players, leader, first_lead, rules)?;
     let seat = usize_from(seat, "seat")?;
     let action = action_from(action, "action")?;
     Ok(st.check(seat, &action).py()?.err())
@@ -462,7 +487,8 @@ fn tl_check_action(
 /// Whether ``seat`` may play ``cards`` now: in turn and beating the table (or leading),
 /// or, after passing, only a special that chops the table.
 #[pyfunction]
-#[pyo3(signature = (round, seat, cards, players=None, leader=None, first_lead=None))]
+#[pyo3(signature = (round, seat, cards, players=None, leader=None, first_lead=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
 fn tl_may_play(
     round: &Bound<'_, PyAny>,
     seat: &Bound<'_, PyAny>,
@@ -470,8 +496,9 @@ fn tl_may_play(
     players: Option<&Bound<'_, PyAny>>,
     leader: Option<&Bound<'_, PyAny>>,
     first_lead: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<bool> {
-    Ok(tl_check_action(round, seat, cards, players, leader, first_lead)?.is_none())
+    Ok(tl_check_action(round, seat, cards, players, leader, first_lead, rules)?.is_none())
 }
 
 fn transfer_dict<'py>(py: Python<'py>, t: &Transfer) -> PyResult<Bound<'py, PyDict>> {
@@ -487,19 +514,21 @@ fn transfer_dict<'py>(py: Python<'py>, t: &Transfer) -> PyResult<Bound<'py, PyDi
 /// the multipliers of the chain's specials to the seat of the last special. The round is
 /// validated first.
 #[pyfunction]
-#[pyo3(signature = (round, base, players=None, leader=None))]
+#[pyo3(signature = (round, base, players=None, leader=None, rules=None))]
 fn tl_chop_transfers<'py>(
     py: Python<'py>,
     round: &Bound<'py, PyAny>,
     base: &Bound<'py, PyAny>,
     players: Option<&Bound<'py, PyAny>>,
     leader: Option<&Bound<'py, PyAny>>,
+    rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let rules = rules_from(rules)?;
     let actions = round_named(round, "round")?;
     let base = int_from(base, "base")?;
     let players = players_from(players)?;
     let leader = opt(leader, |l| usize_from(l, "leader"))?;
-    tl::chop_transfers(players, leader, &actions, base).py()?.iter().map(|t| transfer_dict(py, t)).collect()
+    tl::chop_transfers(players, leader, &actions, base, &rules).py()?.iter().map(|t| transfer_dict(py, t)).collect()
 }
 
 /// The disjoint 炸弹 / 3连对 / 4连对 groups of a hand with the largest total multiplier,
@@ -636,7 +665,7 @@ fn tl_settle(
         })
     })?;
     let chops = opt(chops, |c| list_from(c, "chops", chop_item))?.unwrap_or_default();
-    let chops = tl::chop_list(&remaining, &chops, base).py()?;
+    let chops = tl::chop_list(&remaining, &chops, base, &rules).py()?;
     let carried = carried_from(carried, "carried")?;
     Ok(settlement(tl::settle(&remaining, winner, base, played_any.as_deref(), &chops, carried.as_deref(), &rules).py()?))
 }

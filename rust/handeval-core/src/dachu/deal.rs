@@ -1,15 +1,21 @@
 //! The deal and its declarations (RULES 3.5) as a state machine: 夢宣 while the players
 //! hold 1–5 cards, 夢踹 while they hold 5–8, then the rest (9–13) in one go, 撐儲, and
-//! 平宣 when nobody fixed the 儲. Each player makes each declaration at most once.
+//! 平宣 when nobody fixed the 儲. Each player makes each declaration at most once (the
+//! rule `declare_once_per`); 夢宣 and 撐儲 fix the colour, so each happens once per game.
 
 use super::calling::Calling;
 use super::play::{Chu, THREE_OF_HEARTS};
-use super::rules::Rules;
+use super::rules::{DeclareOncePer, Rules};
 use crate::bail;
 use crate::cards::{check_distinct, check_distinct_across, format_cards, rank, Card};
 use crate::error::{Error, Result};
 
 pub const SEATS: usize = 4;
+
+// Declaration kinds, as named in errors' fields and the Python actions.
+const MENG_XUAN: &str = "meng_xuan";
+const MENG_CHUAI: &str = "meng_chuai";
+const CHENG_CHU: &str = "cheng_chu";
 
 /// One step of the deal.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,9 +36,9 @@ impl DealAction {
     pub fn name(&self) -> &'static str {
         match self {
             DealAction::Deal => "deal",
-            DealAction::MengXuan { .. } => "meng_xuan",
-            DealAction::MengChuai { .. } => "meng_chuai",
-            DealAction::ChengChu { .. } => "cheng_chu",
+            DealAction::MengXuan { .. } => MENG_XUAN,
+            DealAction::MengChuai { .. } => MENG_CHUAI,
+            DealAction::ChengChu { .. } => CHENG_CHU,
             DealAction::Finish => "finish",
         }
     }
@@ -163,12 +169,12 @@ impl Deal {
         }
         for seat in 0..SEATS {
             let held = self.held(seat);
-            if (1..=5).contains(&self.dealt) && self.chu.is_none() && self.meng_xuan[seat].is_none() {
+            if (1..=5).contains(&self.dealt) && self.chu.is_none() && self.once_ok(seat, MENG_XUAN).is_ok() {
                 for &c in held.iter().filter(|c| c.rank() == rank::ACE) {
                     out.push(DealAction::MengXuan { seat, card: c });
                 }
             }
-            if (5..=8).contains(&self.dealt) && self.meng_chuai[seat].is_none() {
+            if (5..=8).contains(&self.dealt) && self.once_ok(seat, MENG_CHUAI).is_ok() {
                 for r in 0..13u8 {
                     if r == rank::ACE {
                         continue;
@@ -184,7 +190,7 @@ impl Deal {
                     }
                 }
             }
-            if self.dealt == 13 && !self.cheng_chu[seat] && !self.cheng_chu.iter().any(|&x| x) {
+            if self.dealt == 13 && self.once_ok(seat, CHENG_CHU).is_ok() && !self.cheng_chu.iter().any(|&x| x) {
                 for chu in [Chu::Red, Chu::Black] {
                     if self.cheng_chu_allowed(seat, chu).is_ok() {
                         out.push(DealAction::ChengChu { seat, chu });
@@ -193,6 +199,41 @@ impl Deal {
             }
         }
         out
+    }
+
+    fn made(&self, seat: usize, kind: &str) -> bool {
+        match kind {
+            MENG_XUAN => self.meng_xuan[seat].is_some(),
+            MENG_CHUAI => self.meng_chuai[seat].is_some(),
+            _ => self.cheng_chu[seat],
+        }
+    }
+
+    /// Whether `seat` may still make a declaration of `kind` under `declare_once_per`.
+    fn once_ok(&self, seat: usize, kind: &'static str) -> Result<()> {
+        let zh = |k: &str| match k {
+            MENG_XUAN => "夢宣",
+            MENG_CHUAI => "夢踹",
+            _ => "撐儲",
+        };
+        match self.rules.declare_once_per {
+            DeclareOncePer::PlayerAndKind => {
+                if self.made(seat, kind) {
+                    bail!(field = kind, "seat {seat} has already made {} (once per player per game)", zh(kind));
+                }
+            }
+            DeclareOncePer::Player => {
+                if let Some(k) = [MENG_XUAN, MENG_CHUAI, CHENG_CHU].into_iter().find(|k| self.made(seat, k)) {
+                    bail!(field = kind, "seat {seat} has already made {}: one declaration per player per game (rule declare_once_per = player)", zh(k));
+                }
+            }
+            DeclareOncePer::Game => {
+                if let Some(other) = (0..SEATS).find(|&s| self.made(s, kind)) {
+                    bail!(field = kind, "seat {other} has already made {}: once per game (rule declare_once_per = game)", zh(kind));
+                }
+            }
+        }
+        Ok(())
     }
 
     fn cheng_chu_allowed(&self, seat: usize, chu: Chu) -> Result<()> {
@@ -238,9 +279,7 @@ impl Deal {
             }
             DealAction::MengXuan { seat, card } => {
                 let seat = *seat;
-                if self.meng_xuan[seat].is_some() {
-                    bail!(field = "meng_xuan", "seat {seat} has already made 夢宣 (once per player per game)");
-                }
+                self.once_ok(seat, MENG_XUAN)?;
                 if !(1..=5).contains(&self.dealt) {
                     bail!(field = "meng_xuan", "夢宣 is only possible while the players hold 1–5 cards (they hold {})", self.dealt);
                 }
@@ -260,9 +299,7 @@ impl Deal {
             }
             DealAction::MengChuai { seat, cards } => {
                 let seat = *seat;
-                if self.meng_chuai[seat].is_some() {
-                    bail!(field = "meng_chuai", "seat {seat} has already made 夢踹 (once per player per game)");
-                }
+                self.once_ok(seat, MENG_CHUAI)?;
                 if !(5..=8).contains(&self.dealt) {
                     bail!(field = "meng_chuai", "夢踹 is only possible while the players hold 5–8 cards (they hold {})", self.dealt);
                 }
@@ -281,9 +318,7 @@ impl Deal {
             }
             DealAction::ChengChu { seat, chu } => {
                 let seat = *seat;
-                if self.cheng_chu[seat] {
-                    bail!(field = "cheng_chu", "seat {seat} has already made 撐儲 (once per player per game)");
-                }
+                self.once_ok(seat, CHENG_CHU)?;
                 if self.dealt != 13 {
                     bail!(field = "cheng_chu", "撐儲 is only possible after all 13 cards are dealt (they hold {})", self.dealt);
                 }

@@ -6,10 +6,13 @@ use crate::error::{Error, Result};
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum UnitPer {
     /// **[decision]** one unit per member of the larger side (default): 2 vs 2 → each
-    /// loser pays one unit; 1 vs 3 → the lone player pays or receives three units.
+    /// loser pays one unit; 1 vs 3 → the lone player pays or receives three units; 2 vs 2
+    /// after one player's 繳 → the partner who plays on alone pays or receives two units,
+    /// one per opponent (surrendered seats are not counted: they paid their 繳).
     LargerSide,
-    /// One unit per member of the losing side: the lone player pays one unit (shared by
-    /// three) or receives three.
+    /// One unit per member of the losing side (surrendered seats not counted): a lone
+    /// loser pays one unit, shared by the winners; a lone winner receives one unit from
+    /// each loser.
     LosingSide,
 }
 
@@ -55,6 +58,38 @@ impl FirstCaller {
     }
 }
 
+/// How "以上所有操作，全部玩家每局只可以執行一次" (the deal's declarations) is read
+/// (RULES 3.5). 夢宣 and 撐儲 fix the 儲 colour, so under every reading each of them
+/// happens at most once per game; the readings differ for 夢踹 and for mixing kinds.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum DeclareOncePer {
+    /// **[decision]** each player may make each kind once (default): several players may
+    /// each 夢踹, and one player may both 夢宣 and 夢踹.
+    PlayerAndKind,
+    /// Each player makes at most one declaration of any kind per game.
+    Player,
+    /// Each kind happens at most once per game in total (a single 夢踹).
+    Game,
+}
+
+impl DeclareOncePer {
+    pub fn parse(text: &str) -> Result<Self> {
+        match text {
+            "player_and_kind" => Ok(Self::PlayerAndKind),
+            "player" => Ok(Self::Player),
+            "game" => Ok(Self::Game),
+            _ => Err(Error::field("declare_once_per", format!("{text:?} is not one of \"player_and_kind\", \"player\", \"game\""))),
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::PlayerAndKind => "player_and_kind",
+            Self::Player => "player",
+            Self::Game => "game",
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// **[decision]** a pair of one 儲A and one plain A is an ordinary AA (default true);
@@ -74,6 +109,11 @@ pub struct Rules {
     pub first_caller_2v2: FirstCaller,
     /// Escape penalty in units of `base × multiplier` (the seed: 5).
     pub escape_units: u32,
+    /// **[decision]** a 繳 costs `base × multiplier / 2` rounded up to a whole unit
+    /// (default true: a surrender always costs something); false: rounded toward zero.
+    pub jiao_round_up: bool,
+    /// **[decision]** how often the deal's declarations may be made (see [`DeclareOncePer`]).
+    pub declare_once_per: DeclareOncePer,
 }
 
 impl Default for Rules {
@@ -85,6 +125,8 @@ impl Default for Rules {
             unit_per: UnitPer::LargerSide,
             first_caller_2v2: FirstCaller::Other,
             escape_units: 5,
+            jiao_round_up: true,
+            declare_once_per: DeclareOncePer::PlayerAndKind,
         }
     }
 }

@@ -153,9 +153,7 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
         bail!(field = "chu_side", "the 儲方 is one seat (1 vs 3) or two (2 vs 2), got {}", g.chu_side.len());
     }
     check_multiplier(g.multiplier)?;
-    if g.base <= 0 {
-        bail!(field = "base", "must be a positive integer (got {})", g.base);
-    }
+    money::check_base(g.base)?;
     let jiao = seats(&g.surrendered, "surrendered")?;
     let bbd = seats(&g.bei_bao_da, "bei_bao_da")?;
     let esc = seats(&g.escaped, "escaped")?;
@@ -172,10 +170,12 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
     let unit = money::mul(g.base, g.multiplier, "base × multiplier")?;
     let mut lines: Vec<Line> = Vec::new();
 
-    // 繳: base × multiplier / 2 (rounded toward zero) each, shared by the opposing side's
-    // members who did not surrender — or by all of them if that whole side surrendered
-    // later (a personal 繳 followed by the other side's 繳). One transfer per side so
-    // the shares stay as even as possible.
+    // 繳: base × multiplier / 2 each — [decision] rounded up to a whole unit (rule
+    // `jiao_round_up`, so a surrender always costs something; off: toward zero) — shared
+    // by the opposing side's members who did not surrender, or by all of them if that
+    // whole side surrendered later (a personal 繳 followed by the other side's 繳). One
+    // transfer per side so the shares stay as even as possible.
+    let jiao_each = if rules.jiao_round_up { unit / 2 + unit % 2 } else { unit / 2 };
     for side in [chu, other] {
         let payers = members(side & jiao);
         if payers.is_empty() {
@@ -183,9 +183,9 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
         }
         let opp = 0b1111 & !side;
         let receivers = if opp & !jiao != 0 { members(opp & !jiao) } else { members(opp) };
-        let total = money::mul(unit / 2, payers.len() as i64, "繳")?;
+        let total = money::mul(jiao_each, payers.len() as i64, "繳")?;
         let who: Vec<String> = payers.iter().map(|s| s.to_string()).collect();
-        transfer(&mut lines, "jiao", &payers, &receivers, total, &format!("繳 by seat {}: base × multiplier / 2 each", who.join(", ")))?;
+        transfer(&mut lines, "jiao", &payers, &receivers, total, &format!("繳 by seat {}: base × multiplier / 2 = {jiao_each} each", who.join(", ")))?;
     }
 
     let whole_side_out = chu & !jiao == 0 || other & !jiao == 0;
@@ -235,7 +235,9 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
         }
         if v != Verdict::Draw {
             let (win, lose) = if v == Verdict::Win { (chu, other) } else { (other, chu) };
-            // 被包打 seats pay or win with their side; surrendered seats already paid.
+            // 被包打 seats pay or win with their side; surrendered seats already paid. With
+            // `larger_side` units, whoever plays alone against two or three pays or
+            // receives one unit per opponent (1 vs 3; 2 vs 2 after a partner's 繳).
             let winners = members(win & !jiao);
             let losers = members(lose & !jiao);
             let units = match rules.unit_per {

@@ -277,6 +277,50 @@ fn cheng_chu_and_its_option() {
     assert_eq!(z.chu_source, Some(deal::ChuSource::PingXuan));
 }
 
+/// RULES 3.5 [decision]: declarations are once per player per kind; several players may
+/// each 夢踹 (each doubles); 夢宣 and 撐儲 fix the colour, so each happens once per game.
+#[test]
+fn declarations_once_per_player_per_kind() {
+    let h = deal_hands([
+        "Ah 5s 5h 5d 2s 3s 4s 6s 7s 8s 9s Ts Js",
+        "Ad 6h 6d 6c 2h 3h 4h 7h 8h 9h Th Jh Qh",
+        "As Ac 2d 3d 4d 7d 8d 9d Td Jd Qd Kd Kh",
+        "2c 3c 4c 5c 7c 8c 9c Tc Jc Qc Kc Ks Qs",
+    ]);
+    let fives = [cards("5s")[0], cards("5h")[0], cards("5d")[0]];
+    let sixes = [cards("6h")[0], cards("6d")[0], cards("6c")[0]];
+    let d = deal_to(Deal::new(h.clone(), 0, r()).unwrap(), 5);
+    let d = step(&d, DealAction::MengChuai { seat: 0, cards: fives });
+    let d = step(&d, DealAction::MengChuai { seat: 1, cards: sixes });
+    assert_eq!(d.multiplier, 4);
+    assert!(d.apply(&DealAction::MengChuai { seat: 0, cards: fives }).unwrap_err().message.contains("once per player"));
+    assert!(!d.legal_actions().iter().any(|a| matches!(a, DealAction::MengChuai { seat: 0 | 1, .. })));
+    // 夢宣 is still open while they hold 5 cards, once in all: seat 1's Ad fixes red.
+    let x = step(&d, DealAction::MengXuan { seat: 1, card: cards("Ad")[0] });
+    assert_eq!((x.chu, x.multiplier), (Some(Chu::Red), 8));
+    assert!(!x.legal_actions().iter().any(|a| matches!(a, DealAction::MengXuan { .. })));
+    // 撐儲 once in all: seat 2 (As Ac) fixes black; nobody may 撐儲 after it.
+    let y = step(&deal_to(d, 13), DealAction::ChengChu { seat: 2, chu: Chu::Black });
+    assert_eq!((y.chu, y.multiplier), (Some(Chu::Black), 8));
+    assert!(!y.legal_actions().iter().any(|a| matches!(a, DealAction::ChengChu { .. })));
+    assert!(y.apply(&DealAction::ChengChu { seat: 2, chu: Chu::Black }).unwrap_err().message.contains("once per player"));
+    let y = step(&y, DealAction::Finish);
+    assert_eq!((y.chu_source, y.chu_side()), (Some(deal::ChuSource::ChengChu), Some(vec![2])));
+
+    // The other readings of the rule (option declare_once_per).
+    let per = |once| Rules { declare_once_per: once, ..r() };
+    let d = deal_to(Deal::new(h.clone(), 0, per(rules::DeclareOncePer::Game)).unwrap(), 5);
+    let d = step(&d, DealAction::MengChuai { seat: 0, cards: fives });
+    let e = d.apply(&DealAction::MengChuai { seat: 1, cards: sixes }).unwrap_err();
+    assert!(e.message.contains("seat 0 has already made 夢踹: once per game"), "{}", e.message);
+    assert!(!d.legal_actions().iter().any(|a| matches!(a, DealAction::MengChuai { .. })));
+    let d = deal_to(Deal::new(h, 0, per(rules::DeclareOncePer::Player)).unwrap(), 5);
+    let d = step(&d, DealAction::MengXuan { seat: 1, card: cards("Ad")[0] });
+    let e = d.apply(&DealAction::MengChuai { seat: 1, cards: sixes }).unwrap_err();
+    assert!(e.message.contains("one declaration per player"), "{}", e.message);
+    assert_eq!(step(&d, DealAction::MengChuai { seat: 0, cards: fives }).multiplier, 4);
+}
+
 #[test]
 fn deal_bad_input() {
     let mut h = std_hands();
@@ -565,6 +609,47 @@ fn jiao_escape_bei_bao_da_cap() {
     // Losing-side unit option: the lone loser pays one unit.
     let ls = Rules { unit_per: rules::UnitPer::LosingSide, ..r() };
     assert_eq!(settle(&game(&[0], Some(&[1, 2, 3, 0])), &ls).unwrap().deltas, vec![-20, 7, 7, 6]);
+}
+
+/// RULES 3.7 [decision] `jiao_round_up`: a 繳 costs base × multiplier / 2 rounded up.
+#[test]
+fn jiao_rounds_up() {
+    let g = |base, multiplier| Game { chu_side: vec![0, 2], multiplier, base, surrendered: vec![1, 3], ..Default::default() };
+    // base 1 × 1: half a unit each, rounded up to 1 (it was 0 before).
+    assert_eq!(settle(&g(1, 1), &r()).unwrap().deltas, vec![1, -1, 1, -1]);
+    assert_eq!(settle(&g(5, 1), &r()).unwrap().deltas, vec![3, -3, 3, -3]);
+    assert_eq!(settle(&g(5, 2), &r()).unwrap().deltas, vec![5, -5, 5, -5]);
+    let down = Rules { jiao_round_up: false, ..r() };
+    assert_eq!(settle(&g(1, 1), &down).unwrap().deltas, vec![0; 4]);
+    assert_eq!(settle(&g(5, 1), &down).unwrap().deltas, vec![2, -2, 2, -2]);
+    // A lone 繳 of 1 × 1 costs 1, shared by three (1 0 0: largest remainder, lower seat).
+    let lone = Game { chu_side: vec![3], multiplier: 1, base: 1, surrendered: vec![3], ..Default::default() };
+    assert_eq!(settle(&lone, &r()).unwrap().deltas, vec![1, 0, 0, -1]);
+}
+
+/// RULES 3.7 `unit_per`: 2 vs 2 after one 繳, the partner who plays on alone pays or
+/// receives one unit per opponent (two units); `losing_side` counts the losers.
+#[test]
+fn unit_per_after_a_partners_jiao() {
+    // 儲方 0 and 2; seat 2 繳 (5 = ⌈10 / 2⌉, shared 3 / 2 by seats 1 and 3).
+    let g = |places: &[usize]| Game { chu_side: vec![0, 2], multiplier: 1, base: 10, places: Some(places.to_vec()), surrendered: vec![2], ..Default::default() };
+    // Seat 0 first of three: win with 全殲, unit 10 × 2; one unit from each opponent.
+    let s = settle(&g(&[0, 1, 3]), &r()).unwrap();
+    assert_eq!((s.verdict, s.wipe_out), (Some(Verdict::Win), true));
+    assert_eq!(s.deltas, vec![40, 3 - 20, -5, 2 - 20]);
+    // Seat 0 last: it pays one unit to each opponent.
+    assert_eq!(settle(&g(&[1, 3, 0]), &r()).unwrap().deltas, vec![-40, 3 + 20, -5, 2 + 20]);
+    let ls = Rules { unit_per: rules::UnitPer::LosingSide, ..r() };
+    assert_eq!(settle(&g(&[0, 1, 3]), &ls).unwrap().deltas, vec![40, 3 - 20, -5, 2 - 20]);
+    assert_eq!(settle(&g(&[1, 3, 0]), &ls).unwrap().deltas, vec![-20, 3 + 10, -5, 2 + 10]);
+}
+
+#[test]
+fn base_is_at_least_one() {
+    for base in [0, -10] {
+        let g = Game { base, ..game(&[0], Some(&[0, 1, 2, 3])) };
+        assert_eq!(settle(&g, &r()).unwrap_err().field.as_deref(), Some("base"));
+    }
 }
 
 #[test]

@@ -354,6 +354,8 @@ pub fn compare_rows(a: &[Card], b: &[Card], rules: &Rules) -> Result<Ordering> {
             b.len()
         )));
     }
+    // One deck (RULES §0): a card cannot be in both rows.
+    crate::cards::check_distinct_across(&[("a".into(), a), ("b".into(), b)])?;
     Ok(row_value(a, rules)?.key.cmp(&row_value(b, rules)?.key))
 }
 
@@ -479,6 +481,16 @@ mod tests {
         assert_eq!(compare_rows(&cards("Ac 9d 7d"), &cards("Ad 9c 7c"), &r).unwrap(), Ordering::Greater);
         let off = Rules { suit_tiebreak: false, ..Rules::default() };
         assert_eq!(compare_rows(&a, &b, &off).unwrap(), Ordering::Equal);
+    }
+
+    /// RULES §0: one deck, so the same card in both rows is bad input, not a tie.
+    #[test]
+    fn same_card_in_both_rows_is_an_error() {
+        let r = Rules::default();
+        let e = compare_rows(&cards("As Ks Qs Js Ts"), &cards("As Kd Qd Jd Td"), &r).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("b"));
+        assert!(e.message.contains("As is also in a"), "{}", e.message);
+        assert!(compare_rows(&cards("Qs Qh 2c"), &cards("Qd Qc 2c"), &r).unwrap_err().message.contains("2c"));
     }
 
     #[test]

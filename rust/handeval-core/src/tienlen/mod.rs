@@ -17,6 +17,33 @@ pub use settle::{chop_list, settle, settle_instant, special_groups, Chop, Group,
 
 use crate::error::{Error, Result};
 
+/// Who moves after a 压牌 chop made out of turn (RULES 2.4): only a seat that has passed
+/// plays out of turn, and only with a special that chops the table.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TurnAfterChop {
+    /// **[decision]** play goes on from the chopper: the next seat after it that has not
+    /// passed moves next (default).
+    FromChopper,
+    /// The seat whose turn the chop interrupted still moves next.
+    Resume,
+}
+
+impl TurnAfterChop {
+    pub fn parse(text: &str) -> Result<Self> {
+        match text {
+            "from_chopper" => Ok(Self::FromChopper),
+            "resume" => Ok(Self::Resume),
+            _ => Err(Error::field("turn_after_chop", format!("{text:?} is not one of \"from_chopper\", \"resume\""))),
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::FromChopper => "from_chopper",
+            Self::Resume => "resume",
+        }
+    }
+}
+
 /// House-rule options of 越式13张; `Default` gives RULES.md's values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -26,13 +53,21 @@ pub struct Rules {
     /// **[decision]** A loser who played no card and still holds specials or 2s pays
     /// `26 + Σ multipliers` (default); off: just 26.
     pub unplayed_loser_adds_multipliers: bool,
-    /// 抽水: percent of each positive final amount (the seed: 5).
+    /// **[decision]** Who moves after a chop by a seat that had passed (see [`TurnAfterChop`]).
+    pub turn_after_chop: TurnAfterChop,
+    /// 抽水: percent of the winner's positive final amount (the seed: 5). Losers are never
+    /// raked, even when chop transfers leave them positive.
     pub rake_percent: u32,
 }
 
 impl Default for Rules {
     fn default() -> Self {
-        Rules { first_lead_must_contain_lowest: false, unplayed_loser_adds_multipliers: true, rake_percent: 5 }
+        Rules {
+            first_lead_must_contain_lowest: false,
+            unplayed_loser_adds_multipliers: true,
+            turn_after_chop: TurnAfterChop::FromChopper,
+            rake_percent: 5,
+        }
     }
 }
 

@@ -3,11 +3,12 @@
 //! Model: seats `0..players` play counter-clockwise (0 → 1 → 2 → 3 → 0). The turn goes to
 //! the next seat that has neither passed nor made the play on the table. A seat that
 //! passed keeps no turn, but may still chop (out of turn, like a real table) with a
-//! special that beats the table; it stays passed. The round ends when every seat but the
-//! one whose play is on the table has passed; that seat leads the next round.
+//! special that beats the table; it stays passed, and the rule `turn_after_chop` says who
+//! moves next (default: the seat after the chopper). The round ends when every seat but
+//! the one whose play is on the table has passed; that seat leads the next round.
 
 use super::play::{beats_key, classify, strength, text, why_not, Play};
-use super::{check_players, check_seat};
+use super::{check_players, check_seat, Rules, TurnAfterChop};
 use crate::cards::Card;
 use crate::error::{Error, Result};
 use crate::money;
@@ -59,14 +60,25 @@ pub struct RoundState {
     /// The card the round's first play must contain (the game's first round, when the
     /// rule `first_lead_must_contain_lowest` is on).
     pub must_contain: Option<Card>,
+    /// The rule `turn_after_chop` this round follows.
+    pub turn_after_chop: TurnAfterChop,
     used: u64,
 }
 
 impl RoundState {
-    pub fn new(players: usize, leader: usize, must_contain: Option<Card>) -> Result<RoundState> {
+    pub fn new(players: usize, leader: usize, must_contain: Option<Card>, rules: &Rules) -> Result<RoundState> {
         check_players(players)?;
         check_seat(leader, players, "leader")?;
-        Ok(RoundState { players, leader, plays: Vec::new(), passed: vec![false; players], to_move: Some(leader), must_contain, used: 0 })
+        Ok(RoundState {
+            players,
+            leader,
+            plays: Vec::new(),
+            passed: vec![false; players],
+            to_move: Some(leader),
+            must_contain,
+            turn_after_chop: rules.turn_after_chop,
+            used: 0,
+        })
     }
 
     /// The play on the table and its seat.
@@ -162,12 +174,19 @@ impl RoundState {
     /// Apply an action, or say why it is not allowed.
     pub fn apply(&mut self, seat: usize, action: &Action) -> Result<()> {
         let play = self.check(seat, action)?.map_err(Error::new)?;
+        // Only a passed seat's chop comes out of turn (`allowed` refuses anything else).
+        let interrupted = self.to_move.filter(|&t| t != seat);
         match play {
             None => self.passed[seat] = true,
             Some(p) => {
                 self.used |= p.mask();
                 self.plays.push((seat, p));
             }
+        }
+        if let (Some(t), TurnAfterChop::Resume) = (interrupted, self.turn_after_chop) {
+            // The interrupted seat has not passed and does not own the chop: it moves.
+            self.to_move = Some(t);
+            return Ok(());
         }
         // Next: the first seat after `seat` that has neither passed nor made the table's play.
         let owner = self.table().map(|t| t.0);
@@ -176,7 +195,7 @@ impl RoundState {
     }
 
     /// Replay a round; an error names the action (`round[i]`).
-    pub fn replay(players: usize, leader: Option<usize>, must_contain: Option<Card>, actions: &[(usize, Action)]) -> Result<RoundState> {
+    pub fn replay(players: usize, leader: Option<usize>, must_contain: Option<Card>, actions: &[(usize, Action)], rules: &Rules) -> Result<RoundState> {
         let leader = match leader {
             Some(l) => l,
             None => match actions.first() {
@@ -184,7 +203,7 @@ impl RoundState {
                 None => 0,
             },
         };
-        let mut st = RoundState::new(players, leader, must_contain)?;
+        let mut st = RoundState::new(players, leader, must_contain, rules)?;
         for (i, (seat, a)) in actions.iter().enumerate() {
             st.apply(*seat, a).map_err(|e| e.within(&format!("round[{i}]")))?;
         }
@@ -204,12 +223,11 @@ pub fn chop_chain(plays: &[(usize, Play)]) -> Option<(usize, i64, usize, usize)>
     Some((first, value, plays[n - 2].0, plays[n - 1].0))
 }
 
-/// The chop payment of one round (`[]` or one transfer), after validating the round.
-pub fn chop_transfers(players: usize, leader: Option<usize>, actions: &[(usize, Action)], base: i64) -> Result<Vec<Transfer>> {
-    if base < 0 {
-        return Err(Error::field("base", format!("must not be negative (got {base})")));
-    }
-    let st = RoundState::replay(players, leader, None, actions)?;
+/// The chop payment of one round (`[]` or one transfer), after validating the round
+/// under `rules` (its turn order).
+pub fn chop_transfers(players: usize, leader: Option<usize>, actions: &[(usize, Action)], base: i64, rules: &Rules) -> Result<Vec<Transfer>> {
+    money::check_base(base)?;
+    let st = RoundState::replay(players, leader, None, actions, rules)?;
     Ok(match chop_chain(&st.plays) {
         Some((_, value, from, to)) => vec![Transfer { from, to, amount: money::mul(base, value, "chop payment")? }],
         None => vec![],
@@ -228,29 +246,29 @@ mod tests {
     #[test]
     fn seed_chop_examples() {
         let r = acts(&[(0, "3s 3h 4s 4h 5s 5h"), (1, "6s 6h 7s 7h 8s 8h"), (2, "pass"), (3, "4d 4c 5d 5c 6d 6c 7d 7c"), (0, "pass"), (1, "pass")]);
-        assert_eq!(chop_transfers(4, None, &r, 10).unwrap(), vec![Transfer { from: 1, to: 3, amount: 80 }]);
-        let st = RoundState::replay(4, None, None, &r).unwrap();
+        assert_eq!(chop_transfers(4, None, &r, 10, &Rules::default()).unwrap(), vec![Transfer { from: 1, to: 3, amount: 80 }]);
+        let st = RoundState::replay(4, None, None, &r, &Rules::default()).unwrap();
         assert!(st.is_over());
         assert_eq!(st.next_leader(), Some(3));
         let r = acts(&[(0, "2h"), (1, "3s 3h 4s 4h 5s 5h 6s 6h"), (2, "pass"), (3, "pass"), (0, "pass")]);
-        assert_eq!(chop_transfers(4, None, &r, 10).unwrap(), vec![Transfer { from: 0, to: 1, amount: 40 }]);
+        assert_eq!(chop_transfers(4, None, &r, 10, &Rules::default()).unwrap(), vec![Transfer { from: 0, to: 1, amount: 40 }]);
         let r = acts(&[(0, "3s 3h 4s 4h 5s 5h 6s 6h"), (1, "pass"), (2, "pass"), (3, "pass")]);
-        assert_eq!(chop_transfers(4, None, &r, 10).unwrap(), vec![]);
+        assert_eq!(chop_transfers(4, None, &r, 10, &Rules::default()).unwrap(), vec![]);
     }
 
     #[test]
     fn chain_starts_at_the_first_beaten_play() {
         // 9 → 2 (no chop yet) → bomb chops the 2 → higher bomb: chain = 2, bomb, bomb = 0+3+3.
         let r = acts(&[(0, "9s"), (1, "2s"), (2, "7s 7h 7d 7c"), (3, "8s 8h 8d 8c"), (0, "pass"), (1, "pass"), (2, "pass")]);
-        assert_eq!(chop_transfers(4, None, &r, 1).unwrap(), vec![Transfer { from: 2, to: 3, amount: 6 }]);
+        assert_eq!(chop_transfers(4, None, &r, 1, &Rules::default()).unwrap(), vec![Transfer { from: 2, to: 3, amount: 6 }]);
         // Only plain plays: nothing.
         let r = acts(&[(0, "9s"), (1, "2s"), (2, "pass"), (3, "pass"), (0, "pass")]);
-        assert_eq!(chop_transfers(4, None, &r, 1).unwrap(), vec![]);
+        assert_eq!(chop_transfers(4, None, &r, 1, &Rules::default()).unwrap(), vec![]);
     }
 
     #[test]
     fn turns_passes_and_chops() {
-        let mut st = RoundState::new(4, 0, None).unwrap();
+        let mut st = RoundState::new(4, 0, None, &Rules::default()).unwrap();
         assert_eq!(st.to_move, Some(0));
         assert!(st.check(0, &Action::Pass).unwrap().unwrap_err().contains("may not pass"));
         assert!(st.check(1, &Action::Play(cards("3s"))).unwrap().unwrap_err().contains("seat 0 leads"));
@@ -281,22 +299,60 @@ mod tests {
         assert!(st.check(3, &Action::Play(cards("3s 4s"))).unwrap_err().message.contains("not a play"));
     }
 
+    /// RULES 2.4 [decision] `turn_after_chop`: seat 0 leads 9♠, seat 1 passes, seat 2
+    /// plays a 2, and seat 1 (passed) chops it with a bomb while it is seat 3's turn.
+    #[test]
+    fn turn_after_a_chop_out_of_turn() {
+        let r = acts(&[(0, "9s"), (1, "pass"), (2, "2s"), (1, "7s 7h 7d 7c")]);
+        let st = RoundState::replay(4, None, None, &r, &Rules::default()).unwrap();
+        assert_eq!(st.to_move, Some(2), "default from_chopper: the seat after the chopper");
+        let resume = Rules { turn_after_chop: TurnAfterChop::Resume, ..Rules::default() };
+        let st = RoundState::replay(4, None, None, &r, &resume).unwrap();
+        assert_eq!(st.to_move, Some(3), "resume: the interrupted seat");
+        // The order each rule gives is the only one it accepts.
+        let next = |seat| acts(&[(0, "9s"), (1, "pass"), (2, "2s"), (1, "7s 7h 7d 7c"), (seat, "pass")]);
+        assert!(RoundState::replay(4, None, None, &next(3), &Rules::default()).unwrap_err().message.contains("seat 2's turn"));
+        assert!(RoundState::replay(4, None, None, &next(2), &resume).unwrap_err().message.contains("seat 3's turn"));
+        // A chop in turn moves on from the chopper under both rules.
+        let r = acts(&[(0, "2s"), (1, "7s 7h 7d 7c")]);
+        for rules in [Rules::default(), resume.clone()] {
+            assert_eq!(RoundState::replay(4, None, None, &r, &rules).unwrap().to_move, Some(2));
+        }
+        // Whole rounds under either rule: the chain's value does not depend on the order.
+        let full = |tail: &[(usize, &str)]| {
+            let mut v = vec![(0, "9s"), (1, "pass"), (2, "2s"), (1, "7s 7h 7d 7c")];
+            v.extend_from_slice(tail);
+            acts(&v)
+        };
+        let chop = vec![Transfer { from: 2, to: 1, amount: 30 }];
+        assert_eq!(chop_transfers(4, None, &full(&[(2, "pass"), (3, "pass"), (0, "pass")]), 10, &Rules::default()).unwrap(), chop);
+        assert_eq!(chop_transfers(4, None, &full(&[(3, "pass"), (0, "pass"), (2, "pass")]), 10, &resume).unwrap(), chop);
+    }
+
+    #[test]
+    fn base_is_at_least_one() {
+        let r = acts(&[(0, "2h"), (1, "3s 3h 4s 4h 5s 5h 6s 6h"), (2, "pass"), (3, "pass"), (0, "pass")]);
+        for base in [0, -10] {
+            assert_eq!(chop_transfers(4, None, &r, base, &Rules::default()).unwrap_err().field.as_deref(), Some("base"));
+        }
+    }
+
     #[test]
     fn first_lead() {
         let hands = vec![cards("4s 5s"), cards("3c 9h"), cards("3h")];
         assert_eq!(first_leader(&hands).unwrap(), (1, cards("3c")[0]));
-        let st = RoundState::new(3, 1, Some(cards("3c")[0])).unwrap();
+        let st = RoundState::new(3, 1, Some(cards("3c")[0]), &Rules::default()).unwrap();
         assert!(st.check(1, &Action::Play(cards("9h"))).unwrap().unwrap_err().contains("must contain 3c"));
         assert!(st.check(1, &Action::Play(cards("3c"))).unwrap().is_ok());
         assert!(first_leader(&[cards("3s"), cards("3s")]).unwrap_err().message.contains("3s"));
-        assert!(RoundState::new(5, 0, None).is_err());
-        assert!(RoundState::new(3, 3, None).unwrap_err().message.contains("seat 3 is not in the game"));
+        assert!(RoundState::new(5, 0, None, &Rules::default()).is_err());
+        assert!(RoundState::new(3, 3, None, &Rules::default()).unwrap_err().message.contains("seat 3 is not in the game"));
     }
 
     #[test]
     fn replay_names_the_bad_action() {
         let r = acts(&[(0, "5s"), (1, "4s")]);
-        let e = chop_transfers(4, None, &r, 1).unwrap_err();
+        let e = chop_transfers(4, None, &r, 1, &Rules::default()).unwrap_err();
         assert_eq!(e.field.as_deref(), Some("round[1]"));
         assert!(e.message.contains("not higher"), "{}", e.message);
     }

@@ -189,13 +189,6 @@ fn extras(seat: usize, winner: usize, cards: &[Card], base: i64) -> Result<Vec<L
     Ok(lines)
 }
 
-fn check_base(base: i64) -> Result<()> {
-    if base < 0 {
-        return Err(Error::field("base", format!("must not be negative (got {base})")));
-    }
-    Ok(())
-}
-
 /// Add the winner's receipts, chops, cap and rake to per-loser lines; build the result.
 fn finish(
     winner: usize,
@@ -250,7 +243,9 @@ fn finish(
             lines.push(Line { kind: LineKind::Cap, seat: i, other: None, multiplier: 0, amount: d, cards: vec![], text: format!("seat {i}: the cap (防以小博大) changes {} to {}", theoretical[i], capped[i]) });
         }
     }
-    let (deltas, rake) = money::rake(&capped, rules.rake_percent)?;
+    // 抽水 from the winner's positive final amount only (the seed: 赢家所赢金额的5%); a
+    // loser who ends positive through chop transfers keeps it all.
+    let (deltas, rake) = money::rake_only(&capped, rules.rake_percent, |i| i == winner)?;
     for i in 0..players {
         if deltas[i] != capped[i] {
             let r = capped[i] - deltas[i];
@@ -270,8 +265,8 @@ pub enum Chop {
 /// Turn a game's chops into transfers (each round through [`super::chop_transfers`]),
 /// checking rounds against the hands: a card played in a round cannot still be in a
 /// hand, and a seat that played in a round cannot hold all 13 cards. Errors name
-/// `chops[k]`.
-pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64) -> Result<Vec<Transfer>> {
+/// `chops[k]`. Rounds are replayed under `rules` (its turn order).
+pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64, rules: &Rules) -> Result<Vec<Transfer>> {
     let players = remaining.len();
     check_players(players).map_err(|e| e.within("remaining"))?;
     let mut out = Vec::new();
@@ -280,7 +275,7 @@ pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64) -> Result<V
         match c {
             Chop::Transfer(t) => out.push(*t),
             Chop::Round(actions) => {
-                out.extend(super::chop_transfers(players, None, actions, base).map_err(|e| e.within(&f))?);
+                out.extend(super::chop_transfers(players, None, actions, base, rules).map_err(|e| e.within(&f))?);
                 for (seat, a) in actions {
                     let super::Action::Play(cards) = a else { continue };
                     for (i, h) in remaining.iter().enumerate() {
@@ -315,7 +310,7 @@ pub fn settle(
     let players = remaining.len();
     check_players(players).map_err(|e| e.within("remaining"))?;
     check_seat(winner, players, "winner")?;
-    check_base(base)?;
+    money::check_base(base)?;
     let groups: Vec<(String, &[Card])> = remaining.iter().enumerate().map(|(i, h)| (format!("remaining[{i}]"), h.as_slice())).collect();
     for (i, (name, h)) in groups.iter().enumerate() {
         if h.len() > 13 {
@@ -367,7 +362,7 @@ pub fn settle(
 /// loser pays base × 26, plus its specials and 2s unless it also held an instant win.
 pub fn settle_instant(hands: &[Vec<Card>], base: i64, carried: Option<&[Option<i64>]>, rules: &Rules) -> Result<Settlement> {
     rules.validate().map_err(|e| e.within("rules"))?;
-    check_base(base)?;
+    money::check_base(base)?;
     let (wins, winner) = instant_winner(hands)?;
     let Some(winner) = winner else {
         return Err(Error::field("hands", "no hand holds an instant win (RULES 2.5)"));
@@ -451,6 +446,34 @@ mod tests {
             let s: i64 = st.lines.iter().filter(|l| l.seat == seat).map(|l| l.amount).sum();
             assert_eq!(s, st.deltas[seat], "seat {seat}");
         }
+    }
+
+    /// RULES 2.6: the 5% rake comes from the winner's positive final amount only (the
+    /// seed: 赢家所赢金额的5%). Seat 2 ends +180 through a chop and keeps all of it.
+    #[test]
+    fn rake_only_from_the_winner() {
+        let remaining = vec![vec![], cards("3s 4s"), cards("5s"), cards("6s")];
+        let chops = [Transfer { from: 3, to: 2, amount: 190 }];
+        let st = settle(&remaining, 0, 10, None, &chops, None, &Rules::default()).unwrap();
+        assert_eq!(st.capped, vec![40, -20, 180, -200]);
+        assert_eq!(st.rake, 2);
+        assert_eq!(st.deltas, vec![38, -20, 180, -200]);
+        assert_eq!(st.lines.iter().filter(|l| l.kind == LineKind::Rake).map(|l| (l.seat, l.amount)).collect::<Vec<_>>(), vec![(0, -2)]);
+        // A winner left negative by chops is not raked either; nobody else is.
+        let chops = [Transfer { from: 0, to: 2, amount: 190 }];
+        let st = settle(&remaining, 0, 10, None, &chops, None, &Rules::default()).unwrap();
+        assert_eq!((st.deltas.clone(), st.rake), (vec![-150, -20, 180, -10], 0));
+    }
+
+    #[test]
+    fn base_is_at_least_one() {
+        let r = Rules::default();
+        let two = vec![vec![], cards("3s")];
+        for base in [0, -1] {
+            assert_eq!(settle(&two, 0, base, None, &[], None, &r).unwrap_err().field.as_deref(), Some("base"));
+        }
+        let hands = vec![cards("3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah 2d"), cards("3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c")];
+        assert_eq!(settle_instant(&hands, 0, None, &r).unwrap_err().field.as_deref(), Some("base"));
     }
 
     #[test]
@@ -561,11 +584,13 @@ mod tests {
             let st = settle(&remaining, winner, base, None, &chops, Some(&carried[..players]), &rules).unwrap();
             prop_assert_eq!(st.deltas.iter().sum::<i64>() + st.rake, 0);
             prop_assert_eq!(st.theoretical.iter().sum::<i64>(), 0);
+            prop_assert_eq!(st.rake, st.capped[winner].max(0) * rake as i64 / 100);
             for i in 0..players {
                 if let Some(c) = carried[i] { prop_assert!(st.capped[i].abs() <= c); }
                 let s: i64 = st.lines.iter().filter(|l| l.seat == i).map(|l| l.amount).sum();
                 prop_assert_eq!(s, st.deltas[i]);
-                prop_assert!(st.deltas[i] <= st.capped[i].max(0) || st.deltas[i] == st.capped[i]);
+                // Only the winner is raked.
+                if i != winner { prop_assert_eq!(st.deltas[i], st.capped[i]); }
             }
             // A loser pays at least base × cards left.
             for i in 0..players {

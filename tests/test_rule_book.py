@@ -1,0 +1,212 @@
+"""The rule book's revisions (issue 15), one test per rule, each with its example; the
+rules themselves are written up in docs/rules.md (section numbers as there)."""
+
+import pytest
+
+from handeval import HandevalError, dachu, shisanshui
+from handeval import tienlen as tl
+from test_dachu import _deal_to
+
+# --- §0: a base is at least 1 in every game; one deck ------------------------------------
+
+THIRTEEN_A = "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah 2d"
+THIRTEEN_B = "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c"
+SSW_HANDS = [
+    {"front": "Qs Qh Qd", "middle": "2h 5h 7h 9h Jh", "back": "Ks Kh Kd 4s 4h"},
+    {"front": "2s 3d 5c", "middle": "6c 7c 8d 9s Td", "back": "2c 4c Jc Kc Ac"},
+]
+CHOP_ROUND = [[0, "2h"], [1, "3s 3h 4s 4h 5s 5h 6s 6h"], [2, "pass"], [3, "pass"], [0, "pass"]]
+
+
+@pytest.mark.parametrize("base", [0, -1])
+@pytest.mark.parametrize("call", [
+    lambda b: tl.settle(["", "3s"], 0, b),
+    lambda b: tl.settle_instant([THIRTEEN_A, THIRTEEN_B], b),
+    lambda b: tl.chop_transfers(CHOP_ROUND, b),
+    lambda b: shisanshui.settle(SSW_HANDS, base=b),
+    lambda b: dachu.settle([0], [0, 1, 2, 3], base=b),
+], ids=["tienlen.settle", "tienlen.settle_instant", "tienlen.chop_transfers", "shisanshui.settle", "dachu.settle"])
+def test_base_is_at_least_one(call, base):
+    with pytest.raises(HandevalError) as e:
+        call(base)
+    assert e.value.field == "base"
+    assert "at least 1" in e.value.description or "positive" in e.value.description
+
+
+def test_base_one_is_fine_everywhere():
+    assert tl.settle(["", "3s"], 0, 1, rules=tl.Rules(rake_percent=0)).deltas == [1, -1]
+    assert tl.chop_transfers(CHOP_ROUND, 1) == [{"from": 0, "to": 1, "amount": 4}]
+    assert shisanshui.settle(SSW_HANDS, base=1).deltas == [10, -10]
+    assert dachu.settle([0], [0, 1, 2, 3], base=1).deltas == [6, -2, -2, -2]
+
+
+def test_the_same_card_in_both_rows_of_compare_is_an_error():
+    with pytest.raises(HandevalError) as e:
+        shisanshui.compare("As Ks Qs Js Ts", "As Kd Qd Jd Td")
+    assert e.value.field == "b" and "As" in e.value.description
+    with pytest.raises(HandevalError, match="2c"):
+        shisanshui.compare("Qs Qh 2c", "Qd Qc 2c")
+    # Rows that share no card compare as before.
+    assert shisanshui.compare("As Ks Qs Js Ts", "Ah Kh Qh Jh Th") == 1
+
+
+# --- 越式13张 ----------------------------------------------------------------------------
+
+
+def test_rake_comes_from_the_winner_only():
+    """2.6: 抽水 is 5% of the winner's positive final amount (赢家所赢金额的5%). Seat 2
+    ends +180 through a chop transfer and is not raked."""
+    s = tl.settle(["", "3s 4s", "5s", "6s"], winner=0, base=10, chops=[{"from": 3, "to": 2, "amount": 190}])
+    assert s.capped == [40, -20, 180, -200]
+    assert s.rake == 2 and s.deltas == [38, -20, 180, -200]
+    assert [(l.seat, l.amount) for l in s.lines if l.kind == "rake"] == [(0, -2)]
+    assert sum(s.deltas) + s.rake == 0
+
+
+def test_rake_with_a_chop_round():
+    # Seat 3 leads a 2♥, seats 0 and 1 pass, seat 2 chops with a 4连对: seat 3 pays 10 × 4.
+    chop = [[3, "2h"], [0, "pass"], [1, "pass"], [2, "8s 8h 9s 9h Ts Th Js Jh"], [3, "pass"]]
+    s = tl.settle(["", "3s 4s", "5s", "6s"], 0, 10, chops=[chop])
+    assert s.chops == [0, 0, 40, -40]
+    assert s.capped == [40, -20, 30, -50] and s.deltas == [38, -20, 30, -50] and s.rake == 2
+
+
+def test_a_winner_left_negative_by_chops_pays_no_rake():
+    s = tl.settle(["", "3s 4s", "5s", "6s"], 0, 10, chops=[(0, 2, 190)])
+    assert s.deltas == [-150, -20, 180, -10] and s.rake == 0
+
+
+# Seat 0 leads 9♠, seat 1 passes, seat 2 plays a 2; it is seat 3's turn when seat 1
+# (which passed) chops the 2 with a bomb.
+CHOP_OUT_OF_TURN = [[0, "9s"], [1, "pass"], [2, "2s"], [1, "7s 7h 7d 7c"]]
+
+
+def test_turn_after_a_chop_goes_on_from_the_chopper_by_default():
+    """2.4 [decision] turn_after_chop="from_chopper": the next seat after the chopper."""
+    assert tl.Rules().turn_after_chop == "from_chopper"
+    st = tl.round_state(CHOP_OUT_OF_TURN)
+    assert st.to_move == 2 and st.table.kind == "bomb"
+    assert tl.check_action(CHOP_OUT_OF_TURN, 3, "pass") == "it is seat 2's turn, not seat 3's"
+    assert tl.may_play(CHOP_OUT_OF_TURN, 2, "8s 8h 8d 8c")
+
+
+def test_turn_after_a_chop_can_resume_with_the_interrupted_seat():
+    resume = tl.Rules(turn_after_chop="resume")
+    assert tl.round_state(CHOP_OUT_OF_TURN, rules=resume).to_move == 3
+    assert tl.check_action(CHOP_OUT_OF_TURN, 2, "pass", rules=resume) == "it is seat 3's turn, not seat 2's"
+    # The whole round under each rule: the chop chain (2 + bomb) is worth 3 either way.
+    default_order = CHOP_OUT_OF_TURN + [[2, "pass"], [3, "pass"], [0, "pass"]]
+    resume_order = CHOP_OUT_OF_TURN + [[3, "pass"], [0, "pass"], [2, "pass"]]
+    assert tl.chop_transfers(default_order, 10) == [{"from": 2, "to": 1, "amount": 30}]
+    assert tl.chop_transfers(resume_order, 10, rules=resume) == [{"from": 2, "to": 1, "amount": 30}]
+    with pytest.raises(HandevalError, match="seat 2's turn"):
+        tl.chop_transfers(resume_order, 10)
+    # settle replays chop rounds under its own rules.
+    remaining = ["", "3d 4d", "5d", "6d"]
+    assert tl.settle(remaining, 0, 10, chops=[resume_order], rules=resume).chops == [0, 30, -30, 0]
+    with pytest.raises(HandevalError, match="chops\\[0\\]"):
+        tl.settle(remaining, 0, 10, chops=[resume_order])
+
+
+def test_turn_after_chop_rejects_an_unknown_value():
+    with pytest.raises(HandevalError, match="turn_after_chop") as e:
+        tl.round_state(CHOP_OUT_OF_TURN, rules=tl.Rules(turn_after_chop="next"))
+    assert e.value.field.startswith("rules")
+
+
+def test_five_consecutive_pairs_are_not_a_play_because_of_the_instant_wins():
+    """2.2: five or more consecutive pairs would be a 5连/6连 instant win of the deal."""
+    for cards in ("3s 3h 4s 4h 5s 5h 6s 6h 7s 7h", "3s 3h 4s 4h 5s 5h 6s 6h 7s 7h 8s 8h"):
+        with pytest.raises(HandevalError, match="instant win") as e:
+            tl.classify(cards)
+        assert "consecutive pairs cannot arise in play" in e.value.description
+
+
+# --- 打儲 --------------------------------------------------------------------------------
+
+
+def test_jiao_costs_half_a_unit_rounded_up():
+    """3.7 [decision] jiao_round_up: base 1 × multiplier 1 surrenders for 1 (not 0)."""
+    s = dachu.settle([0, 2], None, base=1, multiplier=1, surrendered=[1, 3])
+    assert s.deltas == [1, -1, 1, -1] and {l.item for l in s.lines} == {"jiao"}
+    assert dachu.settle([0, 2], None, base=5, surrendered=[1, 3]).deltas == [3, -3, 3, -3]
+    assert dachu.settle([0, 2], None, base=5, multiplier=2, surrendered=[1, 3]).deltas == [5, -5, 5, -5]
+    down = dachu.Rules(jiao_round_up=False)
+    assert dachu.settle([0, 2], None, base=1, surrendered=[1, 3], rules=down).deltas == [0, 0, 0, 0]
+    assert dachu.settle([0, 2], None, base=5, surrendered=[1, 3], rules=down).deltas == [2, -2, 2, -2]
+
+
+def test_unit_per_after_a_partners_jiao():
+    """3.7 unit_per="larger_side": 2 vs 2 after one 繳, the partner playing on alone pays
+    or receives one unit per opponent. Seat 2 繳 (⌈10 / 2⌉ = 5, shared 3 / 2)."""
+    win = dachu.settle([0, 2], [0, 1, 3], base=10, surrendered=[2])
+    assert (win.verdict, win.wipe_out, win.result_multiplier) == ("win", True, 2)
+    assert win.deltas == [40, 3 - 20, -5, 2 - 20]
+    loss = dachu.settle([0, 2], [1, 3, 0], base=10, surrendered=[2])
+    assert loss.deltas == [-40, 3 + 20, -5, 2 + 20]
+    losing = dachu.Rules(unit_per="losing_side")
+    assert dachu.settle([0, 2], [1, 3, 0], base=10, surrendered=[2], rules=losing).deltas == [-20, 13, -5, 12]
+
+
+DECLARING_HANDS = [
+    "Ah 5s 5h 5d 2s 3s 4s 6s 7s 8s 9s Ts Js",
+    "Ad 6h 6d 6c 2h 3h 4h 7h 8h 9h Th Jh Qh",
+    "As Ac 2d 3d 4d 7d 8d 9d Td Jd Qd Kd Kh",
+    "2c 3c 4c 5c 7c 8c 9c Tc Jc Qc Kc Ks Qs",
+]
+
+
+def test_declarations_are_once_per_player_per_kind():
+    """3.5 [decision]: several players may each 夢踹; nobody twice; 夢宣 and 撐儲 fix the
+    colour, so each happens once per game."""
+    d = _deal_to(dachu.Deal(DECLARING_HANDS), 5)
+    d = d.apply(("meng_chuai", 0, "5s 5h 5d")).apply(("meng_chuai", 1, "6h 6d 6c"))
+    assert d.multiplier == 4
+    with pytest.raises(HandevalError, match="once per player"):
+        d.apply(("meng_chuai", 0, "5s 5h 5d"))
+    x = d.apply(("meng_xuan", 1, "Ad"))
+    assert (x.chu, x.multiplier) == ("red", 8)
+    with pytest.raises(HandevalError, match="already red"):
+        x.apply(("meng_xuan", 0, "Ah"))
+    y = _deal_to(d, 13).apply(("cheng_chu", 2, "black"))
+    assert (y.chu, y.multiplier) == ("black", 8)
+    assert not [a for a in y.legal_actions if a[0] == "cheng_chu"]
+    with pytest.raises(HandevalError, match="once per player"):
+        y.apply(("cheng_chu", 2, "black"))
+    done = y.apply(("finish",))
+    assert (done.chu_source, done.chu_side, done.teams) == ("cheng_chu", [2], "1v3")
+
+
+def test_declare_once_per_other_readings():
+    d = _deal_to(dachu.Deal(DECLARING_HANDS, rules=dachu.Rules(declare_once_per="game")), 5)
+    d = d.apply(("meng_chuai", 0, "5s 5h 5d"))
+    with pytest.raises(HandevalError, match="once per game") as e:
+        d.apply(("meng_chuai", 1, "6h 6d 6c"))
+    assert e.value.field == "meng_chuai"
+    d = _deal_to(dachu.Deal(DECLARING_HANDS, rules=dachu.Rules(declare_once_per="player")), 5)
+    d = d.apply(("meng_xuan", 1, "Ad"))
+    with pytest.raises(HandevalError, match="one declaration per player"):
+        d.apply(("meng_chuai", 1, "6h 6d 6c"))
+    assert d.apply(("meng_chuai", 0, "5s 5h 5d")).multiplier == 4
+    with pytest.raises(HandevalError, match="declare_once_per"):
+        dachu.Deal(DECLARING_HANDS, rules=dachu.Rules(declare_once_per="never"))
+
+
+def test_new_options_have_the_rule_book_defaults():
+    assert (tl.Rules().turn_after_chop, tl.Rules().rake_percent) == ("from_chopper", 5)
+    r = dachu.Rules()
+    assert (r.jiao_round_up, r.declare_once_per, r.unit_per) == (True, "player_and_kind", "larger_side")
+    # rules=None (the core's defaults) and the dataclass defaults agree.
+    assert tl.round_state(CHOP_OUT_OF_TURN).to_move == tl.round_state(CHOP_OUT_OF_TURN, rules=tl.Rules()).to_move
+    half = dict(base=1, surrendered=[1, 3])
+    assert dachu.settle([0, 2], **half).deltas == dachu.settle([0, 2], rules=dachu.Rules(), **half).deltas
+
+
+def test_timeout_play():
+    """3.7 出牌超時: leading, the first card of the rightmost column — the weakest single —
+    skipping the triple shown for 夢踹; following, a pass (None)."""
+    assert dachu.timeout_play("4s 4h 4d 9c Kh", None, "red") == ["4s"]
+    assert dachu.timeout_play("4s 4h 4d 9c Kh", None, "red", shown_triple="4s 4h 4d") == ["9c"]
+    assert dachu.timeout_play("4s 4h 4d 9c Kh", "3c", "red") is None
+    # The first lead must contain 3♥, so the 3♥ goes out.
+    assert dachu.timeout_play("3h 5c 5d", None, "red", first_lead=True) == ["3h"]
