@@ -10,7 +10,11 @@ import pytest
 
 import handeval
 from handeval import HandevalError
+from handeval import dachu
 from handeval import shisanshui as ssw
+from handeval import tienlen as tl
+
+TL_INSTANT = ["2s 2h 2d 2c 3s 4s 5s 6s 7s 8s 9s Ts Js", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah Qs"]
 
 
 def samples():
@@ -35,6 +39,31 @@ def samples():
                     home_run_min_opponents=2, rake_percent=5)
     yield handeval.Rules()
     yield handeval.Rules(shisanshui=ssw.Rules(rake_percent=3))
+    yield handeval.Rules(tienlen=tl.Rules(rake_percent=0), dachu=dachu.Rules(escape_units=2))
+    # 越式13张
+    yield tl.Rules()
+    yield tl.Rules(first_lead_must_contain_lowest=True, unplayed_loser_adds_multipliers=False, turn_after_chop="resume",
+                   rake_percent=0)
+    yield tl.classify("3s")
+    yield tl.classify("5s 5h 6s 6h 7s 7h")
+    yield tl.instant_hand(TL_INSTANT[0])
+    yield tl.first_leader(["4s 5s", "3c Kd"])
+    yield tl.round_state([[0, "Ks"], [1, "2s"], [2, "pass"]])
+    yield tl.round_state([])
+    settlement = tl.settle(["", "3s 4s", "2h"], 0, 10, chops=[(2, 1, 20)])
+    yield settlement
+    yield settlement.lines[0]
+    yield tl.settle_instant(TL_INSTANT, 1)
+    # 打儲
+    yield dachu.Rules()
+    yield dachu.Rules(mixed_ace_pair=False, cheng_chu_alone=False, escape_shared_by_all=False, unit_per="losing_side",
+                      first_caller_2v2="chu", escape_units=0, jiao_round_up=False, declare_once_per="game")
+    yield dachu.classify("As", "black")
+    yield dachu.classify("9s Ts Jd", "red")
+    settlement = dachu.settle([0], [0, 1, 2, 3], base=2)
+    yield settlement
+    yield settlement.lines[0]
+    yield dachu.settle([0, 2], base=10, escaped=[1])
 
 
 SAMPLES = list(samples())
@@ -69,8 +98,7 @@ def test_to_dict_repr_and_fields_agree(obj):
     assert tuple(d) == fields
     for name in fields:
         assert d[name] == _plain(getattr(obj, name))  # nested results become dicts
-    if not isinstance(obj, handeval.Rules):  # its tienlen/dachu parts are not native yet
-        json.dumps(d)
+    json.dumps(d)
     r = repr(obj)
     assert r.startswith(type(obj).__name__ + "(")
     for name in fields:
@@ -83,6 +111,16 @@ def test_equality_and_hash_follow_the_fields(obj):
     assert same == obj and hash(same) == hash(obj) and same is not obj
     assert obj != object() and obj != obj.to_dict()
     assert len({obj, same}) == 1
+
+
+def test_different_samples_of_a_class_are_unequal():
+    by_class = {}
+    for obj in SAMPLES:
+        by_class.setdefault(type(obj), []).append(obj)
+    for objs in by_class.values():
+        for i, a in enumerate(objs):
+            for b in objs[i + 1:]:
+                assert a != b and not (a == b)
 
 
 def test_nested_results_and_their_dicts():
@@ -102,7 +140,7 @@ def test_nested_results_and_their_dicts():
 def test_result_constructors_take_the_fields():
     for obj in SAMPLES:
         cls = type(obj)
-        if cls in (ssw.Rules, handeval.Rules):
+        if cls in (ssw.Rules, tl.Rules, dachu.Rules, handeval.Rules):  # keyword-only
             continue
         assert cls(**{f: getattr(obj, f) for f in cls.__match_args__}) == obj
         assert cls(*[getattr(obj, f) for f in cls.__match_args__]) == obj
@@ -131,6 +169,11 @@ def test_classes_live_where_the_public_modules_export_them():
     assert (ssw.Row.__module__, ssw.Row.__name__) == ("handeval.shisanshui", "Row")
     assert (ssw.Rules.__module__, ssw.Rules.__name__) == ("handeval.shisanshui", "Rules")
     assert (handeval.Rules.__module__, handeval.Rules.__name__) == ("handeval", "Rules")
+    for module in (tl, dachu):
+        for name in module.__all__:
+            cls = getattr(module, name)
+            if isinstance(cls, type):
+                assert (cls.__module__, cls.__name__) == (module.__name__, name)
 
 
 # ---- Rules: defaults from the core, validation at construction
@@ -178,9 +221,66 @@ def test_every_shisanshui_option_has_a_bad_value_case():
     assert {o for o, _, _ in SSW_BAD} == set(ssw.Rules.__match_args__)
 
 
+TL_BAD = [
+    ("first_lead_must_contain_lowest", 1, "True or False"),
+    ("turn_after_chop", "next", "from_chopper"),
+    ("turn_after_chop", 1, "string"),
+    ("unplayed_loser_adds_multipliers", "yes", "True or False"),
+    ("rake_percent", 500, "0..100"),
+    ("rake_percent", 101, "0..100"),
+    ("rake_percent", -1, "non-negative"),
+    ("rake_percent", True, "integer"),
+    ("rake_percent", 5.0, "integer"),
+]
+
+DC_BAD = [
+    ("mixed_ace_pair", 1, "True or False"),
+    ("cheng_chu_alone", "no", "True or False"),
+    ("escape_shared_by_all", 0, "True or False"),
+    ("unit_per", "per_pair", "larger_side"),
+    ("unit_per", 3, "string"),
+    ("first_caller_2v2", "north", "other"),
+    ("escape_units", 5000, "0..1000"),
+    ("escape_units", -1, "non-negative"),
+    ("escape_units", 2.5, "integer"),
+    ("jiao_round_up", "yes", "True or False"),
+    ("declare_once_per", "never", "player_and_kind"),
+    ("declare_once_per", 0, "string"),
+]
+
+
+@pytest.mark.parametrize("cls, option, value, words", [(tl.Rules, *b) for b in TL_BAD] + [(dachu.Rules, *b) for b in DC_BAD])
+def test_game_rules_reject_bad_values_at_construction(cls, option, value, words):
+    with pytest.raises(HandevalError) as e:
+        cls(**{option: value})
+    assert e.value.field == f"rules.{option}"
+    assert words in e.value.description, e.value.description
+    assert str(e.value) == f"rules.{option}: {e.value.description}"
+    with pytest.raises(HandevalError) as e:
+        cls().replace(**{option: value})
+    assert e.value.field == f"rules.{option}"
+
+
+def test_every_game_option_has_a_bad_value_case():
+    assert {o for o, _, _ in TL_BAD} == set(tl.Rules.__match_args__)
+    assert {o for o, _, _ in DC_BAD} == set(dachu.Rules.__match_args__)
+
+
+def test_game_rules_defaults():
+    assert tl.Rules().to_dict() == {"first_lead_must_contain_lowest": False, "unplayed_loser_adds_multipliers": True,
+                                    "turn_after_chop": "from_chopper", "rake_percent": 5}
+    assert dachu.Rules().to_dict() == {"mixed_ace_pair": True, "cheng_chu_alone": True, "escape_shared_by_all": True,
+                                       "unit_per": "larger_side", "first_caller_2v2": "other", "escape_units": 5,
+                                       "jiao_round_up": True, "declare_once_per": "player_and_kind"}
+    for cls in (tl.Rules, dachu.Rules):
+        assert cls(**{k: None for k in cls.__match_args__}) == cls()
+    assert handeval.Rules().tienlen == tl.Rules() and handeval.Rules().dachu == dachu.Rules()
+
+
 def test_rules_are_keyword_only():
-    with pytest.raises(TypeError):
-        ssw.Rules(True)
+    for cls in (ssw.Rules, tl.Rules, dachu.Rules):
+        with pytest.raises(TypeError):
+            cls(True)
 
 
 def test_rules_argument_accepts_own_bundle_or_none():
@@ -199,6 +299,10 @@ def test_bundle_parts_are_checked():
     with pytest.raises(HandevalError) as e:
         handeval.Rules(shisanshui="lowest")
     assert e.value.field == "shisanshui"
+    for game, wrong in (("tienlen", dachu.Rules()), ("dachu", tl.Rules())):
+        with pytest.raises(HandevalError) as e:
+            handeval.Rules(**{game: wrong})
+        assert e.value.field == game
     assert handeval.Rules().shisanshui == ssw.Rules()
 
 

@@ -198,28 +198,6 @@ pub fn carried_from(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Opt
     }
 }
 
-/// Rule options read as attributes of a game's Python `Rules` object; every error names
-/// `rules.<option>`. Only for games whose `Rules` is not native yet (see `crate::rules`).
-pub struct RuleAttrs<'a, 'py>(pub &'a Bound<'py, PyAny>);
-
-impl RuleAttrs<'_, '_> {
-    fn get(&self, name: &str) -> PyResult<Bound<'_, PyAny>> {
-        self.0.getattr(name).map_err(|_| bad(&format!("rules.{name}"), "is missing"))
-    }
-    pub fn flag(&self, name: &str) -> PyResult<bool> {
-        self.get(name)?.extract::<bool>().map_err(|_| bad(&format!("rules.{name}"), "must be a bool"))
-    }
-    pub fn text(&self, name: &str) -> PyResult<String> {
-        self.get(name)?.extract::<String>().map_err(|_| bad(&format!("rules.{name}"), "must be a string"))
-    }
-    /// A u32 option; `expect` words the allowed range in the error ("0..100").
-    pub fn count(&self, name: &str, expect: &str) -> PyResult<u32> {
-        let field = format!("rules.{name}");
-        let v = int_from(&self.get(name)?, &field)?;
-        u32::try_from(v).map_err(|_| bad(&field, format!("must be {expect} (got {v})")))
-    }
-}
-
 #[pyfunction]
 fn parse_cards(cards: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
     Ok(card_strings(&cards_from(cards, "cards")?))

@@ -169,6 +169,44 @@ pub fn item_error(py: Python<'_>, e: PyErr) -> PyResult<Py<PyAny>> {
     }
 }
 
+/// The list a `*_many` call returns: `work` runs on every input that parsed, with the GIL
+/// released; then each input gives its result (`out`) or, in its place, the
+/// HandevalError of its parsing or of its work ([`item_error`]).
+pub fn many_items<T: Sync, R: Send>(
+    py: Python<'_>,
+    parsed: Vec<PyResult<T>>,
+    work: impl Fn(usize, &T) -> Result<R, handeval_core::Error> + Sync,
+    out: impl Fn(Python<'_>, R) -> PyResult<Py<PyAny>>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let ok: Vec<(usize, &T)> = parsed.iter().enumerate().filter_map(|(i, p)| p.as_ref().ok().map(|t| (i, t))).collect();
+    let done: Vec<Result<R, handeval_core::Error>> = py.detach(|| ok.iter().map(|&(i, t)| work(i, t)).collect());
+    let mut done = done.into_iter();
+    parsed
+        .into_iter()
+        .map(|p| match p {
+            Err(e) => item_error(py, e),
+            Ok(_) => match done.next().expect("one result per parsed input") {
+                Ok(r) => out(py, r),
+                Err(e) => item_error(py, crate::conv::to_py(e)),
+            },
+        })
+        .collect()
+}
+
+/// Interned Python names of an enum's variants (a play kind, a category …), made once, so
+/// results hand them out without building a string per object.
+pub struct Names(PyOnceLock<Vec<Py<PyString>>>);
+
+impl Names {
+    pub const fn new() -> Self {
+        Names(PyOnceLock::new())
+    }
+    /// Name `i` of `all()` (called once, on first use).
+    pub fn get<'py>(&self, py: Python<'py>, i: usize, all: impl FnOnce() -> Vec<&'static str>) -> Bound<'py, PyString> {
+        self.0.get_or_init(py, || all().into_iter().map(|n| PyString::intern(py, n).unbind()).collect())[i].bind(py).clone()
+    }
+}
+
 /// Adds the shared methods (see the module doc) to a frozen pyclass whose public fields
 /// (getters and constructor keywords) are `[$field, …]`; `{ … }` holds the class's own
 /// methods, which must include its `#[new]` unless the struct was declared with

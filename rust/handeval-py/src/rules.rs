@@ -83,18 +83,16 @@ pub fn validated<T>(rules: T, check: impl Fn(&T) -> Result<(), Error>) -> PyResu
 #[pyclass(frozen, name = "Rules", module = "handeval")]
 pub struct Rules {
     shisanshui: Py<crate::shisanshui::ShisanshuiRules>,
-    // Until their games' Rules are native, these parts are the Python classes of
-    // handeval.tienlen / handeval.dachu (checked by isinstance).
-    tienlen: Py<PyAny>,
-    dachu: Py<PyAny>,
+    tienlen: Py<crate::tienlen::TienlenRules>,
+    dachu: Py<crate::dachu::DachuRules>,
 }
 
 impl Rules {
     fn part<'py>(&self, py: Python<'py>, game: &str) -> Option<Bound<'py, PyAny>> {
         match game {
             "shisanshui" => Some(self.shisanshui.bind(py).clone().into_any()),
-            "tienlen" => Some(self.tienlen.bind(py).clone()),
-            "dachu" => Some(self.dachu.bind(py).clone()),
+            "tienlen" => Some(self.tienlen.bind(py).clone().into_any()),
+            "dachu" => Some(self.dachu.bind(py).clone().into_any()),
             _ => None,
         }
     }
@@ -111,24 +109,14 @@ fn native_part<R: GameRules + Into<pyo3::PyClassInitializer<R>>>(py: Python<'_>,
     }
 }
 
-/// A part still defined in Python: an instance of `handeval.<game>.Rules`, or its defaults.
-fn python_part(py: Python<'_>, value: Option<&Bound<'_, PyAny>>, game: &str) -> PyResult<Py<PyAny>> {
-    let cls = py.import(format!("handeval.{game}"))?.getattr("Rules")?;
-    match given(value) {
-        None => Ok(cls.call0()?.unbind()),
-        Some(v) if v.is_instance(&cls)? => Ok(v.clone().unbind()),
-        Some(v) => Err(bad(game, format!("expected handeval.{game}.Rules, got {}", type_name(v)))),
-    }
-}
-
 crate::result_methods!(Rules, [shisanshui, tienlen, dachu] {
     #[new]
     #[pyo3(signature = (*, shisanshui=None, tienlen=None, dachu=None))]
     fn new(py: Python<'_>, shisanshui: Option<&Bound<'_, PyAny>>, tienlen: Option<&Bound<'_, PyAny>>, dachu: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         Ok(Rules {
             shisanshui: native_part(py, shisanshui, crate::shisanshui::ShisanshuiRules::default)?,
-            tienlen: python_part(py, tienlen, "tienlen")?,
-            dachu: python_part(py, dachu, "dachu")?,
+            tienlen: native_part(py, tienlen, crate::tienlen::TienlenRules::default)?,
+            dachu: native_part(py, dachu, crate::dachu::DachuRules::default)?,
         })
     }
     #[getter]
@@ -136,11 +124,11 @@ crate::result_methods!(Rules, [shisanshui, tienlen, dachu] {
         self.shisanshui.clone_ref(py)
     }
     #[getter]
-    fn tienlen(&self, py: Python<'_>) -> Py<PyAny> {
+    fn tienlen(&self, py: Python<'_>) -> Py<crate::tienlen::TienlenRules> {
         self.tienlen.clone_ref(py)
     }
     #[getter]
-    fn dachu(&self, py: Python<'_>) -> Py<PyAny> {
+    fn dachu(&self, py: Python<'_>) -> Py<crate::dachu::DachuRules> {
         self.dachu.clone_ref(py)
     }
 });
