@@ -9,6 +9,10 @@
 * ``arrange_many`` throughput in hands/s (GIL released, rayon on every core) against the
   baseline ``arrange_loop``: the same hands one ``arrange`` call at a time.
 
+The Rust search against the search it replaced (same answers, measured interleaved on the
+same hands) is ``cargo run --release -p handeval-core --example arrange_speed`` and the
+criterion group ``arrange`` (docs/arrange.md, Speed).
+
 Follows benches/conftest.py: every benchmark sets ``benchmark.group`` and
 ``extra_info["items"]`` (hands per call); the run ends with hands/s and the ratio to the
 group's baseline (the benchmark named ``baseline``).

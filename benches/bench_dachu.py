@@ -1,10 +1,13 @@
-"""打儲 classify + beats throughput through the Python API: one ``dachu.beats`` call per
-(play, table) pair — the baseline — against one ``dachu.beats_many`` call for all pairs
-(parsing under the GIL, classify + beats with it released), in the same run. The
+"""打儲 through the Python API: classify + beats throughput — one ``dachu.beats`` call per
+(play, table) pair, the baseline, against one ``dachu.beats_many`` call for all pairs
+(parsing under the GIL, classify + beats with it released), in the same run — and
+``legal_plays`` of 13-card hands (to set against the core's criterion figure). The
 conftest prints items/s and the ratio to the baseline; run
-``python -m pytest benches/bench_dachu.py -q``."""
+``python -m pytest benches/bench_dachu.py -q -o python_files='bench_*.py'``."""
 
 import random
+
+from hands13 import HANDS13
 
 from handeval import dachu
 
@@ -52,9 +55,11 @@ def test_beats_many_batched_strings(benchmark):
     assert out == EXPECTED
 
 
-def test_legal_plays_single_hand(benchmark):
-    """For scale: all legal leads of one 13-card hand (no baseline in this group)."""
-    benchmark.group = "dachu legal_plays, one 13-card hand"
-    benchmark.extra_info["items"] = 1
-    hand = "3h 4s 5d 6c 7s 7h 7d 9s Ts Jd Qc Kh Ah"
-    assert benchmark(dachu.legal_plays, hand, None, "red")
+def test_legal_plays_13_card_hands(benchmark):
+    """Every lead of each of the 32 hands of ``hands13.txt``, one call per hand: compare
+    with ``dachu::legal_plays`` of ``cargo bench -p handeval-core --bench plays`` (the
+    same hands; no Python baseline in this group)."""
+    benchmark.group = f"dachu legal_plays, {len(HANDS13)} 13-card hands"
+    benchmark.extra_info["items"] = len(HANDS13)
+    out = benchmark(lambda: [dachu.legal_plays(h, None, "red") for h in HANDS13])
+    assert all(out)

@@ -1,9 +1,12 @@
 """越式13张 through the Python API: classify+beats of (play, table) pairs — one call per
 pair and batched (``beats_many``) — and ``settle``, each against a small pure-Python
-reference of the same rules measured in the same run (the baselines)."""
+reference of the same rules measured in the same run (the baselines); and ``legal_plays``
+of 13-card hands (to set against the core's criterion figure)."""
 
 import random
 from collections import Counter
+
+from hands13 import HANDS13
 
 from handeval import tienlen as tl
 
@@ -170,3 +173,15 @@ def test_settle_handeval(benchmark):
     benchmark.group = "settle 500 four-player games"
     benchmark.extra_info["items"] = len(DEALS)
     benchmark(lambda: [tl.settle(r, w, 10) for r, w in DEALS])
+
+
+# --- legal_plays ----------------------------------------------------------------------
+
+def test_legal_plays_13_card_hands(benchmark):
+    """Every lead of each of the 32 hands of ``hands13.txt``, one call per hand: compare
+    with ``tienlen::legal_plays`` of ``cargo bench -p handeval-core --bench plays`` (the
+    same hands; no Python baseline in this group)."""
+    benchmark.group = f"tienlen legal_plays, {len(HANDS13)} 13-card hands"
+    benchmark.extra_info["items"] = len(HANDS13)
+    out = benchmark(lambda: [tl.legal_plays(h) for h in HANDS13])
+    assert all(out)

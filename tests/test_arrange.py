@@ -37,7 +37,7 @@ def assert_valid(hand, a):
 def test_arrange_never_fouls_and_partitions_the_hand(hand, opponents, top_k):
     a = shisanshui.arrange(hand, opponents=opponents, top_k=top_k)
     assert 1 <= len(a.alternatives) <= top_k
-    assert a.alternatives[0] == dataclass_without_alternatives(a)
+    assert a.alternatives[0] == a.replace(alternatives=[])
     for alt in a.alternatives:
         assert_valid(hand, alt)
         assert alt.alternatives == []
@@ -46,12 +46,6 @@ def test_arrange_never_fouls_and_partitions_the_hand(hand, opponents, top_k):
     # A special hand is reported whenever special() finds one.
     assert a.special == shisanshui.special(hand)
     assert a.declare_special == (a.special is not None and a.special_expected > a.expected)
-
-
-def dataclass_without_alternatives(a):
-    import dataclasses
-
-    return dataclasses.replace(a, alternatives=[])
 
 
 @settings(max_examples=25, deadline=None)
@@ -164,7 +158,6 @@ def test_best_response_with_special_and_rules():
         (lambda: shisanshui.arrange(DECK[:13], seed=-5), "seed"),
         (lambda: shisanshui.arrange(DECK[:13], opponents="3"), "opponents"),
         (lambda: shisanshui.arrange(DECK[:13], rules=42), "rules"),
-        (lambda: shisanshui.arrange_many([DECK[:13], DECK[:12]]), "hands[1].cards"),
         (lambda: shisanshui.arrange_many("As"), "hands"),
         (lambda: shisanshui.best_response(DECK[:13], []), "opponents"),
         (lambda: shisanshui.best_response(DECK[:13], SEED_PLAYERS[:4]), "opponents"),
@@ -180,6 +173,81 @@ def test_bad_input_is_a_handeval_error(call, field):
         call()
     assert e.value.field == field, str(e.value)
     assert field.split("[")[0] in str(e.value)
+
+
+def test_arrange_many_reports_each_bad_hand_in_place():
+    hands = [DECK[:13], DECK[:12], "As " * 13, 7, DECK[13:26]]
+    out = shisanshui.arrange_many(hands, top_k=2)
+    assert len(out) == len(hands)
+    assert out[0] == shisanshui.arrange(DECK[:13], top_k=2)
+    assert out[4] == shisanshui.arrange(DECK[13:26], top_k=2)
+    for i in (1, 2, 3):
+        assert isinstance(out[i], HandevalError), out[i]
+        with pytest.raises(HandevalError) as single:
+            shisanshui.arrange(hands[i], top_k=2)
+        assert (out[i].field, out[i].description) == (single.value.field, single.value.description)
+    # Whole-call errors still raise.
+    with pytest.raises(HandevalError) as e:
+        shisanshui.arrange_many(hands, top_k=0)
+    assert e.value.field == "top_k"
+
+
+def test_samples_are_bounded():
+    assert shisanshui.MAX_SAMPLES >= 1000
+    for bad in (shisanshui.MAX_SAMPLES + 1, -1, 2**40):
+        with pytest.raises(HandevalError) as e:
+            shisanshui.arrange(DECK[:13], samples=bad)
+        assert e.value.field == "samples"
+        with pytest.raises(HandevalError) as e:
+            shisanshui.arrange_many([DECK[:13]], samples=bad)
+        assert e.value.field == "samples"
+
+
+def _interrupted_after(seconds, call):
+    """Run ``call`` with a SIGALRM handler raising after ``seconds``; the time it took."""
+    import signal
+    import time
+
+    class Stop(Exception):
+        pass
+
+    def handler(signum, frame):
+        raise Stop
+
+    old = signal.signal(signal.SIGALRM, handler)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        start = time.monotonic()
+        with pytest.raises(Stop):
+            call()
+        return time.monotonic() - start
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+@pytest.mark.skipif(not hasattr(__import__("signal"), "setitimer"), reason="no interval timers")
+def test_long_arrange_calls_honour_signals():
+    """A signal handler's exception (Ctrl-C's KeyboardInterrupt) ends a long arrange or
+    arrange_many soon after the signal, not after the whole computation. The work is
+    sized relative to a small call measured here, so this tells "interrupted" from "ran
+    to the end" on any machine (a Python handler would otherwise run only at the end)."""
+    import time
+
+    hand = DECK[:13]
+    start = time.monotonic()
+    shisanshui.arrange_many([hand] * 400)
+    batch = time.monotonic() - start  # one chunk
+    took = _interrupted_after(0.05, lambda: shisanshui.arrange_many([hand] * (400 * 200)))
+    assert took < 0.05 + 40 * batch, (took, batch)
+
+    start = time.monotonic()
+    shisanshui.arrange(hand, samples=20)
+    small = time.monotonic() - start
+    for call in (lambda: shisanshui.arrange(hand, samples=20 * 100),
+                 lambda: shisanshui.arrange_many([hand] * 3, samples=20 * 100)):
+        took = _interrupted_after(0.05, call)
+        assert took < 0.05 + 25 * small, (took, small)
 
 
 def test_overlap_error_names_the_card():

@@ -81,3 +81,31 @@ def test_cap_is_zero_sum_and_never_exceeds_carried(case):
         if c is not None:
             assert abs(o) <= c
         assert abs(o) <= abs(t) and (o == 0 or (o > 0) == (t > 0))
+
+
+# The binding reads the common ASCII forms ("As Kd", "10h", "sA", any case; items of a
+# list) on a fast path and hands anything else to the core parser. Joining the same
+# tokens with commas (or padding list items) always takes the core's path, so the two
+# spellings must agree: same cards, or both a HandevalError with the same description.
+_TOKEN = st.one_of(
+    st.builds(lambda r, s, swap, up: ((s + r) if swap else (r + s)).upper() if up else ((s + r) if swap else (r + s)),
+              st.sampled_from(list(RANKS) + ["10", "t", "a", "k", "1", "0", "X"]),
+              st.sampled_from(list(SUITS) + ["S", "H", "x", "♠", "♥"]), st.booleans(), st.booleans()),
+    st.sampled_from(["", "A", "As1", "10", "AsKd", "1Os"]),
+)
+
+
+def _outcome(cards):
+    try:
+        return handeval.parse_cards(cards)
+    except HandevalError as e:
+        return ("error", e.description)
+
+
+@given(st.lists(_TOKEN, max_size=14))
+def test_fast_card_path_agrees_with_the_core_parser(tokens):
+    fast, core = _outcome(" ".join(tokens)), _outcome(",".join(tokens))
+    if "" in tokens or not tokens:
+        return  # empty tokens: spaces collapse, commas refuse; not the same input
+    assert fast == core, tokens
+    assert _outcome(list(tokens)) == _outcome([f" {t} " for t in tokens]), tokens

@@ -108,8 +108,20 @@ def test_mixed_ace_pair_option():
 def test_beats_many_matches_beats():
     pairs = [("As", "2h"), ("2d", "Ah"), ("5s 5h 5d", "9s Tc Jd"), ("3s", "3h")]
     assert dachu.beats_many(pairs, "black") == [dachu.beats(p, t, "black") for p, t in pairs]
-    with pytest.raises(HandevalError, match=r"pairs\[1\]"):
-        dachu.beats_many([("As", "2h"), ("Ks", "Ks")], "red")
+
+
+def test_beats_many_gives_each_item_its_result_or_error():
+    out = dachu.beats_many([("As", "2h"), ("Ks", "Ks"), ("3s 4d", "5s"), ("Xx", "5s"), ("5s",), (dachu.classify("2s", "red"), "Kh")], "red")
+    assert out[0] is False and out[5] is True
+    for x, field, text in [(out[1], "pairs[1].table", "also in play"), (out[2], "pairs[2].play", "not a play"),
+                           (out[3], "pairs[3][0]", "bad card"), (out[4], "pairs[4]", "(play, table) pair")]:
+        assert isinstance(x, HandevalError) and x.field == field and text in x.description, (x.field, x.description)
+        assert str(x) == f"{x.field}: {x.description}"
+    # Errors about the whole call still raise.
+    with pytest.raises(HandevalError, match="pairs"):
+        dachu.beats_many("As 2h", "red")
+    with pytest.raises(HandevalError, match="chu"):
+        dachu.beats_many([("As", "2h")], "green")
 
 
 # ---------------------------------------------------------------- properties
@@ -291,6 +303,8 @@ def test_random_deals_multiplier_only_doubles():
             d = n
         assert d.teams in ("1v3", "2v2") and d.chu in ("red", "black")
         assert d.multiplier == 2 ** sum(1 for a in d.history if a[0] not in ("deal", "finish"))
+        back = pickle_round_trip(d)  # a replay of the history gives the same state
+        assert back == d and hash(back) == hash(d) and back.to_dict() == d.to_dict()
 
 
 # ---------------------------------------------------------------- calling: every path of the seed's flow
@@ -504,6 +518,8 @@ def test_calling_walks_double_only_and_settle_zero_sum(chu, declared, start, pic
         kicks += n.multiplier != c.multiplier
         c = n
     assert c.multiplier == 2 ** kicks == 2 ** sum(x in ("chuai", "bao_chuai") for _, x in c.finals)
+    back = pickle_round_trip(c)
+    assert back == c and hash(back) == hash(c) and back.legal_actions == c.legal_actions
     if c.over:
         places = None
         if c.outcome == "play":
@@ -589,7 +605,6 @@ def test_settlements_zero_sum(perm, lone, m, base, carried, esc, rules):
     (dict(chu_side=[0], places=[0, 1, 2, 3], multiplier=6), "power of two"),
     (dict(chu_side=[0], places=[0, 1, 2, 3], base=0), "base"),
     (dict(chu_side=[0], places=[0, 1, 2, 3], escaped=[1]), "abandoned"),
-    (dict(chu_side=[0], places=[0, 1, 2, 3], rules=dachu.Rules(unit_per="per_pair")), "unit_per"),
 ])
 def test_settle_bad_input(kwargs, match):
     with pytest.raises(HandevalError, match=match):
@@ -632,3 +647,109 @@ def test_rules_defaults_are_named_options():
     assert handeval.Rules().dachu == r
     with pytest.raises(HandevalError, match="rules"):
         dachu.classify("As", "red", rules=object())
+
+
+# ---------------------------------------------------------------- the native classes
+
+def _states():
+    d = _deal_to(dachu.Deal(HANDS), 1).apply(("meng_xuan", 1, "Ad"))
+    d = _deal_to(d, 13).apply(("finish",))
+    c = walk(d.calling(), ("chuai", 0), ("chuai", 1), ("ping_da", 2))
+    return [
+        (dachu.Deal(HANDS), dachu.Deal(HANDS, first_seat=2)),
+        (d, _deal_to(dachu.Deal(HANDS), 2)),
+        (c, c.apply(("ping_da", 3))),
+        (walk(two_v_two(), ("bao_chuai", 1)), walk(two_v_two(), ("jiao", 1))),
+        (dachu.Calling([1], rules=dachu.Rules(first_caller_2v2="chu")), dachu.Calling([1], multiplier=4)),
+    ]
+
+
+@pytest.mark.parametrize("state, other", _states(), ids=lambda o: type(o).__name__)
+def test_states_are_frozen_values(state, other):
+    import json
+    import pickle
+
+    cls = type(state)
+    assert cls in (dachu.Deal, dachu.Calling) and cls.__module__ == "handeval.dachu"
+    again = pickle.loads(pickle.dumps(state))
+    assert again == state and hash(again) == hash(state) and again is not state
+    assert again.history == state.history and again.legal_actions == state.legal_actions
+    assert again.to_dict() == state.to_dict()
+    json.dumps(state.to_dict())
+    assert state != other and len({state, again, other}) == 2
+    assert repr(state).startswith(cls.__name__ + "(") and "multiplier=" in repr(state)
+    with pytest.raises(AttributeError):
+        state.multiplier = 0
+    # apply returns a new state and leaves this one as it was.
+    before = state.to_dict()
+    if state.legal_actions:
+        assert state.apply(state.legal_actions[0]) != state
+    assert state.to_dict() == before
+
+
+def test_deal_and_calling_are_the_native_classes():
+    assert dachu.Deal is handeval._core.DachuDeal and dachu.Calling is handeval._core.DachuCalling
+    d = _deal_to(dachu.Deal(HANDS), 13).apply(("finish",))
+    assert (d.turn, d.teams, d.chu_source) == (None, "2v2" if len(d.chu_side) == 2 else "1v3", "ping_xuan")
+    c = d.calling()
+    assert isinstance(c, dachu.Calling) and c.multiplier == d.multiplier
+    assert pickle_round_trip(c).apply(c.legal_actions[0]) == c.apply(c.legal_actions[0])
+
+
+def pickle_round_trip(x):
+    import pickle
+
+    return pickle.loads(pickle.dumps(x))
+
+
+def test_play_fields_constructor_and_reuse():
+    p = dachu.classify("As", "black")
+    assert (p.kind, p.kind_zh, p.cards, p.strength, len(p)) == ("single", "單張", ["As"], 14, 1)
+    assert dachu.classify("As", "red").strength == 12
+    # The constructor checks that the cards make that play under one 儲 colour.
+    assert dachu.Play("single", "單張", ["As"], 12) == dachu.classify("As", "red")
+    with pytest.raises(HandevalError) as e:
+        dachu.Play("single", "單張", ["As"], 13)
+    assert e.value.field == "strength"
+    with pytest.raises(HandevalError) as e:
+        dachu.Play("pair", "對子", ["As"], 12)
+    assert e.value.field == "kind"
+    with pytest.raises(HandevalError, match="not a play"):
+        dachu.Play("pair", "對子", ["As", "Kd"], 12)
+    # A Play passed back in is used as is.
+    table = dachu.classify("9s 9h", "red")
+    hand = "Ts Th 2s 2h 3c"
+    assert dachu.legal_plays(hand, table, "red") == dachu.legal_plays(hand, "9s 9h", "red")
+    assert dachu.beats(dachu.classify("Ts Th", "red"), table, "red")
+    assert dachu.timeout_play(hand, None, "red") == ["3c"]
+
+
+def test_every_function_taking_rules_reads_them():
+    # Validation of each option at construction: tests/test_native_types.py.
+    # A Calling settles under the rules it was made with (from the Deal), unless overridden.
+    ls = dachu.Rules(unit_per="losing_side")
+    d = _deal_to(dachu.Deal(HANDS, rules=ls), 13).apply(("finish",))  # 1 vs 3, seat 2 alone
+    c = walk(d.calling(), ("ping_da", 2))
+    assert c.settle([0, 1, 3, 2], base=10).deltas == dachu.settle([2], [0, 1, 3, 2], base=10, rules=ls).deltas == [7, 7, -20, 6]
+    assert dachu.settle(c, [0, 1, 3, 2], base=10).deltas == [7, 7, -20, 6]
+    assert c.settle([0, 1, 3, 2], base=10, rules=dachu.Rules()).deltas == [20, 20, -60, 20]
+    assert pickle_round_trip(c).settle([0, 1, 3, 2], base=10).deltas == [7, 7, -20, 6]
+    bundle = handeval.Rules(dachu=dachu.Rules(mixed_ace_pair=False))
+    assert bundle.dachu.mixed_ace_pair is False
+    with pytest.raises(HandevalError, match="dachu"):
+        handeval.Rules(dachu=handeval.tienlen.Rules())
+    # Every function taking rules= honours them (mixed_ace_pair changes what is a play).
+    strict = dachu.Rules(mixed_ace_pair=False)
+    hand = "Ah As 3c 4d"
+    assert ["As", "Ah"] in [p.cards for p in dachu.legal_plays(hand, None, "red")]
+    assert ["As", "Ah"] not in [p.cards for p in dachu.legal_plays(hand, None, "red", rules=bundle)]
+    assert dachu.beats_many([("Ah As", "Ks Kd")], "red", rules=strict)[0].field == "pairs[0].play"
+    with pytest.raises(HandevalError, match="mixed_ace_pair"):
+        dachu.beats("Ah As", "Ks Kd", "red", rules=strict)
+
+
+def test_constants_are_the_rule_books():
+    # The module's lists come from the core; RULES 3.2 and 3.6 fix them.
+    assert dachu.KINDS == ("single", "pair", "straight", "triple_bomb", "quad_bomb", "du_chu")
+    assert dachu.CALLS == ("ping_da", "chuai", "bao_chuai", "jiao")
+    assert [a for a, _ in two_v_two().legal_actions] == list(dachu.CALLS)

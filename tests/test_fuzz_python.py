@@ -40,6 +40,19 @@ def _game_modules():
     return mods
 
 
+def _is_result_class(obj):
+    """A native result class: its constructor takes exactly its fields, positionally
+    (pickling uses it); tests/test_native_types.py covers those."""
+    fields = getattr(obj, "__match_args__", None)
+    if not inspect.isclass(obj) or not fields:
+        return False
+    try:
+        params = inspect.signature(obj).parameters.values()
+    except (TypeError, ValueError):
+        return False
+    return tuple(p.name for p in params if p.kind is p.POSITIONAL_OR_KEYWORD) == tuple(fields)
+
+
 def _entries():
     """(id, callable) for every public function and class of the game modules."""
     out = []
@@ -53,6 +66,8 @@ def _entries():
                 continue
             if getattr(obj, "__module__", "").split(".")[0] != "handeval":
                 continue
+            if _is_result_class(obj):
+                continue  # a value holder (its fields are its arguments), not an input path
             out.append((f"{mod.__name__}.{name}", obj))
     return out
 
@@ -237,17 +252,19 @@ def test_rules_with_arbitrary_values_are_handeval_errors_when_used(rules_kwargs,
         cls = getattr(mod, "Rules", None)
         if cls is None:
             continue
-        names = {f for f in getattr(cls, "__dataclass_fields__", {})}
+        # native Rules list their options in to_dict(); the others are dataclasses
+        names = set(cls().to_dict()) if hasattr(cls, "to_dict") else set(getattr(cls, "__dataclass_fields__", {}))
         kw = {k: v for k, v in rules_kwargs.items() if k in names}
         try:
             rules = cls(**kw)
         except HandevalError:
             continue
         # the first function of the module that takes rules=
-        fn = next(getattr(mod, n) for n in ("classify", "settle_instant", "settle")
-                  if "rules" in inspect.signature(getattr(mod, n)).parameters)
+        name = next(n for n in ("classify", "settle_instant", "settle")
+                    if "rules" in inspect.signature(getattr(mod, n)).parameters)
+        fn = getattr(mod, name)
         args = {"classify": ((cards, "red") if mod.__name__.endswith("dachu") else (cards,)),
-                "settle_instant": ([cards, cards], 1), "settle": ([0], [0, 1, 2, 3])}[fn.__name__]
+                "settle_instant": ([cards, cards], 1), "settle": ([0], [0, 1, 2, 3])}[name]
         try:
             fn(*args, rules=rules)
         except HandevalError:

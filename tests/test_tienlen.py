@@ -548,24 +548,39 @@ def test_bad_input_is_a_clear_error():
         tl.chop_transfers([[0]], 1)
     with pytest.raises(HandevalError, match="overflows"):
         tl.settle(["", "3s 4s"], 0, 2 ** 62)
-    with pytest.raises(HandevalError, match="pairs"):
-        tl.beats_many([("3s",)])
+    [err] = tl.beats_many([("3s",)])
+    assert isinstance(err, HandevalError) and err.field == "pairs[0]" and "pair" in err.description
 
 
-def test_batched_calls_name_the_bad_item():
+def item_error(x, field, text):
+    """A ``*_many`` item that holds the HandevalError its input raises."""
+    assert isinstance(x, HandevalError), x
+    assert x.field == field and text in x.description, (x.field, x.description)
+    assert str(x) == f"{x.field}: {x.description}"
+
+
+def test_batched_calls_give_each_item_its_result_or_error():
     assert tl.classify_many(["3s", ["4s", "4h"], tl.classify("5s 6s 7s")]) == ["single", "pair", "straight"]
     assert tl.beats_many([(tl.classify("4s"), "3s"), (["3s"], ["4s"])]) == [True, False]
-    with pytest.raises(HandevalError, match=r"sets\[1\].*not a play") as e:
-        tl.classify_many(["3s", "3s 4s"])
-    assert e.value.field == "sets[1]"
-    with pytest.raises(HandevalError, match=r"pairs\[1\]\[1\].*not a pair"):
-        tl.beats_many([("4s", "3s"), ("5s", "3s 4s")])
-    with pytest.raises(HandevalError, match=r"pairs\[0\]\[0\].*bad card"):
-        tl.beats_many([("4x", "3s")])
-    with pytest.raises(HandevalError, match=r"pairs\[0\].*both in the play and on the table"):
-        tl.beats_many([("4s", "4s")])
+    single, bad = tl.classify_many(["3s", "3s 4s"])
+    assert single == "single"
+    item_error(bad, "sets[1]", "not a play")
+    out = tl.beats_many([("4s", "3s"), ("5s", "3s 4s"), ("4x", "3s"), ("4s", "4s"), ("3s",), (tl.classify("2s"), "3h")])
+    assert out[0] is True and out[5] is True
+    item_error(out[1], "pairs[1][1]", "not a pair")
+    item_error(out[2], "pairs[2][0]", "bad card")
+    item_error(out[3], "pairs[3]", "both in the play and on the table")
+    item_error(out[4], "pairs[4]", "expected a (play, table) pair")
+    # Each error is the one the single call raises.
+    with pytest.raises(HandevalError, match="not a pair"):
+        tl.beats("5s", "3s 4s")
+    # Errors about the call as a whole still raise.
     with pytest.raises(HandevalError, match="pairs"):
         tl.beats_many("4s 3s")
+    with pytest.raises(HandevalError, match="sets"):
+        tl.classify_many(None)
+    with pytest.raises(HandevalError, match="rules"):
+        tl.beats_many([("4s", "3s")], rules="strict")
 
 
 def test_settle_takes_chop_rounds_or_transfers(vectors):
@@ -590,15 +605,58 @@ def test_settle_takes_chop_rounds_or_transfers(vectors):
         tl.settle(full, 0, 10, chops=[[[0, "2d"], [1, "7s 7h 7d 7c"]]])
 
 
-def test_result_objects_are_real_frozen_dataclasses():
-    import dataclasses
+# --- the native result and rule classes ----------------------------------------------
 
-    p = tl.legal_plays("3s 3h")[0]
-    assert p == tl.Play("single", "单张", ["3s"], "3s", 0) and dataclasses.asdict(p)["top"] == "3s"
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        p.kind = "pair"
-    line = tl.settle(["", "3s"], 0, 1).lines[0]
-    assert isinstance(line, tl.Line) and line.kind == "cards" and line.cards == ["3s"]
-    with pytest.raises(dataclasses.FrozenInstanceError):
-        line.amount = 0
-    assert "Line(kind='cards'" in repr(line)
+def test_play_fields_and_helpers():
+    p = tl.classify("5s 5h 6s 6h 7s 7h")
+    assert (p.kind, p.kind_zh, p.cards, p.top, p.strength) == ("three_pair_run", "3连对", ["5s", "5h", "6s", "6h", "7s", "7h"], "7h", 19)
+    assert p.is_special and len(p) == 6 and not tl.classify("2h").is_special
+    assert p.to_dict() == {"kind": "three_pair_run", "kind_zh": "3连对", "cards": p.cards, "top": "7h", "strength": 19}
+    assert tl.Play("single", "单张", ["3s"], "3s", 0) == tl.legal_plays("3s 3h")[0]
+    with pytest.raises(HandevalError, match="top"):
+        p.replace(cards="8s 8h 9s 9h Ts Th")  # the other fields no longer match
+    # The constructor checks that the cards make the play it describes.
+    with pytest.raises(HandevalError, match="strength") as e:
+        tl.Play("single", "单张", ["3s"], "3s", 5)
+    assert e.value.field == "strength"
+    with pytest.raises(HandevalError, match="kind"):
+        tl.Play("pair", "对子", ["3s"], "3s", 0)
+    with pytest.raises(HandevalError, match="not a pair"):
+        tl.Play("pair", "对子", ["3s", "4s"], "4s", 4)
+
+
+def test_a_play_passed_back_is_used_as_is():
+    table = tl.classify("9s 9h")
+    hand = "Ts Th 2s 2h 3c"
+    assert tl.legal_plays(hand, table) == tl.legal_plays(hand, "9s 9h")
+    assert tl.beats(tl.classify("Ts Th"), table) and tl.why_not(table, tl.classify("Ts Th"))
+    st = tl.round_state([[0, table], [1, tl.classify("2s 2h")]])
+    assert st.table == tl.classify("2s 2h") and st.plays[0] == (0, table)
+    assert tl.settle(["", [*table.cards]], 0, 1).deltas == tl.settle(["", "9s 9h"], 0, 1).deltas
+
+
+def test_every_function_taking_rules_reads_them():
+    # Validation of each option at construction: tests/test_native_types.py.
+    with pytest.raises(HandevalError) as e:
+        tl.Rules(rake_percent=500)
+    assert e.value.field == "rules.rake_percent"
+    # handeval.Rules bundles the native part; every function taking rules= reads it.
+    bundle = handeval.Rules(tienlen=tl.Rules(rake_percent=0))
+    assert bundle.tienlen == tl.Rules(rake_percent=0)
+    assert tl.settle(["", "3s"], 0, 10, rules=bundle).rake == 0
+    for fn, args in [(tl.beats, ("4s", "3s")), (tl.beats_many, ([("4s", "3s")],)), (tl.first_leader, (["3s", "4s"],)),
+                     (tl.round_state, ([[0, "3s"]],)), (tl.check_action, ([], 0, "3s")), (tl.may_play, ([], 0, "3s")),
+                     (tl.chop_transfers, ([[0, "3s"]], 1)), (tl.settle, (["", "3s"], 0, 1)),
+                     (tl.settle_instant, (["2s 2h 2d 2c 3s 4s 5s 6s 7s 8s 9s Ts Js", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah Qs"], 1))]:
+        fn(*args, rules=bundle)
+        with pytest.raises(HandevalError, match="rules"):
+            fn(*args, rules={"rake_percent": 0})
+
+
+def test_constants_are_the_rule_books():
+    # The module's lists come from the core; RULES 2.2, 2.5 and 2.6 fix them.
+    assert tl.KINDS == ("single", "pair", "triple", "straight", "three_pair_run", "bomb", "four_pair_run")
+    assert tl.SPECIAL_KINDS == {"three_pair_run": 2, "bomb": 3, "four_pair_run": 4}
+    assert tl.INSTANT_WINS == ("four_twos", "six_pairs", "four_triples", "five_pair_run", "six_pair_run", "dragon")
+    assert [tl.instant_win(h) for h in ("2s 2h 2d 2c 3s 4s 5s 6s 7s 8s 9s Ts Js",
+                                        "3s 3h 5s 5h 7s 7h 9s 9h Js Jh Ks Kh 2c")] == list(tl.INSTANT_WINS[:2])

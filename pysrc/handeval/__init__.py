@@ -4,11 +4,9 @@ and 打儲 (dachu). The rules live in the Rust core ``handeval._core``; see RULE
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import List, Optional, Sequence, Union
 
 from handeval import _core
-from handeval._result import Result
 from handeval.errors import HandevalError
 from handeval import shisanshui
 from handeval import dachu
@@ -19,14 +17,10 @@ __version__ = _core.__version__
 __all__ = ["HandevalError", "Rules", "parse_cards", "cap", "shisanshui", "dachu", "tienlen", "__version__"]
 
 
-@dataclass(frozen=True)
-class Rules(Result):
-    """All house-rule options, one part per game; any game function taking ``rules=``
-    accepts this or that game's own ``Rules``."""
-
-    shisanshui: shisanshui.Rules = field(default_factory=shisanshui.Rules)
-    dachu: dachu.Rules = field(default_factory=dachu.Rules)
-    tienlen: tienlen.Rules = field(default_factory=tienlen.Rules)
+#: All house-rule options, one part per game (``shisanshui``, ``tienlen``, ``dachu``;
+#: keyword-only, each defaulting to that game's ``Rules()``); any game function taking
+#: ``rules=`` accepts this or that game's own ``Rules``.
+Rules = _core.Rules
 
 
 def parse_cards(cards: Union[str, Sequence[str]]) -> List[str]:

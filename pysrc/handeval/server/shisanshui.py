@@ -188,7 +188,7 @@ def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArra
     rules = _rules(req)
     kw = {name: getattr(req, name) for name in ("opponents", "top_k", "seed", "samples") if req.HasField(name)}
     kinds = [item.WhichOneof("item") for item in req.items]
-    results = [None] * len(req.items)
+    results: list = [None] * len(req.items)
     Result = pb.ShisanshuiArrangeResult
 
     hands = [i for i, k in enumerate(kinds) if k == "hand"]
@@ -196,20 +196,17 @@ def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArra
         batch.check(start, len(req.items))
         chunk = hands[start:start + ARRANGE_CHUNK]
         try:
+            # one item per hand: its Arrangement, or the HandevalError that hand would raise
             answers = api.arrange_many([req.items[i].hand for i in chunk], rules=rules, **kw)
-        except HandevalError as e:
-            if e.field is None or not e.field.startswith("hands["):
-                raise BadRequest(f"shisanshui.{e.field or 'items'}", e.description) from None
-            answers = None  # some hand is bad: redo this chunk one by one to name each
+        except HandevalError as e:  # a bad option: the whole request's fault
+            raise BadRequest(f"shisanshui.{e.field or 'items'}", e.description) from None
         for n, i in enumerate(chunk):
-            if answers is not None:
-                results[i] = Result(answer=answer_msg(answers[n]))
-                continue
-            try:
-                results[i] = Result(answer=answer_msg(api.arrange(req.items[i].hand, rules=rules, **kw)))
-            except HandevalError as e:
+            a = answers[n]
+            if isinstance(a, HandevalError):  # the error arrange(hand) raises, in place
                 batch.item_errors += 1
-                results[i] = Result(error=item_error(rename(e, {"cards13": "hand", "cards": "hand"}), f"items[{i}]"))
+                results[i] = Result(error=item_error(rename(a, {"cards13": "hand", "cards": "hand"}), f"items[{i}]"))
+            else:
+                results[i] = Result(answer=answer_msg(a))
 
     others = [i for i, k in enumerate(kinds) if k != "hand"]
     if others:

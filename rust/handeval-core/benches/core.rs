@@ -1,10 +1,15 @@
 //! Core speed of the 十三水 row evaluator: five-card strength over a fixed set of random
 //! hands, against the straightforward reference classifier (`strength_slow`) measured in
-//! the same run. `cargo bench -p handeval-core --bench core`.
+//! the same run; and of the arrangement search (`arrange`, default options) against the
+//! search it replaced (`baseline_arrange`, same answers) on the same seeded 13-card hands.
+//! `cargo bench -p handeval-core --bench core` (`-- arrange` for the arrangement only).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use handeval_core::cards::Card;
+use handeval_core::shisanshui::arrange::sim::{deck, Rng};
+use handeval_core::shisanshui::arrange::{arrange, baseline_arrange, Options};
 use handeval_core::shisanshui::eval::{strength3, strength5, strength_slow};
+use handeval_core::shisanshui::Rules;
 
 fn random_hands(n: usize) -> Vec<[Card; 5]> {
     // xorshift64*: deterministic, no dependency.
@@ -82,5 +87,19 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+fn bench_arrange(c: &mut Criterion) {
+    // The hands of examples/arrange_speed.rs (seed 1), fewer of them per iteration.
+    let hands: Vec<Vec<Card>> = (0..200u64).map(|i| deck(&mut Rng::for_item(1, 13, i))[..13].to_vec()).collect();
+    let (o, r) = (Options::default(), Rules::default());
+    let mut g = c.benchmark_group("arrange");
+    g.sample_size(20);
+    g.throughput(Throughput::Elements(hands.len() as u64));
+    g.bench_function("baseline_arrange (exhaustive branch and bound, before issue 13)", |b| {
+        b.iter(|| hands.iter().map(|h| baseline_arrange(black_box(h), &o, &r).unwrap().best.expected).sum::<f64>())
+    });
+    g.bench_function("arrange", |b| b.iter(|| hands.iter().map(|h| arrange(black_box(h), &o, &r).unwrap().best.expected).sum::<f64>()));
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_arrange);
 criterion_main!(benches);

@@ -38,31 +38,93 @@ pub fn bad(field: &str, message: impl Into<String>) -> PyErr {
     to_py(Error::field(field, message))
 }
 
-fn type_name(obj: &Bound<'_, PyAny>) -> String {
+pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
-/// Cards of a string or a list of one-card strings, without building any error text
-/// (the hot path of every call): `None` when anything is off, and the caller re-parses
-/// with [`cards_from`]'s detailed path for the error.
+/// Rank (0..=12) and suit (0..=3) of each ASCII character, as the core parser reads them
+/// (ranks and suits use disjoint letters, either case); `NONE` for anything else.
+const NONE: u8 = 0xFF;
+/// `table[c] = i` for the i-th character of `upper` and of `lower` (the same letters in
+/// the other case).
+const fn index_table(upper: &[u8], lower: &[u8]) -> [u8; 128] {
+    let mut table = [NONE; 128];
+    let mut i = 0;
+    while i < upper.len() {
+        table[upper[i] as usize] = i as u8;
+        table[lower[i] as usize] = i as u8;
+        i += 1;
+    }
+    table
+}
+const ASCII: ([u8; 128], [u8; 128]) = (index_table(b"23456789TJQKA", b"23456789tjqka"), index_table(b"SHDC", b"shdc"));
+
+#[inline]
+fn ascii_rank(c: u8) -> Option<u8> {
+    let r = *ASCII.0.get(c as usize)?;
+    (r != NONE).then_some(r)
+}
+
+#[inline]
+fn ascii_suit(c: u8) -> Option<u8> {
+    let s = *ASCII.1.get(c as usize)?;
+    (s != NONE).then_some(s)
+}
+
+/// One card token of the common ASCII forms: `As`, `sA`, `10d`, `d10` (any case).
+#[inline]
+fn ascii_card(t: &[u8]) -> Option<Card> {
+    let (r, s) = match t {
+        [a, b] => ascii_rank(*a).zip(ascii_suit(*b)).or_else(|| ascii_rank(*b).zip(ascii_suit(*a)))?,
+        [b'1', b'0', b] => (8, ascii_suit(*b)?),
+        [a, b'1', b'0'] => (8, ascii_suit(*a)?),
+        _ => return None,
+    };
+    Some(Card::new(r, s))
+}
+
+/// The fast path of every card argument: cards of a string of single-space-separated
+/// ASCII tokens, or of a list of one-token strings; distinct cards only. `None` for
+/// anything else (commas, symbols, padding, a bad or repeated card), which the core
+/// parser in [`cards_from`] then reads with its full error messages. Accepts a subset of
+/// what the core accepts, with the same cards (tests/test_cards.py checks both).
 pub fn quick_cards(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
-    if let Ok(s) = obj.cast::<PyString>() {
-        return cards::parse_cards(&s.to_cow().ok()?).ok();
-    }
-    if let Ok(l) = obj.cast::<PyList>() {
-        let mut out = Vec::with_capacity(l.len());
-        let mut seen = 0u64;
-        for item in l.iter() {
-            let c = cards::parse_card(item.cast::<PyString>().ok()?.to_cow().ok()?.trim()).ok()?;
-            if seen & c.bit() != 0 {
-                return None;
-            }
-            seen |= c.bit();
-            out.push(c);
+    let mut buf = [Card(0); 52];
+    let n = quick_cards_into(obj, &mut buf)?;
+    Some(buf[..n].to_vec())
+}
+
+/// [`quick_cards`] into `out` (no allocation); `None` also when more than `out.len()`
+/// cards are given.
+pub fn quick_cards_into(obj: &Bound<'_, PyAny>, out: &mut [Card]) -> Option<usize> {
+    let mut seen = 0u64;
+    let mut n = 0;
+    let mut push = |c: Card| {
+        if seen & c.bit() != 0 || n == out.len() {
+            return None;
         }
-        return Some(out);
+        seen |= c.bit();
+        out[n] = c;
+        n += 1;
+        Some(())
+    };
+    // `to_str` borrows the str's UTF-8 (no copy for the usual ASCII strings); a
+    // non-ASCII byte is in no table, so such text falls through to the core parser.
+    if let Ok(s) = obj.cast::<PyString>() {
+        let text = s.to_str().ok()?.as_bytes();
+        if !text.is_empty() {
+            for t in text.split(|&c| c == b' ') {
+                push(ascii_card(t)?)?;
+            }
+        }
+    } else if let Ok(l) = obj.cast::<PyList>() {
+        for item in l.iter() {
+            push(ascii_card(item.cast::<PyString>().ok()?.to_str().ok()?.as_bytes())?)?;
+        }
+    } else {
+        return None;
     }
-    None
+    Some(n)
 }
 
 /// Cards from a string (`"As Td"`) or a list/tuple of one-card strings.
@@ -105,15 +167,21 @@ pub fn bool_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<bool> {
     obj.extract::<bool>().map_err(|_| bad(field, format!("expected True or False, got {}", type_name(obj))))
 }
 
+/// A list or tuple (not a string).
+pub fn check_list(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<()> {
+    if obj.is_instance_of::<PyString>() || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
+        return Err(bad(field, format!("expected a list, got {}", type_name(obj))));
+    }
+    Ok(())
+}
+
 /// A list (or tuple) of items converted one by one, errors naming `field[i]`.
 pub fn list_from<T>(
     obj: &Bound<'_, PyAny>,
     field: &str,
     mut item: impl FnMut(&Bound<'_, PyAny>, &str) -> PyResult<T>,
 ) -> PyResult<Vec<T>> {
-    if obj.is_instance_of::<PyString>() || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
-        return Err(bad(field, format!("expected a list, got {}", type_name(obj))));
-    }
+    check_list(obj, field)?;
     let mut out = Vec::new();
     for (i, x) in obj.try_iter()?.enumerate() {
         out.push(item(&x?, &format!("{field}[{i}]"))?);
@@ -127,53 +195,6 @@ pub fn carried_from(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Opt
         None => Ok(None),
         Some(o) if o.is_none() => Ok(None),
         Some(o) => Ok(Some(list_from(o, field, |x, f| if x.is_none() { Ok(None) } else { int_from(x, f).map(Some) })?)),
-    }
-}
-
-/// A game's native `Rules` class: a frozen pyclass wrapping the core struct, validated
-/// when constructed, so a call only copies it. One reader ([`rules_arg`]) serves the
-/// `rules=` argument of every game.
-pub trait GameRules: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync {
-    type Core: Clone + Default;
-    /// The attribute of the `handeval.Rules` bundle holding this game's part.
-    const GAME: &'static str;
-    fn core(&self) -> &Self::Core;
-}
-
-/// The `rules=` argument: `None` (the defaults), the game's own `Rules`, or the
-/// `handeval.Rules` bundle (its [`GameRules::GAME`] part); anything else is an error.
-pub fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResult<R::Core> {
-    let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(R::Core::default()) };
-    if let Ok(r) = o.cast::<R>() {
-        return Ok(r.get().core().clone());
-    }
-    if let Ok(part) = o.getattr(R::GAME) {
-        if let Ok(r) = part.cast::<R>() {
-            return Ok(r.get().core().clone());
-        }
-    }
-    Err(bad("rules", format!("expected handeval.Rules or {}.Rules, got {}", R::GAME, type_name(o))))
-}
-
-/// Rule options read as attributes of a game's Python `Rules` object; every error names
-/// `rules.<option>`. Shared by each game's `rules_from`.
-pub struct RuleAttrs<'a, 'py>(pub &'a Bound<'py, PyAny>);
-
-impl RuleAttrs<'_, '_> {
-    fn get(&self, name: &str) -> PyResult<Bound<'_, PyAny>> {
-        self.0.getattr(name).map_err(|_| bad(&format!("rules.{name}"), "is missing"))
-    }
-    pub fn flag(&self, name: &str) -> PyResult<bool> {
-        self.get(name)?.extract::<bool>().map_err(|_| bad(&format!("rules.{name}"), "must be a bool"))
-    }
-    pub fn text(&self, name: &str) -> PyResult<String> {
-        self.get(name)?.extract::<String>().map_err(|_| bad(&format!("rules.{name}"), "must be a string"))
-    }
-    /// A u32 option; `expect` words the allowed range in the error ("0..100").
-    pub fn count(&self, name: &str, expect: &str) -> PyResult<u32> {
-        let field = format!("rules.{name}");
-        let v = int_from(&self.get(name)?, &field)?;
-        u32::try_from(v).map_err(|_| bad(&field, format!("must be {expect} (got {v})")))
     }
 }
 

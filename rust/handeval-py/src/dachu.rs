@@ -1,32 +1,114 @@
-//! Binding of handeval_core::dachu (打儲): conversions only; the rules are in the core.
+//! Binding of handeval_core::dachu (打儲): the native result, rule and state classes of
+//! `handeval.dachu` and the functions that build them. Conversions only; the rules are
+//! in the core.
 
-use crate::conv::{bad, RuleAttrs, bool_from, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, IntoPyResult};
+use crate::result::{self, add_class, card_list, many_items, Cards, NativeResult, Names};
+use crate::rules::{self, rules_arg, GameRules};
+use crate::{native_result, result_methods};
 use handeval_core::cards::Card;
-use handeval_core::dachu::calling::{side_name, Call, Calling, Outcome, Stage};
-use handeval_core::dachu::deal::{Deal, DealAction};
-use handeval_core::dachu::rules::{FirstCaller, UnitPer};
-use handeval_core::dachu::{self as dc, Chu, Constraints, Rules};
+use handeval_core::dachu::calling::{side_name, Call, Calling as CoreCalling, Outcome, Stage};
+use handeval_core::dachu::deal::{Deal as CoreDeal, DealAction};
+use handeval_core::dachu::rules::{DeclareOncePer, FirstCaller, UnitPer};
+use handeval_core::dachu::{self as dc, Chu, Constraints, Kind};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
-/// `None` → default rules; otherwise any object with the option attributes (the Python
-/// `dachu.Rules` dataclass).
-fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
-    let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(Rules::default()) };
-    let r = RuleAttrs(o);
-    let within = |e: handeval_core::Error| e.within("rules");
-    let rules = Rules {
-        mixed_ace_pair: r.flag("mixed_ace_pair")?,
-        cheng_chu_alone: r.flag("cheng_chu_alone")?,
-        escape_shared_by_all: r.flag("escape_shared_by_all")?,
-        unit_per: UnitPer::parse(&r.text("unit_per")?).map_err(within).py()?,
-        first_caller_2v2: FirstCaller::parse(&r.text("first_caller_2v2")?).map_err(within).py()?,
-        escape_units: r.count("escape_units", "a non-negative integer")?,
-        jiao_round_up: r.flag("jiao_round_up")?,
-        declare_once_per: handeval_core::dachu::rules::DeclareOncePer::parse(&r.text("declare_once_per")?).map_err(within).py()?,
-    };
-    rules.validate().map_err(within).py()?;
-    Ok(rules)
+// ---- Rules ----
+
+/// House-rule options of 打儲 (RULES.md section 3); the defaults are RULES.md's.
+/// Validated when constructed: a bad value is a HandevalError naming the option.
+#[pyclass(frozen, from_py_object, module = "handeval.dachu", name = "Rules")]
+#[derive(Clone, Default)]
+pub struct DachuRules {
+    core: dc::Rules,
+}
+
+impl GameRules for DachuRules {
+    type Core = dc::Rules;
+    const GAME: &'static str = "dachu";
+    fn core(&self) -> &dc::Rules {
+        &self.core
+    }
+}
+
+result_methods!(DachuRules, [mixed_ace_pair, cheng_chu_alone, escape_shared_by_all, unit_per, first_caller_2v2, escape_units, jiao_round_up, declare_once_per] {
+    #[new]
+    #[pyo3(signature = (*, mixed_ace_pair=None, cheng_chu_alone=None, escape_shared_by_all=None, unit_per=None, first_caller_2v2=None, escape_units=None, jiao_round_up=None, declare_once_per=None))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        mixed_ace_pair: Option<&Bound<'_, PyAny>>,
+        cheng_chu_alone: Option<&Bound<'_, PyAny>>,
+        escape_shared_by_all: Option<&Bound<'_, PyAny>>,
+        unit_per: Option<&Bound<'_, PyAny>>,
+        first_caller_2v2: Option<&Bound<'_, PyAny>>,
+        escape_units: Option<&Bound<'_, PyAny>>,
+        jiao_round_up: Option<&Bound<'_, PyAny>>,
+        declare_once_per: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let d = dc::Rules::default();
+        let core = dc::Rules {
+            mixed_ace_pair: rules::flag(mixed_ace_pair, "mixed_ace_pair", d.mixed_ace_pair)?,
+            cheng_chu_alone: rules::flag(cheng_chu_alone, "cheng_chu_alone", d.cheng_chu_alone)?,
+            escape_shared_by_all: rules::flag(escape_shared_by_all, "escape_shared_by_all", d.escape_shared_by_all)?,
+            unit_per: rules::choice(unit_per, "unit_per", d.unit_per, UnitPer::parse)?,
+            first_caller_2v2: rules::choice(first_caller_2v2, "first_caller_2v2", d.first_caller_2v2, FirstCaller::parse)?,
+            escape_units: rules::count(escape_units, "escape_units", d.escape_units)?,
+            jiao_round_up: rules::flag(jiao_round_up, "jiao_round_up", d.jiao_round_up)?,
+            declare_once_per: rules::choice(declare_once_per, "declare_once_per", d.declare_once_per, DeclareOncePer::parse)?,
+        };
+        Ok(DachuRules { core: rules::validated(core, dc::Rules::validate)? })
+    }
+    /// [decision] one 儲A + one plain A is an ordinary AA (default True); False: such a
+    /// pair is not a play.
+    #[getter]
+    fn mixed_ace_pair(&self) -> bool {
+        self.core.mixed_ace_pair
+    }
+    /// [decision] 撐儲 makes that colour the 儲, so its player plays alone, 1 vs 3
+    /// (default True); False: 撐儲 only doubles.
+    #[getter]
+    fn cheng_chu_alone(&self) -> bool {
+        self.core.cheng_chu_alone
+    }
+    /// [decision] an escape penalty is shared by the three others (default True); False:
+    /// only by the escaping player's opponents.
+    #[getter]
+    fn escape_shared_by_all(&self) -> bool {
+        self.core.escape_shared_by_all
+    }
+    /// [decision] a won game moves one unit per member of the "larger_side" (default) or
+    /// of the "losing_side".
+    #[getter]
+    fn unit_per(&self) -> &'static str {
+        self.core.unit_per.as_str()
+    }
+    /// Who calls first in a 2 vs 2 without 夢宣/撐儲: "other" (the 非儲方, default) or "chu".
+    #[getter]
+    fn first_caller_2v2(&self) -> &'static str {
+        self.core.first_caller_2v2.as_str()
+    }
+    /// The escape penalty in units of base × multiplier (the seed: 5; at most 1000).
+    #[getter]
+    fn escape_units(&self) -> u32 {
+        self.core.escape_units
+    }
+    /// [decision] a 繳 costs base × multiplier / 2 rounded up to a whole unit (default
+    /// True: a surrender always costs something); False: rounded toward zero.
+    #[getter]
+    fn jiao_round_up(&self) -> bool {
+        self.core.jiao_round_up
+    }
+    /// [decision] the deal's declarations are once per "player_and_kind" (default), once
+    /// per "player" (one of any kind each) or once per "game" per kind.
+    #[getter]
+    fn declare_once_per(&self) -> &'static str {
+        self.core.declare_once_per.as_str()
+    }
+});
+
+fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<dc::Rules> {
+    rules_arg::<DachuRules>(obj)
 }
 
 fn chu_from(obj: &Bound<'_, PyAny>) -> PyResult<Chu> {
@@ -44,58 +126,146 @@ fn seat_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<usize> {
 
 fn seats_from(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Vec<usize>> {
     match obj {
-        None => Ok(Vec::new()),
-        Some(o) if o.is_none() => Ok(Vec::new()),
-        Some(o) => list_from(o, field, seat_from),
+        Some(o) if !o.is_none() => list_from(o, field, seat_from),
+        _ => Ok(Vec::new()),
     }
 }
 
 fn opt_cards(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Option<Vec<Card>>> {
     match obj {
-        None => Ok(None),
-        Some(o) if o.is_none() => Ok(None),
-        Some(o) => cards_from(o, field).map(Some),
+        Some(o) if !o.is_none() => set_from(o, field).map(Some),
+        _ => Ok(None),
     }
 }
 
-type PlayTuple = (&'static str, &'static str, u8, u8, Vec<String>);
+// ---- Play ----
 
-/// (kind, kind_zh, len, strength, cards in the game's order)
-#[pyfunction]
-#[pyo3(signature = (cards, chu, rules=None))]
-fn dc_classify(cards: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<PlayTuple> {
-    let rules = rules_from(rules)?;
-    let chu = chu_from(chu)?;
-    let cards = cards_from(cards, "cards")?;
-    let p = dc::classify(&cards, chu, &rules).py()?;
-    Ok((p.kind.name(), p.kind.name_zh(), p.len, p.strength, card_strings(&cards)))
+fn kind_names(py: Python<'_>, k: Kind) -> (Bound<'_, PyString>, Bound<'_, PyString>) {
+    static NAMES: Names = Names::new();
+    static NAMES_ZH: Names = Names::new();
+    let all = |name: fn(Kind) -> &'static str| move || Kind::ALL.iter().map(|&k| name(k)).collect();
+    (NAMES.get(py, k as usize, all(Kind::name)), NAMES_ZH.get(py, k as usize, all(Kind::name_zh)))
 }
 
+/// A classified play. ``Play(kind, kind_zh, cards, strength)`` checks that the cards make
+/// that play under one of the 儲 colours (pickling rebuilds it so); :func:`classify` is
+/// the usual way to get one.
+#[pyclass(frozen, from_py_object, module = "handeval.dachu", name = "Play")]
+#[derive(Clone, Debug)]
+pub struct DachuPlay {
+    core: dc::Play,
+    cards: Vec<Card>,
+}
+
+result_methods!(DachuPlay, [kind, kind_zh, cards, strength] {
+    #[new]
+    #[pyo3(signature = (kind, kind_zh, cards, strength))]
+    fn new(kind: &Bound<'_, PyAny>, kind_zh: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, strength: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let cards = cards_from(cards, "cards")?;
+        let py = kind.py();
+        let mut first_err = None;
+        for chu in [Chu::Red, Chu::Black] {
+            let core = match dc::classify(&cards, chu, &dc::Rules::default()) {
+                Ok(p) => p,
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                    continue;
+                }
+            };
+            let p = DachuPlay { core, cards: cards.clone() };
+            let me = Bound::new(py, p.clone())?;
+            let mut mismatch = None;
+            for (name, given) in [("kind", kind), ("kind_zh", kind_zh), ("strength", strength)] {
+                let actual = me.as_any().getattr(name)?;
+                if !actual.eq(given)? {
+                    mismatch = Some((name, actual.repr()?.to_string(), given.repr()?.to_string()));
+                    break;
+                }
+            }
+            match mismatch {
+                None => return Ok(p),
+                Some((name, actual, given)) if chu == Chu::Black => {
+                    return Err(bad(name, format!("{} makes {name} = {actual}, not {given}", handeval_core::cards::format_cards(&cards))));
+                }
+                Some(_) => {}
+            }
+        }
+        Err(to_py(first_err.expect("a classification failed").within("cards")))
+    }
+    /// One of :data:`KINDS`.
+    #[getter]
+    fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        kind_names(py, self.core.kind).0
+    }
+    /// The kind's Chinese name, e.g. 獨儲.
+    #[getter]
+    fn kind_zh<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        kind_names(py, self.core.kind).1
+    }
+    /// The cards (from ``legal_plays``: in the game's order, weakest first).
+    #[getter]
+    fn cards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        card_list(py, &self.cards)
+    }
+    /// Higher is stronger within a kind (and length, for straights).
+    #[getter]
+    fn strength(&self) -> u8 {
+        self.core.strength
+    }
+    fn __len__(&self) -> usize {
+        self.cards.len()
+    }
+});
+
+/// Cards, or a `dachu.Play`'s cards (no parsing).
+fn set_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
+    if let Ok(p) = obj.cast::<DachuPlay>() {
+        return Ok(p.get().cards.clone());
+    }
+    cards_from(obj, field)
+}
+
+/// Classify ``cards`` as a play (RULES 3.2) with ``chu`` ``"red"`` or ``"black"`` the 儲
+/// colour; a set that is not a play is a HandevalError saying why.
+#[pyfunction]
+#[pyo3(signature = (cards, chu, rules=None))]
+fn dc_classify(cards: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<DachuPlay> {
+    let rules = rules_from(rules)?;
+    let chu = chu_from(chu)?;
+    let cards = set_from(cards, "cards")?;
+    Ok(DachuPlay { core: dc::classify(&cards, chu, &rules).py()?, cards })
+}
+
+/// Whether ``play`` beats ``table`` (RULES 3.3). The two must not share a card.
 #[pyfunction]
 #[pyo3(signature = (play, table, chu, rules=None))]
 fn dc_beats(play: &Bound<'_, PyAny>, table: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
     let rules = rules_from(rules)?;
     let chu = chu_from(chu)?;
-    let (p, t) = (cards_from(play, "play")?, cards_from(table, "table")?);
+    let (p, t) = (set_from(play, "play")?, set_from(table, "table")?);
     dc::beats(&p, &t, chu, &rules).py()
 }
 
-/// Many (play, table) pairs at once: parsing holds the GIL, classify + beats release it.
+/// The two card sets of one ``(play, table)`` pair.
+fn pair_from(x: &Bound<'_, PyAny>, f: &str) -> PyResult<(Vec<Card>, Vec<Card>)> {
+    let items = list_from(x, f, set_from)?;
+    match <[Vec<Card>; 2]>::try_from(items) {
+        Ok([p, t]) => Ok((p, t)),
+        Err(_) => Err(bad(f, "expected a (play, table) pair")),
+    }
+}
+
+/// :func:`beats` for many ``(play, table)`` pairs in one call: per pair a bool, or the
+/// HandevalError (not raised) naming ``pairs[i]``. Beating runs with the GIL released.
 #[pyfunction]
 #[pyo3(signature = (pairs, chu, rules=None))]
-fn dc_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<bool>> {
+fn dc_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyAny>>> {
     let rules = rules_from(rules)?;
     let chu = chu_from(chu)?;
-    let parsed = list_from(pairs, "pairs", |x, f| {
-        let items = list_from(x, f, cards_from)?;
-        match <[Vec<Card>; 2]>::try_from(items) {
-            Ok([p, t]) => Ok((p, t)),
-            Err(_) => Err(bad(f, "expected a (play, table) pair")),
-        }
-    })?;
-    let out: Result<Vec<bool>, (usize, handeval_core::Error)> =
-        py.detach(|| parsed.iter().enumerate().map(|(i, (p, t))| dc::beats(p, t, chu, &rules).map_err(|e| (i, e))).collect());
-    out.map_err(|(i, e)| crate::conv::to_py(e.within(&format!("pairs[{i}]"))))
+    let parsed = list_from(pairs, "pairs", |x, f| Ok(pair_from(x, f)))?;
+    many_items(py, parsed, |i, (p, t)| dc::beats(p, t, chu, &rules).map_err(|e| e.within(&format!("pairs[{i}]"))), |py, v| {
+        Ok(PyBool::new(py, v).to_owned().into_any().unbind())
+    })
 }
 
 /// An optional flag: None (or left out) is false.
@@ -114,10 +284,19 @@ fn constraints(first_lead: Option<&Bound<'_, PyAny>>, surrendered: Option<&Bound
     })
 }
 
-/// [(kind, kind_zh, len, strength, cards)] weakest first.
+/// Every play ``hand`` may make now, weakest first (ordinary plays — singles, pairs,
+/// straights by length — then triple bombs, quad bombs, 獨儲; by strength within a kind).
+///
+/// ``table``: the play to beat (cards or a ``Play``), or None to lead. ``first_lead``:
+/// the deal's first play (must contain 3♥ unless the 3♥ is in a triple/quad bomb of the
+/// hand). ``surrendered`` with ``first_lead``: the 繳 holder's 3♥ goes out as a single.
+/// ``shown_triple``: the triple shown by 夢踹, which may only be played whole (or inside
+/// its quad).
 #[pyfunction]
-#[pyo3(signature = (hand, table, chu, first_lead=None, surrendered=None, shown_triple=None, rules=None))]
+#[pyo3(signature = (hand, table, chu, *, first_lead=None, surrendered=None, shown_triple=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
 fn dc_legal_plays(
+    py: Python<'_>,
     hand: &Bound<'_, PyAny>,
     table: Option<&Bound<'_, PyAny>>,
     chu: &Bound<'_, PyAny>,
@@ -125,18 +304,21 @@ fn dc_legal_plays(
     surrendered: Option<&Bound<'_, PyAny>>,
     shown_triple: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<PlayTuple>> {
+) -> PyResult<Vec<DachuPlay>> {
     let rules = rules_from(rules)?;
     let chu = chu_from(chu)?;
     let hand = cards_from(hand, "hand")?;
     let table = opt_cards(table, "table")?;
     let cons = constraints(first_lead, surrendered, shown_triple)?;
-    let plays = dc::legal_plays(&hand, table.as_deref(), chu, &cons, &rules).py()?;
-    Ok(plays.iter().map(|p| (p.play.kind.name(), p.play.kind.name_zh(), p.play.len, p.play.strength, card_strings(&p.cards))).collect())
+    let plays = py.detach(|| dc::legal_plays(&hand, table.as_deref(), chu, &cons, &rules)).py()?;
+    Ok(plays.into_iter().map(|p| DachuPlay { core: p.play, cards: p.cards }).collect())
 }
 
+/// The seed's play for a player out of time: when leading, the weakest legal single that
+/// is not part of the shown 夢踹 triple (else the weakest legal play); when following,
+/// None (a pass).
 #[pyfunction]
-#[pyo3(signature = (hand, table, chu, first_lead=None, shown_triple=None, rules=None))]
+#[pyo3(signature = (hand, table, chu, *, first_lead=None, shown_triple=None, rules=None))]
 fn dc_timeout_play(
     hand: &Bound<'_, PyAny>,
     table: Option<&Bound<'_, PyAny>>,
@@ -144,22 +326,16 @@ fn dc_timeout_play(
     first_lead: Option<&Bound<'_, PyAny>>,
     shown_triple: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Option<Vec<String>>> {
+) -> PyResult<Option<Cards>> {
     let rules = rules_from(rules)?;
     let chu = chu_from(chu)?;
     let hand = cards_from(hand, "hand")?;
     let table = opt_cards(table, "table")?;
     let cons = constraints(first_lead, None, shown_triple)?;
-    Ok(dc::timeout_play(&hand, table.as_deref(), chu, &cons, &rules).py()?.map(|c| card_strings(&c)))
+    Ok(dc::timeout_play(&hand, table.as_deref(), chu, &cons, &rules).py()?.map(Cards))
 }
 
 // ---- the deal ----
-
-/// Immutable deal state (RULES 3.5); `apply` returns a new one.
-#[pyclass(frozen, module = "handeval._core", name = "DachuDeal")]
-pub struct DachuDeal {
-    inner: Deal,
-}
 
 /// An action tuple: its name and the rest of its items.
 fn action_parts<'py>(action: &Bound<'py, PyAny>) -> PyResult<(String, Vec<Bound<'py, PyAny>>)> {
@@ -183,7 +359,7 @@ fn arity(name: &str, rest: &[Bound<'_, PyAny>], min: usize, max: usize) -> PyRes
     Ok(())
 }
 
-fn deal_action(d: &Deal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> {
+fn deal_action(d: &CoreDeal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> {
     let (name, rest) = action_parts(action)?;
     match name.as_str() {
         "deal" | "finish" => {
@@ -219,13 +395,57 @@ fn deal_action(d: &Deal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> {
     }
 }
 
-fn deal_action_py(py: Python<'_>, a: &DealAction) -> PyResult<Py<PyAny>> {
+fn deal_action_py<'py>(py: Python<'py>, a: &DealAction) -> PyResult<Bound<'py, PyTuple>> {
     Ok(match a {
-        DealAction::Deal | DealAction::Finish => (a.name(),).into_pyobject(py)?.into_any().unbind(),
-        DealAction::MengXuan { seat, card } => (a.name(), *seat, card.to_string()).into_pyobject(py)?.into_any().unbind(),
-        DealAction::MengChuai { seat, cards } => (a.name(), *seat, card_strings(cards)).into_pyobject(py)?.into_any().unbind(),
-        DealAction::ChengChu { seat, chu } => (a.name(), *seat, chu.as_str()).into_pyobject(py)?.into_any().unbind(),
+        DealAction::Deal | DealAction::Finish => (a.name(),).into_pyobject(py)?,
+        DealAction::MengXuan { seat, card } => (a.name(), *seat, result::card_str(py, *card)).into_pyobject(py)?,
+        DealAction::MengChuai { seat, cards } => (a.name(), *seat, card_list(py, cards)?).into_pyobject(py)?,
+        DealAction::ChengChu { seat, chu } => (a.name(), *seat, chu.as_str()).into_pyobject(py)?,
     })
+}
+
+/// Hash of a state consistent with its `==` (the core's equality): equal states print
+/// the same.
+fn state_hash(state: &impl std::fmt::Debug) -> isize {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    format!("{state:?}").hash(&mut h);
+    h.finish() as isize
+}
+
+/// The deal and its declarations (RULES 3.5) as an immutable state machine.
+///
+/// ``Deal(hands, first_seat=0, rules=None)``: ``hands[seat]`` are that seat's 13 cards in
+/// dealing order; dealing starts at ``first_seat`` (so the last card dealt, turned up by
+/// 平宣, is the 13th card of the seat before it). ``("deal",)`` gives every player one
+/// more card (1 … 8, then 9–13 at once); 夢宣 is open while they hold 1–5 cards, 夢踹
+/// while 5–8, 撐儲 after 13; ``("finish",)`` ends the deal (平宣 if no colour is fixed).
+/// Anyone may declare, so :attr:`turn` is always None. ``apply(action)`` returns the
+/// next state; states compare by value, hash, pickle (by replaying their history) and
+/// have ``to_dict()``.
+#[pyclass(frozen, module = "handeval.dachu", name = "Deal")]
+pub struct DachuDeal {
+    inner: CoreDeal,
+}
+
+impl NativeResult for DachuDeal {
+    const FIELDS: &'static [&'static str] =
+        &["hands", "first_seat", "dealt", "finished", "multiplier", "chu", "chu_source", "chu_side", "teams", "meng_xuan", "meng_chuai", "cheng_chu", "history"];
+}
+
+/// `apply` each of `history` in turn (pickling's way back to a state).
+fn replayed<S>(mut state: S, history: &Bound<'_, PyAny>, apply: impl Fn(&S, &Bound<'_, PyAny>) -> PyResult<S>) -> PyResult<S> {
+    for a in history.try_iter()? {
+        state = apply(&state, &a?)?;
+    }
+    Ok(state)
+}
+
+/// Rebuilds a pickled `Deal`: the new deal with `history` applied.
+#[pyfunction]
+fn dc_deal_replay(hands: &Bound<'_, PyAny>, first_seat: &Bound<'_, PyAny>, rules: &Bound<'_, PyAny>, history: &Bound<'_, PyAny>) -> PyResult<DachuDeal> {
+    let start = DachuDeal::new(hands, Some(first_seat), Some(rules))?;
+    replayed(start, history, |d, a| d.apply(a))
 }
 
 #[pymethods]
@@ -239,22 +459,31 @@ impl DachuDeal {
             Some(s) if !s.is_none() => seat_from(s, "first_seat")?,
             _ => 0,
         };
-        Ok(DachuDeal { inner: Deal::new(hands, first, rules).py()? })
+        Ok(DachuDeal { inner: CoreDeal::new(hands, first, rules).py()? })
     }
 
+    /// The next state; an illegal action is a HandevalError saying why.
     fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuDeal> {
         let a = deal_action(&self.inner, action)?;
         Ok(DachuDeal { inner: self.inner.apply(&a).py()? })
     }
 
+    /// Always None: declarations are open to every player.
     #[getter]
-    fn legal_actions(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+    fn turn(&self) -> Option<usize> {
+        None
+    }
+    /// Every action allowed now.
+    #[getter]
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
         self.inner.legal_actions().iter().map(|a| deal_action_py(py, a)).collect()
     }
+    /// The actions applied so far.
     #[getter]
-    fn history(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+    fn history<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
         self.inner.history.iter().map(|a| deal_action_py(py, a)).collect()
     }
+    /// Cards each player holds: 0 … 8, then 13.
     #[getter]
     fn dealt(&self) -> u8 {
         self.inner.dealt
@@ -263,6 +492,7 @@ impl DachuDeal {
     fn first_seat(&self) -> usize {
         self.inner.first_seat
     }
+    /// ×2 per 夢宣, 夢踹 and 撐儲.
     #[getter]
     fn multiplier(&self) -> i64 {
         self.inner.multiplier
@@ -271,51 +501,69 @@ impl DachuDeal {
     fn finished(&self) -> bool {
         self.inner.finished
     }
+    /// A 夢宣 or 撐儲 happened (the 儲方 calls first).
     #[getter]
     fn declared(&self) -> bool {
         self.inner.declared()
     }
+    /// "red", "black", or None until fixed.
     #[getter]
     fn chu(&self) -> Option<&'static str> {
         self.inner.chu.map(|c| c.as_str())
     }
+    /// "meng_xuan", "cheng_chu", "ping_xuan" or None.
     #[getter]
     fn chu_source(&self) -> Option<&'static str> {
         self.inner.chu_source.map(|c| c.as_str())
     }
+    /// Seats holding a 儲A, once finished.
     #[getter]
     fn chu_side(&self) -> Option<Vec<usize>> {
         self.inner.chu_side()
     }
+    /// "1v3" or "2v2" once finished.
     #[getter]
-    fn hands(&self) -> Vec<Vec<String>> {
-        self.inner.hands().iter().map(|h| card_strings(h)).collect()
+    fn teams(&self) -> Option<&'static str> {
+        self.inner.chu_side().map(|s| if s.len() == 1 { "1v3" } else { "2v2" })
     }
     #[getter]
-    fn held(&self) -> Vec<Vec<String>> {
-        (0..4).map(|s| card_strings(self.inner.held(s))).collect()
+    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+        self.inner.hands().iter().map(|h| card_list(py, h)).collect()
     }
+    /// Each seat's cards dealt so far.
     #[getter]
-    fn last_card(&self) -> String {
-        self.inner.last_card().to_string()
+    fn held<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+        (0..4).map(|s| card_list(py, self.inner.held(s))).collect()
     }
+    /// The last card dealt (平宣 turns it up).
+    #[getter]
+    fn last_card<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        result::card_str(py, self.inner.last_card())
+    }
+    /// The seat holding 3♥.
     #[getter]
     fn first_leader(&self) -> usize {
         self.inner.first_leader()
     }
+    /// Per seat: the ace revealed by 夢宣, or None.
     #[getter]
-    fn meng_xuan(&self) -> Vec<Option<String>> {
-        self.inner.meng_xuan.iter().map(|c| c.map(|c| c.to_string())).collect()
+    fn meng_xuan<'py>(&self, py: Python<'py>) -> Vec<Option<Bound<'py, PyString>>> {
+        self.inner.meng_xuan.iter().map(|c| c.map(|c| result::card_str(py, c))).collect()
     }
+    /// Per seat: the triple shown by 夢踹, or None.
     #[getter]
-    fn meng_chuai(&self) -> Vec<Option<Vec<String>>> {
-        self.inner.meng_chuai.iter().map(|c| c.map(|c| card_strings(&c))).collect()
+    fn meng_chuai(&self) -> Vec<Option<Cards>> {
+        self.inner.meng_chuai.iter().map(|c| c.map(|c| Cards(c.to_vec()))).collect()
     }
+    /// Per seat: made 撐儲.
     #[getter]
     fn cheng_chu(&self) -> Vec<bool> {
         self.inner.cheng_chu.to_vec()
     }
 
+    /// The calling that follows this finished deal, with its teams and multiplier. Each
+    /// side is asked in seat order from ``start_seat`` (default: the seat dealt to
+    /// first); ``first_side`` ``"chu"``/``"other"`` overrides who calls first.
     #[pyo3(signature = (start_seat=None, first_side=None))]
     fn calling(&self, start_seat: Option<&Bound<'_, PyAny>>, first_side: Option<&Bound<'_, PyAny>>) -> PyResult<DachuCalling> {
         let start = match start_seat {
@@ -323,7 +571,45 @@ impl DachuDeal {
             _ => None,
         };
         let first = side_from(first_side)?;
-        Ok(DachuCalling { inner: self.inner.calling(start, first).py()? })
+        let inner = self.inner.calling(start, first).py()?;
+        let origin = CallingOrigin {
+            chu_side: self.inner.chu_side().unwrap_or_default(),
+            declared: self.inner.declared(),
+            multiplier: self.inner.multiplier,
+            start_seat: start.unwrap_or(self.inner.first_seat),
+            first_side: first,
+            rules: self.inner.rules().clone(),
+        };
+        Ok(DachuCalling { inner, origin })
+    }
+
+    /// The state as a dict (hands, dealt, multiplier, the 儲, declarations, history).
+    fn to_dict<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        result::to_dict(slf)
+    }
+    fn __repr__(&self) -> String {
+        let chu = self.inner.chu.map_or("None".to_string(), |c| format!("'{}'", c.as_str()));
+        let finished = if self.inner.finished { "True" } else { "False" };
+        format!("Deal(dealt={}, chu={chu}, multiplier={}, finished={finished})", self.inner.dealt, self.inner.multiplier)
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        let py = other.py();
+        match other.cast::<DachuDeal>() {
+            Ok(o) => PyBool::new(py, o.get().inner == self.inner).to_owned().into_any().unbind(),
+            Err(_) => py.NotImplemented(),
+        }
+    }
+    fn __hash__(&self) -> isize {
+        state_hash(&self.inner)
+    }
+    /// Pickled as its start and history: `dc_deal_replay(hands, first_seat, rules, history)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let me = slf.get();
+        let replay = py.import("handeval._core")?.getattr("dc_deal_replay")?;
+        let hands = me.hands(py)?;
+        let rules = Bound::new(py, DachuRules { core: me.inner.rules().clone() })?;
+        (replay, (hands, me.inner.first_seat, rules, me.history(py)?)).into_pyobject(py)
     }
 }
 
@@ -343,10 +629,62 @@ fn side_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
 
 // ---- the calling ----
 
-/// Immutable calling state (RULES 3.6); `apply` returns a new one.
-#[pyclass(frozen, module = "handeval._core", name = "DachuCalling")]
+/// What a calling started from (pickling replays its history from here).
+#[derive(Clone, Debug)]
+struct CallingOrigin {
+    chu_side: Vec<usize>,
+    declared: bool,
+    multiplier: i64,
+    start_seat: usize,
+    first_side: Option<usize>,
+    rules: dc::Rules,
+}
+
+/// 叫牌 (RULES 3.6, the seed's flows A–D and notes 1–4) as an immutable state machine.
+///
+/// ``Calling(chu_side, declared=False, multiplier=1, start_seat=0, first_side=None,
+/// rules=None)``: ``chu_side`` the 儲 holders (1 seat: 1 vs 3; 2 seats: 2 vs 2),
+/// ``declared`` whether a 夢宣/撐儲 happened, ``multiplier`` from the deal. Or use
+/// :meth:`Deal.calling`. Actions: ``(call, seat)`` with ``call`` in :data:`CALLS`;
+/// ``apply(action)`` returns the next state. States compare by value, hash, pickle (by
+/// replaying their history) and have ``to_dict()``.
+///
+/// How the seed reads (details in ``rust/handeval-core/src/dachu/calling.rs``): the 儲方
+/// calls first after a 夢宣/撐儲 and always in 1 vs 3; a lone caller chooses 平打/踹/繳
+/// once. A side of 2–3 is asked in seat order; all agreeing decides (all 平打 → play,
+/// all 繳 → surrender, 踹 + 跟踹 → 踹); a differing answer restarts the side's asking
+/// (flow D's second round: the last answer counts, a last 繳 defers to the previous
+/// answer and is a personal surrender). 包踹 (flow C): every other member answers
+/// 包踹 (takes over; the previous 包踹 player is 被包打) or 繳, once each. A side's 平打
+/// starts play; a kick passes the call to the other side; if both kicked, each side
+/// answers once more 平打/踹 (note 3). Each side's final 踹/包踹 doubles the multiplier.
+#[pyclass(frozen, module = "handeval.dachu", name = "Calling")]
 pub struct DachuCalling {
-    inner: Calling,
+    inner: CoreCalling,
+    origin: CallingOrigin,
+}
+
+impl NativeResult for DachuCalling {
+    const FIELDS: &'static [&'static str] = &[
+        "chu_side", "first_side", "multiplier", "phase", "turn", "waiting", "calling_side", "outcome", "surrendered_side", "surrendered",
+        "bei_bao_da", "bao_chuai", "playing", "finals", "history", "over",
+    ];
+}
+
+/// Rebuilds a pickled `Calling`: the new calling with `history` applied.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn dc_calling_replay(
+    chu_side: &Bound<'_, PyAny>,
+    declared: &Bound<'_, PyAny>,
+    multiplier: &Bound<'_, PyAny>,
+    start_seat: &Bound<'_, PyAny>,
+    first_side: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyAny>,
+    history: &Bound<'_, PyAny>,
+) -> PyResult<DachuCalling> {
+    let start = DachuCalling::new(chu_side, Some(declared), Some(multiplier), Some(start_seat), Some(first_side), Some(rules))?;
+    replayed(start, history, |c, a| c.apply(a))
 }
 
 #[pymethods]
@@ -372,21 +710,27 @@ impl DachuCalling {
             _ => 0,
         };
         let declared = flag(declared, "declared")?;
-        Ok(DachuCalling { inner: Calling::new(&side, declared, m, start, side_from(first_side)?, &rules).py()? })
+        let first = side_from(first_side)?;
+        let inner = CoreCalling::new(&side, declared, m, start, first, &rules).py()?;
+        Ok(DachuCalling { inner, origin: CallingOrigin { chu_side: side, declared, multiplier: m, start_seat: start, first_side: first, rules } })
     }
 
+    /// The next state; an illegal action (out of turn, unknown seat, not offered now, a
+    /// second 包踹 by the same player) is a HandevalError saying why.
     fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuCalling> {
         let (name, rest) = action_parts(action)?;
         let call = Call::parse(&name).py()?;
         arity(&name, &rest, 1, 1)?;
         let seat = seat_from(&rest[0], "action[1]")?;
-        Ok(DachuCalling { inner: self.inner.apply(seat, call).py()? })
+        Ok(DachuCalling { inner: self.inner.apply(seat, call).py()?, origin: self.origin.clone() })
     }
 
+    /// The seat to call, or None when over.
     #[getter]
     fn turn(&self) -> Option<usize> {
         self.inner.turn()
     }
+    /// ``[(call, seat), ...]`` allowed now.
     #[getter]
     fn legal_actions(&self) -> Vec<(&'static str, usize)> {
         match self.inner.turn() {
@@ -394,6 +738,7 @@ impl DachuCalling {
             None => Vec::new(),
         }
     }
+    /// ×2 for each side's final 踹 or 包踹.
     #[getter]
     fn multiplier(&self) -> i64 {
         self.inner.multiplier
@@ -402,10 +747,13 @@ impl DachuCalling {
     fn over(&self) -> bool {
         self.inner.is_over()
     }
+    /// "side_call", "side_call_round2" (flow D), "bao_chuai" (flow C), "second_round"
+    /// (note 3) or "over".
     #[getter]
     fn phase(&self) -> &'static str {
         self.inner.phase()
     }
+    /// "chu" (儲方), "other" (非儲方) or None.
     #[getter]
     fn calling_side(&self) -> Option<&'static str> {
         self.inner.calling_side().map(side_name)
@@ -435,10 +783,12 @@ impl DachuCalling {
         v.sort_unstable();
         v
     }
+    /// Seats that chose 繳 (personally or as a side).
     #[getter]
     fn surrendered(&self) -> Vec<usize> {
         self.inner.surrendered()
     }
+    /// Seats 被包打: sit out, pay by their side's result.
     #[getter]
     fn bei_bao_da(&self) -> Vec<usize> {
         self.inner.bei_bao_da_seats()
@@ -448,14 +798,17 @@ impl DachuCalling {
     fn bao_chuai(&self) -> (Option<usize>, Option<usize>) {
         (self.inner.sole[0], self.inner.sole[1])
     }
+    /// Seats that play the cards.
     #[getter]
     fn playing(&self) -> Vec<usize> {
         self.inner.playing()
     }
+    /// Each side decision: (side, call).
     #[getter]
     fn finals(&self) -> Vec<(&'static str, &'static str)> {
         self.inner.finals.iter().map(|(s, c)| (side_name(*s), c.name())).collect()
     }
+    /// Every call: (call, seat).
     #[getter]
     fn history(&self) -> Vec<(&'static str, usize)> {
         self.inner.history.iter().map(|(s, c)| (c.name(), *s)).collect()
@@ -468,16 +821,110 @@ impl DachuCalling {
             Stage::Over => Vec::new(),
         }
     }
+
+    /// :func:`settle` with this finished calling (and, unless ``rules`` is given, the rules
+    /// it was made with).
+    #[pyo3(signature = (places=None, *, base=None, escaped=None, carried=None, rules=None))]
+    fn settle(
+        slf: &Bound<'_, Self>,
+        places: Option<&Bound<'_, PyAny>>,
+        base: Option<&Bound<'_, PyAny>>,
+        escaped: Option<&Bound<'_, PyAny>>,
+        carried: Option<&Bound<'_, PyAny>>,
+        rules: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Settlement> {
+        dc_settle(slf.as_any(), places, base, None, None, None, escaped, carried, rules)
+    }
+
+    /// The state as a dict (teams, multiplier, phase, turn, outcome, calls).
+    fn to_dict<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        result::to_dict(slf)
+    }
+    fn __repr__(&self) -> String {
+        let turn = self.inner.turn().map_or("None".to_string(), |t| t.to_string());
+        let outcome = self.outcome().map_or("None".to_string(), |o| format!("'{o}'"));
+        format!("Calling(phase='{}', turn={turn}, multiplier={}, outcome={outcome})", self.inner.phase(), self.inner.multiplier)
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        let py = other.py();
+        match other.cast::<DachuCalling>() {
+            Ok(o) => PyBool::new(py, o.get().inner == self.inner).to_owned().into_any().unbind(),
+            Err(_) => py.NotImplemented(),
+        }
+    }
+    fn __hash__(&self) -> isize {
+        state_hash(&self.inner)
+    }
+    /// Pickled as its start and history: `dc_calling_replay(chu_side, declared,
+    /// multiplier, start_seat, first_side, rules, history)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let me = slf.get();
+        let o = &me.origin;
+        let replay = py.import("handeval._core")?.getattr("dc_calling_replay")?;
+        let rules = Bound::new(py, DachuRules { core: o.rules.clone() })?;
+        let args = (o.chu_side.clone(), o.declared, o.multiplier, o.start_seat, o.first_side.map(side_name), rules, me.history());
+        (replay, args).into_pyobject(py)
+    }
 }
 
 // ---- settlement ----
 
-type LineTuple = (&'static str, usize, i64, String);
-type SettleTuple = (Option<&'static str>, bool, i64, Vec<LineTuple>, Vec<i64>, Vec<i64>);
+native_result! {
+    module = "handeval.dachu";
+    /// One item of a settlement: ``amount`` (signed) for ``seat``.
+    pub struct Line {
+        /// ``"jiao"`` 繳, ``"result"`` the game's result, ``"escape"`` 逃跑, ``"cap"`` the cap.
+        pub item: String,
+        pub seat: usize,
+        pub amount: i64,
+        pub note: String,
+    }
+}
 
-/// (verdict, wipe_out, result_multiplier, lines, theoretical, deltas)
+native_result! {
+    module = "handeval.dachu";
+    /// A settled game: the 儲方's verdict, the multiplier, the itemised lines and money.
+    pub struct Settlement {
+        /// The 儲方's result (``"win"``, ``"draw"``, ``"loss"``), None when nobody played.
+        pub verdict: Option<String>,
+        /// 全殲: the result's multiplier was doubled.
+        pub wipe_out: bool,
+        /// The multiplier of the result (×2 with 全殲).
+        pub result_multiplier: i64,
+        /// Itemised breakdown; each seat's lines add up to its delta.
+        pub lines: Vec<Line>,
+        /// Before the cap.
+        pub theoretical: Vec<i64>,
+        /// Money per seat after the cap; adds up to 0.
+        pub deltas: Vec<i64>,
+    }
+}
+
+/// Settle a game (RULES 3.7, then the cap of RULES 4).
+///
+/// ``chu_side``: the 儲方 seats (1 seat: 1 vs 3; 2 seats: 2 vs 2) — then pass
+/// ``multiplier`` (a power of two, default 1), ``surrendered`` (繳 seats) and
+/// ``bei_bao_da`` (被包打 seats) yourself — or a finished :class:`Calling`, which fixes
+/// all four. ``places``: the finishing order (first out first) of the seats that played
+/// (everyone but the 繳 and 被包打 seats); omitted when a whole side surrendered or
+/// someone escaped. ``escaped``: seats that ran away (逃跑) — the game is abandoned and
+/// each pays base × multiplier × ``Rules.escape_units``. ``base``: 底分. ``carried``:
+/// per-seat carried-in amounts for the cap (None entries uncapped). ``rules``: by default
+/// a Calling's own (those it was made with), else RULES.md's. All arguments but
+/// ``chu_side`` and ``places`` are keywords.
+///
+/// Outcome by the 儲方's places: 1 vs 3 — 1st win + 全殲, 2nd/3rd draw, 4th loss + 全殲;
+/// 2 vs 2 — 1+2 win + 全殲, 1+3 win, 1+4 and 2+3 draw, 3+4 loss + 全殲 (a side playing
+/// with one player after 包踹/繳 counts like the lone player of 1 vs 3). 全殲 doubles the
+/// multiplier. A won game moves one unit (base × multiplier) per member of the larger
+/// side (``Rules.unit_per``), shared equally; 被包打 seats pay or win with their side.
+/// Each 繳 pays base × multiplier / 2 (rounded up, ``Rules.jiao_round_up``) to the other
+/// side.
+/// Shares that do not divide evenly follow RULES §0 (largest remainder, lower seat
+/// first); the result is exactly zero-sum.
 #[pyfunction]
-#[pyo3(signature = (chu_side, places=None, base=None, multiplier=None, surrendered=None, bei_bao_da=None, escaped=None, carried=None, rules=None))]
+#[pyo3(signature = (chu_side, places=None, *, base=None, multiplier=None, surrendered=None, bei_bao_da=None, escaped=None, carried=None, rules=None))]
 #[allow(clippy::too_many_arguments)]
 fn dc_settle(
     chu_side: &Bound<'_, PyAny>,
@@ -489,8 +936,13 @@ fn dc_settle(
     escaped: Option<&Bound<'_, PyAny>>,
     carried: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<SettleTuple> {
-    let rules = rules_from(rules)?;
+) -> PyResult<Settlement> {
+    let given = |o: Option<&Bound<'_, PyAny>>| o.is_some_and(|v| !v.is_none());
+    // A Calling carries the rules of its game; `rules=` overrides them.
+    let rules = match chu_side.cast::<DachuCalling>() {
+        Ok(c) if !given(rules) => c.get().origin.rules.clone(),
+        _ => rules_from(rules)?,
+    };
     let num = |o: Option<&Bound<'_, PyAny>>, f: &str| -> PyResult<i64> {
         match o {
             Some(v) if !v.is_none() => int_from(v, f),
@@ -501,35 +953,63 @@ fn dc_settle(
         Some(p) if !p.is_none() => Some(list_from(p, "places", seat_from)?),
         _ => None,
     };
+    let (side, multiplier, surrendered, bei_bao_da) = if let Ok(c) = chu_side.cast::<DachuCalling>() {
+        let c = c.get();
+        if !c.inner.is_over() {
+            return Err(bad("chu_side", "the calling is not over yet"));
+        }
+        if given(multiplier) || given(surrendered) || given(bei_bao_da) {
+            return Err(bad("chu_side", "a Calling already fixes multiplier, surrendered and bei_bao_da"));
+        }
+        (c.chu_side(), c.inner.multiplier, c.inner.surrendered(), c.inner.bei_bao_da_seats())
+    } else if chu_side.is_instance_of::<DachuDeal>() {
+        return Err(bad("chu_side", "settle a finished Calling (deal.calling() …) or pass the 儲方 seats"));
+    } else {
+        (
+            list_from(chu_side, "chu_side", seat_from)?,
+            num(multiplier, "multiplier")?,
+            seats_from(surrendered, "surrendered")?,
+            seats_from(bei_bao_da, "bei_bao_da")?,
+        )
+    };
     let g = dc::Game {
-        chu_side: list_from(chu_side, "chu_side", seat_from)?,
-        multiplier: num(multiplier, "multiplier")?,
+        chu_side: side,
+        multiplier,
         base: num(base, "base")?,
         places,
-        surrendered: seats_from(surrendered, "surrendered")?,
-        bei_bao_da: seats_from(bei_bao_da, "bei_bao_da")?,
+        surrendered,
+        bei_bao_da,
         escaped: seats_from(escaped, "escaped")?,
         carried: carried_from(carried, "carried")?,
     };
     let s = dc::settle(&g, &rules).py()?;
-    Ok((
-        s.verdict.map(|v| v.as_str()),
-        s.wipe_out,
-        s.result_multiplier,
-        s.lines.into_iter().map(|l| (l.item, l.seat, l.amount, l.note)).collect(),
-        s.theoretical,
-        s.deltas,
-    ))
+    Ok(Settlement {
+        verdict: s.verdict.map(|v| v.as_str().to_string()),
+        wipe_out: s.wipe_out,
+        result_multiplier: s.result_multiplier,
+        lines: s.lines.into_iter().map(|l| Line { item: l.item.to_string(), seat: l.seat, amount: l.amount, note: l.note }).collect(),
+        theoretical: s.theoretical,
+        deltas: s.deltas,
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The core's lists: play kinds (weakest tier first) and the calls of 叫牌.
+    m.add("DC_KINDS", PyTuple::new(m.py(), Kind::ALL.iter().map(|k| k.name()))?)?;
+    m.add("DC_CALLS", PyTuple::new(m.py(), Call::ALL.iter().map(|c| c.name()))?)?;
+    add_class::<DachuRules>(m, "DachuRules")?;
+    add_class::<DachuPlay>(m, "DachuPlay")?;
+    add_class::<DachuDeal>(m, "DachuDeal")?;
+    add_class::<DachuCalling>(m, "DachuCalling")?;
+    add_class::<Line>(m, "DachuLine")?;
+    add_class::<Settlement>(m, "DachuSettlement")?;
     m.add_function(wrap_pyfunction!(dc_classify, m)?)?;
     m.add_function(wrap_pyfunction!(dc_beats, m)?)?;
     m.add_function(wrap_pyfunction!(dc_beats_many, m)?)?;
     m.add_function(wrap_pyfunction!(dc_legal_plays, m)?)?;
     m.add_function(wrap_pyfunction!(dc_timeout_play, m)?)?;
     m.add_function(wrap_pyfunction!(dc_settle, m)?)?;
-    m.add_class::<DachuDeal>()?;
-    m.add_class::<DachuCalling>()?;
+    m.add_function(wrap_pyfunction!(dc_deal_replay, m)?)?;
+    m.add_function(wrap_pyfunction!(dc_calling_replay, m)?)?;
     Ok(())
 }

@@ -5,8 +5,11 @@
 use pyo3::prelude::*;
 
 mod arrange;
+mod batch;
 mod conv;
 mod dachu;
+mod result;
+mod rules;
 mod shisanshui;
 mod tienlen;
 
@@ -14,9 +17,14 @@ pub use conv::HandevalError;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("HandevalError", m.py().get_type::<HandevalError>())?;
+    let err = m.py().get_type::<HandevalError>();
+    // Class-level defaults, so an error raised from Python without them still has both.
+    err.setattr("field", m.py().None())?;
+    err.setattr("description", m.py().None())?;
+    m.add("HandevalError", err)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     conv::register(m)?;
+    rules::register(m)?;
     shisanshui::register(m)?;
     arrange::register(m)?;
     tienlen::register(m)?;

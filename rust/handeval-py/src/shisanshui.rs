@@ -1,27 +1,101 @@
 //! Binding of handeval_core::shisanshui (十三水).
 
-use crate::conv::{bad, RuleAttrs, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, cards_from, check_list, quick_cards_into, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId, SuitOrder, WheelRank};
+use crate::result::{add_class, item_error, Cards, Text};
+use crate::rules::{self, rules_arg, GameRules};
 use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
 
-/// `None` → default rules; otherwise any object with the option attributes (the Python
-/// `shisanshui.Rules` dataclass).
+/// 十三水's house-rule options (`handeval.shisanshui.Rules`); see [`crate::rules`] for the
+/// pattern. The defaults are the core's `Rules::default()`.
+#[pyclass(frozen, name = "Rules", module = "handeval.shisanshui")]
+#[derive(Clone, Default)]
+pub struct ShisanshuiRules {
+    pub core: Rules,
+}
+
+impl GameRules for ShisanshuiRules {
+    type Core = Rules;
+    const GAME: &'static str = "shisanshui";
+    fn core(&self) -> &Rules {
+        &self.core
+    }
+}
+
 pub(crate) fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
-    let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(Rules::default()) };
-    let r = RuleAttrs(o);
-    let within = |e: handeval_core::Error| e.within("rules");
-    let rules = Rules {
-        suit_tiebreak: r.flag("suit_tiebreak")?,
-        suit_order: SuitOrder::parse(&r.text("suit_order")?).map_err(within).py()?,
-        a2345: WheelRank::parse(&r.text("a2345")?).map_err(within).py()?,
-        foul_scoring: r.flag("foul_scoring")?,
-        home_run_min_opponents: r.count("home_run_min_opponents", "a non-negative integer")?,
-        rake_percent: r.count("rake_percent", "a non-negative integer")?,
-    };
-    rules.validate().map_err(within).py()?;
-    Ok(rules)
+    rules_arg::<ShisanshuiRules>(obj)
+}
+
+crate::result_methods!(ShisanshuiRules, [suit_tiebreak, suit_order, a2345, foul_scoring, home_run_min_opponents, rake_percent] {
+    #[new]
+    #[pyo3(signature = (*, suit_tiebreak=None, suit_order=None, a2345=None, foul_scoring=None, home_run_min_opponents=None, rake_percent=None))]
+    fn new(
+        suit_tiebreak: Option<&Bound<'_, PyAny>>,
+        suit_order: Option<&Bound<'_, PyAny>>,
+        a2345: Option<&Bound<'_, PyAny>>,
+        foul_scoring: Option<&Bound<'_, PyAny>>,
+        home_run_min_opponents: Option<&Bound<'_, PyAny>>,
+        rake_percent: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let d = Rules::default();
+        let core = Rules {
+            suit_tiebreak: rules::flag(suit_tiebreak, "suit_tiebreak", d.suit_tiebreak)?,
+            suit_order: rules::choice(suit_order, "suit_order", d.suit_order, SuitOrder::parse)?,
+            a2345: rules::choice(a2345, "a2345", d.a2345, WheelRank::parse)?,
+            foul_scoring: rules::flag(foul_scoring, "foul_scoring", d.foul_scoring)?,
+            home_run_min_opponents: rules::count(home_run_min_opponents, "home_run_min_opponents", d.home_run_min_opponents)?,
+            rake_percent: rules::count(rake_percent, "rake_percent", d.rake_percent)?,
+        };
+        Ok(ShisanshuiRules { core: rules::validated(core, Rules::validate)? })
+    }
+    /// Equal ranks are decided by suits (no ties); off: an exact rank tie scores 0.
+    #[getter]
+    fn suit_tiebreak(&self) -> bool {
+        self.core.suit_tiebreak
+    }
+    /// Suits strongest first, e.g. "shcd" (♠ > ♥ > ♣ > ♦).
+    #[getter]
+    fn suit_order(&self) -> String {
+        self.core.suit_order.to_text()
+    }
+    /// Where A2345 ranks: "lowest" or "second_highest" (just below TJQKA).
+    #[getter]
+    fn a2345(&self) -> &'static str {
+        self.core.a2345.as_str()
+    }
+    /// A fouled hand loses every row and counts as scooped; off: fouls are rejected.
+    #[getter]
+    fn foul_scoring(&self) -> bool {
+        self.core.foul_scoring
+    }
+    /// 全垒打 needs at least this many opponents.
+    #[getter]
+    fn home_run_min_opponents(&self) -> u32 {
+        self.core.home_run_min_opponents
+    }
+    /// 抽水: percent of each positive result.
+    #[getter]
+    fn rake_percent(&self) -> u32 {
+        self.core.rake_percent
+    }
+});
+
+crate::native_result! {
+    module = "handeval.shisanshui";
+    /// A classified 3- or 5-card row.
+    pub struct Row {
+        /// One of CATEGORIES, e.g. "straight_flush".
+        pub category: Text,
+        /// The category's Chinese name, e.g. 同花顺.
+        pub category_zh: Text,
+        /// Orders rows by category and ranks (no suits); also valid across 3 vs 5 cards.
+        pub strength: u32,
+        /// The cards in order of significance (biggest group first, A last in A2345).
+        pub cards: Cards,
+    }
 }
 
 fn row(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
@@ -32,35 +106,86 @@ fn row(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
     Ok(cards)
 }
 
-/// (category, category_zh, strength, cards in order of significance)
+/// Classify a 3-card front or a 5-card row.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
-fn ssw_classify(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<(&'static str, &'static str, u32, Vec<String>)> {
+fn ssw_classify(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Row> {
     let rules = rules_from(rules)?;
     let cards = row(cards, "cards")?;
     let v = eval::row_value(&cards, &rules).py()?;
     let cat = v.category();
-    Ok((cat.name(), cat.name_zh(), v.strength, card_strings(&eval::significance_order(&cards, &rules))))
+    Ok(Row {
+        category: cat.name().into(),
+        category_zh: cat.name_zh().into(),
+        strength: v.strength,
+        cards: Cards(eval::significance_order(&cards, &rules)),
+    })
 }
 
-/// Categories of many rows; parsing holds the GIL, evaluation releases it.
+/// Category names as interned strings, indexed like `Category::ALL`.
+fn category_names(py: Python<'_>) -> &[Py<PyString>] {
+    static NAMES: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+    NAMES.get_or_init(py, || eval::Category::ALL.iter().map(|c| PyString::intern(py, c.name()).unbind()).collect())
+}
+
+/// Categories of many rows, one item per row: the category name, or the HandevalError
+/// `classify(row)` raises (same field and description; its place in the list says which
+/// row). Parsing holds the GIL (the fast path into a fixed buffer; a row it does not take
+/// is re-read by [`row`] for its error), evaluation releases it.
 #[pyfunction]
 #[pyo3(signature = (rows, rules=None))]
-fn ssw_classify_many(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyString>>> {
+fn ssw_classify_many(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyAny>>> {
     let rules = rules_from(rules)?;
-    let parsed = list_from(rows, "rows", row)?;
-    let strengths: Vec<u32> = py.detach(|| parsed.iter().map(|r| eval::strength(r, &rules).unwrap_or(0)).collect());
-    let names: Vec<Py<PyString>> = eval::Category::ALL.iter().map(|c| PyString::intern(py, c.name()).unbind()).collect();
-    Ok(strengths.iter().map(|s| names[(s >> 20) as usize].clone_ref(py)).collect())
+    check_list(rows, "rows")?;
+    let mut parsed: Vec<([Card; 5], u8)> = Vec::with_capacity(rows.len().unwrap_or(0));
+    let mut errors: Vec<(usize, PyErr)> = Vec::new();
+    for (i, item) in rows.try_iter()?.enumerate() {
+        let item = item?;
+        let mut buf = [Card(0); 5];
+        // (the item's error is the one classify(item) raises: field "cards")
+        match quick_cards_into(&item, &mut buf) {
+            Some(n @ (3 | 5)) => parsed.push((buf, n as u8)),
+            _ => match row(&item, "cards") {
+                Ok(cards) => {
+                    buf[..cards.len()].copy_from_slice(&cards);
+                    parsed.push((buf, cards.len() as u8));
+                }
+                Err(e) => {
+                    errors.push((i, e));
+                    parsed.push((buf, 0));
+                }
+            },
+        }
+    }
+    let cats: Vec<u8> = py.detach(|| {
+        parsed.iter().map(|(c, n)| if *n == 0 { u8::MAX } else { (eval::strength(&c[..*n as usize], &rules).unwrap_or(0) >> 20) as u8 }).collect()
+    });
+    let names = category_names(py);
+    let mut errors = errors.into_iter().peekable();
+    cats.iter()
+        .enumerate()
+        .map(|(i, &c)| {
+            if c == u8::MAX {
+                let (j, e) = errors.next().expect("one error per unparsed row");
+                debug_assert_eq!(i, j);
+                item_error(py, e)
+            } else {
+                Ok(names[c as usize].clone_ref(py).into_any())
+            }
+        })
+        .collect()
 }
 
 /// Categories (one byte each, 0 = high_card … 8 = straight_flush) of rows packed as card
 /// ids (`rank * 4 + suit`, one byte per card, `row_size` bytes per row). The bulk path:
-/// no strings, GIL released for the whole batch.
+/// no strings, GIL released for the whole batch. All or nothing: the first bad row
+/// raises, field `data[i]`.
 #[pyfunction]
 #[pyo3(signature = (data, row_size=None, rules=None))]
 fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: Option<&Bound<'_, PyAny>>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Py<pyo3::types::PyBytes>> {
-    let rules = rules_from(rules)?;
+    // The category does not depend on the rules (a2345 moves a straight within its
+    // category), but a bad rules argument is still refused.
+    let _ = rules_from(rules)?;
     // An integer (a bad one is a HandevalError, not a TypeError); None = 5.
     let row_size = match row_size {
         Some(r) if !r.is_none() => int_from(r, "row_size")?,
@@ -75,23 +200,25 @@ fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: Op
         return Err(bad("data", format!("{} bytes is not a whole number of {row_size}-card rows", bytes.len())));
     }
     let out: Result<Vec<u8>, handeval_core::Error> = py.detach(|| {
-        bytes
-            .chunks_exact(row_size)
-            .enumerate()
-            .map(|(i, row)| {
-                let mut seen = 0u64;
-                let mut cards = [Card(0); 5];
-                for (j, &id) in row.iter().enumerate() {
-                    let c = Card::from_id(id).map_err(|e| e.within(&format!("data[{i}]")))?;
-                    if seen & c.bit() != 0 {
-                        return Err(handeval_core::Error::field(format!("data[{i}]"), format!("duplicate card {c}")));
-                    }
-                    seen |= c.bit();
-                    cards[j] = c;
+        let mut out = Vec::with_capacity(bytes.len() / row_size);
+        for (i, row) in bytes.chunks_exact(row_size).enumerate() {
+            // One OR per card: ids above 51 and repeats are refused before the tables.
+            let mut seen = 0u64;
+            for &id in row {
+                if id >= 52 || seen & (1u64 << id) != 0 {
+                    let what = if id >= 52 { format!("card id {id} is out of range 0..51") } else { format!("duplicate card {}", Card(id)) };
+                    return Err(handeval_core::Error::field(format!("data[{i}]"), what));
                 }
-                Ok((eval::strength(&cards[..row_size], &rules)? >> 20) as u8)
-            })
-            .collect()
+                seen |= 1u64 << id;
+            }
+            let s = match row {
+                [a, b, c, d, e] => eval::strength5(&[Card(*a), Card(*b), Card(*c), Card(*d), Card(*e)]),
+                [a, b, c] => eval::strength3(&[Card(*a), Card(*b), Card(*c)]),
+                _ => unreachable!("row_size is 3 or 5"),
+            };
+            out.push((s >> 20) as u8);
+        }
+        Ok(out)
     });
     Ok(pyo3::types::PyBytes::new(py, &out.py()?).unbind())
 }
@@ -113,17 +240,37 @@ fn ssw_is_foul(front: &Bound<'_, PyAny>, middle: &Bound<'_, PyAny>, back: &Bound
     eval::is_foul(&f, &m, &b, &rules).py()
 }
 
-type SpecialTuple = (&'static str, &'static str, i64, Option<[Vec<String>; 3]>);
-
-fn special_tuple(s: &ssw::SpecialHand) -> SpecialTuple {
-    (s.id.id(), s.id.name_zh(), s.id.waters(), s.split.as_ref().map(|[f, m, b]| [card_strings(f), card_strings(m), card_strings(b)]))
+crate::native_result! {
+    module = "handeval.shisanshui";
+    /// A special hand (特殊牌型, RULES 1.7) found in 13 cards.
+    pub struct SpecialHand {
+        /// The special's id, e.g. "san_shunzi".
+        pub id: Text,
+        /// Its Chinese name, e.g. 三顺子.
+        pub name_zh: Text,
+        /// Waters it scores from each opponent.
+        pub waters: i64,
+        /// [front, middle, back] for 三同花顺 / 三顺子 / 三同花, else None.
+        pub split: Option<Vec<Cards>>,
+    }
 }
 
-/// None or (id, name_zh, waters, split or None)
+impl From<&ssw::SpecialHand> for SpecialHand {
+    fn from(s: &ssw::SpecialHand) -> Self {
+        SpecialHand {
+            id: s.id.id().into(),
+            name_zh: s.id.name_zh().into(),
+            waters: s.id.waters(),
+            split: s.split.as_ref().map(|rows| rows.iter().map(|r| Cards(r.clone())).collect()),
+        }
+    }
+}
+
+/// The highest special hand the 13 cards make, or None.
 #[pyfunction]
-fn ssw_special(cards: &Bound<'_, PyAny>) -> PyResult<Option<SpecialTuple>> {
+fn ssw_special(cards: &Bound<'_, PyAny>) -> PyResult<Option<SpecialHand>> {
     let cards = cards_from(cards, "cards")?;
-    Ok(ssw::special(&cards).py()?.as_ref().map(special_tuple))
+    Ok(ssw::special(&cards).py()?.as_ref().map(SpecialHand::from))
 }
 
 /// Whether the 13 cards make the given special (not necessarily their highest).
@@ -173,10 +320,47 @@ pub(crate) fn hand_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Hand> {
     Ok(Hand::Rows { front: get("front")?, middle: get("middle")?, back: get("back")? })
 }
 
-type PairTuple = (usize, usize, &'static str, [i64; 3], i8, bool, i64);
-type SettleTuple = (Vec<i64>, Vec<Vec<i64>>, Vec<bool>, Vec<Option<SpecialTuple>>, Vec<bool>, Vec<i64>, Vec<i64>, i64, Vec<PairTuple>);
+crate::native_result! {
+    module = "handeval.shisanshui";
+    /// How seats `a < b` were scored, from `a`'s point of view.
+    pub struct PairResult {
+        pub a: usize,
+        pub b: usize,
+        /// "rows", "foul" or "special".
+        pub kind: Text,
+        /// Signed waters of front, middle, back (before doubling) when rows were compared.
+        pub rows: Vec<i64>,
+        /// Seat that scooped (打枪) the other, or None.
+        pub scooper: Option<usize>,
+        /// The scooper's 全垒打 doubled this pair again.
+        pub home_run: bool,
+        /// Waters `a` wins from `b`; negative when `a` pays.
+        pub waters: i64,
+    }
+}
 
-/// (waters, pairwise, fouls, specials, home_runs, theoretical, deltas, rake, pairs)
+crate::native_result! {
+    module = "handeval.shisanshui";
+    /// A settled 十三水 deal (RULES 1.6 scoring, RULES 4 money).
+    pub struct Settlement {
+        /// Total waters per seat.
+        pub waters: Vec<i64>,
+        /// Money per seat after the cap and the rake.
+        pub deltas: Vec<i64>,
+        /// pairwise[i][j]: waters seat i wins from seat j.
+        pub pairwise: Vec<Vec<i64>>,
+        pub fouls: Vec<bool>,
+        /// Declared special id per seat, or None.
+        pub specials: Vec<Option<Text>>,
+        pub home_runs: Vec<bool>,
+        /// base × waters, before the cap.
+        pub theoretical: Vec<i64>,
+        pub rake: i64,
+        pub pairs: Vec<PairResult>,
+    }
+}
+
+/// Score a deal and settle money.
 #[pyfunction]
 #[pyo3(signature = (players, base=None, carried=None, rules=None))]
 fn ssw_settle(
@@ -184,30 +368,53 @@ fn ssw_settle(
     base: Option<&Bound<'_, PyAny>>,
     carried: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<SettleTuple> {
+) -> PyResult<Settlement> {
     let rules = rules_from(rules)?;
     let hands = list_from(players, "players", hand_from)?;
     let base = match base {
-        Some(b) => int_from(b, "base")?,
-        None => 1,
+        Some(b) if !b.is_none() => int_from(b, "base")?,
+        _ => 1,
     };
     let carried = carried_from(carried, "carried")?;
     let s = ssw::settle(&hands, base, carried.as_deref(), &rules).py()?;
-    Ok((
-        s.waters,
-        s.pairwise,
-        s.fouls,
-        s.specials.iter().map(|x| x.as_ref().map(special_tuple)).collect(),
-        s.home_runs,
-        s.theoretical,
-        s.deltas,
-        s.rake,
-        s.pairs.iter().map(|p| (p.a, p.b, p.kind.as_str(), p.rows, p.scoop, p.home_run, p.waters)).collect(),
-    ))
+    Ok(Settlement {
+        pairs: s
+            .pairs
+            .iter()
+            .map(|p| PairResult {
+                a: p.a,
+                b: p.b,
+                kind: p.kind.as_str().into(),
+                rows: p.rows.to_vec(),
+                scooper: match p.scoop {
+                    1 => Some(p.a),
+                    -1 => Some(p.b),
+                    _ => None,
+                },
+                home_run: p.home_run,
+                waters: p.waters,
+            })
+            .collect(),
+        specials: s.specials.iter().map(|x| x.as_ref().map(|sp| sp.id.id().into())).collect(),
+        waters: s.waters,
+        deltas: s.deltas,
+        pairwise: s.pairwise,
+        fouls: s.fouls,
+        home_runs: s.home_runs,
+        theoretical: s.theoretical,
+        rake: s.rake,
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ssw_classify, m)?)?;
+    add_class::<ShisanshuiRules>(m, "ShisanshuiRules")?;
+    // Category names, lowest first (the index is the byte of categories_from_ids).
+    m.add("SSW_CATEGORIES", pyo3::types::PyTuple::new(m.py(), eval::Category::ALL.iter().map(|c| c.name()))?)?;
+    add_class::<Row>(m, "ShisanshuiRow")?;
+    add_class::<SpecialHand>(m, "ShisanshuiSpecialHand")?;
+    add_class::<PairResult>(m, "ShisanshuiPairResult")?;
+    add_class::<Settlement>(m, "ShisanshuiSettlement")?;
     m.add_function(wrap_pyfunction!(ssw_classify_many, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_categories_from_ids, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_compare, m)?)?;

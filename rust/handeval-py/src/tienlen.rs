@@ -1,25 +1,344 @@
-//! Binding of handeval_core::tienlen (越式13张).
+//! Binding of handeval_core::tienlen (越式13张): the native result and rule classes of
+//! `handeval.tienlen` and the functions that build them. Conversions only; every rule
+//! is in the core.
 
-use crate::conv::{bad, RuleAttrs, card_strings, cards_from, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
+use crate::result::{add_class, card_str, item_error, many_items, Cards, Names};
+use crate::rules::{self, rules_arg, GameRules};
+use crate::{native_result, result_methods};
 use handeval_core::cards::Card;
-use handeval_core::tienlen::{self as tl, play, Action, Play, Rules, RoundState, Transfer};
+use handeval_core::tienlen::{self as tl, play, Action, InstantWin, Kind, RoundState as CoreRound, Transfer};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
-/// `None` → default rules; otherwise any object with the option attributes (the Python
-/// `tienlen.Rules` dataclass).
-fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
-    let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(Rules::default()) };
-    let r = RuleAttrs(o);
-    let rules = Rules {
-        first_lead_must_contain_lowest: r.flag("first_lead_must_contain_lowest")?,
-        unplayed_loser_adds_multipliers: r.flag("unplayed_loser_adds_multipliers")?,
-        turn_after_chop: tl::TurnAfterChop::parse(&r.text("turn_after_chop")?).map_err(|e| e.within("rules")).py()?,
-        rake_percent: r.count("rake_percent", "0..100")?,
-    };
-    rules.validate().map_err(|e| e.within("rules")).py()?;
-    Ok(rules)
+// ---- Rules ----
+
+/// House-rule options of 越式13张 (RULES.md section 2); the defaults are RULES.md's.
+/// Validated when constructed: a bad value is a HandevalError naming the option.
+///
+/// * ``first_lead_must_contain_lowest`` — [decision] the game's first play must contain
+///   the lowest card dealt (normally 3♠); default False (the seed does not require it).
+/// * ``unplayed_loser_adds_multipliers`` — [decision] a loser who played no card and holds
+///   specials or 2s pays ``26 + Σ multipliers`` (default True); False: just 26.
+/// * ``turn_after_chop`` — [decision] who moves after a chop by a seat that had passed:
+///   ``"from_chopper"`` (default: the next seat after the chopper that has not passed) or
+///   ``"resume"`` (the seat whose turn the chop interrupted).
+/// * ``rake_percent`` — 抽水 of the winner's positive final amount, 0..100, default 5 (the
+///   seed); losers are not raked.
+#[pyclass(frozen, from_py_object, module = "handeval.tienlen", name = "Rules")]
+#[derive(Clone, Default)]
+pub struct TienlenRules {
+    core: tl::Rules,
 }
+
+impl GameRules for TienlenRules {
+    type Core = tl::Rules;
+    const GAME: &'static str = "tienlen";
+    fn core(&self) -> &tl::Rules {
+        &self.core
+    }
+}
+
+result_methods!(TienlenRules, [first_lead_must_contain_lowest, unplayed_loser_adds_multipliers, turn_after_chop, rake_percent] {
+    #[new]
+    #[pyo3(signature = (*, first_lead_must_contain_lowest=None, unplayed_loser_adds_multipliers=None, turn_after_chop=None, rake_percent=None))]
+    fn new(
+        first_lead_must_contain_lowest: Option<&Bound<'_, PyAny>>,
+        unplayed_loser_adds_multipliers: Option<&Bound<'_, PyAny>>,
+        turn_after_chop: Option<&Bound<'_, PyAny>>,
+        rake_percent: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let d = tl::Rules::default();
+        let core = tl::Rules {
+            first_lead_must_contain_lowest: rules::flag(first_lead_must_contain_lowest, "first_lead_must_contain_lowest", d.first_lead_must_contain_lowest)?,
+            unplayed_loser_adds_multipliers: rules::flag(unplayed_loser_adds_multipliers, "unplayed_loser_adds_multipliers", d.unplayed_loser_adds_multipliers)?,
+            turn_after_chop: rules::choice(turn_after_chop, "turn_after_chop", d.turn_after_chop, tl::TurnAfterChop::parse)?,
+            rake_percent: rules::count(rake_percent, "rake_percent", d.rake_percent)?,
+        };
+        Ok(TienlenRules { core: rules::validated(core, tl::Rules::validate)? })
+    }
+    #[getter]
+    fn first_lead_must_contain_lowest(&self) -> bool {
+        self.core.first_lead_must_contain_lowest
+    }
+    #[getter]
+    fn unplayed_loser_adds_multipliers(&self) -> bool {
+        self.core.unplayed_loser_adds_multipliers
+    }
+    #[getter]
+    fn turn_after_chop(&self) -> &'static str {
+        self.core.turn_after_chop.as_str()
+    }
+    #[getter]
+    fn rake_percent(&self) -> u32 {
+        self.core.rake_percent
+    }
+});
+
+fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<tl::Rules> {
+    rules_arg::<TienlenRules>(obj)
+}
+
+// ---- Play ----
+
+/// Interned names of the play kinds (`kind`, `kind_zh`): legal_plays returns dozens of
+/// plays per call.
+fn kind_names(py: Python<'_>, k: Kind) -> (Bound<'_, PyString>, Bound<'_, PyString>) {
+    static NAMES: Names = Names::new();
+    static NAMES_ZH: Names = Names::new();
+    let all = |name: fn(Kind) -> &'static str| move || Kind::ALL.iter().map(|&k| name(k)).collect();
+    (NAMES.get(py, k as usize, all(Kind::name)), NAMES_ZH.get(py, k as usize, all(Kind::name_zh)))
+}
+
+/// A classified play. ``Play(kind, kind_zh, cards, top, strength)`` checks that the cards
+/// make that play (pickling rebuilds it so); :func:`classify` is the usual way to get one.
+#[pyclass(frozen, from_py_object, module = "handeval.tienlen", name = "Play")]
+#[derive(Clone, Debug)]
+pub struct TienlenPlay {
+    pub core: tl::Play,
+}
+
+result_methods!(TienlenPlay, [kind, kind_zh, cards, top, strength] {
+    #[new]
+    #[pyo3(signature = (kind, kind_zh, cards, top, strength))]
+    fn new(kind: &Bound<'_, PyAny>, kind_zh: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, top: &Bound<'_, PyAny>, strength: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let core = play_from(cards, "cards")?;
+        let p = TienlenPlay { core };
+        let py = kind.py();
+        let me = Bound::new(py, p.clone())?;
+        for (name, given) in [("kind", kind), ("kind_zh", kind_zh), ("top", top), ("strength", strength)] {
+            let actual = me.as_any().getattr(name)?;
+            if !actual.eq(given)? {
+                return Err(bad(name, format!("{} makes {} = {}, not {}", tl::play::text(&p.core.cards), name, actual.repr()?, given.repr()?)));
+            }
+        }
+        Ok(p)
+    }
+    /// One of :data:`KINDS`.
+    #[getter]
+    fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        kind_names(py, self.core.kind()).0
+    }
+    /// The Chinese name, e.g. 3连对.
+    #[getter]
+    fn kind_zh<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        kind_names(py, self.core.kind()).1
+    }
+    /// The cards in the game's order, lowest first.
+    #[getter]
+    fn cards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        crate::result::card_list(py, &self.core.cards)
+    }
+    /// The highest card.
+    #[getter]
+    fn top<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+        card_str(py, self.core.top_card())
+    }
+    /// 0 (3♠) .. 51 (2♥): the top card's place in the game's order.
+    #[getter]
+    fn strength(&self) -> u8 {
+        self.core.key.top
+    }
+    /// A 特殊牌型 (3连对, bomb, 4连对), which may chop.
+    #[getter]
+    fn is_special(&self) -> bool {
+        self.core.is_special()
+    }
+    fn __len__(&self) -> usize {
+        self.core.cards.len()
+    }
+});
+
+/// Cards, or a `tienlen.Play` (used as is) or another object with a `.cards` attribute.
+fn set_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
+    if let Ok(p) = obj.cast::<TienlenPlay>() {
+        return Ok(p.get().core.cards.clone());
+    }
+    if !(obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
+        if let Ok(cards) = obj.getattr("cards") {
+            return cards_from(&cards, field);
+        }
+    }
+    cards_from(obj, field)
+}
+
+/// The play of `obj`: a native `Play` as is, anything else classified.
+fn play_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<tl::Play> {
+    if let Ok(p) = obj.cast::<TienlenPlay>() {
+        return Ok(p.get().core.clone());
+    }
+    let cards = set_from(obj, field)?;
+    tl::classify(&cards).map_err(|e| e.within(field)).py()
+}
+
+/// Like [`play_from`], quick path first (no error text is built for good input).
+fn quick_play(obj: &Bound<'_, PyAny>, field: impl Fn() -> String) -> PyResult<tl::Play> {
+    if let Ok(p) = obj.cast::<TienlenPlay>() {
+        return Ok(p.get().core.clone());
+    }
+    match crate::conv::quick_cards(obj) {
+        Some(c) => tl::classify(&c).map_err(|e| e.within(&field())).py(),
+        None => play_from(obj, &field()),
+    }
+}
+
+/// The play a set of cards makes (RULES 2.2); a set that is not a play raises a
+/// HandevalError that says why.
+#[pyfunction]
+fn tl_classify(cards: &Bound<'_, PyAny>) -> PyResult<TienlenPlay> {
+    Ok(TienlenPlay { core: play_from(cards, "cards")? })
+}
+
+/// Kinds of many sets in one call: per set its kind, or the HandevalError (not raised)
+/// naming `sets[i]`.
+#[pyfunction]
+fn tl_classify_many(py: Python<'_>, sets: &Bound<'_, PyAny>) -> PyResult<Vec<Py<PyAny>>> {
+    list_from(sets, "sets", |x, f| Ok(quick_play(x, || f.to_string())))?
+        .into_iter()
+        .map(|p| match p {
+            Ok(p) => Ok(kind_names(py, p.kind()).0.into_any().unbind()),
+            Err(e) => item_error(py, e),
+        })
+        .collect()
+}
+
+/// Whether ``play`` beats the table's ``table`` (RULES 2.3): the same type and size and
+/// higher, or a chop by a special. ``rules`` is validated; no option of 越式13张 changes
+/// beating (they concern the first lead and the settlement).
+#[pyfunction]
+#[pyo3(signature = (play, table, rules=None))]
+fn tl_beats(play: &Bound<'_, PyAny>, table: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+    rules_from(rules)?;
+    let (b, a) = (play_from(play, "play")?, play_from(table, "table")?);
+    tl::beats(&b, &a).py()
+}
+
+/// Why ``play`` does not beat ``table``, or None when it does.
+#[pyfunction]
+fn tl_why_not(play: &Bound<'_, PyAny>, table: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    let (b, a) = (play_from(play, "play")?, play_from(table, "table")?);
+    tl::beats(&b, &a).py()?;
+    Ok(play::why_not(&b, &a))
+}
+
+/// (play, table) of one pair, each named `pairs[i][0|1]` in its error.
+fn pair_from(item: &Bound<'_, PyAny>, f: &str) -> PyResult<(tl::Play, tl::Play)> {
+    let two = if let Ok(t) = item.cast::<PyTuple>() {
+        (t.len() == 2).then(|| (t.get_item(0), t.get_item(1)))
+    } else if let Ok(l) = item.cast::<PyList>() {
+        (l.len() == 2).then(|| (l.get_item(0), l.get_item(1)))
+    } else {
+        None
+    };
+    let Some((b, a)) = two else {
+        return Err(bad(f, "expected a (play, table) pair"));
+    };
+    Ok((quick_play(&b?, || format!("{f}[0]"))?, quick_play(&a?, || format!("{f}[1]"))?))
+}
+
+/// :func:`beats` over many ``(play, table)`` pairs in one call: per pair a bool, or the
+/// HandevalError (not raised) naming ``pairs[i]``. Beating runs with the GIL released.
+#[pyfunction]
+#[pyo3(signature = (pairs, rules=None))]
+fn tl_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyAny>>> {
+    rules_from(rules)?;
+    let parsed = list_from(pairs, "pairs", |x, f| Ok(pair_from(x, f)))?;
+    many_items(py, parsed, |i, (b, a)| tl::beats(b, a).map_err(|e| e.within(&format!("pairs[{i}]"))), |py, v| {
+        Ok(pyo3::types::PyBool::new(py, v).to_owned().into_any().unbind())
+    })
+}
+
+fn flag_arg(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
+    match obj {
+        Some(o) if !o.is_none() => bool_from(o, field),
+        _ => Ok(false),
+    }
+}
+
+/// Every play ``hand`` may make now, weakest first: all leads when ``table`` is None;
+/// otherwise the plays that beat it, only specials if the seat has ``passed``. A
+/// ``Play`` given as ``table`` is used as is.
+#[pyfunction]
+#[pyo3(signature = (hand, table=None, passed=None))]
+fn tl_legal_plays(py: Python<'_>, hand: &Bound<'_, PyAny>, table: Option<&Bound<'_, PyAny>>, passed: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<TienlenPlay>> {
+    let hand = cards_from(hand, "hand")?;
+    let table = opt(table, |t| play_from(t, "table"))?;
+    let passed = flag_arg(passed, "passed")?;
+    let plays = py.detach(|| tl::legal_plays(&hand, table.as_ref(), passed)).py()?;
+    Ok(plays.into_iter().map(|core| TienlenPlay { core }).collect())
+}
+
+// ---- instant wins and the first lead ----
+
+native_result! {
+    module = "handeval.tienlen";
+    /// An instant win (直接获胜, RULES 2.5) and the cards that form it.
+    pub struct InstantHand {
+        /// One of :data:`INSTANT_WINS`.
+        pub kind: String,
+        pub kind_zh: String,
+        /// The cards that form it, lowest first.
+        pub cards: Cards,
+    }
+}
+
+fn instant_hand(h: &tl::InstantHand) -> InstantHand {
+    InstantHand { kind: h.kind.name().into(), kind_zh: h.kind.name_zh().into(), cards: Cards(h.cards.clone()) }
+}
+
+fn hand13(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
+    let cards = cards_from(obj, field)?;
+    if cards.len() != 13 {
+        return Err(bad(field, format!("a dealt hand has 13 cards (got {})", cards.len())));
+    }
+    Ok(cards)
+}
+
+/// The highest instant win (直接获胜) of 13 dealt cards, or None (RULES 2.5).
+#[pyfunction]
+fn tl_instant_win(cards13: &Bound<'_, PyAny>) -> PyResult<Option<&'static str>> {
+    Ok(tl::instant_win(&hand13(cards13, "cards13")?).py()?.map(|h| h.kind.name()))
+}
+
+/// Like :func:`instant_win`, with the Chinese name and the forming cards.
+#[pyfunction]
+fn tl_instant_hand(cards13: &Bound<'_, PyAny>) -> PyResult<Option<InstantHand>> {
+    Ok(tl::instant_win(&hand13(cards13, "cards13")?).py()?.as_ref().map(instant_hand))
+}
+
+/// Each seat's instant win and the seat whose instant win is highest (None if nobody
+/// holds one). Same types compare by the forming cards' ranks from the top, then the
+/// suit of the highest card.
+#[pyfunction]
+fn tl_instant_winner(hands13: &Bound<'_, PyAny>) -> PyResult<(Vec<Option<InstantHand>>, Option<usize>)> {
+    let hands = list_from(hands13, "hands13", hand13)?;
+    let (wins, best) = tl::instant_winner(&hands).py()?;
+    Ok((wins.iter().map(|w| w.as_ref().map(instant_hand)).collect(), best))
+}
+
+native_result! {
+    module = "handeval.tienlen";
+    /// Who leads the game: the holder of the lowest card dealt (RULES 2.4).
+    pub struct FirstLead {
+        pub seat: usize,
+        pub card: String,
+        /// Whether the first play must contain ``card`` (rule option).
+        pub must_contain: bool,
+    }
+}
+
+/// The seat holding the lowest card dealt, and whether the first play must contain it
+/// (``Rules.first_lead_must_contain_lowest``).
+#[pyfunction]
+#[pyo3(signature = (hands, rules=None))]
+fn tl_first_leader(hands: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<FirstLead> {
+    let rules = rules_from(rules)?;
+    let hands = list_from(hands, "hands", cards_from)?;
+    let (seat, card) = tl::first_leader(&hands).py()?;
+    Ok(FirstLead { seat, card: card.to_string(), must_contain: rules.first_lead_must_contain_lowest })
+}
+
+// ---- rounds ----
 
 fn usize_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<usize> {
     let v = int_from(obj, field)?;
@@ -43,172 +362,9 @@ fn opt<T>(obj: Option<&Bound<'_, PyAny>>, f: impl FnOnce(&Bound<'_, PyAny>) -> P
     }
 }
 
-/// Cards, or a `tienlen.Play` (anything else with a `.cards` attribute) standing for its cards.
-fn set_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
-    if !(obj.is_instance_of::<PyString>() || obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
-        if let Ok(cards) = obj.getattr("cards") {
-            return cards_from(&cards, field);
-        }
-    }
-    cards_from(obj, field)
-}
-
-fn play_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Play> {
-    let cards = set_from(obj, field)?;
-    tl::classify(&cards).map_err(|e| e.within(field)).py()
-}
-
-/// (kind, kind_zh, cards lowest first, top card, strength of the top card)
-type PlayTuple = (&'static str, &'static str, Vec<String>, String, u8);
-
-fn play_tuple(p: &Play) -> PlayTuple {
-    (p.kind().name(), p.kind().name_zh(), card_strings(&p.cards), p.top_card().to_string(), p.key.top)
-}
-
-#[pyfunction]
-fn tl_classify(cards: &Bound<'_, PyAny>) -> PyResult<PlayTuple> {
-    Ok(play_tuple(&play_from(cards, "cards")?))
-}
-
-/// Kinds of many sets; parsing holds the GIL, classification releases it. A set that is
-/// not a play raises, naming `sets[i]`.
-#[pyfunction]
-fn tl_classify_many(py: Python<'_>, sets: &Bound<'_, PyAny>) -> PyResult<Vec<Py<PyString>>> {
-    let parsed = sets_from(sets, "sets")?;
-    let kinds = py.detach(|| {
-        parsed.iter().enumerate().map(|(i, s)| tl::classify(s).map(|p| p.kind() as usize).map_err(|e| e.within(&format!("sets[{i}]")))).collect::<Result<Vec<_>, _>>()
-    }).py()?;
-    let names: Vec<Py<PyString>> = tl::Kind::ALL.iter().map(|k| PyString::intern(py, k.name()).unbind()).collect();
-    Ok(kinds.iter().map(|&k| names[k].clone_ref(py)).collect())
-}
-
-#[pyfunction]
-fn tl_beats(play: &Bound<'_, PyAny>, table: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let (b, a) = (play_from(play, "play")?, play_from(table, "table")?);
-    tl::beats(&b, &a).py()
-}
-
-/// Why `play` does not beat `table`, or None when it does.
-#[pyfunction]
-fn tl_why_not(play: &Bound<'_, PyAny>, table: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
-    let (b, a) = (play_from(play, "play")?, play_from(table, "table")?);
-    tl::beats(&b, &a).py()?;
-    Ok(play::why_not(&b, &a))
-}
-
-/// A list of card sets: the quick path per set, the named one for errors.
-fn sets_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Vec<Card>>> {
-    if obj.is_instance_of::<PyString>() || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
-        return Err(bad(field, "expected a list of card sets"));
-    }
-    obj.try_iter()?
-        .enumerate()
-        .map(|(i, x)| {
-            let x = x?;
-            match crate::conv::quick_cards(&x) {
-                Some(c) => Ok(c),
-                None => set_from(&x, &format!("{field}[{i}]")),
-            }
-        })
-        .collect()
-}
-
-/// (play, table) of one pair: the quick path, else the named one for the error.
-fn pair_from(item: &Bound<'_, PyAny>, i: usize) -> PyResult<(Vec<Card>, Vec<Card>)> {
-    let two = if let Ok(t) = item.cast::<PyTuple>() {
-        (t.len() == 2).then(|| (t.get_item(0), t.get_item(1)))
-    } else if let Ok(l) = item.cast::<PyList>() {
-        (l.len() == 2).then(|| (l.get_item(0), l.get_item(1)))
-    } else {
-        None
-    };
-    let f = || format!("pairs[{i}]");
-    let Some((b, a)) = two else {
-        return Err(bad(&f(), "expected a (play, table) pair"));
-    };
-    let (b, a) = (b?, a?);
-    let b = match crate::conv::quick_cards(&b) {
-        Some(c) => c,
-        None => set_from(&b, &format!("{}[0]", f()))?,
-    };
-    let a = match crate::conv::quick_cards(&a) {
-        Some(c) => c,
-        None => set_from(&a, &format!("{}[1]", f()))?,
-    };
-    Ok((b, a))
-}
-
-/// `beats` over many (play, table) pairs: cards are parsed with the GIL held, then
-/// classification and beating run with it released.
-#[pyfunction]
-fn tl_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>) -> PyResult<Vec<bool>> {
-    if pairs.is_instance_of::<PyString>() || !(pairs.is_instance_of::<PyList>() || pairs.is_instance_of::<PyTuple>()) {
-        return Err(bad("pairs", "expected a list of (play, table) pairs"));
-    }
-    let parsed = pairs.try_iter()?.enumerate().map(|(i, x)| pair_from(&x?, i)).collect::<PyResult<Vec<_>>>()?;
-    py.detach(|| {
-        parsed
-            .iter()
-            .enumerate()
-            .map(|(i, (b, a))| {
-                let f = || format!("pairs[{i}]");
-                let b = tl::classify(b).map_err(|e| e.within(&format!("{}[0]", f())))?;
-                let a = tl::classify(a).map_err(|e| e.within(&format!("{}[1]", f())))?;
-                tl::beats(&b, &a).map_err(|e| e.within(&f()))
-            })
-            .collect::<Result<Vec<bool>, _>>()
-    })
-    .py()
-}
-
-#[pyfunction]
-#[pyo3(signature = (hand, table=None, passed=false))]
-fn tl_legal_plays(py: Python<'_>, hand: &Bound<'_, PyAny>, table: Option<&Bound<'_, PyAny>>, passed: bool) -> PyResult<Vec<PlayTuple>> {
-    let hand = cards_from(hand, "hand")?;
-    let table = opt(table, |t| play_from(t, "table"))?;
-    let plays = py.detach(|| tl::legal_plays(&hand, table.as_ref(), passed)).py()?;
-    Ok(plays.iter().map(play_tuple).collect())
-}
-
-type InstantTuple = (&'static str, &'static str, Vec<String>);
-
-fn instant_tuple(h: &tl::InstantHand) -> InstantTuple {
-    (h.kind.name(), h.kind.name_zh(), card_strings(&h.cards))
-}
-
-fn hand13(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
-    let cards = cards_from(obj, field)?;
-    if cards.len() != 13 {
-        return Err(bad(field, format!("a dealt hand has 13 cards (got {})", cards.len())));
-    }
-    Ok(cards)
-}
-
-#[pyfunction]
-fn tl_instant_win(cards: &Bound<'_, PyAny>) -> PyResult<Option<InstantTuple>> {
-    let cards = hand13(cards, "cards13")?;
-    Ok(tl::instant_win(&cards).py()?.as_ref().map(instant_tuple))
-}
-
-/// (per-seat instant win or None, winning seat or None)
-#[pyfunction]
-fn tl_instant_winner(hands: &Bound<'_, PyAny>) -> PyResult<(Vec<Option<InstantTuple>>, Option<usize>)> {
-    let hands = list_from(hands, "hands", hand13)?;
-    let (wins, best) = tl::instant_winner(&hands).py()?;
-    Ok((wins.iter().map(|w| w.as_ref().map(instant_tuple)).collect(), best))
-}
-
-#[pyfunction]
-fn tl_first_leader(hands: &Bound<'_, PyAny>) -> PyResult<(usize, String)> {
-    let hands = list_from(hands, "hands", cards_from)?;
-    let (seat, card) = tl::first_leader(&hands).py()?;
-    Ok((seat, card.to_string()))
-}
-
 fn action_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Action> {
-    if obj.is_instance_of::<PyString>() {
-        let s: String = obj.extract().map_err(|_| bad(field, "is not valid text"))?;
-        if s.trim().eq_ignore_ascii_case("pass") {
+    if let Ok(s) = obj.cast::<PyString>() {
+        if s.to_cow().map(|s| s.trim().eq_ignore_ascii_case("pass")).unwrap_or(false) {
             return Ok(Action::Pass);
         }
     }
@@ -219,11 +375,7 @@ fn action_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Action> {
     Ok(Action::Play(cards))
 }
 
-/// `[[seat, "cards" | "pass"], ...]`
-fn round_from(obj: &Bound<'_, PyAny>) -> PyResult<Vec<(usize, Action)>> {
-    round_named(obj, "round")
-}
-
+/// `[[seat, "cards" | "pass"], ...]`, items named `field[i]`.
 fn round_named(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<(usize, Action)>> {
     list_from(obj, field, |item, f| {
         let ok = (item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>()) && item.len()? == 2;
@@ -235,56 +387,87 @@ fn round_named(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<(usize, Acti
     })
 }
 
+/// The leader and the card the first play must contain, from `leader` and `first_lead`.
+fn first_from(leader: Option<&Bound<'_, PyAny>>, first_lead: Option<&Bound<'_, PyAny>>) -> PyResult<(Option<usize>, Option<Card>)> {
+    let leader = opt(leader, |l| usize_from(l, "leader"))?;
+    let Some(fl) = first_lead.filter(|f| !f.is_none()) else { return Ok((leader, None)) };
+    let fl = fl.cast::<FirstLead>().map_err(|_| bad("first_lead", format!("expected a FirstLead from first_leader(), got {}", type_name(fl))))?.get();
+    if let Some(l) = leader {
+        if l != fl.seat {
+            return Err(bad("leader", format!("seat {l} does not hold {}; seat {} leads first", fl.card, fl.seat)));
+        }
+    }
+    let card = handeval_core::cards::parse_card(&fl.card).map_err(|e| to_py(e.within("first_lead.card")))?;
+    Ok((Some(fl.seat), fl.must_contain.then_some(card)))
+}
+
 fn replay(
     round: &Bound<'_, PyAny>,
     players: Option<&Bound<'_, PyAny>>,
     leader: Option<&Bound<'_, PyAny>>,
-    must_contain: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<RoundState> {
+) -> PyResult<CoreRound> {
     let rules = rules_from(rules)?;
-    let actions = round_from(round)?;
+    let actions = round_named(round, "round")?;
     let players = players_from(players)?;
-    let leader = opt(leader, |l| usize_from(l, "leader"))?;
-    let must = opt(must_contain, |c| {
-        let cs = cards_from(c, "must_contain")?;
-        if cs.len() != 1 {
-            return Err(bad("must_contain", format!("expected one card, got {}", cs.len())));
+    let (leader, must) = first_from(leader, first_lead)?;
+    CoreRound::replay(players, leader, must, &actions, &rules).py()
+}
+
+native_result! {
+    module = "handeval.tienlen";
+    /// A round after the actions given (RULES 2.4).
+    pub struct RoundState {
+        /// ``[(seat, Play)]`` in order; the last one is on the table.
+        pub plays: Vec<(usize, TienlenPlay)>,
+        /// Seats that have passed (they may still chop with a special).
+        pub passed: Vec<usize>,
+        /// Whose turn it is; None once the round is over.
+        pub to_move: Option<usize>,
+        pub over: bool,
+        /// When over: the seat that leads the next round.
+        pub next_leader: Option<usize>,
+        pub leader: usize,
+    }
+    impl {
+        /// The play on the table (the last one), or None.
+        #[getter]
+        fn table(&self) -> Option<TienlenPlay> {
+            self.plays.last().map(|(_, p)| p.clone())
         }
-        Ok(cs[0])
-    })?;
-    RoundState::replay(players, leader, must, &actions, &rules).py()
+    }
 }
 
-/// (plays [(seat, play)], passed seats, to_move, over, next_leader, leader)
-type StateTuple = (Vec<(usize, PlayTuple)>, Vec<usize>, Option<usize>, bool, Option<usize>, usize);
-
-fn state_tuple(st: &RoundState) -> StateTuple {
-    (
-        st.plays.iter().map(|(s, p)| (*s, play_tuple(p))).collect(),
-        (0..st.players).filter(|&s| st.passed[s]).collect(),
-        st.to_move,
-        st.is_over(),
-        st.next_leader(),
-        st.leader,
-    )
-}
-
+/// Replay a round ``[[seat, cards | "pass"], ...]`` and return its state. An illegal
+/// action raises a HandevalError naming it (``round[i]``) and why. ``leader`` defaults to
+/// the first action's seat; pass ``first_lead`` (from :func:`first_leader`) for the
+/// game's first round. ``rules``: ``turn_after_chop`` decides who moves after a chop.
 #[pyfunction]
-#[pyo3(signature = (round, players=None, leader=None, must_contain=None, rules=None))]
+#[pyo3(signature = (round, players=None, leader=None, first_lead=None, rules=None))]
 fn tl_round_state(
     round: &Bound<'_, PyAny>,
     players: Option<&Bound<'_, PyAny>>,
     leader: Option<&Bound<'_, PyAny>>,
-    must_contain: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<StateTuple> {
-    Ok(state_tuple(&replay(round, players, leader, must_contain, rules)?))
+) -> PyResult<RoundState> {
+    let st = replay(round, players, leader, first_lead, rules)?;
+    Ok(RoundState {
+        plays: st.plays.iter().map(|(s, p)| (*s, TienlenPlay { core: p.clone() })).collect(),
+        passed: (0..st.players).filter(|&s| st.passed[s]).collect(),
+        to_move: st.to_move,
+        over: st.is_over(),
+        next_leader: st.next_leader(),
+        leader: st.leader,
+    })
 }
 
-/// None when `seat` may make `action` now, else the reason; bad input raises.
+/// None when ``seat`` may make ``action`` (cards or ``"pass"``) now, after ``round``;
+/// otherwise the reason it may not. Bad input (a set that is not a play, a seat not in
+/// the game, a card already played) raises a HandevalError.
 #[pyfunction]
-#[pyo3(signature = (round, seat, action, players=None, leader=None, must_contain=None, rules=None))]
+#[pyo3(signature = (round, seat, action, players=None, leader=None, first_lead=None, rules=None))]
 #[allow(clippy::too_many_arguments)]
 fn tl_check_action(
     round: &Bound<'_, PyAny>,
@@ -292,43 +475,133 @@ fn tl_check_action(
     action: &Bound<'_, PyAny>,
     players: Option<&Bound<'_, PyAny>>,
     leader: Option<&Bound<'_, PyAny>>,
-    must_contain: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<String>> {
-    let st = replay(round, players, leader, must_contain, rules)?;
+    let st = replay(round, players, leader, first_lead, rules)?;
     let seat = usize_from(seat, "seat")?;
     let action = action_from(action, "action")?;
     Ok(st.check(seat, &action).py()?.err())
 }
 
+/// Whether ``seat`` may play ``cards`` now: in turn and beating the table (or leading),
+/// or, after passing, only a special that chops the table.
 #[pyfunction]
-#[pyo3(signature = (round, base, players=None, leader=None, rules=None))]
-fn tl_chop_transfers(
+#[pyo3(signature = (round, seat, cards, players=None, leader=None, first_lead=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
+fn tl_may_play(
     round: &Bound<'_, PyAny>,
-    base: &Bound<'_, PyAny>,
+    seat: &Bound<'_, PyAny>,
+    cards: &Bound<'_, PyAny>,
     players: Option<&Bound<'_, PyAny>>,
     leader: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Vec<(usize, usize, i64)>> {
+) -> PyResult<bool> {
+    Ok(tl_check_action(round, seat, cards, players, leader, first_lead, rules)?.is_none())
+}
+
+fn transfer_dict<'py>(py: Python<'py>, t: &Transfer) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item(pyo3::intern!(py, "from"), t.from)?;
+    d.set_item(pyo3::intern!(py, "to"), t.to)?;
+    d.set_item(pyo3::intern!(py, "amount"), t.amount)?;
+    Ok(d)
+}
+
+/// The 压牌 chop payment of one round (RULES 2.6): ``[]`` or
+/// ``[{"from": seat, "to": seat, "amount": int}]`` — the seat beaten last pays ``base ×``
+/// the multipliers of the chain's specials to the seat of the last special. The round is
+/// validated first.
+#[pyfunction]
+#[pyo3(signature = (round, base, players=None, leader=None, rules=None))]
+fn tl_chop_transfers<'py>(
+    py: Python<'py>,
+    round: &Bound<'py, PyAny>,
+    base: &Bound<'py, PyAny>,
+    players: Option<&Bound<'py, PyAny>>,
+    leader: Option<&Bound<'py, PyAny>>,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let rules = rules_from(rules)?;
-    let actions = round_from(round)?;
+    let actions = round_named(round, "round")?;
     let base = int_from(base, "base")?;
     let players = players_from(players)?;
     let leader = opt(leader, |l| usize_from(l, "leader"))?;
-    Ok(tl::chop_transfers(players, leader, &actions, base, &rules).py()?.iter().map(|t| (t.from, t.to, t.amount)).collect())
+    tl::chop_transfers(players, leader, &actions, base, &rules).py()?.iter().map(|t| transfer_dict(py, t)).collect()
 }
 
-/// ([(kind, cards)], total multiplier)
-type GroupsTuple = (Vec<(&'static str, Vec<String>)>, i64);
-
+/// The disjoint 炸弹 / 3连对 / 4连对 groups of a hand with the largest total multiplier,
+/// and that total (2s are never grouped).
 #[pyfunction]
-fn tl_special_groups(cards: &Bound<'_, PyAny>) -> PyResult<GroupsTuple> {
+fn tl_special_groups(cards: &Bound<'_, PyAny>) -> PyResult<(Vec<(&'static str, Cards)>, i64)> {
     let cards = cards_from(cards, "cards")?;
     if cards.len() > 13 {
         return Err(bad("cards", format!("a hand has at most 13 cards (got {})", cards.len())));
     }
     let (groups, total) = tl::special_groups(&cards);
-    Ok((groups.iter().map(|g| (g.kind.name(), card_strings(&g.cards))).collect(), total))
+    Ok((groups.into_iter().map(|g| (g.kind.name(), Cards(g.cards))).collect(), total))
+}
+
+// ---- settlement ----
+
+native_result! {
+    module = "handeval.tienlen";
+    /// One amount of a settlement. For each seat, its lines add up to its delta.
+    pub struct Line {
+        /// ``cards`` ``no_card`` ``instant_win`` ``red_two`` ``black_two`` ``bomb``
+        /// ``three_pair_run`` ``four_pair_run`` ``win`` ``chop`` ``cap`` ``rake``.
+        pub kind: String,
+        pub seat: usize,
+        /// The seat on the other side of a payment, or None (cap, rake).
+        pub other: Option<usize>,
+        /// The multiple of ``base`` (0 for win, chop, cap and rake lines).
+        pub multiplier: i64,
+        /// Signed change to ``seat``.
+        pub amount: i64,
+        pub cards: Cards,
+        pub text: String,
+    }
+}
+
+native_result! {
+    module = "handeval.tienlen";
+    /// A settled game: money per seat, the rake and the itemised lines.
+    pub struct Settlement {
+        /// Final money per seat, after the cap and the rake; ``sum(deltas) + rake == 0``.
+        pub deltas: Vec<i64>,
+        pub rake: i64,
+        pub lines: Vec<Line>,
+        pub winner: usize,
+        /// What each loser pays the winner, before chops (0 for the winner).
+        pub pays: Vec<i64>,
+        /// Signed chop transfers per seat.
+        pub chops: Vec<i64>,
+        /// Before the cap.
+        pub theoretical: Vec<i64>,
+        /// After the cap, before the rake.
+        pub capped: Vec<i64>,
+        /// settle_instant: each seat's instant win (or None); settle: all None.
+        pub instant: Vec<Option<String>>,
+    }
+}
+
+fn settlement(s: tl::Settlement) -> Settlement {
+    Settlement {
+        deltas: s.deltas,
+        rake: s.rake,
+        lines: s
+            .lines
+            .into_iter()
+            .map(|l| Line { kind: l.kind.name().into(), seat: l.seat, other: l.other, multiplier: l.multiplier, amount: l.amount, cards: Cards(l.cards), text: l.text })
+            .collect(),
+        winner: s.winner,
+        pays: s.pays,
+        chops: s.chops,
+        theoretical: s.theoretical,
+        capped: s.capped,
+        instant: s.instant.iter().map(|k| k.map(|k: InstantWin| k.name().to_string())).collect(),
+    }
 }
 
 /// One entry of `chops`: a transfer (`{"from", "to", "amount"}` or `(from, to, amount)`),
@@ -359,25 +632,14 @@ fn transfer_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Transfer> {
     })
 }
 
-/// (kind, seat, other, multiplier, amount, cards, text)
-type LineTuple = (&'static str, usize, Option<usize>, i64, i64, Vec<String>, String);
-/// (deltas, rake, lines, pays, chops, theoretical, capped, winner, instant kinds)
-type SettleTuple = (Vec<i64>, i64, Vec<LineTuple>, Vec<i64>, Vec<i64>, Vec<i64>, Vec<i64>, usize, Vec<Option<&'static str>>);
-
-fn settle_tuple(s: tl::Settlement) -> SettleTuple {
-    (
-        s.deltas,
-        s.rake,
-        s.lines.iter().map(|l| (l.kind.name(), l.seat, l.other, l.multiplier, l.amount, card_strings(&l.cards), l.text.clone())).collect(),
-        s.pays,
-        s.chops,
-        s.theoretical,
-        s.capped,
-        s.winner,
-        s.instant.iter().map(|k| k.map(|k| k.name())).collect(),
-    )
-}
-
+/// Settle a finished game (RULES 2.6, then the cap of section 4 and the rake).
+///
+/// ``remaining``: cards left per seat (the winner's empty); ``played_any``: whether each
+/// seat played a card (default: it holds fewer than 13); ``chops``: the game's chops,
+/// each entry either a round ``[[seat, cards | "pass"], ...]`` (its chop chain is settled
+/// with this ``base``, see :func:`chop_transfers`) or a transfer as :func:`chop_transfers`
+/// returns it (``{"from", "to", "amount"}`` or ``(from, to, amount)``); ``carried``:
+/// carried-in amounts (None entries are uncapped).
 #[pyfunction]
 #[pyo3(signature = (remaining, winner, base, played_any=None, chops=None, carried=None, rules=None))]
 #[allow(clippy::too_many_arguments)]
@@ -389,9 +651,9 @@ fn tl_settle(
     chops: Option<&Bound<'_, PyAny>>,
     carried: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<SettleTuple> {
+) -> PyResult<Settlement> {
     let rules = rules_from(rules)?;
-    let remaining = sets_from(remaining, "remaining")?;
+    let remaining = list_from(remaining, "remaining", set_from)?;
     let winner = usize_from(winner, "winner")?;
     let base = int_from(base, "base")?;
     let played_any = opt(played_any, |p| {
@@ -405,25 +667,40 @@ fn tl_settle(
     let chops = opt(chops, |c| list_from(c, "chops", chop_item))?.unwrap_or_default();
     let chops = tl::chop_list(&remaining, &chops, base, &rules).py()?;
     let carried = carried_from(carried, "carried")?;
-    Ok(settle_tuple(tl::settle(&remaining, winner, base, played_any.as_deref(), &chops, carried.as_deref(), &rules).py()?))
+    Ok(settlement(tl::settle(&remaining, winner, base, played_any.as_deref(), &chops, carried.as_deref(), &rules).py()?))
 }
 
+/// Settle an instant win (RULES 2.5/2.6) from every seat's 13 dealt cards: each loser
+/// pays ``base × 26``, plus its specials and 2s unless it also held an instant win.
+/// Nobody holding one is an error.
 #[pyfunction]
 #[pyo3(signature = (hands13, base, carried=None, rules=None))]
-fn tl_settle_instant(
-    hands13: &Bound<'_, PyAny>,
-    base: &Bound<'_, PyAny>,
-    carried: Option<&Bound<'_, PyAny>>,
-    rules: Option<&Bound<'_, PyAny>>,
-) -> PyResult<SettleTuple> {
+fn tl_settle_instant(hands13: &Bound<'_, PyAny>, base: &Bound<'_, PyAny>, carried: Option<&Bound<'_, PyAny>>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Settlement> {
     let rules = rules_from(rules)?;
     let hands = list_from(hands13, "hands13", hand13)?;
     let base = int_from(base, "base")?;
     let carried = carried_from(carried, "carried")?;
-    Ok(settle_tuple(tl::settle_instant(&hands, base, carried.as_deref(), &rules).py()?))
+    Ok(settlement(tl::settle_instant(&hands, base, carried.as_deref(), &rules).py()?))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    // The core's lists: play kinds in legal_plays' order, specials with their
+    // multipliers, instant wins lowest first.
+    m.add("TL_KINDS", PyTuple::new(py, Kind::ALL.iter().map(|k| k.name()))?)?;
+    let specials = PyDict::new(py);
+    for k in Kind::ALL.iter().filter(|k| k.is_special()) {
+        specials.set_item(k.name(), k.multiplier())?;
+    }
+    m.add("TL_SPECIAL_KINDS", specials)?;
+    m.add("TL_INSTANT_WINS", PyTuple::new(py, InstantWin::ALL.iter().map(|w| w.name()))?)?;
+    add_class::<TienlenRules>(m, "TienlenRules")?;
+    add_class::<TienlenPlay>(m, "TienlenPlay")?;
+    add_class::<InstantHand>(m, "TienlenInstantHand")?;
+    add_class::<FirstLead>(m, "TienlenFirstLead")?;
+    add_class::<RoundState>(m, "TienlenRoundState")?;
+    add_class::<Line>(m, "TienlenLine")?;
+    add_class::<Settlement>(m, "TienlenSettlement")?;
     m.add_function(wrap_pyfunction!(tl_classify, m)?)?;
     m.add_function(wrap_pyfunction!(tl_classify_many, m)?)?;
     m.add_function(wrap_pyfunction!(tl_beats, m)?)?;
@@ -431,10 +708,12 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(tl_beats_many, m)?)?;
     m.add_function(wrap_pyfunction!(tl_legal_plays, m)?)?;
     m.add_function(wrap_pyfunction!(tl_instant_win, m)?)?;
+    m.add_function(wrap_pyfunction!(tl_instant_hand, m)?)?;
     m.add_function(wrap_pyfunction!(tl_instant_winner, m)?)?;
     m.add_function(wrap_pyfunction!(tl_first_leader, m)?)?;
     m.add_function(wrap_pyfunction!(tl_round_state, m)?)?;
     m.add_function(wrap_pyfunction!(tl_check_action, m)?)?;
+    m.add_function(wrap_pyfunction!(tl_may_play, m)?)?;
     m.add_function(wrap_pyfunction!(tl_chop_transfers, m)?)?;
     m.add_function(wrap_pyfunction!(tl_special_groups, m)?)?;
     m.add_function(wrap_pyfunction!(tl_settle, m)?)?;

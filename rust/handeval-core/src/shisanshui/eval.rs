@@ -199,15 +199,50 @@ fn straight_top(mask: u32) -> Option<u8> {
 #[inline]
 pub fn strength5(cards: &[Card; 5]) -> u32 {
     let t = tables();
-    let k = cards.iter().fold(0u64, |acc, c| acc + t.card_keys[c.0 as usize]);
+    strength5_of_keys(cards.iter().fold(0u64, |acc, c| acc + t.card_keys[c.0 as usize]))
+}
+
+/// Whether a sum of five card keys is a flush: a suit counter of 5 (0b101) is the only
+/// one with bits 0 and 2 both set.
+#[inline]
+fn is_flush_key(k: u64) -> bool {
     let suits = k >> 48;
-    // A suit counter of 5 (0b101) is the only one with bits 0 and 2 both set.
-    if (suits >> 2) & suits & 0x1111 != 0 {
+    (suits >> 2) & suits & 0x1111 != 0
+}
+
+/// The key [`strength5`] sums for one card, for callers that sum the keys of many
+/// overlapping five-card sets incrementally (the arrangement search): the strength of
+/// five distinct cards is [`strength5_of_keys`] of the sum of their keys.
+#[inline]
+pub fn strength5_key(card: Card) -> u64 {
+    tables().card_keys[card.0 as usize]
+}
+
+/// [`strength5`] from the sum of five distinct cards' [`strength5_key`]s.
+#[inline]
+pub fn strength5_of_keys(k: u64) -> u32 {
+    let t = tables();
+    if is_flush_key(k) {
         t.flush[((k >> 32) & 0x1FFF) as usize]
     } else {
         t.by_sum[(k & 0xF_FFFF) as usize]
     }
 }
+
+/// Where [`strength5_of_keys`] looks a key sum up: a dense index, below
+/// [`STRENGTH5_SLOTS`], that is the same for two sums exactly when their strengths are
+/// (for callers that keep their own per-class tables indexed by it).
+#[inline]
+pub fn strength5_slot_of_keys(k: u64) -> usize {
+    if is_flush_key(k) {
+        MAX_KEY_SUM + 1 + ((k >> 32) & 0x1FFF) as usize
+    } else {
+        (k & 0xF_FFFF) as usize
+    }
+}
+
+/// The number of slots of [`strength5_slot_of_keys`].
+pub const STRENGTH5_SLOTS: usize = MAX_KEY_SUM + 1 + (1 << 13);
 
 /// Rank-only strength of a three-card front.
 #[inline]

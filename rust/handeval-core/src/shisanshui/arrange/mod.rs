@@ -7,13 +7,16 @@
 //!   opponents (post-game analysis).
 //! * [`greedy`] — the naive baseline: strongest back, then strongest middle.
 //!
-//! Every search walks all 72,072 splits (back 5 of 13, middle 5 of the other 8, the
-//! rest in front) with each of the 1,287 five-card and 286 three-card subsets evaluated
-//! once, and skips fouled splits with two integer comparisons. The expected value of a
-//! split is a sum of per-row terms plus the 打枪 / 全垒打 product terms, so the inner loop is
-//! a few table lookups and multiplications.
+//! A split is a back (5 of the 13 cards), a middle (5 of the other 8) and the rest in
+//! front: 72,072 splits, each of the 1,287 five-card and 286 three-card subsets evaluated
+//! once, fouled splits skipped with two integer comparisons. The expected value of a split
+//! is a sum of per-row terms plus the 打枪 / 全垒打 product terms (`search.rs` prunes all but a
+//! few backs without changing a bit of the answer; `reference.rs` is the search it
+//! replaced, kept for the equality test and the benchmarks).
 
 pub mod model;
+mod reference;
+mod search;
 pub mod sim;
 
 use super::eval::{adjust_for_rules, check_row_sizes, row_value, significance_order, strength3, strength5};
@@ -23,8 +26,8 @@ use super::special::{special, verify_special, SpecialHand};
 use crate::cards::{check_distinct, check_distinct_across, Card};
 use crate::error::{Error, Result};
 pub use model::{Model, Tables};
-use model::RoleValue;
 use rayon::prelude::*;
+use search::solve;
 use sim::{Play, Rng};
 use std::sync::OnceLock;
 
@@ -158,6 +161,42 @@ fn pick<const N: usize>(cards: &[Card; 13], mask: u16) -> [Card; N] {
     out
 }
 
+/// Visit the splits with back `bi` whose middle passes `middle_ok`, as (middle, front)
+/// subset indices, in a fixed order (the 56 five-of-eight patterns in `mid8` order).
+#[inline]
+fn for_back_splits(bi: usize, mut middle_ok: impl FnMut(usize) -> bool, mut f: impl FnMut(usize, usize)) {
+    let c = combos();
+    let rest = 0x1FFF ^ c.five[bi];
+    // Map the 8-bit middle patterns onto the 8 remaining card positions.
+    let mut pos = [0u16; 8];
+    let (mut k, mut r) = (0, rest);
+    while r != 0 {
+        pos[k] = r & r.wrapping_neg();
+        r &= r - 1;
+        k += 1;
+    }
+    let (mut lo, mut hi) = ([0u16; 16], [0u16; 16]);
+    for p in 1..16usize {
+        let low = p.trailing_zeros() as usize;
+        lo[p] = lo[p & (p - 1)] | pos[low];
+        hi[p] = hi[p & (p - 1)] | pos[4 + low];
+    }
+    for &pat in &c.mid8 {
+        let m = lo[(pat & 15) as usize] | hi[(pat >> 4) as usize];
+        let mi = c.index[m as usize] as usize;
+        if !middle_ok(mi) {
+            continue;
+        }
+        f(mi, c.index[(rest ^ m) as usize] as usize);
+    }
+}
+
+/// The rows (front, middle, back) of a split of the sorted cards.
+fn split_rows(cards: &[Card; 13], (b, m, f): (usize, usize, usize)) -> [Vec<Card>; 3] {
+    let c = combos();
+    [pick::<3>(cards, c.three[f]).to_vec(), pick::<5>(cards, c.five[m]).to_vec(), pick::<5>(cards, c.five[b]).to_vec()]
+}
+
 impl Subsets {
     fn new(cards: &[Card; 13], rules: &Rules) -> Subsets {
         let mut sorted = *cards;
@@ -174,13 +213,8 @@ impl Subsets {
         }
     }
 
-    fn rows(&self, (b, m, f): (usize, usize, usize)) -> [Vec<Card>; 3] {
-        let c = combos();
-        [
-            pick::<3>(&self.cards, c.three[f]).to_vec(),
-            pick::<5>(&self.cards, c.five[m]).to_vec(),
-            pick::<5>(&self.cards, c.five[b]).to_vec(),
-        ]
+    fn rows(&self, split: (usize, usize, usize)) -> [Vec<Card>; 3] {
+        split_rows(&self.cards, split)
     }
 
     /// Visit every foul-free split as (back, middle, front) subset indices.
@@ -194,36 +228,12 @@ impl Subsets {
     /// Visit the foul-free splits with back `bi`.
     #[inline]
     fn for_back(&self, bi: usize, mut f: impl FnMut(usize, usize, usize)) {
-        let c = combos();
         let sb = self.s5[bi];
-        let rest = 0x1FFF ^ c.five[bi];
-        // Map the 8-bit middle patterns onto the 8 remaining card positions.
-        let mut pos = [0u16; 8];
-        let (mut k, mut r) = (0, rest);
-        while r != 0 {
-            pos[k] = r & r.wrapping_neg();
-            r &= r - 1;
-            k += 1;
-        }
-        let (mut lo, mut hi) = ([0u16; 16], [0u16; 16]);
-        for p in 1..16usize {
-            let low = p.trailing_zeros() as usize;
-            lo[p] = lo[p & (p - 1)] | pos[low];
-            hi[p] = hi[p & (p - 1)] | pos[4 + low];
-        }
-        for &pat in &c.mid8 {
-            let m = lo[(pat & 15) as usize] | hi[(pat >> 4) as usize];
-            let mi = c.index[m as usize] as usize;
-            let sm = self.s5[mi];
-            if sm > sb {
-                continue;
+        for_back_splits(bi, |mi| self.s5[mi] <= sb, |mi, fi| {
+            if self.s3[fi] <= self.s5[mi] {
+                f(bi, mi, fi)
             }
-            let fi = c.index[(rest ^ m) as usize] as usize;
-            if self.s3[fi] > sm {
-                continue;
-            }
-            f(bi, mi, fi);
-        }
+        });
     }
 
     /// Full row keys (suits included) of every subset.
@@ -310,100 +320,6 @@ impl TopK {
     }
 }
 
-fn solve(sub: &Subsets, model: &Model, n: usize, top_k: usize) -> Vec<Cand> {
-    let role = |row: usize, c: usize| model.rows[row][c];
-    let front: Vec<RoleValue> = sub.std3.iter().map(|&s| role(0, model::class_of(3, s))).collect();
-    let cls5: Vec<usize> = sub.std5.iter().map(|&s| model::class_of(5, s)).collect();
-    let middle: Vec<RoleValue> = cls5.iter().map(|&c| role(1, c)).collect();
-    let back: Vec<RoleValue> = cls5.iter().map(|&c| role(2, c)).collect();
-    let q = 1.0 - model.p_special;
-    let special_loss = model.special_loss();
-    let nf = n as f64;
-    let home_run = n as u32 >= model.rules.home_run_min_opponents;
-    let hr_cond = model.hr_cond[n - 1];
-    let mut top = TopK { k: top_k, items: Vec::new() };
-    // Branch and bound over backs. Every row term is monotone in the row's strength and
-    // the scoop losses are ≥ 0, so stronger rows bound a back's splits: first loosely
-    // (the middle as strong as the back, the best front no stronger than the back), then,
-    // for the backs that survive, tightly (the strongest middle disjoint from the back and
-    // no stronger than it, the strongest disjoint front no stronger than that middle).
-    let bound = |f: &RoleValue, m: &RoleValue, b: &RoleValue| {
-        let waters = f.my_waters + m.my_waters + b.my_waters;
-        let p_scoop = f.win * m.win * b.win;
-        let mut ub = nf * (q * (f.row + m.row + b.row + p_scoop * waters) - special_loss);
-        if home_run {
-            ub += 2.0 * nf * waters * pow(q * p_scoop, n);
-        }
-        ub + 1e-9
-    };
-    let c = combos();
-    let desc = |s: &[u32]| {
-        let mut v: Vec<u64> = s.iter().enumerate().map(|(i, &x)| (x as u64) << 16 | i as u64).collect();
-        v.sort_unstable_by(|a, b| b.cmp(a));
-        v
-    };
-    let by3 = desc(&sub.s3);
-    // Running maximum of the front terms, weakest front first.
-    let mut fmax: Vec<RoleValue> = by3.iter().rev().map(|&x| front[(x & 0xFFFF) as usize]).collect();
-    for i in 1..fmax.len() {
-        let (a, x) = (fmax[i - 1], fmax[i]);
-        fmax[i] = RoleValue { win: a.win.max(x.win), my_waters: a.my_waters.max(x.my_waters), row: a.row.max(x.row), ..x };
-    }
-    let fmax_below = |s: u32| {
-        let i = by3.len() - by3.partition_point(|&x| (x >> 16) as u32 > s);
-        (i > 0).then(|| fmax[i - 1])
-    };
-    let mut order: Vec<(f64, usize)> = (0..back.len())
-        .filter_map(|bi| Some((bound(&fmax_below(sub.s5[bi])?, &middle[bi], &back[bi]), bi)))
-        .collect();
-    // Seed the incumbent with the most promising back.
-    let visit = |bi: usize, top: &mut TopK| {
-        let b = &back[bi];
-        sub.for_back(bi, |bi, mi, fi| {
-            let (f, m) = (&front[fi], &middle[mi]);
-            let waters = f.my_waters + m.my_waters + b.my_waters;
-            let p_scoop = f.win * m.win * b.win;
-            // E[waters paid · 1{scooped}] under independent rows.
-            let scooped =
-                f.lose_waters * m.lose * b.lose + f.lose * m.lose_waters * b.lose + f.lose * m.lose * b.lose_waters;
-            let pair = q * (f.row + m.row + b.row + p_scoop * waters - scooped) - special_loss;
-            let mut ev = nf * pair;
-            if home_run {
-                ev += 2.0 * nf * waters * pow(q * p_scoop, n) - 2.0 * nf * q * scooped * hr_cond;
-            }
-            top.offer(Cand { ev, split: (bi, mi, fi), triple: (sub.s3[fi], sub.s5[mi], sub.s5[bi]) });
-        });
-    };
-    let first = order.iter().fold((f64::NEG_INFINITY, usize::MAX), |a, &x| if x.0 > a.0 { x } else { a });
-    visit(first.1, &mut top);
-    let bar = |top: &TopK| if top.items.len() == top.k { top.items[top.k - 1].ev } else { f64::NEG_INFINITY };
-    order.retain(|x| x.0 > bar(&top) && x.1 != first.1);
-    // Tighten the survivors' bounds.
-    let by5 = desc(&sub.s5);
-    let strongest = |by: &[u64], masks: &[u16], at_most: u32, avoid: u16| {
-        let start = by.partition_point(|&x| (x >> 16) as u32 > at_most);
-        by[start..].iter().map(|&x| (x & 0xFFFF) as usize).find(|&j| masks[j] & avoid == 0)
-    };
-    for x in order.iter_mut() {
-        let bmask = c.five[x.1];
-        x.0 = match strongest(&by5, &c.five, sub.s5[x.1], bmask) {
-            Some(mj) => match strongest(&by3, &c.three, sub.s5[mj], bmask) {
-                Some(fj) => bound(&front[fj], &middle[mj], &back[x.1]),
-                None => f64::NEG_INFINITY,
-            },
-            None => f64::NEG_INFINITY,
-        };
-    }
-    order.retain(|x| x.0 > bar(&top));
-    order.sort_unstable_by(|x, y| y.0.total_cmp(&x.0).then(x.1.cmp(&y.1)));
-    for &(ub, bi) in &order {
-        if ub <= bar(&top) {
-            break;
-        }
-        visit(bi, &mut top);
-    }
-    top.items
-}
 
 #[inline]
 fn pow(x: f64, n: usize) -> f64 {
@@ -422,8 +338,9 @@ fn check_hand(cards: &[Card]) -> Result<[Card; 13]> {
     Ok(arr)
 }
 
-fn arrangement(sub: &Subsets, split: (usize, usize, usize), expected: f64, rules: &Rules) -> Arrangement {
-    let [f, m, b] = sub.rows(split);
+/// `cards`: sorted (as in [`Subsets`]).
+fn arrangement(cards: &[Card; 13], split: (usize, usize, usize), expected: f64, rules: &Rules) -> Arrangement {
+    let [f, m, b] = split_rows(cards, split);
     Arrangement {
         front: significance_order(&f, rules),
         middle: significance_order(&m, rules),
@@ -437,7 +354,7 @@ fn arrangement(sub: &Subsets, split: (usize, usize, usize), expected: f64, rules
 pub fn greedy(cards: &[Card], rules: &Rules) -> Result<Arrangement> {
     let cards = check_hand(cards)?;
     let sub = Subsets::new(&cards, rules);
-    Ok(arrangement(&sub, greedy_split(&sub), 0.0, rules))
+    Ok(arrangement(&sub.cards, greedy_split(&sub), 0.0, rules))
 }
 
 fn greedy_split(sub: &Subsets) -> (usize, usize, usize) {
@@ -473,7 +390,7 @@ fn policy_choice(cards: &[Card; 13], sub: &Subsets, policy: &Policy, n: usize) -
             None => Choice::Split(greedy_split(sub)),
         },
         Policy::Solver(model) => {
-            let best = solve(sub, model, n, 1)[0];
+            let best = solve(&sub.cards, model, n, 1)[0];
             match sp {
                 Some(s) if model.special_expected(s.id, n) > best.ev => Choice::Special(s.id),
                 _ => Choice::Split(best.split),
@@ -507,16 +424,33 @@ pub fn arrange(cards: &[Card], options: &Options, rules: &Rules) -> Result<Arran
 
 /// [`arrange`] with a given model (e.g. other tables).
 pub fn arrange_with(cards: &[Card], options: &Options, model: &Model) -> Result<ArrangeResult> {
+    arrange_using(cards, options, model, solve)
+}
+
+/// [`arrange`] with the search as it was before the fast path (issue 13): the reference
+/// of the equality test and the baseline of the speed benchmarks. Same answers, slower.
+#[doc(hidden)]
+pub fn baseline_arrange(cards: &[Card], options: &Options, rules: &Rules) -> Result<ArrangeResult> {
+    rules.validate()?;
+    options.validate()?;
+    arrange_using(cards, options, &Model::for_rules(rules), reference::solve)
+}
+
+/// A search: the sorted hand, the model, opponents, `top_k`.
+type Solver = fn(&[Card; 13], &Model, usize, usize) -> Vec<Cand>;
+
+fn arrange_using(cards: &[Card], options: &Options, model: &Model, solve: Solver) -> Result<ArrangeResult> {
     options.validate()?;
     let rules = &model.rules;
     let cards = check_hand(cards)?;
-    let sub = Subsets::new(&cards, rules);
+    let mut sorted = cards;
+    sorted.sort_unstable();
     let n = options.opponents;
     let sp = special(&cards)?;
     if options.samples == 0 {
-        let cands = solve(&sub, model, n, options.top_k);
+        let cands = solve(&sorted, model, n, options.top_k);
         let special_expected = sp.as_ref().map(|s| model.special_expected(s.id, n));
-        let alternatives: Vec<Arrangement> = cands.iter().map(|c| arrangement(&sub, c.split, c.ev, rules)).collect();
+        let alternatives: Vec<Arrangement> = cands.iter().map(|c| arrangement(&sorted, c.split, c.ev, rules)).collect();
         return Ok(ArrangeResult {
             best: alternatives[0].clone(),
             declare_special: special_expected.is_some_and(|e| e > cands[0].ev),
@@ -526,11 +460,11 @@ pub fn arrange_with(cards: &[Card], options: &Options, model: &Model) -> Result<
         });
     }
     // Monte-Carlo re-ranking of the best table candidates.
-    let cands = solve(&sub, model, n, options.top_k.max(16));
+    let cands = solve(&sorted, model, n, options.top_k.max(16));
     let plays: Vec<Play> = cands
         .iter()
         .map(|c| {
-            let [f, m, b] = sub.rows(c.split);
+            let [f, m, b] = split_rows(&sorted, c.split);
             Ok(Play::rows([row_value(&f, rules)?.key, row_value(&m, rules)?.key, row_value(&b, rules)?.key]))
         })
         .collect::<Result<_>>()?;
@@ -540,7 +474,7 @@ pub fn arrange_with(cards: &[Card], options: &Options, model: &Model) -> Result<
     let mut order: Vec<usize> = (0..cands.len()).collect();
     order.sort_by(|&a, &b| totals[b].cmp(&totals[a])); // stable: table order on ties
     let alternatives: Vec<Arrangement> =
-        order.iter().take(options.top_k).map(|&i| arrangement(&sub, cands[i].split, mean(totals[i]), rules)).collect();
+        order.iter().take(options.top_k).map(|&i| arrangement(&sorted, cands[i].split, mean(totals[i]), rules)).collect();
     let special_expected = sp_total.map(mean);
     Ok(ArrangeResult {
         best: alternatives[0].clone(),
@@ -655,7 +589,7 @@ pub fn best_response(cards: &[Card], opponents: &[Hand], top_k: usize, rules: &R
             .then(k3[y.1 .2].cmp(&k3[x.1 .2]))
     });
     let alternatives: Vec<Arrangement> =
-        scored.iter().take(top_k).map(|(s, split)| arrangement(&sub, *split, *s as f64, rules)).collect();
+        scored.iter().take(top_k).map(|(s, split)| arrangement(&sub.cards, *split, *s as f64, rules)).collect();
     let sp = special(&cards)?;
     let special_expected = sp.as_ref().map(|s| table.score(&Play::Special(s.id)) as f64);
     Ok(ArrangeResult {
@@ -679,7 +613,7 @@ pub fn monte_carlo_best(cards: &[Card], n: usize, samples: u32, seed: u64, model
     let plays: Vec<Play> = splits.iter().map(|&(b, m, f)| Play::rows([k3[f], k5[m], k5[b]])).collect();
     let (totals, _) = monte_carlo(&cards, &plays, None, n, samples, seed, model);
     let best = (0..splits.len()).max_by(|&a, &b| totals[a].cmp(&totals[b]).then(b.cmp(&a))).unwrap();
-    Ok(arrangement(&sub, splits[best], totals[best] as f64 / samples as f64, rules))
+    Ok(arrangement(&sub.cards, splits[best], totals[best] as f64 / samples as f64, rules))
 }
 
 /// Mean exact waters of each of `plays` (this hand played several ways) over `samples`

@@ -283,6 +283,11 @@ pub struct Model {
     pub(crate) special_dist: [f64; 13],
     /// `hr_cond[k]`: P(a player scoops k other given opponents | it scooped me).
     pub(crate) hr_cond: [f64; 3],
+    /// Rank of each five-card class in the order of these rules (0 = weakest): a
+    /// 13-bit sort key (`A2345` may move straights).
+    pub(crate) rank5: Vec<u16>,
+    /// Strength under these rules of each five-card class.
+    pub(crate) strength5: Vec<u32>,
     pub(crate) rules: Rules,
 }
 
@@ -331,8 +336,16 @@ impl Model {
         let p2 = e(|m| m * (m - 1.0) / 2.0) / 3.0;
         let p3 = e(|m| m * (m - 1.0) * (m - 2.0) / 6.0);
         let hr_cond = if p1 > 0.0 { [1.0, p2 / p1, p3 / p1] } else { [1.0, 0.0, 0.0] };
+        let mut rank5 = vec![0u16; classes(5).len()];
+        let mut order: Vec<usize> = (0..rank5.len()).collect();
+        order.sort_by_key(|&i| adjust_for_rules(classes(5)[i], rules));
+        for (r, &i) in order.iter().enumerate() {
+            rank5[i] = r as u16;
+        }
         Model {
             rows: [build(0), build(1), build(2)],
+            rank5,
+            strength5: classes(5).iter().map(|&c| adjust_for_rules(c, rules)).collect(),
             p_special: special_dist.iter().sum(),
             special_dist,
             hr_cond,

@@ -73,6 +73,27 @@ fn classes_are_the_standard_counts() {
 }
 
 #[test]
+fn class_by_key_slot_is_the_class_of_every_five_card_set() {
+    // The search's one-lookup class table, against strength5 + class_of, exhaustively.
+    use crate::shisanshui::eval::{strength5, strength5_key, strength5_slot_of_keys};
+    let table = search::classes5_by_slot();
+    let key: Vec<u64> = (0..52).map(|i| strength5_key(Card(i))).collect();
+    for a in 0..52 {
+        for b in a + 1..52 {
+            for c in b + 1..52 {
+                for d in c + 1..52 {
+                    let k4 = key[a] + key[b] + key[c] + key[d];
+                    for e in d + 1..52 {
+                        let h = [a, b, c, d, e].map(|i| Card(i as u8));
+                        assert_eq!(table[strength5_slot_of_keys(k4 + key[e])] as usize, model::class_of(5, strength5(&h)), "{h:?}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn tables_round_trip_and_reject_garbage() {
     let t = Tables::shipped();
     assert_eq!(&Tables::from_bytes(&t.to_bytes()).unwrap(), t);
@@ -87,14 +108,18 @@ fn tables_round_trip_and_reject_garbage() {
 
 #[test]
 fn model_is_monotone_in_row_strength() {
-    for rules in [Rules::default(), Rules { a2345: WheelRank::SecondHighest, suit_tiebreak: false, ..Rules::default() }] {
-        let m = Model::new(Tables::shipped(), &rules);
+    let variants = [Rules::default(), Rules { a2345: WheelRank::SecondHighest, suit_tiebreak: false, ..Rules::default() }];
+    for (rules, tables) in variants.iter().flat_map(|r| [(r, Tables::shipped()), (r, Tables::iteration0())]) {
+        let rules = rules.clone();
+        let m = Model::new(tables, &rules);
         for (r, len) in [(0, 3), (1, 5), (2, 5)] {
             let mut cls: Vec<usize> = (0..model::classes(len).len()).collect();
             cls.sort_by_key(|&i| adjust_for_rules(model::classes(len)[i], &rules));
             for w in cls.windows(2) {
                 let (a, b) = (m.rows[r][w[0]], m.rows[r][w[1]]);
-                assert!(a.win <= b.win && a.lose >= b.lose && a.lose_waters >= b.lose_waters - 1e-12 && a.row <= b.row + 1e-12);
+                // Exactly, rounding included: the search's bounds rely on it (search.rs).
+                assert!(a.win <= b.win && a.lose >= b.lose && a.lose_waters >= b.lose_waters && a.row <= b.row);
+                assert!(a.my_waters <= b.my_waters);
             }
             for v in &m.rows[r] {
                 let total = v.win + v.lose;
@@ -286,5 +311,135 @@ proptest! {
         let want = settle(&hands, 1, None, &r).unwrap().waters;
         prop_assert_eq!(sim::seat_waters(&plays, &r), want.clone());
         prop_assert_eq!(exact_waters(&hands[0], &hands[1..], &r).unwrap(), want[0]);
+    }
+}
+
+// ------------------------------------------------ the fast search against the reference
+
+/// Everything `arrange` answers, with every `expected` as its bits: the fast search must
+/// give the reference's answer exactly (same split, same float, same order).
+fn same_answer(hand: &[Card], o: &Options, r: &Rules) -> std::result::Result<(), String> {
+    let (fast, slow) = (arrange(hand, o, r).unwrap(), baseline_arrange(hand, o, r).unwrap());
+    let bits = |a: &ArrangeResult| {
+        let mut v: Vec<u64> = a.alternatives.iter().map(|x| x.expected.to_bits()).collect();
+        v.push(a.special_expected.unwrap_or(f64::NAN).to_bits());
+        v
+    };
+    if fast != slow || bits(&fast) != bits(&slow) {
+        return Err(format!("{hand:?} with {o:?} under {r:?}:\n fast {fast:?}\n reference {slow:?}"));
+    }
+    Ok(())
+}
+
+/// A spread of rule sets: the defaults, the `A2345` variant, no suit tie-break (equal
+/// classes tie), 全垒打 from 1 and 2 opponents.
+fn rule_variants() -> Vec<Rules> {
+    vec![
+        Rules::default(),
+        Rules { a2345: WheelRank::SecondHighest, ..Rules::default() },
+        Rules { suit_tiebreak: false, ..Rules::default() },
+        Rules { home_run_min_opponents: 1, ..Rules::default() },
+        Rules { home_run_min_opponents: 2, a2345: WheelRank::SecondHighest, suit_tiebreak: false, ..Rules::default() },
+    ]
+}
+
+/// 13 cards drawn from `pool` (distinct card ids).
+fn draw(rng: &mut sim::Rng, pool: &[u8]) -> Vec<Card> {
+    let mut p = pool.to_vec();
+    rng.shuffle(&mut p);
+    p[..13].iter().map(|&i| Card(i)).collect()
+}
+
+#[test]
+fn fast_search_equals_reference_on_random_hands() {
+    let rules = rule_variants();
+    let all: Vec<u8> = (0..52).collect();
+    let failures: Vec<String> = (0..12_000u64)
+        .into_par_iter()
+        .filter_map(|i| {
+            let mut rng = sim::Rng::for_item(13, 1, i);
+            let hand = draw(&mut rng, &all);
+            let r = &rules[i as usize % rules.len()];
+            // Mostly the default top_k = 1; some longer lists (ties and the order of
+            // alternatives); every opponent count.
+            let top_k = [1, 1, 1, 2, 3, 5, 8, 40][rng.below(8)];
+            let o = Options { opponents: 1 + rng.below(3), top_k, ..Options::default() };
+            same_answer(&hand, &o, r).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} of 12,000 hands differ, e.g. {}", failures.len(), failures[0]);
+}
+
+#[test]
+fn fast_search_equals_reference_on_adversarial_hands() {
+    // Hands where many splits tie or nearly tie: drawn from few ranks (many pairs, trips,
+    // quads, suit variants of one class), from two or one suits (many flushes, straight
+    // flushes), from a run of ranks (many straights), and the specials.
+    let ranks = |rs: &[u8]| -> Vec<u8> { rs.iter().flat_map(|&r| (0..4).map(move |s| r * 4 + s)).collect() };
+    let suits = |ss: &[u8]| -> Vec<u8> { (0..52).filter(|i| ss.contains(&(i % 4))).collect() };
+    let pools: Vec<Vec<u8>> = vec![
+        ranks(&[0, 5, 9, 12]),
+        ranks(&[3, 4, 10, 11, 12]),
+        ranks(&[0, 1, 2, 3, 4, 5]),
+        ranks(&[6, 7, 8, 9, 10, 11, 12]),
+        suits(&[0, 1]),
+        suits(&[2, 3]),
+        suits(&[1]),
+        ranks(&[0, 1, 2, 3, 4, 12]).into_iter().chain(suits(&[0])).collect(),
+    ];
+    let rules = rule_variants();
+    let mut hands: Vec<Vec<Card>> = Vec::new();
+    for (p, pool) in pools.iter().enumerate() {
+        let mut pool = pool.clone();
+        pool.sort_unstable();
+        pool.dedup();
+        for i in 0..150u64 {
+            hands.push(draw(&mut sim::Rng::for_item(13, 2 + p as u64, i), &pool));
+        }
+    }
+    for text in [
+        "2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As",     // 一条龙
+        "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As",     // 清龙
+        "2s 2h 3s 3h 4d 4c 5s 5h 6d 6c 7s 7h 9c",     // 六对半
+        "2s 5s 9s 2h 4h 6h 8h Th 3d 7d Jd Kd Ad",     // 三同花
+        "2s 3h 4d 5c 6s 7h 8d 9c Th 9s Ts Js Qs",     // 三顺子
+        "As Ah Ad Ac Ks Kh Kd Kc Qs Qh Qd Qc 2s",     // three quads
+        "2s 2h 2d 3s 3h 3d 4s 4h 4d 5s 5h 5d 6s",     // 四套三条
+    ] {
+        hands.push(cards(text));
+    }
+    let failures: Vec<String> = hands
+        .par_iter()
+        .enumerate()
+        .flat_map_iter(|(i, hand)| {
+            let r = &rules[i % rules.len()];
+            [(1 + i % 3, 1), (3, 4), (2, 25)]
+                .into_iter()
+                .filter_map(|(opponents, top_k)| same_answer(hand, &Options { opponents, top_k, ..Options::default() }, r).err())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} differ, e.g. {}", failures.len(), failures[0]);
+}
+
+#[test]
+fn fast_search_equals_reference_on_long_lists() {
+    // Long `alternatives` lists reach deep into dominated and tied splits.
+    let hands = ["Kd 9h 9s 4c 4d Jh Qs 2c 7h 7s Ac 3d 8c", "2s 2h 3s 3h 4d 4c 5s 5h 6d 6c 7s 7h 9c", "2d 3c 4d Th Tc Jd 7d 9c As Ah Ad Js 6h"];
+    for (i, text) in hands.iter().enumerate() {
+        for top_k in [300, 3000] {
+            let r = &rule_variants()[i];
+            same_answer(&cards(text), &Options { top_k, opponents: 1 + i, ..Options::default() }, r).unwrap();
+        }
+    }
+}
+
+#[test]
+fn fast_search_equals_reference_with_monte_carlo_reranking() {
+    // The re-ranked candidates are the search's 16 best: the same list, the same totals.
+    let r = Rules::default();
+    for (i, text) in ["Kd 9h 9s 4c 4d Jh Qs 2c 7h 7s Ac 3d 8c", "As Ah Ad Ks Kh 7c 7d 7s 9h 9c Qd Jd 2c"].iter().enumerate() {
+        let o = Options { samples: 24, seed: i as u64, top_k: 3, ..Options::default() };
+        same_answer(&cards(text), &o, &r).unwrap();
     }
 }

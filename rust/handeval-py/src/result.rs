@@ -1,0 +1,359 @@
+//! The one mechanism behind every native result and rule class of `handeval._core`.
+//!
+//! A result class is a `#[pyclass(frozen)]` struct of plain Rust values, declared once
+//! with [`native_result!`]: its fields are its public attributes (getters), its
+//! constructor arguments (`Row(category=…, …)`, used by pickling) and, in that order,
+//! the keys of `to_dict()` and the parts of `repr()`. A class whose storage differs from
+//! its public fields (a game's `Rules` wraps the core struct) writes its own struct,
+//! constructor and getters and adds the same methods with [`result_methods!`].
+//!
+//! What every class gets, all defined here once and driven by [`NativeResult::FIELDS`]
+//! (read back through the getters, so a field cannot be forgotten):
+//! * `to_dict()` — a dict of the fields; nested results become dicts, lists stay lists;
+//! * `__repr__` — `Row(category='pair', …)`;
+//! * `__eq__` / `__hash__` — same class and equal fields; lists hash as tuples, so every
+//!   result is hashable (a float field hashes like the float);
+//! * pickling — `__reduce__` rebuilds through the keyword constructor
+//!   (`copyreg.__newobj_ex__(cls, (), fields)`), so pickles name only public fields;
+//! * `replace(**changes)` — a copy with some fields changed, through the constructor (so a
+//!   `Rules` copy is validated again), like `dataclasses.replace`.
+//!
+//! Getters return fresh lists, so no caller can change a result in place.
+//!
+//! `*_many` functions return one list item per input: the result, or the
+//! `HandevalError` *instance* (not raised) that the single call on that input raises —
+//! the same `.field` and `.description` (e.g. `cards: bad card …`); its place in the list
+//! says which input, so no caller re-roots or re-parses a path. See [`item_error`].
+//! Errors about the call as a whole (a bad `rules` or option, a non-list) are raised.
+
+use handeval_core::cards::{Card, RANK_CHARS, SUIT_CHARS};
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::PyClass;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+
+/// A native result or rule class: its public fields, in order.
+pub trait NativeResult: PyClass {
+    const FIELDS: &'static [&'static str];
+}
+
+/// `to_dict()` of a result: field → plain value (nested results as dicts).
+pub fn to_dict<'py, T: NativeResult>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(slf.py());
+    for f in T::FIELDS {
+        d.set_item(*f, plain(&slf.as_any().getattr(*f)?)?)?;
+    }
+    Ok(d)
+}
+
+/// A value as JSON-like data: results → dicts, lists/tuples → lists, the rest as is.
+fn plain<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+        let out = PyList::empty(v.py());
+        for x in v.try_iter()? {
+            out.append(plain(&x?)?)?;
+        }
+        return Ok(out.into_any());
+    }
+    if is_native(v) {
+        return v.call_method0(pyo3::intern!(v.py(), "to_dict"));
+    }
+    Ok(v.clone())
+}
+
+/// Whether `v` is a result to turn into a dict (plain values are checked first so the
+/// common case costs one type test).
+fn is_native(v: &Bound<'_, PyAny>) -> bool {
+    use pyo3::types::{PyFloat, PyInt};
+    if v.is_none() || v.is_instance_of::<PyString>() || v.is_instance_of::<PyInt>() || v.is_instance_of::<PyFloat>() {
+        return false;
+    }
+    v.hasattr(pyo3::intern!(v.py(), "to_dict")).unwrap_or(false)
+}
+
+fn field_values<'py, T: NativeResult>(slf: &Bound<'py, T>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    T::FIELDS.iter().map(|f| slf.as_any().getattr(*f)).collect()
+}
+
+/// `Name(field=repr, …)`, with the Python class name.
+pub fn repr<T: NativeResult>(slf: &Bound<'_, T>) -> PyResult<String> {
+    let mut s = slf.as_any().get_type().name()?.to_string();
+    s.push('(');
+    for (i, (f, v)) in T::FIELDS.iter().zip(field_values(slf)?).enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        s.push_str(f);
+        s.push('=');
+        s.push_str(&v.repr()?.to_cow()?);
+    }
+    s.push(')');
+    Ok(s)
+}
+
+/// Same class and equal fields; `NotImplemented` for anything else.
+pub fn eq<T: NativeResult>(slf: &Bound<'_, T>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+    let py = slf.py();
+    let Ok(other) = other.cast::<T>() else { return Ok(py.NotImplemented()) };
+    let mut same = slf.as_any().is(other.as_any());
+    if !same {
+        same = true;
+        for f in T::FIELDS {
+            if !slf.as_any().getattr(*f)?.eq(other.as_any().getattr(*f)?)? {
+                same = false;
+                break;
+            }
+        }
+    }
+    Ok(pyo3::types::PyBool::new(py, same).to_owned().into_any().unbind())
+}
+
+/// Hash of the fields, lists hashed as tuples (consistent with [`eq`]).
+pub fn hash<T: NativeResult>(slf: &Bound<'_, T>) -> PyResult<isize> {
+    let parts: Vec<Bound<'_, PyAny>> = field_values(slf)?.iter().map(frozen).collect::<PyResult<_>>()?;
+    PyTuple::new(slf.py(), parts)?.hash()
+}
+
+fn frozen<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if let Ok(l) = v.cast::<PyList>() {
+        let items: Vec<Bound<'py, PyAny>> = l.iter().map(|x| frozen(&x)).collect::<PyResult<_>>()?;
+        return Ok(PyTuple::new(v.py(), items)?.into_any());
+    }
+    Ok(v.clone())
+}
+
+/// The fields as constructor keywords.
+fn kwargs<'py, T: NativeResult>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(slf.py());
+    for (f, v) in T::FIELDS.iter().zip(field_values(slf)?) {
+        d.set_item(*f, v)?;
+    }
+    Ok(d)
+}
+
+/// Pickling: `copyreg.__newobj_ex__(cls, (), fields)`, i.e. `cls(**fields)`.
+pub fn reduce<'py, T: NativeResult>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyTuple>> {
+    let py = slf.py();
+    static NEWOBJ_EX: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+    let newobj = NEWOBJ_EX.get_or_try_init(py, || py.import("copyreg")?.getattr("__newobj_ex__").map(Bound::unbind))?;
+    let args = (slf.as_any().get_type(), PyTuple::empty(py), kwargs(slf)?);
+    (newobj.bind(py), args).into_pyobject(py)
+}
+
+/// `replace(**changes)`: `cls(**(fields | changes))`; an unknown name is a HandevalError.
+pub fn replace<'py, T: NativeResult>(slf: &Bound<'py, T>, changes: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+    let kw = kwargs(slf)?;
+    if let Some(ch) = changes {
+        for (k, v) in ch.iter() {
+            let name: String = k.extract()?;
+            if !T::FIELDS.contains(&name.as_str()) {
+                return Err(crate::conv::bad(&name, format!("is not a field of {} (fields: {})", slf.as_any().get_type().name()?, T::FIELDS.join(", "))));
+            }
+            kw.set_item(k, v)?;
+        }
+    }
+    slf.as_any().get_type().call((), Some(&kw))
+}
+
+/// `__match_args__`: the fields, for positional patterns in `match` (and for tests).
+pub fn match_args<'py>(py: Python<'py>, fields: &[&str]) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, fields)
+}
+
+/// The `HandevalError` instance a `*_many` item holds in place of its result.
+pub fn item_error(py: Python<'_>, e: PyErr) -> PyResult<Py<PyAny>> {
+    if e.is_instance_of::<crate::conv::HandevalError>(py) {
+        Ok(e.value(py).clone().into_any().unbind())
+    } else {
+        Err(e)
+    }
+}
+
+/// The list a `*_many` call returns: `work` runs on every input that parsed, with the GIL
+/// released; then each input gives its result (`out`) or, in its place, the
+/// HandevalError of its parsing or of its work ([`item_error`]).
+pub fn many_items<T: Sync, R: Send>(
+    py: Python<'_>,
+    parsed: Vec<PyResult<T>>,
+    work: impl Fn(usize, &T) -> Result<R, handeval_core::Error> + Sync,
+    out: impl Fn(Python<'_>, R) -> PyResult<Py<PyAny>>,
+) -> PyResult<Vec<Py<PyAny>>> {
+    let ok: Vec<(usize, &T)> = parsed.iter().enumerate().filter_map(|(i, p)| p.as_ref().ok().map(|t| (i, t))).collect();
+    let done: Vec<Result<R, handeval_core::Error>> = py.detach(|| ok.iter().map(|&(i, t)| work(i, t)).collect());
+    let mut done = done.into_iter();
+    parsed
+        .into_iter()
+        .map(|p| match p {
+            Err(e) => item_error(py, e),
+            Ok(_) => match done.next().expect("one result per parsed input") {
+                Ok(r) => out(py, r),
+                Err(e) => item_error(py, crate::conv::to_py(e)),
+            },
+        })
+        .collect()
+}
+
+/// Interned Python names of an enum's variants (a play kind, a category …), made once, so
+/// results hand them out without building a string per object.
+pub struct Names(PyOnceLock<Vec<Py<PyString>>>);
+
+impl Names {
+    pub const fn new() -> Self {
+        Names(PyOnceLock::new())
+    }
+    /// Name `i` of `all()` (called once, on first use).
+    pub fn get<'py>(&self, py: Python<'py>, i: usize, all: impl FnOnce() -> Vec<&'static str>) -> Bound<'py, PyString> {
+        self.0.get_or_init(py, || all().into_iter().map(|n| PyString::intern(py, n).unbind()).collect())[i].bind(py).clone()
+    }
+}
+
+/// Adds the shared methods (see the module doc) to a frozen pyclass whose public fields
+/// (getters and constructor keywords) are `[$field, …]`; `{ … }` holds the class's own
+/// methods, which must include its `#[new]` unless the struct was declared with
+/// [`native_result!`].
+#[macro_export]
+macro_rules! result_methods {
+    ($ty:ty, [$($field:ident),* $(,)?] { $($methods:tt)* }) => {
+        impl $crate::result::NativeResult for $ty {
+            const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
+        }
+        #[pymethods]
+        impl $ty {
+            /// The fields as a dict; nested results become dicts.
+            fn to_dict<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+                $crate::result::to_dict(slf)
+            }
+            fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+                $crate::result::repr(slf)
+            }
+            fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+                $crate::result::eq(slf, other)
+            }
+            fn __hash__(slf: &Bound<'_, Self>) -> PyResult<isize> {
+                $crate::result::hash(slf)
+            }
+            fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, pyo3::types::PyTuple>> {
+                $crate::result::reduce(slf)
+            }
+            /// A copy with the given fields changed (validated again by the constructor).
+            #[pyo3(signature = (**changes))]
+            fn replace<'py>(slf: &Bound<'py, Self>, changes: Option<&Bound<'py, pyo3::types::PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+                $crate::result::replace(slf, changes)
+            }
+            #[classattr]
+            fn __match_args__(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyTuple>> {
+                $crate::result::match_args(py, &[$(stringify!($field)),*])
+            }
+            $($methods)*
+        }
+    };
+}
+
+/// Declares a result class: a frozen pyclass in Python module `$module` whose fields are
+/// its getters and its constructor (`new = "from_fields"`), plus [`result_methods!`].
+/// Field types need `Clone`, a conversion to Python (for `&T` or by value) and one from
+/// Python (for the constructor), e.g. `String`, `i64`, `bool`, [`Cards`], `Vec<…>`,
+/// `Option<…>` and other result classes.
+#[macro_export]
+macro_rules! native_result {
+    (
+        module = $module:literal;
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[$fmeta:meta])* pub $field:ident : $fty:ty ),* $(,)?
+        }
+        $( impl { $($methods:tt)* } )?
+    ) => {
+        $(#[$meta])*
+        #[pyclass(frozen, get_all, new = "from_fields", from_py_object, module = $module)]
+        #[derive(Clone, Debug)]
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: $fty ),*
+        }
+        $crate::result_methods!($name, [$($field),*] { $($($methods)*)? });
+    };
+}
+
+/// A text field: usually one of the engine's fixed names (`&'static str`, no allocation
+/// per result), or any text given to the constructor.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Text(pub std::borrow::Cow<'static, str>);
+
+impl From<&'static str> for Text {
+    fn from(s: &'static str) -> Text {
+        Text(std::borrow::Cow::Borrowed(s))
+    }
+}
+
+impl<'py> IntoPyObject<'py> for &Text {
+    type Target = PyString;
+    type Output = Bound<'py, PyString>;
+    type Error = std::convert::Infallible;
+    fn into_pyobject(self, py: Python<'py>) -> Result<Bound<'py, PyString>, Self::Error> {
+        Ok(PyString::new(py, &self.0))
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Text {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        Ok(Text(std::borrow::Cow::Owned(obj.extract::<String>()?)))
+    }
+}
+
+/// Cards held natively (no strings until read): `list[str]` of canonical card strings to
+/// Python, from a card string or a list of card strings (a bad card is a HandevalError).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Cards(pub Vec<Card>);
+
+/// The 52 canonical card strings, interned once.
+pub fn card_str(py: Python<'_>, c: Card) -> Bound<'_, PyString> {
+    static TABLE: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+    let t = TABLE.get_or_init(py, || {
+        (0..52u8)
+            .map(|id| {
+                let s: String = [RANK_CHARS[(id >> 2) as usize], SUIT_CHARS[(id & 3) as usize]].iter().collect();
+                PyString::intern(py, &s).unbind()
+            })
+            .collect()
+    });
+    t[c.0 as usize].bind(py).clone()
+}
+
+pub fn card_list<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound<'py, PyList>> {
+    PyList::new(py, cards.iter().map(|&c| card_str(py, c)))
+}
+
+impl<'py> IntoPyObject<'py> for &Cards {
+    type Target = PyList;
+    type Output = Bound<'py, PyList>;
+    type Error = PyErr;
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        card_list(py, &self.0)
+    }
+}
+
+impl<'py> IntoPyObject<'py> for Cards {
+    type Target = PyList;
+    type Output = Bound<'py, PyList>;
+    type Error = PyErr;
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        card_list(py, &self.0)
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Cards {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        crate::conv::cards_from(&obj.to_owned(), "cards").map(Cards)
+    }
+}
+
+/// Adds class `T` to `_core` as `name`. `_core` holds each class under a game-prefixed
+/// name (`ShisanshuiRules`, `ShisanshuiRow`) because games share class names; the class's
+/// own `name`/`module` (`handeval.shisanshui.Rules`) are where the public module re-exports
+/// it, which is also what pickling looks up.
+pub fn add_class<T: PyClass>(m: &Bound<'_, PyModule>, name: &str) -> PyResult<()> {
+    let ty: Bound<'_, PyType> = m.py().get_type::<T>();
+    m.add(name, ty)
+}

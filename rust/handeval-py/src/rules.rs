@@ -1,0 +1,138 @@
+//! Native rule classes: how a game's `Rules` is declared, validated and read, and the
+//! `handeval.Rules` bundle of every game's part.
+//!
+//! A game's `Rules` is a frozen pyclass wrapping the core struct (`core`), registered in
+//! `_core` as `<Game>Rules` with Python name `Rules` in module `handeval.<game>`:
+//! * its constructor takes keyword-only options; an absent (or `None`) option is the core
+//!   default (`Rules::default()`, the one definition of every default); each option is
+//!   read with [`flag`] / [`count`] / [`choice`] and the whole checked with the core's
+//!   `validate()`, so a bad value raises `HandevalError` with `.field = "rules.<option>"`
+//!   at construction;
+//! * its getters give the options back as Python values and [`crate::result_methods!`]
+//!   adds `to_dict`, `repr`, `==`, `hash`, pickling and `replace(**changes)`;
+//! * it implements [`GameRules`], and every binding function reads its `rules=` argument
+//!   with [`rules_arg`]: a copy of the already-validated core struct, no attribute reads.
+
+use crate::conv::{bad, int_from, type_name};
+use handeval_core::Error;
+use pyo3::prelude::*;
+use pyo3::types::PyBool;
+
+/// A game's native `Rules` class.
+pub trait GameRules: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync {
+    type Core: Clone + Default;
+    /// The attribute of the `handeval.Rules` bundle holding this game's part.
+    const GAME: &'static str;
+    fn core(&self) -> &Self::Core;
+}
+
+/// The `rules=` argument: `None` (the defaults), the game's own `Rules`, or the
+/// `handeval.Rules` bundle (its [`GameRules::GAME`] part); anything else is an error.
+pub fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResult<R::Core> {
+    let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(R::Core::default()) };
+    if let Ok(r) = o.cast::<R>() {
+        return Ok(r.get().core().clone());
+    }
+    if let Some(part) = o.cast::<Rules>().ok().and_then(|b| b.get().part(o.py(), R::GAME)) {
+        if let Ok(r) = part.cast::<R>() {
+            return Ok(r.get().core().clone());
+        }
+    }
+    Err(bad("rules", format!("expected handeval.Rules or {}.Rules, got {}", R::GAME, type_name(o))))
+}
+
+fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    value.filter(|v| !v.is_none())
+}
+
+fn field(name: &str) -> String {
+    format!("rules.{name}")
+}
+
+/// A bool option (only `True`/`False`).
+pub fn flag(value: Option<&Bound<'_, PyAny>>, name: &str, default: bool) -> PyResult<bool> {
+    match given(value) {
+        None => Ok(default),
+        Some(v) if v.is_instance_of::<PyBool>() => v.extract(),
+        Some(v) => Err(bad(&field(name), format!("expected True or False, got {}", type_name(v)))),
+    }
+}
+
+/// A non-negative integer option (fits in u32; the core's `validate` checks its range).
+pub fn count(value: Option<&Bound<'_, PyAny>>, name: &str, default: u32) -> PyResult<u32> {
+    let Some(v) = given(value) else { return Ok(default) };
+    let n = int_from(v, &field(name))?;
+    u32::try_from(n).map_err(|_| bad(&field(name), format!("must be a non-negative integer (got {n})")))
+}
+
+/// A text option parsed by the core (`parse` names the option in its error).
+pub fn choice<T>(value: Option<&Bound<'_, PyAny>>, name: &str, default: T, parse: impl Fn(&str) -> Result<T, Error>) -> PyResult<T> {
+    let Some(v) = given(value) else { return Ok(default) };
+    let text: String = v.extract().map_err(|_| bad(&field(name), format!("expected a string, got {}", type_name(v))))?;
+    parse(&text).map_err(|e| crate::conv::to_py(Error::field(field(name), e.message)))
+}
+
+/// The core's `validate()` result, its field under `rules.`.
+pub fn validated<T>(rules: T, check: impl Fn(&T) -> Result<(), Error>) -> PyResult<T> {
+    check(&rules).map_err(|e| crate::conv::to_py(e.within("rules")))?;
+    Ok(rules)
+}
+
+/// `handeval.Rules`: every game's rule options, one part per game. Any game function
+/// taking `rules=` accepts this or that game's own `Rules`.
+#[pyclass(frozen, name = "Rules", module = "handeval")]
+pub struct Rules {
+    shisanshui: Py<crate::shisanshui::ShisanshuiRules>,
+    tienlen: Py<crate::tienlen::TienlenRules>,
+    dachu: Py<crate::dachu::DachuRules>,
+}
+
+impl Rules {
+    fn part<'py>(&self, py: Python<'py>, game: &str) -> Option<Bound<'py, PyAny>> {
+        match game {
+            "shisanshui" => Some(self.shisanshui.bind(py).clone().into_any()),
+            "tienlen" => Some(self.tienlen.bind(py).clone().into_any()),
+            "dachu" => Some(self.dachu.bind(py).clone().into_any()),
+            _ => None,
+        }
+    }
+}
+
+/// A native part: the given game `Rules`, or its defaults when absent.
+fn native_part<R: GameRules + Into<pyo3::PyClassInitializer<R>>>(py: Python<'_>, value: Option<&Bound<'_, PyAny>>, make_default: impl Fn() -> R) -> PyResult<Py<R>> {
+    match given(value) {
+        None => Py::new(py, make_default()),
+        Some(v) => v
+            .cast::<R>()
+            .map(|r| r.clone().unbind())
+            .map_err(|_| bad(R::GAME, format!("expected handeval.{}.Rules, got {}", R::GAME, type_name(v)))),
+    }
+}
+
+crate::result_methods!(Rules, [shisanshui, tienlen, dachu] {
+    #[new]
+    #[pyo3(signature = (*, shisanshui=None, tienlen=None, dachu=None))]
+    fn new(py: Python<'_>, shisanshui: Option<&Bound<'_, PyAny>>, tienlen: Option<&Bound<'_, PyAny>>, dachu: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        Ok(Rules {
+            shisanshui: native_part(py, shisanshui, crate::shisanshui::ShisanshuiRules::default)?,
+            tienlen: native_part(py, tienlen, crate::tienlen::TienlenRules::default)?,
+            dachu: native_part(py, dachu, crate::dachu::DachuRules::default)?,
+        })
+    }
+    #[getter]
+    fn shisanshui(&self, py: Python<'_>) -> Py<crate::shisanshui::ShisanshuiRules> {
+        self.shisanshui.clone_ref(py)
+    }
+    #[getter]
+    fn tienlen(&self, py: Python<'_>) -> Py<crate::tienlen::TienlenRules> {
+        self.tienlen.clone_ref(py)
+    }
+    #[getter]
+    fn dachu(&self, py: Python<'_>) -> Py<crate::dachu::DachuRules> {
+        self.dachu.clone_ref(py)
+    }
+});
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    crate::result::add_class::<Rules>(m, "Rules")
+}
