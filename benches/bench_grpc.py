@@ -333,7 +333,8 @@ def test_workers_packed(benchmark, request, workers):
 #: Each window loads both servers at once for this many seconds; windows per call kind.
 OVERHEAD_SECONDS = 2.0
 OVERHEAD_WINDOWS = 5
-OVERHEAD_CLIENTS = 16  # concurrent callers per server
+OVERHEAD_RATE = 800  # open loop: calls/s to each server
+OVERHEAD_CALLERS = 16  # closed loop: callers per server
 
 
 def _overhead_payloads():
@@ -360,41 +361,59 @@ def _on_cpu_ns(pid: int) -> int:
     return total
 
 
-def _cpu_per_call_together(servers, rpc: str, payload: bytes, seconds: float, clients: int, windows: int):
+def _cpu_per_call_together(servers, rpc: str, payload: bytes, seconds: float, windows: int,
+                           rate: float = 0, callers: int = 0):
     """Server CPU seconds per call of each server, measured in ``windows`` windows of
-    ``seconds`` during which every server is called at once by its own ``clients``
-    concurrent callers (one connection each): each window's load from other jobs hits all
-    servers alike, which sequential runs on a shared machine do not. -> per server, the
-    list of per-window figures."""
+    ``seconds`` during which all servers are called at once, so load from other jobs hits
+    them alike. Open loop (``rate``): every server gets the same stream of ``rate`` calls/s
+    on a fixed schedule, whatever the answers' pace (the same arrivals: stable ratios).
+    Closed loop (``callers``): each server has that many callers sending their next call
+    when the last is answered (saturation: calls bunch up and share wake-ups, which varies
+    with the load). -> per server, the list of per-window figures."""
     loop = asyncio.new_event_loop()
     asyncio.set_event_loop(loop)
     opts = OPTIONS + [("grpc.use_local_subchannel_pool", 1)]
 
     async def run():
-        chans = [[grpc.aio.insecure_channel(s.target, options=opts) for _ in range(clients)] for s in servers]
+        chans = [[grpc.aio.insecure_channel(s.target, options=opts) for _ in range(callers or 4)] for s in servers]
         stubs = [[c.unary_unary(load.SERVICE + rpc) for c in cs] for cs in chans]
         done = [0] * len(servers)
+        tasks = set()
         running = True
+
+        async def call(k, stub):
+            await stub(payload, timeout=60)
+            done[k] += 1
 
         async def caller(k, stub):
             while running:
-                await stub(payload, timeout=60)
-                done[k] += 1
+                await call(k, stub)
+
+        def start(coro):
+            t = asyncio.ensure_future(coro)
+            tasks.add(t)
+            t.add_done_callback(tasks.discard)
 
         await asyncio.gather(*(stub(payload, timeout=60) for row in stubs for stub in row for _ in range(10)))  # warm-up
-        tasks = [asyncio.ensure_future(caller(k, stub)) for k, row in enumerate(stubs) for stub in row]
-        out = [[] for _ in servers]
-        await asyncio.sleep(0.3)
-        for _ in range(windows):
-            cpu0, n0 = [_on_cpu_ns(s.proc.pid) for s in servers], list(done)
-            await asyncio.sleep(seconds)
-            cpu1, n1 = [_on_cpu_ns(s.proc.pid) for s in servers], list(done)
-            for k in range(len(servers)):
-                out[k].append((cpu1[k] - cpu0[k]) / 1e9 / max(1, n1[k] - n0[k]))
+        if callers:
+            for k, row in enumerate(stubs):
+                for stub in row:
+                    start(caller(k, stub))
+        t0, sent, snaps = loop.time(), 0, []
+        while len(snaps) <= windows:
+            now = loop.time()
+            while rate and sent < (now - t0) * rate:  # the calls due by now
+                for k, row in enumerate(stubs):
+                    start(call(k, row[sent % len(row)]))
+                sent += 1
+            if now >= t0 + 0.3 + len(snaps) * seconds:
+                snaps.append(([_on_cpu_ns(s.proc.pid) for s in servers], list(done)))
+            await asyncio.sleep(0.001 if rate else 0.01)
         running = False
-        await asyncio.gather(*tasks)
+        await asyncio.gather(*list(tasks), return_exceptions=True)
         await asyncio.gather(*(c.close() for cs in chans for c in cs))
-        return out
+        return [[(c1[k] - c0[k]) / 1e9 / max(1, n1[k] - n0[k]) for (c0, n0), (c1, n1) in zip(snaps, snaps[1:])]
+                for k in range(len(servers))]
 
     try:
         return loop.run_until_complete(run())
@@ -406,14 +425,17 @@ def _cpu_per_call_together(servers, rpc: str, payload: bytes, seconds: float, cl
 def test_server_cpu_overhead_vs_bare_grpc_aio(capsys):
     """Server CPU per unary call of `handeval serve` (1 worker) over that of a bare
     grpc.aio server answering every call with an empty message (load.py serve-floor),
-    both loaded at once in each measuring window (see _cpu_per_call_together). Prints the
-    per-window ratios, their median and the load; docs/grpc.md quotes the medians. Asserts
-    only that the answers are real (no timing threshold)."""
+    both called at once in each measuring window (see _cpu_per_call_together), open loop
+    at OVERHEAD_RATE calls/s and closed loop with OVERHEAD_CALLERS callers per server.
+    Prints the per-window ratios, their median and the load; docs/grpc.md quotes the
+    medians. Asserts only that the answers are real (no timing threshold)."""
     import statistics
 
     payloads = _overhead_payloads()
     floor = load.SpawnedServer(kind="floor").wait_serving()
     handeval = load.SpawnedServer(1).wait_serving()
+    modes = {f"open loop, {OVERHEAD_RATE} calls/s to each": {"rate": OVERHEAD_RATE},
+             f"closed loop, {OVERHEAD_CALLERS} callers each": {"callers": OVERHEAD_CALLERS}}
     rows = []
     try:
         with grpc.insecure_channel(handeval.target) as ch:  # the handeval answers are real answers
@@ -422,20 +444,22 @@ def test_server_cpu_overhead_vs_bare_grpc_aio(capsys):
                 r = getattr(stub, rpc)(req, timeout=10).shisanshui.results[0]
                 assert r.WhichOneof("result") != "error", r
         load_before = load.machine_info()["loadavg_1_5_15"]
-        for name, (rpc, req) in payloads.items():
-            f, h = _cpu_per_call_together([floor, handeval], rpc, req.SerializeToString(), OVERHEAD_SECONDS,
-                                          OVERHEAD_CLIENTS, OVERHEAD_WINDOWS)
-            rows.append((name, f, h, [b / a for a, b in zip(f, h)]))
+        for mode, kw in modes.items():
+            for name, (rpc, req) in payloads.items():
+                f, h = _cpu_per_call_together([floor, handeval], rpc, req.SerializeToString(), OVERHEAD_SECONDS,
+                                              OVERHEAD_WINDOWS, **kw)
+                rows.append((mode, name, f, h, [b / a for a, b in zip(f, h)]))
     finally:
         floor.stop()
         handeval.stop()
     with capsys.disabled():
-        print(f"\nserver CPU per unary call, {OVERHEAD_WINDOWS} windows of {OVERHEAD_SECONDS:g} s, {OVERHEAD_CLIENTS} "
-              f"callers per server, both servers at once (load before {load_before}, after "
-              f"{load.machine_info()['loadavg_1_5_15']}):")
+        print(f"\nserver CPU per unary call, {OVERHEAD_WINDOWS} windows of {OVERHEAD_SECONDS:g} s, both servers "
+              f"called at once (load before {load_before}, after {load.machine_info()['loadavg_1_5_15']}):")
         print(f"  {'call':<26} {'bare grpc.aio':>14} {'handeval':>10} {'ratio':>7}   per window")
-        for name, f, h, ratios in rows:
+        for i, (mode, name, f, h, ratios) in enumerate(rows):
+            if i == 0 or rows[i - 1][0] != mode:
+                print(f"  {mode}:")
             print(f"  {name:<26} {statistics.median(f) * 1e6:>11.0f} µs {statistics.median(h) * 1e6:>7.0f} µs "
                   f"{statistics.median(ratios):>6.2f}x   {' '.join(f'{x:.2f}' for x in ratios)}")
-    for _, f, h, _ in rows:
+    for _, _, f, h, _ in rows:
         assert min(f) > 0 and min(h) > 0

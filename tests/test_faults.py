@@ -196,7 +196,8 @@ def test_concurrent_call_limit(server):
     RESOURCE_EXHAUSTED at once, the others finish."""
     with server.channel() as ch:
         stub = handeval_pb2_grpc.HandevalStub(ch)
-        futs = [stub.Settle.future(settle_request(400, seed=i), timeout=120) for i in range(24)]
+        reqs = [settle_request(400, seed=i) for i in range(24)]  # built first: the calls start together
+        futs = [stub.Settle.future(r, timeout=120) for r in reqs]
         codes = []
         for f in futs:
             try:

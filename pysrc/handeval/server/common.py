@@ -8,10 +8,9 @@ ones); it never touches the grpc context.
 from __future__ import annotations
 
 import time
-from typing import Callable, List, Optional
+from typing import Callable, Optional
 
 from handeval.errors import HandevalError
-from handeval.v1 import common_pb2
 
 #: Echoed input (a bad value in a message) is cut to this many characters, so a huge bad
 #: value cannot bloat an answer, a status trailer or the log. The Rust core cuts the card
@@ -122,31 +121,38 @@ class Batch:
         if self.cancelled:
             raise Stopped("CANCELLED", f"the call was cancelled; stopped {where}")
 
-    def each(self, items, fn: Callable, result_cls, name: str = "items") -> List:
-        """``result_cls`` per item: ``fn(item)`` returns the answer as a ``result_cls``;
-        a HandevalError (or ItemFailed) becomes ``result_cls(error=...)``."""
-        out = []
+    def each(self, items, fn: Callable, results, name: str = "items") -> None:
+        """One result per item, written into the response's repeated field ``results``
+        in place (no result message built and then copied): ``fn(item, out)`` fills the
+        new result ``out``, or returns a message of its type to merge into it. A
+        HandevalError (or ItemFailed) becomes ``out.error`` at ``<name>[i].…``."""
         total = len(items)
         for i, item in enumerate(items):
             if i % CHECK_EVERY == 0:
                 self.check(i, total)
-            try:
-                out.append(fn(item))
-            except HandevalError as e:
-                bad_rules = rules_error(e, self.game)
-                if bad_rules is not None:
-                    raise bad_rules from None
-                self.item_errors += 1
-                out.append(result_cls(error=item_error(e, f"{name}[{i}]")))
-            except ItemFailed as e:
-                self.item_errors += 1
-                out.append(result_cls(error=item_error(e, f"{name}[{i}]")))
-        return out
+            self.one(fn, item, results.add(), i, name)
 
+    def one(self, fn: Callable, item, out, i: int, name: str = "items") -> None:
+        """``fn(item, out)`` for the item ``name[i]``, its HandevalError (or ItemFailed)
+        written as ``out.error``; a rules error fails the whole request."""
+        try:
+            r = fn(item, out)
+            if r is not None:
+                out.MergeFrom(r)
+        except HandevalError as e:
+            bad_rules = rules_error(e, self.game)
+            if bad_rules is not None:
+                raise bad_rules from None
+            self.fail(out, e, i, name)
+        except ItemFailed as e:
+            self.fail(out, e, i, name)
 
-def item_error(e, prefix: str) -> common_pb2.ItemError:
-    description = getattr(e, "description", None) or str(e)
-    return common_pb2.ItemError(field=join(prefix, getattr(e, "field", None) or ""), message=clip(description))
+    def fail(self, out, e, i: int, name: str = "items") -> None:
+        """``out`` (a result message) becomes the ItemError of ``e`` at ``name[i].…``."""
+        self.item_errors += 1
+        out.Clear()
+        out.error.field = join(f"{name}[{i}]", getattr(e, "field", None) or "")
+        out.error.message = clip(getattr(e, "description", None) or str(e))
 
 
 def rules_from(msg, cls, field: str):

@@ -24,8 +24,10 @@ def _chu(req) -> str:
     return req.chu
 
 
-def _play(p) -> pb.DachuPlay:
-    return pb.DachuPlay(kind=p.kind, cards=p.cards)
+def _play(m: pb.DachuPlay, p) -> None:
+    """Write the play ``p`` into ``m`` in place."""
+    m.kind = p.kind
+    m.cards.extend(p.cards)
 
 
 # ---- the deal and the calling ----
@@ -113,67 +115,76 @@ def _calling_msg(c) -> pb.DachuCallingState:
 def evaluate(req: pb.DachuEvaluateRequest, batch: Batch) -> pb.DachuEvaluateResponse:
     rules = _rules(req)
     chu = _chu(req) if any(item.WhichOneof("item") in NEEDS_CHU for item in req.items) else None
-    Result = pb.DachuEvaluateResult
+    resp = pb.DachuEvaluateResponse()
 
-    def one(item):
+    def one(item, out):
         kind = item.WhichOneof("item")
         if kind == "play":
-            return Result(play=_play(at("play", api.classify, item.play, chu, rules=rules)))
-        if kind == "legal_plays":
+            _play(out.play, at("play", api.classify, item.play, chu, rules=rules))
+        elif kind == "legal_plays":
             q = item.legal_plays
             try:
                 plays = api.legal_plays(q.hand, opt(q, "table"), chu, first_lead=q.first_lead,
                                         surrendered=q.surrendered, shown_triple=opt(q, "shown_triple"), rules=rules)
             except HandevalError as e:
                 raise rename(e, {}, "legal_plays") from None
-            return Result(legal_plays=pb.DachuPlays(plays=[_play(p) for p in plays]))
-        if kind == "timeout_play":
+            out.legal_plays.SetInParent()  # also when there is no legal play
+            for p in plays:
+                _play(out.legal_plays.plays.add(), p)
+        elif kind == "timeout_play":
             q = item.timeout_play
             try:
                 cards = api.timeout_play(q.hand, opt(q, "table"), chu, first_lead=q.first_lead,
                                          shown_triple=opt(q, "shown_triple"), rules=rules)
             except HandevalError as e:
                 raise rename(e, {}, "timeout_play") from None
-            return Result(timeout_play=pb.DachuTimeoutPlay(passes=cards is None, cards=cards or ()))
-        if kind == "deal":
-            return Result(deal=_deal_msg(_deal(item.deal, rules, "deal")))
-        if kind == "calling":
-            return Result(calling=_calling_msg(_calling(item.calling, rules, "calling")))
-        raise ItemFailed("", "set one of play, legal_plays, timeout_play, deal, calling")
+            out.timeout_play.SetInParent()
+            out.timeout_play.passes = cards is None
+            out.timeout_play.cards.extend(cards or ())
+        elif kind == "deal":
+            out.deal.CopyFrom(_deal_msg(_deal(item.deal, rules, "deal")))
+        elif kind == "calling":
+            out.calling.CopyFrom(_calling_msg(_calling(item.calling, rules, "calling")))
+        else:
+            raise ItemFailed("", "set one of play, legal_plays, timeout_play, deal, calling")
 
-    return pb.DachuEvaluateResponse(results=batch.each(req.items, one, Result))
+    batch.each(req.items, one, resp.results)
+    return resp
 
 
 def compare(req: pb.DachuCompareRequest, batch: Batch) -> pb.DachuCompareResponse:
     chu, rules = _chu(req), _rules(req)
-    Result = pb.DachuCompareResult
+    resp = pb.DachuCompareResponse()
 
-    def one(item):
+    def one(item, out):
         try:
-            return Result(beats=api.beats(item.play, item.table, chu, rules=rules))
+            out.beats = api.beats(item.play, item.table, chu, rules=rules)
         except HandevalError as e:
             raise rename(e, {}) from None
 
-    return pb.DachuCompareResponse(results=batch.each(req.items, one, Result))
+    batch.each(req.items, one, resp.results)
+    return resp
 
 
 # ---- Settle ----
 
-def _line(x) -> pb.DachuLine:
-    return pb.DachuLine(item=x.item, seat=x.seat, amount=x.amount, note=x.note)
-
-
-def settlement_msg(s) -> pb.DachuSettlement:
-    return pb.DachuSettlement(
-        deltas=s.deltas, lines=[_line(x) for x in s.lines], verdict=s.verdict, wipe_out=s.wipe_out,
-        result_multiplier=s.result_multiplier, theoretical=s.theoretical,
-    )
+def fill_settlement(x: pb.DachuSettlement, s) -> None:
+    """Write the settlement ``s`` into ``x`` in place."""
+    x.deltas.extend(s.deltas)
+    for line in s.lines:
+        x.lines.add(item=line.item, seat=line.seat, amount=line.amount, note=line.note)
+    if s.verdict is not None:
+        x.verdict = s.verdict
+    x.wipe_out = s.wipe_out
+    x.result_multiplier = s.result_multiplier
+    x.theoretical.extend(s.theoretical)
 
 
 def settle(req: pb.DachuSettleRequest, batch: Batch) -> pb.DachuSettleResponse:
     rules = _rules(req)
+    resp = pb.DachuSettleResponse()
 
-    def one(deal):
+    def one(deal, out):
         kw = dict(places=list(deal.places) or None, base=opt(deal, "base", 1), escaped=list(deal.escaped),
                   carried=carried_from(deal.carried), rules=rules)
         if deal.HasField("calling"):
@@ -183,8 +194,10 @@ def settle(req: pb.DachuSettleRequest, batch: Batch) -> pb.DachuSettleResponse:
             kw.update(multiplier=opt(deal, "multiplier"), surrendered=list(deal.surrendered),
                       bei_bao_da=list(deal.bei_bao_da))
         try:
-            return pb.DachuSettleResult(settlement=settlement_msg(api.settle(chu_side, **kw)))
+            s = api.settle(chu_side, **kw)
         except HandevalError as e:
             raise rename(e, {"chu_side": "calling" if deal.HasField("calling") else "chu_side"}) from None
+        fill_settlement(out.settlement, s)
 
-    return pb.DachuSettleResponse(results=batch.each(req.deals, one, pb.DachuSettleResult, "deals"))
+    batch.each(req.deals, one, resp.results, "deals")
+    return resp

@@ -10,9 +10,9 @@ from __future__ import annotations
 from handeval import shisanshui as api
 from handeval.errors import HandevalError
 from handeval.server.common import (
-    BadRequest, Batch, ItemFailed, at, carried_from, item_error, opt, rename, rules_from,
+    CHECK_EVERY, BadRequest, Batch, ItemFailed, at, carried_from, opt, rename, rules_from,
 )
-from handeval.v1 import common_pb2, shisanshui_pb2 as pb
+from handeval.v1 import shisanshui_pb2 as pb
 
 #: arrange_many is called on chunks of this many hands, with a deadline check between.
 ARRANGE_CHUNK = 256
@@ -26,15 +26,20 @@ def _rules(req):
     return rules_from(req.rules, api.Rules, "shisanshui.rules")
 
 
-def _row(r) -> pb.ShisanshuiRow:
-    return pb.ShisanshuiRow(category=r.category, category_zh=r.category_zh, strength=r.strength, cards=r.cards)
+def _row(m: pb.ShisanshuiRow, r) -> None:
+    """Write the classified row ``r`` into ``m`` in place."""
+    m.category = r.category
+    m.category_zh = r.category_zh
+    m.strength = r.strength
+    m.cards.extend(r.cards)
 
 
-def _special(s) -> pb.ShisanshuiSpecial:
-    return pb.ShisanshuiSpecial(
-        id=s.id, name_zh=s.name_zh, waters=s.waters,
-        split=[common_pb2.Cards(cards=row) for row in s.split] if s.split else (),
-    )
+def _special(m: pb.ShisanshuiSpecial, s) -> None:
+    m.id = s.id
+    m.name_zh = s.name_zh
+    m.waters = s.waters
+    for row in s.split or ():
+        m.split.add().cards.extend(row)
 
 
 # ---- Evaluate ----
@@ -60,36 +65,42 @@ def _packed(req, rules) -> bytes:
 
 def evaluate(req: pb.ShisanshuiEvaluateRequest, batch: Batch) -> pb.ShisanshuiEvaluateResponse:
     rules = _rules(req)
-    packed = _packed(req, rules)
-    Result = pb.ShisanshuiEvaluateResult
+    resp = pb.ShisanshuiEvaluateResponse(packed_categories=_packed(req, rules))
 
-    def one(item):
+    def one(item, out):
         kind = item.WhichOneof("item")
         if kind == "row":
-            return Result(row=_row(at("row", api.classify, item.row, rules=rules)))
-        if kind == "hand":
+            _row(out.row, at("row", api.classify, item.row, rules=rules))
+        elif kind == "hand":
             s = at("hand", api.special_hand, item.hand)
-            return Result(hand=pb.ShisanshuiHandResult(special=None if s is None else _special(s)))
-        if kind == "arrangement":
+            out.hand.SetInParent()
+            if s is not None:
+                _special(out.hand.special, s)
+        elif kind == "arrangement":
             a = item.arrangement
-            rows = {name: _row(at(f"arrangement.{name}", api.classify, getattr(a, name), rules=rules)) for name in ROWS}
+            rows = [at(f"arrangement.{name}", api.classify, getattr(a, name), rules=rules) for name in ROWS]
             try:
                 foul = api.is_foul(a.front, a.middle, a.back, rules=rules)
             except HandevalError as e:
                 raise rename(e, {}, "arrangement") from None
-            return Result(arrangement=pb.ShisanshuiArrangementResult(foul=foul, **rows))
-        raise ItemFailed("", "set one of row, hand, arrangement")
+            m = out.arrangement
+            m.foul = foul
+            for name, r in zip(ROWS, rows):
+                _row(getattr(m, name), r)
+        else:
+            raise ItemFailed("", "set one of row, hand, arrangement")
 
-    return pb.ShisanshuiEvaluateResponse(results=batch.each(req.items, one, Result), packed_categories=packed)
+    batch.each(req.items, one, resp.results)
+    return resp
 
 
 # ---- Compare ----
 
 def compare(req: pb.ShisanshuiCompareRequest, batch: Batch) -> pb.ShisanshuiCompareResponse:
     rules = _rules(req)
-    Result = pb.ShisanshuiCompareResult
+    resp = pb.ShisanshuiCompareResponse()
 
-    def order(rows):
+    def order(rows, out):
         # One total-order key per row from the core: the rows of an order are independent
         # (they may share cards). Keys come in chunks with a deadline check between, row 0
         # leading every chunk so each row's size is checked against it; then one stable
@@ -103,20 +114,22 @@ def compare(req: pb.ShisanshuiCompareRequest, batch: Batch) -> pb.ShisanshuiComp
             except HandevalError as e:
                 raise _order_error(e, start - len(head)) from None
         batch.check(where="inside a long item")
-        return pb.ShisanshuiOrder(indices=sorted(range(len(rows)), key=keys.__getitem__, reverse=True))
+        out.indices.extend(sorted(range(len(rows)), key=keys.__getitem__, reverse=True))
 
-    def one(item):
+    def one(item, out):
         kind = item.WhichOneof("item")
         if kind == "pair":
             try:
-                return Result(comparison=api.compare(item.pair.a, item.pair.b, rules=rules))
+                out.comparison = api.compare(item.pair.a, item.pair.b, rules=rules)
             except HandevalError as e:
                 raise rename(e, {}, "pair") from None
-        if kind == "order":
-            return Result(order=order(item.order.rows))
-        raise ItemFailed("", "set one of pair, order")
+        elif kind == "order":
+            order(item.order.rows, out.order)
+        else:
+            raise ItemFailed("", "set one of pair, order")
 
-    return pb.ShisanshuiCompareResponse(results=batch.each(req.items, one, Result))
+    batch.each(req.items, one, resp.results)
+    return resp
 
 
 def order_rows(req) -> int:
@@ -156,40 +169,53 @@ def fill_settlement(x: pb.ShisanshuiSettlement, s) -> None:
     x.home_runs.extend(s.home_runs)
     x.theoretical.extend(s.theoretical)
     x.rake = s.rake
-    for p in s.pairs:
-        x.pairs.add(a=p.a, b=p.b, kind=p.kind, rows=p.rows, scooper=p.scooper, home_run=p.home_run, waters=p.waters)
+    add = x.pairs.add
+    for p in s.pairs:  # attribute by attribute: faster than add(**fields) in upb
+        m = add()
+        m.a, m.b, m.kind, m.home_run, m.waters = p.a, p.b, p.kind, p.home_run, p.waters
+        m.rows.extend(p.rows)
+        if p.scooper is not None:
+            m.scooper = p.scooper
 
 
 def settle(req: pb.ShisanshuiSettleRequest, batch: Batch) -> pb.ShisanshuiSettleResponse:
     rules = _rules(req)
+    resp = pb.ShisanshuiSettleResponse()
 
-    def one(deal):
+    def one(deal, out):
         players = [_player(i, p) for i, p in enumerate(deal.players)]
         s = api.settle(players, base=opt(deal, "base", 1), carried=carried_from(deal.carried), rules=rules)
-        result = pb.ShisanshuiSettleResult()
-        fill_settlement(result.settlement, s)
-        return result
+        fill_settlement(out.settlement, s)
 
-    return pb.ShisanshuiSettleResponse(results=batch.each(req.deals, one, pb.ShisanshuiSettleResult, "deals"))
+    batch.each(req.deals, one, resp.results, "deals")
+    return resp
 
 
 # ---- Arrange ----
 
-def _choice(a) -> pb.ShisanshuiArrangeChoice:
-    return pb.ShisanshuiArrangeChoice(front=a.front, middle=a.middle, back=a.back, expected=a.expected)
+def _choice(m: pb.ShisanshuiArrangeChoice, a) -> None:
+    m.front.extend(a.front)
+    m.middle.extend(a.middle)
+    m.back.extend(a.back)
+    m.expected = a.expected
 
 
-def answer_msg(a) -> pb.ShisanshuiArrangeAnswer:
-    return pb.ShisanshuiArrangeAnswer(best=_choice(a), special=a.special, declare_special=a.declare_special,
-                                      alternatives=[_choice(x) for x in a.alternatives])
+def answer_msg(m: pb.ShisanshuiArrangeAnswer, a) -> None:
+    """Write the arrangement ``a`` into ``m`` in place."""
+    _choice(m.best, a)
+    if a.special is not None:
+        m.special = a.special
+    m.declare_special = a.declare_special
+    for x in a.alternatives:
+        _choice(m.alternatives.add(), x)
 
 
 def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArrangeResponse:
     rules = _rules(req)
     kw = {name: getattr(req, name) for name in ("opponents", "top_k", "seed", "samples") if req.HasField(name)}
     kinds = [item.WhichOneof("item") for item in req.items]
-    results: list = [None] * len(req.items)
-    Result = pb.ShisanshuiArrangeResult
+    resp = pb.ShisanshuiArrangeResponse()
+    outs = [resp.results.add() for _ in kinds]  # filled by index: hands first, in chunks
 
     hands = [i for i, k in enumerate(kinds) if k == "hand"]
     for start in range(0, len(hands), ARRANGE_CHUNK):
@@ -200,30 +226,27 @@ def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArra
             answers = api.arrange_many([req.items[i].hand for i in chunk], rules=rules, **kw)
         except HandevalError as e:  # a bad option: the whole request's fault
             raise BadRequest(f"shisanshui.{e.field or 'items'}", e.description) from None
-        for n, i in enumerate(chunk):
-            a = answers[n]
+        for i, a in zip(chunk, answers):
             if isinstance(a, HandevalError):  # the error arrange(hand) raises, in place
-                batch.item_errors += 1
-                results[i] = Result(error=item_error(rename(a, {"cards13": "hand", "cards": "hand"}), f"items[{i}]"))
+                batch.fail(outs[i], rename(a, {"cards13": "hand", "cards": "hand"}), i)
             else:
-                results[i] = Result(answer=answer_msg(a))
+                answer_msg(outs[i].answer, a)
+
+    top_k = {"top_k": req.top_k} if req.HasField("top_k") else {}
+
+    def other(i, out):
+        if kinds[i] != "best_response":
+            raise ItemFailed("", "set one of hand, best_response")
+        br = req.items[i].best_response
+        opponents = [{"front": o.front, "middle": o.middle, "back": o.back} for o in br.opponents]
+        try:
+            answer_msg(out.answer, api.best_response(br.cards, opponents, rules=rules, **top_k))
+        except HandevalError as e:
+            raise rename(e, {"cards13": "cards"}, "best_response") from None
 
     others = [i for i, k in enumerate(kinds) if k != "hand"]
-    if others:
-        def one(i):
-            if kinds[i] != "best_response":
-                raise ItemFailed("", "set one of hand, best_response")
-            br = req.items[i].best_response
-            opponents = [{"front": o.front, "middle": o.middle, "back": o.back} for o in br.opponents]
-            top_k = {"top_k": req.top_k} if req.HasField("top_k") else {}
-            try:
-                return Result(answer=answer_msg(api.best_response(br.cards, opponents, rules=rules, **top_k)))
-            except HandevalError as e:
-                raise rename(e, {"cards13": "cards"}, "best_response") from None
-
-        for n, (i, r) in enumerate(zip(others, batch.each(others, one, Result))):
-            if r.HasField("error"):  # each() numbered the errors by position in `others`
-                r.error.field = "items[%d]" % i + r.error.field[len("items[%d]" % n):]
-            results[i] = r
-
-    return pb.ShisanshuiArrangeResponse(results=results)
+    for n, i in enumerate(others):
+        if n % CHECK_EVERY == 0:
+            batch.check(n, len(others))
+        batch.one(other, i, outs[i], i)
+    return resp

@@ -14,19 +14,22 @@ def _rules(req):
     return rules_from(req.rules, api.Rules, "tienlen.rules")
 
 
-def _play(p) -> pb.TienlenPlay:
-    return pb.TienlenPlay(kind=p.kind, cards=p.cards)
+def _play(m: pb.TienlenPlay, p) -> None:
+    """Write the play ``p`` into ``m`` in place."""
+    m.kind = p.kind
+    m.cards.extend(p.cards)
 
 
 def _round(turns):
     return [[t.seat, t.play] for t in turns]
 
 
-def _transfers(transfers):
-    return [pb.TienlenTransfer(from_seat=t["from"], to_seat=t["to"], amount=t["amount"]) for t in transfers]
+def _transfers(out, transfers) -> None:
+    for t in transfers:
+        out.add(from_seat=t["from"], to_seat=t["to"], amount=t["amount"])
 
 
-def _round_state(q, rules) -> pb.TienlenRoundState:
+def _round_state(m: pb.TienlenRoundState, q, rules) -> None:
     turns = _round(q.turns)
     players = q.players or 4
     leader = opt(q, "leader")
@@ -43,70 +46,83 @@ def _round_state(q, rules) -> pb.TienlenRoundState:
         transfers = api.chop_transfers(turns, opt(q, "base", 1), players=players, leader=s.leader, rules=rules)
     except HandevalError as e:
         raise rename(e, {**renames, "seat": "check.seat", "action": "check.play"}, "round_state") from None
-    return pb.TienlenRoundState(
-        plays=[pb.TienlenSeatPlay(seat=seat, play=_play(p)) for seat, p in s.plays], passed=s.passed,
-        to_move=s.to_move, over=s.over, next_leader=s.next_leader, leader=s.leader,
-        transfers=_transfers(transfers), check=check,
-    )
+    m.SetInParent()  # set even when every field is at its default
+    m.MergeFrom(pb.TienlenRoundState(passed=s.passed, to_move=s.to_move, over=s.over, next_leader=s.next_leader,
+                                     leader=s.leader, check=check))
+    for seat, p in s.plays:
+        _play(m.plays.add(seat=seat).play, p)
+    _transfers(m.transfers, transfers)
 
 
 def evaluate(req: pb.TienlenEvaluateRequest, batch: Batch) -> pb.TienlenEvaluateResponse:
     rules = _rules(req)
-    Result = pb.TienlenEvaluateResult
+    resp = pb.TienlenEvaluateResponse()
 
-    def one(item):
+    def one(item, out):
         kind = item.WhichOneof("item")
         if kind == "play":
-            return Result(play=_play(at("play", api.classify, item.play)))
-        if kind == "hand":
-            return Result(hand=pb.TienlenInstantWin(instant_win=at("hand", api.instant_win, item.hand)))
-        if kind == "legal_plays":
+            _play(out.play, at("play", api.classify, item.play))
+        elif kind == "hand":
+            win = at("hand", api.instant_win, item.hand)
+            out.hand.SetInParent()
+            if win is not None:  # unset = no instant win
+                out.hand.instant_win = win
+        elif kind == "legal_plays":
             q = item.legal_plays
             try:
                 plays = api.legal_plays(q.hand, table=opt(q, "table"), passed=q.passed)
             except HandevalError as e:
                 raise rename(e, {"cards": "hand"}, "legal_plays") from None
-            return Result(legal_plays=pb.TienlenPlays(plays=[_play(p) for p in plays]))
-        if kind == "first_leader":
+            out.legal_plays.SetInParent()  # also when there is no legal play
+            for p in plays:
+                _play(out.legal_plays.plays.add(), p)
+        elif kind == "first_leader":
             f = at("first_leader.hands", api.first_leader, list(item.first_leader.hands), rules=rules)
-            return Result(first_leader=pb.TienlenFirstLead(seat=f.seat, card=f.card, must_contain=f.must_contain))
-        if kind == "round_state":
-            return Result(round_state=_round_state(item.round_state, rules))
-        raise ItemFailed("", "set one of play, hand, legal_plays, first_leader, round_state")
+            x = out.first_leader
+            x.seat, x.card, x.must_contain = f.seat, f.card, f.must_contain
+        elif kind == "round_state":
+            _round_state(out.round_state, item.round_state, rules)
+        else:
+            raise ItemFailed("", "set one of play, hand, legal_plays, first_leader, round_state")
 
-    return pb.TienlenEvaluateResponse(results=batch.each(req.items, one, Result))
+    batch.each(req.items, one, resp.results)
+    return resp
 
 
 def compare(req: pb.TienlenCompareRequest, batch: Batch) -> pb.TienlenCompareResponse:
     rules = _rules(req)
-    Result = pb.TienlenCompareResult
+    resp = pb.TienlenCompareResponse()
 
-    def one(item):
+    def one(item, out):
         try:
-            return Result(beats=api.beats(item.play, item.table, rules=rules))
+            out.beats = api.beats(item.play, item.table, rules=rules)
         except HandevalError as e:
             raise rename(e, {}) from None
 
-    return pb.TienlenCompareResponse(results=batch.each(req.items, one, Result))
+    batch.each(req.items, one, resp.results)
+    return resp
 
 
-def _line(x) -> pb.TienlenLine:
-    return pb.TienlenLine(kind=x.kind, seat=x.seat, other=x.other, multiplier=x.multiplier, amount=x.amount,
-                          cards=x.cards, text=x.text)
-
-
-def settlement_msg(s) -> pb.TienlenSettlement:
-    return pb.TienlenSettlement(
-        deltas=s.deltas, rake=s.rake, lines=[_line(x) for x in s.lines], winner=s.winner, pays=s.pays,
-        chops=s.chops, theoretical=s.theoretical, capped=s.capped, instant=[x or "" for x in s.instant],
-    )
+def fill_settlement(x: pb.TienlenSettlement, s) -> None:
+    """Write the settlement ``s`` into ``x`` in place."""
+    x.deltas.extend(s.deltas)
+    x.rake = s.rake
+    for line in s.lines:
+        x.lines.add(kind=line.kind, seat=line.seat, other=line.other, multiplier=line.multiplier,
+                    amount=line.amount, cards=line.cards, text=line.text)
+    x.winner = s.winner
+    x.pays.extend(s.pays)
+    x.chops.extend(s.chops)
+    x.theoretical.extend(s.theoretical)
+    x.capped.extend(s.capped)
+    x.instant.extend([w or "" for w in s.instant])
 
 
 def settle(req: pb.TienlenSettleRequest, batch: Batch) -> pb.TienlenSettleResponse:
     rules = _rules(req)
-    Result = pb.TienlenSettleResult
+    resp = pb.TienlenSettleResponse()
 
-    def one(deal):
+    def one(deal, out):
         kind = deal.WhichOneof("deal")
         base = opt(deal, "base", 1)
         carried = carried_from(deal.carried)
@@ -115,17 +131,19 @@ def settle(req: pb.TienlenSettleRequest, batch: Batch) -> pb.TienlenSettleRespon
                 g = deal.game
                 s = api.settle(list(g.remaining), g.winner, base, played_any=list(g.played_any) or None,
                                chops=[_round(r.turns) for r in g.chops], carried=carried, rules=rules)
-                return Result(settlement=settlement_msg(s))
-            if kind == "instant":
+            elif kind == "instant":
                 s = api.settle_instant(list(deal.instant.hands), base, carried=carried, rules=rules)
-                return Result(settlement=settlement_msg(s))
-            if kind == "chop_round":
-                transfers = api.chop_transfers(_round(deal.chop_round.turns), base, rules=rules)
-                return Result(settlement=pb.TienlenSettlement(transfers=_transfers(transfers)))
+            elif kind == "chop_round":
+                out.settlement.SetInParent()
+                _transfers(out.settlement.transfers, api.chop_transfers(_round(deal.chop_round.turns), base, rules=rules))
+                return
+            else:
+                raise ItemFailed("", "set one of game, instant, chop_round")
         except HandevalError as e:
             renames = {"round": "chop_round.turns", "hands13": "instant.hands", "remaining": "game.remaining",
                        "winner": "game.winner", "played_any": "game.played_any", "chops": "game.chops"}
             raise rename(e, renames) from None
-        raise ItemFailed("", "set one of game, instant, chop_round")
+        fill_settlement(out.settlement, s)
 
-    return pb.TienlenSettleResponse(results=batch.each(req.deals, one, Result, "deals"))
+    batch.each(req.deals, one, resp.results, "deals")
+    return resp
