@@ -463,3 +463,57 @@ def test_server_cpu_overhead_vs_bare_grpc_aio(capsys):
                   f"{statistics.median(ratios):>6.2f}x   {' '.join(f'{x:.2f}' for x in ratios)}")
     for _, _, f, h, _ in rows:
         assert min(f) > 0 and min(h) > 0
+
+
+# ---- the servicer's own cost per call, in process (no gRPC stack): what the overhead
+# ratio above is made of, beside the grpc.aio machinery itself ----
+
+class _Context:
+    """The two methods of a grpc.aio context that a successful call uses."""
+
+    def time_remaining(self):
+        return 60.0
+
+    def peer(self):
+        return "ipv4:127.0.0.1:1"
+
+
+def _api_call(name):
+    """The Python API call that does the work of one overhead payload."""
+    if name.startswith("Evaluate"):
+        return lambda: ssw_api.classify(ROW_STRINGS[1])
+    if name.startswith("Compare"):
+        return lambda: ssw_api.compare(PAIRS[0][0], PAIRS[0][1])
+    players = [dict(p) for p in DEALS[0]]
+    return lambda: ssw_api.settle(players, base=10)
+
+
+@pytest.mark.parametrize("name", list(_overhead_payloads()))
+@pytest.mark.parametrize("path", ["baseline_python_api", "servicer"])
+def test_servicer_in_process(benchmark, name, path):
+    """One call of the HandevalService coroutine (parse, limits, converter, serialize,
+    metrics) vs the Python API call alone, in one group per payload."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from handeval.server import service
+    from handeval.server.config import ServerConfig
+
+    benchmark.group = f"servicer in process: {name}"
+    benchmark.extra_info["items"] = 1
+    if path.startswith("baseline"):
+        benchmark(_api_call(name))
+        return
+    rpc, req = _overhead_payloads()[name]
+    svc, ctx = service.HandevalService(ServerConfig(), ThreadPoolExecutor(1)), _Context()
+    parse, method, data = service._deserializer(service.REQUESTS[rpc]), getattr(svc, rpc), req.SerializeToString()
+    loop = asyncio.new_event_loop()
+
+    async def hundred():
+        for _ in range(100):
+            await method(parse(data), ctx)
+
+    try:
+        benchmark.extra_info["items"] = 100
+        benchmark(lambda: loop.run_until_complete(hundred()))
+    finally:
+        loop.close()
