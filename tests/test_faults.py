@@ -182,9 +182,12 @@ def test_response_over_the_limit_fails_cleanly(server):
 def test_concurrent_call_limit(server):
     """More calls at once than --max-concurrent-rpcs (8 here): the extra ones are
     RESOURCE_EXHAUSTED at once, the others finish."""
+    # Requests built first and large enough (4000 deals, ~100 ms of work each) that the
+    # 24 calls are in the server at once however fast settlement gets.
+    requests = [settle_request(4000, seed=i) for i in range(24)]
     with server.channel() as ch:
         stub = handeval_pb2_grpc.HandevalStub(ch)
-        futs = [stub.Settle.future(settle_request(400, seed=i), timeout=120) for i in range(24)]
+        futs = [stub.Settle.future(r, timeout=120) for r in requests]
         codes = []
         for f in futs:
             try:
