@@ -1,5 +1,5 @@
 """handeval: hand evaluation and settlement for 十三水 (shisanshui), 越式13张 (tienlen)
-and 打儲 (dachu). The rules live in the Rust core ``handeval._core``; see RULES.md.
+and 打儲 (dachu). The rules live in the Rust core ``handeval._core``; see docs/rules.md.
 """
 
 from __future__ import annotations
@@ -29,6 +29,6 @@ def parse_cards(cards: Union[str, Sequence[str]]) -> List[str]:
 
 
 def cap(theoretical: Sequence[int], carried: Sequence[Optional[int]]) -> List[int]:
-    """防以小博大 (RULES.md section 4): limit each result to the amount carried in and
+    """防以小博大 (docs/rules.md §4): limit each result to the amount carried in and
     scale the larger side down, exactly zero-sum. ``None`` in ``carried`` is uncapped."""
     return _core.cap(theoretical, carried)

@@ -1,4 +1,4 @@
-"""打儲 (dachu), a 4-player team shedding game with 儲 aces (RULES.md section 3): plays,
+"""打儲 (dachu), a 4-player team shedding game with 儲 aces (docs/rules.md §3): plays,
 the 儲 order and beating, legal plays, the deal's declarations and the calling (叫牌) as
 immutable state machines, and settlement.
 
@@ -39,7 +39,7 @@ KINDS = _core.DC_KINDS
 #: Calls of 叫牌: ``ping_da`` 平打, ``chuai`` 踹 (also 跟踹), ``bao_chuai`` 包踹, ``jiao`` 繳.
 CALLS = _core.DC_CALLS
 
-#: House-rule options (keyword-only, defaults are RULES.md's; a bad value raises
+#: House-rule options (keyword-only, defaults are docs/rules.md's; a bad value raises
 #: HandevalError at construction, ``.field`` = ``"rules.<option>"``):
 #:
 #: * ``mixed_ace_pair`` — [decision] one 儲A + one plain A is an ordinary AA (default

@@ -1,5 +1,5 @@
 """十三水 (shisanshui), Chinese poker: rows, comparison, 倒水 fouls, 特殊牌型 specials and
-settlement (RULES.md section 1). Thin over ``handeval._core``: the result and rule
+settlement (docs/rules.md §1). Thin over ``handeval._core``: the result and rule
 classes are native (frozen, compared and hashed by their fields, picklable, with
 ``to_dict()`` and ``replace(**changes)``) and every ``rules=`` argument (None, this
 module's :class:`Rules` or :class:`handeval.Rules`) is read in Rust; every rule lives in
@@ -44,7 +44,7 @@ CATEGORIES = _core.SSW_CATEGORIES
 SPECIALS = tuple(_core.ssw_special_table())
 
 
-#: House-rule options of 十三水 (native, frozen; keyword-only; defaults are RULES.md's):
+#: House-rule options of 十三水 (native, frozen; keyword-only; defaults are docs/rules.md's):
 #:
 #: * ``suit_tiebreak`` — equal ranks are decided by suits (the seed: no ties); off: an
 #:   exact rank tie scores 0.

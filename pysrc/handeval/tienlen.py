@@ -1,5 +1,5 @@
 """越式13张 (tienlen), Vietnamese Thirteen / Tiến lên: play types, beating and 压牌 chops,
-turn order, 直接获胜 instant wins and settlement (RULES.md section 2).
+turn order, 直接获胜 instant wins and settlement (docs/rules.md §2).
 
 Every name here is the native ``handeval._core`` class or function itself (the rules and
 the result types live in Rust): results are frozen, compare and hash by value, pickle,
@@ -52,7 +52,7 @@ SPECIAL_KINDS = _core.TL_SPECIAL_KINDS
 #: ``five_pair_run``, ``six_pair_run``, ``dragon``.
 INSTANT_WINS = _core.TL_INSTANT_WINS
 
-#: House-rule options (keyword-only, defaults are RULES.md's; a bad value raises
+#: House-rule options (keyword-only, defaults are docs/rules.md's; a bad value raises
 #: HandevalError at construction, ``.field`` = ``"rules.<option>"``):
 #:
 #: * ``first_lead_must_contain_lowest`` — [decision] the game's first play must contain

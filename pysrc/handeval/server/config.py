@@ -19,7 +19,7 @@ import math
 import os
 import socket
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, List, Optional
 
 DEFAULT_MAX_BATCH = 10_000
 DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024
@@ -238,7 +238,8 @@ def check_port_free(host: str, port: int, what: str = "--port") -> None:
     """Raise StartupError when ``host:port`` cannot be listened on (in use, also by a
     socket sharing it with SO_REUSEPORT, or not an address of this machine). gRPC's own
     bind failure says less and logs a C-core error line besides."""
-    errors, bound = [], 0
+    errors: List[OSError] = []
+    bound = 0
     for family, type_, proto, _, addr in socket.getaddrinfo(host, port, type=socket.SOCK_STREAM):
         with socket.socket(family, type_, proto) as s:
             s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gRPC: TIME_WAIT is no conflict
@@ -250,8 +251,8 @@ def check_port_free(host: str, port: int, what: str = "--port") -> None:
     in_use = [e for e in errors if e.errno == errno.EADDRINUSE]
     if bound and not in_use:
         return
-    e = (in_use or errors)[0]
-    reason = "already in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))
+    first = (in_use or errors)[0]
+    reason = "already in use" if first.errno == errno.EADDRINUSE else (first.strerror or str(first))
     raise StartupError(f"cannot listen on {host}:{port} ({what}): {reason}")
 
 
@@ -284,7 +285,7 @@ def is_loopback(host: str) -> bool:
         infos = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
         return False
-    return bool(infos) and all(ipaddress.ip_address(i[4][0].split("%")[0]).is_loopback for i in infos)
+    return bool(infos) and all(ipaddress.ip_address(str(i[4][0]).split("%")[0]).is_loopback for i in infos)
 
 
 def setup_logging(level: str) -> None:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from typing import Dict, Tuple
 
 from handeval.server.config import EXIT_STARTUP, ServerConfig, StartupError, check_port_free
 
@@ -29,7 +30,7 @@ MIN_UPTIME = 2.0
 class Supervisor:
     def __init__(self, config: ServerConfig):
         self.config = config
-        self.procs = {}  # index -> (Popen, started)
+        self.procs: Dict[int, Tuple[subprocess.Popen, float]] = {}  # index -> (Popen, started)
         self.stopping = False
         self.metrics_dir = tempfile.mkdtemp(prefix="handeval-metrics-")
 
