@@ -138,29 +138,41 @@ def _field(number: int, payload: bytes) -> bytes:
     return _varint(number << 3 | 2) + _varint(len(payload)) + payload
 
 
-def nested_settle_bytes(depth: int) -> bytes:
-    """SettleRequest{dachu{deals[{args: Struct{"a": Value{list[Value{list[...]}]}}}]}}
-    nested ``depth`` levels deep, encoded by hand (the client library refuses to build it)."""
-    value = _field(3, b"x")  # Value.string_value
-    for _ in range(depth):
-        value = _field(6, _field(1, value))  # Value.list_value -> ListValue.values
-    entry = _field(1, b"a") + _field(2, value)  # Struct.fields map entry
-    struct = _field(1, entry)
-    deal = _field(1, struct)  # DachuDeal.args
-    dachu_req = _field(2, deal)  # DachuSettleRequest.deals
+def settle_bytes_with_unknown(unknown: bytes) -> bytes:
+    """SettleRequest{dachu{deals[DachuDeal{<unknown>}]}}, encoded by hand: the client
+    library cannot build a field the protos do not have."""
+    dachu_req = _field(2, unknown)  # DachuSettleRequest.deals
     game = pb.SettleRequest.DESCRIPTOR.fields_by_name["dachu"].number
     return _field(game, dachu_req)
 
 
-def test_deeply_nested_message_is_invalid_argument(server):
+def test_deeply_nested_unknown_fields(server):
+    """No message of the protos is recursive, so deep nesting can only come as unknown
+    fields (here in DachuDeal's reserved number 1, the old Struct ``args``). A
+    length-delimited one is skipped unread however deep its bytes nest: the deal is
+    answered as if it were absent. Unknown groups are walked by the parser, which stops
+    past its nesting limit of 100: INVALID_ARGUMENT. The server keeps serving."""
+
+    def nested_bytes(depth):  # field 1 { field 1 { ... "x" } }
+        value = b"x"
+        for _ in range(depth):
+            value = _field(1, value)
+        return _field(1, value)
+
+    def nested_groups(depth):  # start-group 1 ... end-group 1, nested
+        return _varint(1 << 3 | 3) * depth + _varint(1 << 3 | 4) * depth
+
     with server.channel() as ch:
         raw = ch.unary_unary("/handeval.v1.Handeval/Settle", request_serializer=None, response_deserializer=None)
-        # shallow nesting parses (the answer is an item error: not valid settle arguments)
-        resp = pb.SettleResponse.FromString(raw(nested_settle_bytes(5), timeout=30))
-        assert resp.dachu.results[0].WhichOneof("result") == "error"
-        with pytest.raises(grpc.RpcError) as e:
-            raw(nested_settle_bytes(5000), timeout=30)
-        assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT, e.value.details()
+        plain = pb.SettleResponse.FromString(raw(settle_bytes_with_unknown(b""), timeout=30))
+        assert plain.dachu.results[0].error.field == "deals[0].chu_side"  # a deal without its calling
+        for unknown in (nested_bytes(5), nested_bytes(5000), nested_groups(5), nested_groups(50)):
+            assert pb.SettleResponse.FromString(raw(settle_bytes_with_unknown(unknown), timeout=30)) == plain
+        for depth in (100, 5000):
+            with pytest.raises(grpc.RpcError) as e:
+                raw(settle_bytes_with_unknown(nested_groups(depth)), timeout=30)
+            assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT, e.value.details()
+            assert "not a valid handeval.v1.SettleRequest" in e.value.details()
     assert_serving(server)
 
 
