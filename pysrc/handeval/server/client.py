@@ -12,6 +12,7 @@ import base64
 import json
 import os
 import sys
+from typing import Any, Dict
 
 import grpc
 from google.protobuf import json_format
@@ -36,7 +37,7 @@ def bad_request_fields(err: grpc.RpcError):
 
 def to_python(msg) -> dict:
     """A message as JSON-ready Python values (see the module docstring)."""
-    out = {}
+    out: Dict[str, Any] = {}
     for fd in msg.DESCRIPTOR.fields:
         oneof = fd.containing_oneof
         if oneof is not None and oneof.name != "_" + fd.name and msg.WhichOneof(oneof.name) != fd.name:

@@ -73,7 +73,12 @@ def join(*parts) -> str:
 
 
 def is_rules_field(field: Optional[str]) -> bool:
-    return bool(field) and (field == "rules" or field.startswith("rules."))
+    return field is not None and (field == "rules" or field.startswith("rules."))
+
+
+def describe(e) -> str:
+    """What is wrong, from a HandevalError (or ItemFailed): its description, else str(e)."""
+    return getattr(e, "description", None) or str(e)
 
 
 def rename(e: HandevalError, renames: dict, prefix: str = ""):
@@ -87,7 +92,7 @@ def rename(e: HandevalError, renames: dict, prefix: str = ""):
     base, bracket, index = head.partition("[")
     if base in renames:
         field = join(renames[base], bracket + index, rest if sep else "")
-    return ItemFailed(join(prefix, field), e.description)
+    return ItemFailed(join(prefix, field), describe(e))
 
 
 def at(field: str, fn, *args, **kw):
@@ -98,7 +103,7 @@ def at(field: str, fn, *args, **kw):
     except HandevalError as e:
         if is_rules_field(e.field):
             raise
-        raise ItemFailed(field, e.description) from None
+        raise ItemFailed(field, describe(e)) from None
 
 
 class Batch:
@@ -152,7 +157,7 @@ class Batch:
         self.item_errors += 1
         out.Clear()
         out.error.field = join(f"{name}[{i}]", getattr(e, "field", None) or "")
-        out.error.message = clip(getattr(e, "description", None) or str(e))
+        out.error.message = clip(describe(e))
 
 
 def rules_from(msg, cls, field: str):
@@ -165,7 +170,7 @@ def rules_from(msg, cls, field: str):
     try:
         return cls(**options)
     except HandevalError as e:
-        raise BadRequest(join(field, rule_option(e.field)), e.description) from None
+        raise BadRequest(join(field, rule_option(e.field)), describe(e)) from None
 
 
 def rule_option(field: Optional[str]) -> str:
@@ -179,7 +184,7 @@ def rules_error(e: HandevalError, game: str) -> Optional[BadRequest]:
     whole request fails naming the option (rule values the game's ``Rules`` does not
     check when it is built are checked by the core on first use)."""
     if is_rules_field(e.field):
-        return BadRequest(join(f"{game}.rules", rule_option(e.field)), e.description)
+        return BadRequest(join(f"{game}.rules", rule_option(e.field)), describe(e))
     return None
 
 

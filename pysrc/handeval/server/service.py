@@ -12,6 +12,7 @@ import logging
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Callable, Dict, Tuple
 
 import grpc
 from google.protobuf import any_pb2
@@ -25,17 +26,17 @@ from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc
 log = logging.getLogger("handeval.server")
 
 #: The converter of each RPC and game (Arrange exists for 十三水 only).
-HANDLERS = {
+HANDLERS: Dict[str, Dict[str, Callable[[Any, common.Batch], Any]]] = {
     "Evaluate": {"shisanshui": shisanshui.evaluate, "tienlen": tienlen.evaluate, "dachu": dachu.evaluate},
     "Compare": {"shisanshui": shisanshui.compare, "tienlen": tienlen.compare, "dachu": dachu.compare},
     "Settle": {"shisanshui": shisanshui.settle, "tienlen": tienlen.settle, "dachu": dachu.settle},
     "Arrange": {"shisanshui": shisanshui.arrange},
 }
-RESPONSES = {
+RESPONSES: Dict[str, Any] = {
     "Evaluate": pb.EvaluateResponse, "Compare": pb.CompareResponse,
     "Settle": pb.SettleResponse, "Arrange": pb.ArrangeResponse,
 }
-REQUESTS = {
+REQUESTS: Dict[str, Any] = {
     "Evaluate": pb.EvaluateRequest, "Compare": pb.CompareRequest,
     "Settle": pb.SettleRequest, "Arrange": pb.ArrangeRequest,
 }
@@ -147,7 +148,8 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
         self.config = config
         self.executor = executor
         self.inflight = 0
-        self._metrics = {}  # (rpc, game) -> the metric children (label lookups are not free)
+        # (rpc, game) -> the metric children (label lookups are not free)
+        self._metrics: Dict[Tuple[str, str], Any] = {}
 
     async def Evaluate(self, request, context):
         return await self._call("Evaluate", request, context)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from handeval import shisanshui as api
 from handeval.errors import HandevalError
 from handeval.server.common import (
-    CHECK_EVERY, BadRequest, Batch, ItemFailed, at, carried_from, opt, rename, rules_from,
+    CHECK_EVERY, BadRequest, Batch, ItemFailed, at, carried_from, describe, opt, rename, rules_from,
 )
 from handeval.v1 import shisanshui_pb2 as pb
 
@@ -55,7 +55,7 @@ def _packed(req, rules) -> bytes:
     try:
         return api.categories_from_ids(req.packed_rows, row_size, rules=rules)
     except HandevalError as e:
-        message = e.description
+        message = describe(e)
         field = e.field or ""
         if field.startswith("data[") and field.endswith("]"):  # data[i] = row i
             i = int(field[5:-1])
@@ -142,7 +142,7 @@ def _order_error(e: HandevalError, offset: int):
     field = e.field or ""
     if not field.startswith("rows["):
         return e  # a rules error: Batch.each fails the request for it
-    return ItemFailed(f"order.rows[{offset + int(field[5:field.index(']')])}]{field[field.index(']') + 1:]}", e.description)
+    return ItemFailed(f"order.rows[{offset + int(field[5:field.index(']')])}]{field[field.index(']') + 1:]}", describe(e))
 
 
 # ---- Settle ----
@@ -225,7 +225,7 @@ def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArra
             # one item per hand: its Arrangement, or the HandevalError that hand would raise
             answers = api.arrange_many([req.items[i].hand for i in chunk], rules=rules, **kw)
         except HandevalError as e:  # a bad option: the whole request's fault
-            raise BadRequest(f"shisanshui.{e.field or 'items'}", e.description) from None
+            raise BadRequest(f"shisanshui.{e.field or 'items'}", describe(e)) from None
         for i, a in zip(chunk, answers):
             if isinstance(a, HandevalError):  # the error arrange(hand) raises, in place
                 batch.fail(outs[i], rename(a, {"cards13": "hand", "cards": "hand"}), i)
