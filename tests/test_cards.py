@@ -1,4 +1,4 @@
-"""Cards and money shared by every game (RULES.md sections 0 and 4)."""
+"""Cards and money shared by every game (docs/rules.md §0 and §4)."""
 
 import pytest
 from hypothesis import given, strategies as st

@@ -1,4 +1,4 @@
-"""打儲 (dachu): RULES.md section 3 through the public Python API."""
+"""打儲 (dachu): docs/rules.md §3 through the public Python API."""
 
 import itertools
 import json

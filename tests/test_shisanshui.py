@@ -1,4 +1,4 @@
-"""十三水 (RULES.md section 1): seed vectors, a differential test against treys, an
+"""十三水 (docs/rules.md §1): seed vectors, a differential test against treys, an
 independent Python oracle for the special hands, properties and bad input."""
 
 import itertools

@@ -1,4 +1,4 @@
-"""越式13张 (RULES.md section 2): seed vectors, exhaustive checks of small families against
+"""越式13张 (docs/rules.md §2): seed vectors, exhaustive checks of small families against
 an independent Python model of the rules, hypothesis properties, rounds, settlement and
 bad input."""
 

@@ -1,4 +1,4 @@
-"""打儲 requests ↔ handeval.dachu (RULES.md section 3): plays, legal and timeout plays,
+"""打儲 requests ↔ handeval.dachu (docs/rules.md §3): plays, legal and timeout plays,
 the deal's declarations and the calling (the game flow, stateless: the client sends the
 actions so far and gets the state), beating, and settlement."""
 

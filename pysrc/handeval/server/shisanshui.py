@@ -1,4 +1,4 @@
-"""十三水 requests ↔ handeval.shisanshui (RULES.md section 1).
+"""十三水 requests ↔ handeval.shisanshui (docs/rules.md §1).
 
 One function per RPC: ``evaluate``, ``compare``, ``settle``, ``arrange``; each takes the
 game's request message and a :class:`~handeval.server.common.Batch` and returns the

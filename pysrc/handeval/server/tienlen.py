@@ -1,4 +1,4 @@
-"""越式13张 requests ↔ handeval.tienlen (RULES.md section 2): plays, instant wins,
+"""越式13张 requests ↔ handeval.tienlen (docs/rules.md §2): plays, instant wins,
 legal plays, the first leader and a round's state (the game flow, stateless: the client
 sends the round's history), beating, and settlement."""
 

@@ -16,7 +16,7 @@ use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
 // ---- Rules ----
 
-/// House-rule options of 打儲 (RULES.md section 3); the defaults are RULES.md's.
+/// House-rule options of 打儲 (docs/rules.md §3); the defaults are those of docs/rules.md.
 /// Validated when constructed: a bad value is a HandevalError naming the option.
 #[pyclass(frozen, from_py_object, module = "handeval.dachu", name = "Rules")]
 #[derive(Clone, Default)]
@@ -911,7 +911,7 @@ native_result! {
 /// someone escaped. ``escaped``: seats that ran away (逃跑) — the game is abandoned and
 /// each pays base × multiplier × ``Rules.escape_units``. ``base``: 底分. ``carried``:
 /// per-seat carried-in amounts for the cap (None entries uncapped). ``rules``: by default
-/// a Calling's own (those it was made with), else RULES.md's. All arguments but
+/// a Calling's own (those it was made with), else the defaults of docs/rules.md. All arguments but
 /// ``chu_side`` and ``places`` are keywords.
 ///
 /// Outcome by the 儲方's places: 1 vs 3 — 1st win + 全殲, 2nd/3rd draw, 4th loss + 全殲;

@@ -13,7 +13,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 // ---- Rules ----
 
-/// House-rule options of 越式13张 (RULES.md section 2); the defaults are RULES.md's.
+/// House-rule options of 越式13张 (docs/rules.md §2); the defaults are those of docs/rules.md.
 /// Validated when constructed: a bad value is a HandevalError naming the option.
 ///
 /// * ``first_lead_must_contain_lowest`` — [decision] the game's first play must contain

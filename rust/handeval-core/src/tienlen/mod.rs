@@ -44,7 +44,7 @@ impl TurnAfterChop {
     }
 }
 
-/// House-rule options of 越式13张; `Default` gives RULES.md's values.
+/// House-rule options of 越式13张; `Default` gives those of docs/rules.md.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
     /// **[decision]** The first play of the game must contain the lowest card dealt
