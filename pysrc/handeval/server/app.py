@@ -24,7 +24,6 @@ from handeval.v1 import handeval_pb2
 log = logging.getLogger("handeval.server")
 
 SERVICE_NAME = handeval_pb2.DESCRIPTOR.services_by_name["Handeval"].full_name
-SERVICE_PREFIX = f"/{SERVICE_NAME}/"
 #: Health is open to everyone (Kubernetes gRPC probes send no metadata).
 OPEN_PREFIX = "/grpc.health.v1.Health/"
 #: A connection must finish its TLS/HTTP2 handshake this soon (gRPC's default: 120 s),
@@ -73,34 +72,6 @@ class TokenInterceptor(grpc.aio.ServerInterceptor):
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong authorization token")
 
         return grpc.unary_unary_rpc_method_handler(deny)
-
-
-class ShutdownGate(grpc.aio.ServerInterceptor):
-    """Holds Handeval calls that arrive once the shutdown has begun, and lets them run once
-    gRPC has stopped accepting (GOAWAY sent): they get the grace like calls in flight.
-
-    Why: gRPC's ``server.stop(grace)`` gives the grace only to calls the server has already
-    taken up; a call still arriving (queued in gRPC's core, or sent before the client saw
-    the GOAWAY) is answered CANCELLED at once (grpc/grpc#41785). So the server keeps
-    accepting until its calls in flight are done and no call has arrived for a moment; a
-    caller whose call is held sends nothing more, so when gRPC then stops, no call is
-    left arriving."""
-
-    def __init__(self):
-        self.closed = False
-        self.released = asyncio.Event()
-        self.held = 0
-        self.arrived = 0
-
-    async def intercept_service(self, continuation, details):
-        if self.closed and details.method.startswith(SERVICE_PREFIX):
-            self.arrived += 1
-            self.held += 1
-            try:
-                await self.released.wait()
-            finally:
-                self.held -= 1
-        return await continuation(details)
 
 
 def _read(path):
@@ -192,8 +163,9 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     the parent); False when compute threads were left running."""
     threads = config.threads or os.cpu_count() or 1
     executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="handeval")
-    gate = ShutdownGate()
-    interceptors = [gate] + ([TokenInterceptor(config.token)] if config.token else [])
+    # No interceptor unless a token is configured: a Python aio interceptor runs on every
+    # call (the shutdown gate is in the servicer's call path, see ShutdownGate).
+    interceptors = [TokenInterceptor(config.token)] if config.token else None
     max_connections = connection_limit(config)
     server = grpc.aio.server(
         interceptors=interceptors,
@@ -203,6 +175,7 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
         options=server_options(config, reuse_port, max_connections),
     )
     service = HandevalService(config, executor)
+    gate = service.gate
     add_to_server(service, server)  # the generated registration, but bad bytes → INVALID_ARGUMENT
     health_servicer = health.aio.HealthServicer()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
@@ -241,7 +214,7 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
         await asyncio.sleep(config.shutdown_delay)  # still serving: load balancers move away
     # Calls in flight finish; calls arriving now wait at the gate, and their callers send
     # nothing more. Then gRPC stops accepting (GOAWAY) and the held calls run, all within
-    # the grace (see ShutdownGate).
+    # the grace (see service.ShutdownGate).
     gate.closed = True
     start = loop.time()
     deadline = start + config.grace

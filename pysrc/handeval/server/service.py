@@ -143,11 +143,42 @@ async def abort_bad_request(context, field: str, message: str):
     )
 
 
+class ShutdownGate:
+    """Holds Handeval calls that arrive once the shutdown has begun, and lets them run once
+    gRPC has stopped accepting (GOAWAY sent): they get the grace like calls in flight.
+
+    Why: gRPC's ``server.stop(grace)`` gives the grace only to calls the server has already
+    taken up; a call still arriving (queued in gRPC's core, or sent before the client saw
+    the GOAWAY) is answered CANCELLED at once (grpc/grpc#41785). So the server keeps
+    accepting until its calls in flight are done and no call has arrived for a moment; a
+    caller whose call is held sends nothing more, so when gRPC then stops, no call is
+    left arriving (see ``serve_async``).
+
+    Checked at the start of the servicer's own call path (one attribute test while
+    serving), not as a ``grpc.aio.ServerInterceptor``: a Python interceptor runs on every
+    call and costs more server CPU than the servicer's own work for a small call."""
+
+    def __init__(self):
+        self.closed = False  # set by serve_async on SIGTERM
+        self.released = asyncio.Event()
+        self.held = 0
+        self.arrived = 0
+
+    async def hold(self) -> None:
+        self.arrived += 1
+        self.held += 1
+        try:
+            await self.released.wait()
+        finally:
+            self.held -= 1
+
+
 class HandevalService(handeval_pb2_grpc.HandevalServicer):
     def __init__(self, config: ServerConfig, executor: ThreadPoolExecutor):
         self.config = config
         self.executor = executor
         self.inflight = 0
+        self.gate = ShutdownGate()
         # (rpc, game) -> the metric children (label lookups are not free)
         self._metrics: Dict[Tuple[str, str], Any] = {}
 
@@ -178,6 +209,8 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
         return data
 
     async def _call(self, rpc: str, request, context):
+        if self.gate.closed:  # shutting down: held, not counted in flight (see ShutdownGate)
+            await self.gate.hold()
         start = time.perf_counter()
         game = request.WhichOneof("game") or ""
         items = 0
