@@ -474,7 +474,10 @@ def test_deadline_stops_a_long_order_item(big_server):
 
         # The server stops inside the item: at its own deadline check, or when grpc cancels
         # the call at the deadline (whichever comes first).
-        wait_for(lambda: "; stopped inside a long item" in big_server.log(),
+        # On a loaded machine the deadline can pass while the 2 M rows are still being
+        # parsed: the server then stops before the item starts (also a stop, not a leak).
+        wait_for(lambda: "; stopped inside a long item" in big_server.log()
+                 or "stopped after 0 of 1 items" in big_server.log(),
                  what="the server to stop the item at its deadline", server=big_server)
         small = stub.Compare(_order_request(5), timeout=30).shisanshui.results[0]
         assert len(small.order.indices) == 5
