@@ -113,18 +113,33 @@ class Batch:
 
     __slots__ = ("game", "deadline", "cancelled", "item_errors")
 
+    #: gRPC cancels a call whose deadline passes by its own clock, which can run a few ms
+    #: ahead of ``deadline`` (read from ``time_remaining()`` a moment later): a cancel this
+    #: close to the deadline is the deadline.
+    DEADLINE_SLACK = 0.25
+
     def __init__(self, game: str = "", deadline: Optional[float] = None):
         self.game = game
         self.deadline = deadline
-        self.cancelled = False
+        self.cancelled: Optional[str] = None  # why the call's task was cancelled: a status code
         self.item_errors = 0
+
+    def cancel(self) -> str:
+        """The call's task was cancelled: the work stops at its next check. -> the status
+        code of the stop (DEADLINE_EXCEEDED when the deadline has (all but) passed)."""
+        expired = self.deadline is not None and time.monotonic() > self.deadline - self.DEADLINE_SLACK
+        self.cancelled = "DEADLINE_EXCEEDED" if expired else "CANCELLED"
+        return self.cancelled
 
     def check(self, done: int = 0, total: int = 0, where: str = "") -> None:
         where = where or f"after {done} of {total} items"
-        if self.deadline is not None and time.monotonic() > self.deadline:
-            raise Stopped("DEADLINE_EXCEEDED", f"deadline exceeded; stopped {where}")
-        if self.cancelled:
-            raise Stopped("CANCELLED", f"the call was cancelled; stopped {where}")
+        code = self.cancelled
+        if code is None and self.deadline is not None and time.monotonic() > self.deadline:
+            code = "DEADLINE_EXCEEDED"
+        if code == "DEADLINE_EXCEEDED":
+            raise Stopped(code, f"deadline exceeded; stopped {where}")
+        if code:
+            raise Stopped(code, f"the call was cancelled; stopped {where}")
 
     def each(self, items, fn: Callable, results, name: str = "items") -> None:
         """One result per item, written into the response's repeated field ``results``

@@ -246,7 +246,7 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             try:
                 return await future
             except asyncio.CancelledError:
-                batch.cancelled = True  # the worker thread stops at its next check
+                batch.cancel()  # the worker thread stops at its next check
                 raise
         except common.BadRequest as e:
             code = "INVALID_ARGUMENT"
@@ -261,7 +261,7 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             self._warn(rpc, game, items, code, str(e), context)
             await context.abort(getattr(grpc.StatusCode, e.code), str(e))
         except asyncio.CancelledError:
-            code = "CANCELLED"
+            code = batch.cancelled or "CANCELLED"
             raise
         except Exception:
             code = "INTERNAL"
