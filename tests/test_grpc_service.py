@@ -453,7 +453,7 @@ def big_server(tmp_path_factory):
     from grpc_fixtures import ServerProcess
 
     s = ServerProcess(tmp_path_factory.mktemp("grpc-big"), "--max-batch", str(2 * BIG_ORDER),
-                      "--max-message-bytes", str(64 << 20), metrics=False)
+                      "--max-message-bytes", str(64 << 20))
     try:
         yield s.wait_serving()
     finally:
@@ -504,16 +504,20 @@ def test_bad_order_rows_are_named_by_their_index(big_server):
 
 def test_cancelled_call_stops_its_work(big_server):
     req = _order_request(BIG_ORDER, seed=2)
-    from grpc_fixtures import wait_for
+    from grpc_fixtures import metric_value, wait_for
 
     with big_server.channel() as ch:
         stub = handeval_stub(ch)
         before = big_server.log().count('"event": "stopped"')
         fut = stub.Compare.future(req, timeout=120)
-        wait_for(lambda: fut.running(), what="the call to start")
+        # In flight once the 32 MB request is received and parsed (that alone can take
+        # over a second on a loaded machine); the item's keys take seconds more.
+        wait_for(lambda: metric_value(big_server.metrics(), "handeval_inflight_requests") >= 1 or fut.done(),
+                 timeout=60, what="the call to be in flight", server=big_server)
         import time
 
-        time.sleep(0.5)  # the server is inside the item
+        time.sleep(0.3)  # the server is inside the item
+        assert not fut.done()
         fut.cancel()
         wait_for(lambda: big_server.log().count('"event": "stopped"') > before, timeout=60,
                  what="the server to stop the cancelled call", server=big_server)
