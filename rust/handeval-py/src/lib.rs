@@ -12,6 +12,7 @@ mod result;
 mod rules;
 mod shisanshui;
 mod tienlen;
+mod wire;
 
 pub use conv::HandevalError;
 

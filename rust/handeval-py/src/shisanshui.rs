@@ -358,6 +358,13 @@ crate::native_result! {
         pub rake: i64,
         pub pairs: Vec<PairResult>,
     }
+    impl {
+        /// The bytes of this settlement as a `handeval.v1.ShisanshuiSettlement` message
+        /// (the gRPC server's fast path; see wire.rs).
+        fn _to_wire<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
+            pyo3::types::PyBytes::new(py, &crate::wire::encode(crate::wire::pb::ShisanshuiSettlement::from(self)))
+        }
+    }
 }
 
 /// Score a deal and settle money.
