@@ -7,6 +7,7 @@ traceback."""
 
 from __future__ import annotations
 
+import functools
 import os
 import signal
 import subprocess
@@ -30,6 +31,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def settle_request(n, seed=0):
     return pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals(n, seed)))
+
+
+#: Deals in one call that must still be running when the test acts on it: about 2 s of
+#: settlement on one compute thread (15-20 µs a deal), a 29 MB request (`long_server`).
+LONG_DEALS = 150_000
+
+
+@functools.lru_cache(maxsize=None)
+def long_request(seed=0):
+    return settle_request(LONG_DEALS, seed)
 
 
 def evaluate_request(n=50):
@@ -61,37 +72,51 @@ def server(tmp_path_factory):
         s.terminate()
 
 
-def test_client_killed_mid_call(server):
+@pytest.fixture(scope="module")
+def long_server(tmp_path_factory):
+    """Room for one long call (see LONG_DEALS) on one compute thread."""
+    s = ServerProcess(tmp_path_factory.mktemp("faults-long"), "--max-batch", str(LONG_DEALS), "--threads", "1",
+                      "--max-message-bytes", str(64 << 20))
+    try:
+        yield s.wait_serving()
+    finally:
+        s.terminate()
+
+
+def test_client_killed_mid_call(long_server):
     """A client process SIGKILLed while its big call runs: the server drops the call and
     keeps serving."""
     code = (
         "import sys, grpc\n"
         "sys.path.insert(0, %r)\n"
-        "from test_faults import settle_request\n"
+        "from test_faults import long_request\n"
         "from handeval.v1 import handeval_pb2_grpc\n"
-        "ch = grpc.insecure_channel(%r)\n"
+        "ch = grpc.insecure_channel(%r, options=[('grpc.max_send_message_length', -1)])\n"
+        "req = long_request()\n"
         "print('calling', flush=True)\n"
-        "handeval_pb2_grpc.HandevalStub(ch).Settle(settle_request(20000), timeout=120)\n"
-    ) % (str(ROOT / "tests"), server.target)
+        "handeval_pb2_grpc.HandevalStub(ch).Settle(req, timeout=120)\n"
+    ) % (str(ROOT / "tests"), long_server.target)
     client = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
     try:
         assert client.stdout.readline().strip() == b"calling"
-        wait_for(lambda: inflight(server) >= 1 or client.poll() is not None, what="the call to be in flight")
+        wait_for(lambda: inflight(long_server) >= 1 or client.poll() is not None, what="the call to be in flight")
         assert client.poll() is None, "the call finished before the kill; make it bigger"
         client.kill()
         client.wait()
     finally:
         if client.poll() is None:
             client.kill()
-    wait_for(lambda: inflight(server) == 0, timeout=120, what="the dropped call to end")
-    assert_serving(server)
+    wait_for(lambda: inflight(long_server) == 0, timeout=120, what="the dropped call to end")
+    assert_serving(long_server)
 
 
-def test_cancelled_call(server):
+def test_cancelled_call(long_server):
+    server = long_server
+    req = long_request(seed=1)
     with server.channel() as ch:
         stub = handeval_pb2_grpc.HandevalStub(ch)
-        fut = stub.Settle.future(settle_request(20000, seed=1), timeout=120)
-        wait_for(lambda: inflight(server) >= 1 or fut.done(), what="the call to be in flight")
+        fut = stub.Settle.future(req, timeout=120)
+        wait_for(lambda: inflight(server) >= 1 or fut.done(), timeout=60, what="the call to be in flight")
         assert not fut.done()
         assert fut.cancel()
         assert fut.cancelled()
@@ -101,16 +126,18 @@ def test_cancelled_call(server):
     assert_serving(server)
 
 
-def test_exceeded_deadline_stops_the_work(server):
+def test_exceeded_deadline_stops_the_work(long_server):
+    server = long_server
+    req = long_request(seed=2)
     with server.channel() as ch:
         stub = handeval_pb2_grpc.HandevalStub(ch)
         with pytest.raises(grpc.RpcError) as e:
-            stub.Settle(settle_request(20000, seed=2), timeout=0.5)
+            stub.Settle(req, timeout=1.0)
         assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
     # The server gives up on the batch (it checks the deadline every 64 items) rather
-    # than finishing 20,000 deals nobody waits for.
+    # than finishing deals nobody waits for.
     wait_for(lambda: inflight(server) == 0, timeout=60, what="the expired call to end")
-    assert "DEADLINE_EXCEEDED" in server.log() and "of 20000 items" in server.log()
+    assert "DEADLINE_EXCEEDED" in server.log() and f"of {LONG_DEALS} items" in server.log(), server.log()[-2000:]
     assert_serving(server)
 
 

@@ -28,12 +28,13 @@ def evaluate_request(n=1):
 
 
 def test_sigterm_finishes_the_call_in_flight_and_exits_0(tmp_path):
-    s = ServerProcess(tmp_path, "--max-batch", "100000", "--shutdown-delay", "3", "--grace", "30", "--threads", "1")
+    s = ServerProcess(tmp_path, "--max-batch", "100000", "--shutdown-delay", "3", "--grace", "30", "--threads", "1",
+                      "--max-message-bytes", str(64 << 20))
     try:
         s.wait_serving()
-        batch = deals(8000)
+        batch = deals(60000)  # ~1 s of settlement on one thread: still running at the SIGTERM
         result = {}
-        with s.channel() as ch:
+        with s.channel(options=[("grpc.max_receive_message_length", -1)]) as ch:
             stub = handeval_pb2_grpc.HandevalStub(ch)
             health = health_pb2_grpc.HealthStub(ch)
 
@@ -187,13 +188,14 @@ def test_sigterm_gives_arriving_calls_the_grace(tmp_path):
 def test_grace_expiry_cancels_and_exits_without_traceback(tmp_path):
     """A call longer than --grace: cancelled when the grace ends, the process exits 0 at
     once (not after the batch) and logs no traceback."""
-    s = ServerProcess(tmp_path, "--threads", "1", "--grace", "0.5", "--max-batch", "100000")
+    s = ServerProcess(tmp_path, "--threads", "1", "--grace", "0.5", "--max-batch", "100000",
+                      "--max-message-bytes", str(64 << 20))
     try:
         s.wait_serving()
         assert f'"metrics_port": {s.metrics_port}' in s.log()  # the serving line names it
         with s.channel() as ch:
             fut = handeval_pb2_grpc.HandevalStub(ch).Settle.future(
-                pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals(30000))), timeout=300)
+                pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals(100000))), timeout=300)  # ~2 s of work
             wait_for(lambda: metric_value(s.metrics(), "handeval_inflight_requests") >= 1 or fut.done(),
                      what="the call to be in flight", server=s)
             assert not fut.done(), "the call finished before SIGTERM; make it bigger"

@@ -175,11 +175,13 @@ class Batch:
         out.error.message = clip(describe(e))
 
 
-def rules_from(msg, cls, field: str):
-    """``cls(**set fields)`` once per request (proto3 ``optional``: unset = the default),
-    or None when nothing is set (the API's defaults). A value ``cls`` rejects is a
-    BadRequest naming ``field.<option>``."""
-    options = {fd.name: value for fd, value in msg.ListFields()}
+def rules_from(req, cls, field: str):
+    """``cls(**set fields)`` of ``req.rules`` once per request (proto3 ``optional``: unset
+    = the default), or None when nothing is set (the API's defaults). A value ``cls``
+    rejects is a BadRequest naming ``field.<option>``."""
+    if not req.HasField("rules"):
+        return None
+    options = {fd.name: value for fd, value in req.rules.ListFields()}
     if not options:
         return None
     try:

@@ -15,7 +15,7 @@ NEEDS_CHU = ("play", "legal_plays", "timeout_play")
 
 
 def _rules(req):
-    return rules_from(req.rules, api.Rules, "dachu.rules")
+    return rules_from(req, api.Rules, "dachu.rules")
 
 
 def _chu(req) -> str:

@@ -217,7 +217,7 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
         code = "OK"
         batch = common.Batch(game)
         self.inflight += 1
-        metrics.INFLIGHT.inc()
+        gauged = False
         try:
             if isinstance(request, Undecodable):
                 raise common.BadRequest("", f"the request is not a valid {request.type_name}: {request.error}")
@@ -237,11 +237,15 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
                     "(split the batch; the server's --max-batch)")
             packed = _packed_rows(rpc, game, sub)
             items += packed
+            if rpc != "Arrange" and items <= INLINE_ITEMS:
+                # Done within this step of the event loop, in microseconds: no deadline to
+                # watch, and no moment at which the in-flight gauge could be read.
+                return self._run(rpc, game, sub, batch)
             remaining = context.time_remaining()
             if remaining is not None:
                 batch.deadline = time.monotonic() + remaining
-            if rpc != "Arrange" and items <= INLINE_ITEMS:
-                return self._run(rpc, game, sub, batch)
+            metrics.INFLIGHT.inc()
+            gauged = True
             future = asyncio.get_running_loop().run_in_executor(self.executor, self._run, rpc, game, sub, batch)
             try:
                 return await future
@@ -270,7 +274,8 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             await context.abort(grpc.StatusCode.INTERNAL, f"internal error (incident {incident}, see the server log)")
         finally:
             self.inflight -= 1
-            metrics.INFLIGHT.dec()
+            if gauged:
+                metrics.INFLIGHT.dec()
             elapsed = time.perf_counter() - start
             self._observe(rpc, game or "none", code, elapsed, items, batch.item_errors)
             if log.isEnabledFor(logging.DEBUG):

@@ -23,7 +23,7 @@ ROWS = ("front", "middle", "back")
 
 
 def _rules(req):
-    return rules_from(req.rules, api.Rules, "shisanshui.rules")
+    return rules_from(req, api.Rules, "shisanshui.rules")
 
 
 def _row(m: pb.ShisanshuiRow, r) -> None:

@@ -11,7 +11,7 @@ from handeval.v1 import tienlen_pb2 as pb
 
 
 def _rules(req):
-    return rules_from(req.rules, api.Rules, "tienlen.rules")
+    return rules_from(req, api.Rules, "tienlen.rules")
 
 
 def _play(m: pb.TienlenPlay, p) -> None:
