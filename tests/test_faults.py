@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -138,6 +139,25 @@ def test_exceeded_deadline_stops_the_work(long_server):
     # than finishing deals nobody waits for.
     wait_for(lambda: inflight(server) == 0, timeout=60, what="the expired call to end")
     assert "DEADLINE_EXCEEDED" in server.log() and f"of {LONG_DEALS} items" in server.log(), server.log()[-2000:]
+    assert_serving(server)
+
+
+def test_deadline_stops_monte_carlo_arrange_between_hands(long_server):
+    """Arrange with ``samples`` is ~70 µs per sample and hand: the server checks the
+    deadline between (few) hands, not once per 256 hands (here: 200 hands, ~14 ms each)."""
+    server = long_server
+    rng = random.Random(5)
+    req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(
+        samples=200, items=[ssw.ShisanshuiArrangeItem(hand=" ".join(rng.sample(DECK, 13))) for _ in range(200)]))
+    before = server.log().count("DEADLINE_EXCEEDED")
+    with server.channel() as ch:
+        with pytest.raises(grpc.RpcError) as e:
+            handeval_pb2_grpc.HandevalStub(ch).Arrange(req, timeout=0.3)
+        assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+    wait_for(lambda: inflight(server) == 0, timeout=60, what="the expired call to end")
+    wait_for(lambda: server.log().count("DEADLINE_EXCEEDED") > before, timeout=10,
+             what="the server to log the stop", server=server)
+    assert "of 200 items" in server.log()
     assert_serving(server)
 
 

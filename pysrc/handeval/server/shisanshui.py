@@ -14,8 +14,16 @@ from handeval.server.common import (
 )
 from handeval.v1 import shisanshui_pb2 as pb
 
-#: arrange_many is called on chunks of this many hands, with a deadline check between.
+#: arrange_many is called on chunks of at most this many hands, with a deadline check
+#: between (fewer with Monte-Carlo ``samples``: see arrange_chunk).
 ARRANGE_CHUNK = 256
+
+
+def arrange_chunk(samples: int) -> int:
+    """Hands per arrange_many call: 256 exact arrangements take a few ms, but one hand
+    with ``samples`` takes about 70 µs per sample, so the chunk shrinks to one hand from
+    about 50 samples on (else a deadline would be checked once in minutes)."""
+    return max(1, ARRANGE_CHUNK // (1 + 5 * samples))
 #: The rows of an ``order`` item get their keys in chunks of this many, with a deadline
 #: check between.
 ORDER_CHUNK = 4096
@@ -204,9 +212,10 @@ def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArra
     outs = [resp.results.add() for _ in kinds]  # filled by index: hands first, in chunks
 
     hands = [i for i, k in enumerate(kinds) if k == "hand"]
-    for start in range(0, len(hands), ARRANGE_CHUNK):
+    step = arrange_chunk(req.samples if req.HasField("samples") else 0)
+    for start in range(0, len(hands), step):
         batch.check(start, len(req.items))
-        chunk = hands[start:start + ARRANGE_CHUNK]
+        chunk = hands[start:start + step]
         try:
             # one item per hand: its Arrangement, or the HandevalError that hand would raise
             answers = api.arrange_many([req.items[i].hand for i in chunk], rules=rules, **kw)
