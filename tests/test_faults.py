@@ -135,7 +135,7 @@ def test_exceeded_deadline_stops_the_work(long_server):
         with pytest.raises(grpc.RpcError) as e:
             stub.Settle(req, timeout=1.0)
         assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
-    # The server gives up on the batch (it checks the deadline every 64 items) rather
+    # The server gives up on the batch (it checks the deadline every 16 items) rather
     # than finishing deals nobody waits for.
     wait_for(lambda: inflight(server) == 0, timeout=60, what="the expired call to end")
     assert "DEADLINE_EXCEEDED" in server.log() and f"of {LONG_DEALS} items" in server.log(), server.log()[-2000:]
