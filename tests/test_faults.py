@@ -161,6 +161,19 @@ def test_deadline_stops_monte_carlo_arrange_between_hands(long_server):
     assert_serving(server)
 
 
+def test_samples_over_the_server_limit_are_invalid_argument(long_server):
+    """One Monte-Carlo hand runs to its end once started, so --max-samples bounds how far
+    a call can run past its deadline."""
+    req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(
+        samples=10_001, items=[ssw.ShisanshuiArrangeItem(hand=" ".join(DECK[:13]))]))
+    with long_server.channel() as ch:
+        with pytest.raises(grpc.RpcError) as e:
+            handeval_pb2_grpc.HandevalStub(ch).Arrange(req, timeout=30)
+    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert e.value.details().startswith("shisanshui.samples: 10001 samples per hand exceed the limit of 10000")
+    assert_serving(long_server)
+
+
 def test_oversized_request_is_resource_exhausted(server):
     big = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
         items=[ssw.ShisanshuiEvaluateItem(row="As " * 1_500_000)]))

@@ -24,6 +24,9 @@ from typing import Callable, List, Optional
 DEFAULT_MAX_BATCH = 10_000
 DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 DEFAULT_MAX_CONCURRENT_RPCS = 1000
+#: ~0.7 s of one core per hand: a Monte-Carlo hand runs to its end once started (the
+#: deadline is checked between hands), so this bounds the work a call can overrun by.
+DEFAULT_MAX_SAMPLES = 10_000
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
@@ -39,6 +42,8 @@ class ServerConfig:
     metrics_port: Optional[int] = None
     max_batch: int = DEFAULT_MAX_BATCH
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
+    #: Most Monte-Carlo ``samples`` per hand an Arrange request may ask for.
+    max_samples: int = DEFAULT_MAX_SAMPLES
     #: Calls in progress per process; more get RESOURCE_EXHAUSTED. 0 = no limit.
     max_concurrent_rpcs: int = DEFAULT_MAX_CONCURRENT_RPCS
     #: Open client connections per process; more are closed at once. 0 = as many as
@@ -156,6 +161,8 @@ OPTIONS = (
     Option("--max-batch", integer(1), "most items (or deals) per request"),
     Option("--max-message-bytes", integer(1024, 2**31 - 1), "largest request/response message",
            shown="16 MiB"),
+    Option("--max-samples", integer(0, 1_000_000), "most Monte-Carlo samples per hand in an Arrange request "
+           "(~70 µs each; a hand runs to its end once started)"),
     Option("--max-concurrent-rpcs", integer(0), "calls in progress per process; more are refused with "
            "RESOURCE_EXHAUSTED, 0 = no limit"),
     Option("--max-connections", integer(0), "open client connections per process; more are closed at once, "
