@@ -4,7 +4,7 @@
 
 use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, IntoPyResult};
 use crate::result::{self, add_class, card_list, many_items, Cards, NativeResult, Names};
-use crate::rules::{self, rules_arg, GameRules};
+use crate::rules::rules_arg;
 use crate::{native_result, result_methods};
 use handeval_core::cards::Card;
 use handeval_core::dachu::calling::{side_name, Call, Calling as CoreCalling, Outcome, Stage};
@@ -16,96 +16,33 @@ use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
 // ---- Rules ----
 
-/// House-rule options of 打儲 (docs/rules.md §3); the defaults are those of docs/rules.md.
-/// Validated when constructed: a bad value is a HandevalError naming the option.
-#[pyclass(frozen, from_py_object, module = "handeval.dachu", name = "Rules")]
-#[derive(Clone, Default)]
-pub struct DachuRules {
-    core: dc::Rules,
-}
-
-impl GameRules for DachuRules {
-    type Core = dc::Rules;
-    const GAME: &'static str = "dachu";
-    fn core(&self) -> &dc::Rules {
-        &self.core
-    }
-}
-
-result_methods!(DachuRules, [mixed_ace_pair, cheng_chu_alone, escape_shared_by_all, unit_per, first_caller_2v2, escape_units, jiao_round_up, declare_once_per] {
-    #[new]
-    #[pyo3(signature = (*, mixed_ace_pair=None, cheng_chu_alone=None, escape_shared_by_all=None, unit_per=None, first_caller_2v2=None, escape_units=None, jiao_round_up=None, declare_once_per=None))]
-    #[allow(clippy::too_many_arguments)]
-    fn new(
-        mixed_ace_pair: Option<&Bound<'_, PyAny>>,
-        cheng_chu_alone: Option<&Bound<'_, PyAny>>,
-        escape_shared_by_all: Option<&Bound<'_, PyAny>>,
-        unit_per: Option<&Bound<'_, PyAny>>,
-        first_caller_2v2: Option<&Bound<'_, PyAny>>,
-        escape_units: Option<&Bound<'_, PyAny>>,
-        jiao_round_up: Option<&Bound<'_, PyAny>>,
-        declare_once_per: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let d = dc::Rules::default();
-        let core = dc::Rules {
-            mixed_ace_pair: rules::flag(mixed_ace_pair, "mixed_ace_pair", d.mixed_ace_pair)?,
-            cheng_chu_alone: rules::flag(cheng_chu_alone, "cheng_chu_alone", d.cheng_chu_alone)?,
-            escape_shared_by_all: rules::flag(escape_shared_by_all, "escape_shared_by_all", d.escape_shared_by_all)?,
-            unit_per: rules::choice(unit_per, "unit_per", d.unit_per, UnitPer::parse)?,
-            first_caller_2v2: rules::choice(first_caller_2v2, "first_caller_2v2", d.first_caller_2v2, FirstCaller::parse)?,
-            escape_units: rules::count(escape_units, "escape_units", d.escape_units)?,
-            jiao_round_up: rules::flag(jiao_round_up, "jiao_round_up", d.jiao_round_up)?,
-            declare_once_per: rules::choice(declare_once_per, "declare_once_per", d.declare_once_per, DeclareOncePer::parse)?,
-        };
-        Ok(DachuRules { core: rules::validated(core, dc::Rules::validate)? })
-    }
+crate::native_rules! {
+    /// House-rule options of 打儲 (docs/rules.md §3); the defaults are those of docs/rules.md.
+    /// Validated when constructed: a bad value is a HandevalError naming the option.
+    pub struct DachuRules(core = dc::Rules, game = "dachu", module = "handeval.dachu");
     /// [decision] one 儲A + one plain A is an ordinary AA (default True); False: such a
     /// pair is not a play.
-    #[getter]
-    fn mixed_ace_pair(&self) -> bool {
-        self.core.mixed_ace_pair
-    }
+    mixed_ace_pair: flag => bool = |c| c.mixed_ace_pair;
     /// [decision] 撐儲 makes that colour the 儲, so its player plays alone, 1 vs 3
     /// (default True); False: 撐儲 only doubles.
-    #[getter]
-    fn cheng_chu_alone(&self) -> bool {
-        self.core.cheng_chu_alone
-    }
+    cheng_chu_alone: flag => bool = |c| c.cheng_chu_alone;
     /// [decision] an escape penalty is shared by the three others (default True); False:
     /// only by the escaping player's opponents.
-    #[getter]
-    fn escape_shared_by_all(&self) -> bool {
-        self.core.escape_shared_by_all
-    }
+    escape_shared_by_all: flag => bool = |c| c.escape_shared_by_all;
     /// [decision] a won game moves one unit per member of the "larger_side" (default) or
     /// of the "losing_side".
-    #[getter]
-    fn unit_per(&self) -> &'static str {
-        self.core.unit_per.as_str()
-    }
+    unit_per: choice(UnitPer::parse) => &'static str = |c| c.unit_per.as_str();
     /// Who calls first in a 2 vs 2 without 夢宣/撐儲: "other" (the 非儲方, default) or "chu".
-    #[getter]
-    fn first_caller_2v2(&self) -> &'static str {
-        self.core.first_caller_2v2.as_str()
-    }
+    first_caller_2v2: choice(FirstCaller::parse) => &'static str = |c| c.first_caller_2v2.as_str();
     /// The escape penalty in units of base × multiplier (the seed: 5; at most 1000).
-    #[getter]
-    fn escape_units(&self) -> u32 {
-        self.core.escape_units
-    }
+    escape_units: count => u32 = |c| c.escape_units;
     /// [decision] a 繳 costs base × multiplier / 2 rounded up to a whole unit (default
     /// True: a surrender always costs something); False: rounded toward zero.
-    #[getter]
-    fn jiao_round_up(&self) -> bool {
-        self.core.jiao_round_up
-    }
+    jiao_round_up: flag => bool = |c| c.jiao_round_up;
     /// [decision] the deal's declarations are once per "player_and_kind" (default), once
     /// per "player" (one of any kind each) or once per "game" per kind.
-    #[getter]
-    fn declare_once_per(&self) -> &'static str {
-        self.core.declare_once_per.as_str()
-    }
-});
+    declare_once_per: choice(DeclareOncePer::parse) => &'static str = |c| c.declare_once_per.as_str();
+}
 
 fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<dc::Rules> {
     rules_arg::<DachuRules>(obj)

@@ -1,8 +1,9 @@
 //! Native rule classes: how a game's `Rules` is declared, validated and read, and the
 //! `handeval.Rules` bundle of every game's part.
 //!
-//! A game's `Rules` is a frozen pyclass wrapping the core struct (`core`), registered in
-//! `_core` as `<Game>Rules` with Python name `Rules` in module `handeval.<game>`:
+//! A game's `Rules` is a frozen pyclass wrapping the core struct (`core`), declared with
+//! [`native_rules!`] from one list of its options and registered in `_core` as
+//! `<Game>Rules` with Python name `Rules` in module `handeval.<game>`:
 //! * its constructor takes keyword-only options; an absent (or `None`) option is the core
 //!   default (`Rules::default()`, the one definition of every default); each option is
 //!   read with [`flag`] / [`count`] / [`choice`] and the whole checked with the core's
@@ -17,6 +18,68 @@ use crate::conv::{bad, int_from, type_name};
 use handeval_core::Error;
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
+
+/// Declares a game's native `Rules` from one list of its options: the pyclass,
+/// [`GameRules`], the keyword-only constructor and a getter per option. An option is
+/// `name: kind => Type = |core| value`, `kind` one of `flag`, `count`,
+/// `choice(parse_fn)` (how the constructor reads it: [`flag`], [`count`], [`choice`]).
+/// The core struct is built from the list as a literal, so a core option missing here
+/// does not compile.
+#[macro_export]
+macro_rules! native_rules {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident(core = $core:path, game = $game:literal, module = $module:literal);
+        $( $(#[$ometa:meta])* $opt:ident : $kind:ident $(($parse:path))? => $ret:ty = |$c:ident| $get:expr; )+
+    ) => {
+        $(#[$meta])*
+        #[pyo3::pyclass(frozen, from_py_object, module = $module, name = "Rules")]
+        #[derive(Clone, Default)]
+        pub struct $name {
+            pub core: $core,
+        }
+        impl $crate::rules::GameRules for $name {
+            type Core = $core;
+            const GAME: &'static str = $game;
+            fn core(&self) -> &$core {
+                &self.core
+            }
+        }
+        $crate::result_methods!($name, [$($opt),+] {
+            #[new]
+            #[pyo3(signature = (*, $($opt = None),+))]
+            #[allow(clippy::too_many_arguments)]
+            fn new($($opt: Option<&Bound<'_, PyAny>>),+) -> PyResult<Self> {
+                type Core = $core; // a path cannot name a struct literal; an alias can
+                let d = Core::default();
+                let core = Core { $( $opt: $crate::rule_option!($kind $(($parse))?, $opt, d)? ),+ };
+                Ok($name { core: $crate::rules::validated(core, <$core>::validate)? })
+            }
+            $(
+                $(#[$ometa])*
+                #[getter]
+                fn $opt(&self) -> $ret {
+                    let $c = &self.core;
+                    $get
+                }
+            )+
+        });
+    };
+}
+
+/// One option of [`native_rules!`]'s constructor: the given value or the core default.
+#[macro_export]
+macro_rules! rule_option {
+    (flag, $opt:ident, $d:ident) => {
+        $crate::rules::flag($opt, stringify!($opt), $d.$opt)
+    };
+    (count, $opt:ident, $d:ident) => {
+        $crate::rules::count($opt, stringify!($opt), $d.$opt)
+    };
+    (choice($parse:path), $opt:ident, $d:ident) => {
+        $crate::rules::choice($opt, stringify!($opt), $d.$opt, $parse)
+    };
+}
 
 /// A game's native `Rules` class.
 pub trait GameRules: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync {

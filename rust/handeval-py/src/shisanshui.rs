@@ -4,84 +4,32 @@ use crate::conv::{bad, cards_from, check_list, quick_cards_into, carried_from, i
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId, SuitOrder, WheelRank};
 use crate::result::{add_class, item_error, Cards, Text};
-use crate::rules::{self, rules_arg, GameRules};
+use crate::rules::rules_arg;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
 
-/// 十三水's house-rule options (`handeval.shisanshui.Rules`); see [`crate::rules`] for the
-/// pattern. The defaults are the core's `Rules::default()`.
-#[pyclass(frozen, name = "Rules", module = "handeval.shisanshui")]
-#[derive(Clone, Default)]
-pub struct ShisanshuiRules {
-    pub core: Rules,
-}
-
-impl GameRules for ShisanshuiRules {
-    type Core = Rules;
-    const GAME: &'static str = "shisanshui";
-    fn core(&self) -> &Rules {
-        &self.core
-    }
+crate::native_rules! {
+    /// 十三水's house-rule options (`handeval.shisanshui.Rules`); see [`crate::rules`] for
+    /// the pattern. The defaults are the core's `Rules::default()`.
+    pub struct ShisanshuiRules(core = Rules, game = "shisanshui", module = "handeval.shisanshui");
+    /// Equal ranks are decided by suits (no ties); off: an exact rank tie scores 0.
+    suit_tiebreak: flag => bool = |c| c.suit_tiebreak;
+    /// Suits strongest first, e.g. "shcd" (♠ > ♥ > ♣ > ♦).
+    suit_order: choice(SuitOrder::parse) => String = |c| c.suit_order.to_text();
+    /// Where A2345 ranks: "lowest" or "second_highest" (just below TJQKA).
+    a2345: choice(WheelRank::parse) => &'static str = |c| c.a2345.as_str();
+    /// A fouled hand loses every row and counts as scooped; off: fouls are rejected.
+    foul_scoring: flag => bool = |c| c.foul_scoring;
+    /// 全垒打 needs at least this many opponents.
+    home_run_min_opponents: count => u32 = |c| c.home_run_min_opponents;
+    /// 抽水: percent of each positive result.
+    rake_percent: count => u32 = |c| c.rake_percent;
 }
 
 pub(crate) fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     rules_arg::<ShisanshuiRules>(obj)
 }
-
-crate::result_methods!(ShisanshuiRules, [suit_tiebreak, suit_order, a2345, foul_scoring, home_run_min_opponents, rake_percent] {
-    #[new]
-    #[pyo3(signature = (*, suit_tiebreak=None, suit_order=None, a2345=None, foul_scoring=None, home_run_min_opponents=None, rake_percent=None))]
-    fn new(
-        suit_tiebreak: Option<&Bound<'_, PyAny>>,
-        suit_order: Option<&Bound<'_, PyAny>>,
-        a2345: Option<&Bound<'_, PyAny>>,
-        foul_scoring: Option<&Bound<'_, PyAny>>,
-        home_run_min_opponents: Option<&Bound<'_, PyAny>>,
-        rake_percent: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let d = Rules::default();
-        let core = Rules {
-            suit_tiebreak: rules::flag(suit_tiebreak, "suit_tiebreak", d.suit_tiebreak)?,
-            suit_order: rules::choice(suit_order, "suit_order", d.suit_order, SuitOrder::parse)?,
-            a2345: rules::choice(a2345, "a2345", d.a2345, WheelRank::parse)?,
-            foul_scoring: rules::flag(foul_scoring, "foul_scoring", d.foul_scoring)?,
-            home_run_min_opponents: rules::count(home_run_min_opponents, "home_run_min_opponents", d.home_run_min_opponents)?,
-            rake_percent: rules::count(rake_percent, "rake_percent", d.rake_percent)?,
-        };
-        Ok(ShisanshuiRules { core: rules::validated(core, Rules::validate)? })
-    }
-    /// Equal ranks are decided by suits (no ties); off: an exact rank tie scores 0.
-    #[getter]
-    fn suit_tiebreak(&self) -> bool {
-        self.core.suit_tiebreak
-    }
-    /// Suits strongest first, e.g. "shcd" (♠ > ♥ > ♣ > ♦).
-    #[getter]
-    fn suit_order(&self) -> String {
-        self.core.suit_order.to_text()
-    }
-    /// Where A2345 ranks: "lowest" or "second_highest" (just below TJQKA).
-    #[getter]
-    fn a2345(&self) -> &'static str {
-        self.core.a2345.as_str()
-    }
-    /// A fouled hand loses every row and counts as scooped; off: fouls are rejected.
-    #[getter]
-    fn foul_scoring(&self) -> bool {
-        self.core.foul_scoring
-    }
-    /// 全垒打 needs at least this many opponents.
-    #[getter]
-    fn home_run_min_opponents(&self) -> u32 {
-        self.core.home_run_min_opponents
-    }
-    /// 抽水: percent of each positive result.
-    #[getter]
-    fn rake_percent(&self) -> u32 {
-        self.core.rake_percent
-    }
-});
 
 crate::native_result! {
     module = "handeval.shisanshui";

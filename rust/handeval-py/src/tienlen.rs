@@ -4,7 +4,7 @@
 
 use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
 use crate::result::{add_class, card_str, item_error, many_items, Cards, Names};
-use crate::rules::{self, rules_arg, GameRules};
+use crate::rules::rules_arg;
 use crate::{native_result, result_methods};
 use handeval_core::cards::Card;
 use handeval_core::tienlen::{self as tl, play, Action, InstantWin, Kind, RoundState as CoreRound, Transfer};
@@ -13,67 +13,25 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 // ---- Rules ----
 
-/// House-rule options of 越式13张 (docs/rules.md §2); the defaults are those of docs/rules.md.
-/// Validated when constructed: a bad value is a HandevalError naming the option.
-///
-/// * ``first_lead_must_contain_lowest`` — [decision] the game's first play must contain
-///   the lowest card dealt (normally 3♠); default False (the seed does not require it).
-/// * ``unplayed_loser_adds_multipliers`` — [decision] a loser who played no card and holds
-///   specials or 2s pays ``26 + Σ multipliers`` (default True); False: just 26.
-/// * ``turn_after_chop`` — [decision] who moves after a chop by a seat that had passed:
-///   ``"from_chopper"`` (default: the next seat after the chopper that has not passed) or
-///   ``"resume"`` (the seat whose turn the chop interrupted).
-/// * ``rake_percent`` — 抽水 of the winner's positive final amount, 0..100, default 5 (the
-///   seed); losers are not raked.
-#[pyclass(frozen, from_py_object, module = "handeval.tienlen", name = "Rules")]
-#[derive(Clone, Default)]
-pub struct TienlenRules {
-    core: tl::Rules,
+crate::native_rules! {
+    /// House-rule options of 越式13张 (docs/rules.md §2); the defaults are those of docs/rules.md.
+    /// Validated when constructed: a bad value is a HandevalError naming the option.
+    ///
+    /// * ``first_lead_must_contain_lowest`` — [decision] the game's first play must contain
+    ///   the lowest card dealt (normally 3♠); default False (the seed does not require it).
+    /// * ``unplayed_loser_adds_multipliers`` — [decision] a loser who played no card and holds
+    ///   specials or 2s pays ``26 + Σ multipliers`` (default True); False: just 26.
+    /// * ``turn_after_chop`` — [decision] who moves after a chop by a seat that had passed:
+    ///   ``"from_chopper"`` (default: the next seat after the chopper that has not passed) or
+    ///   ``"resume"`` (the seat whose turn the chop interrupted).
+    /// * ``rake_percent`` — 抽水 of the winner's positive final amount, 0..100, default 5 (the
+    ///   seed); losers are not raked.
+    pub struct TienlenRules(core = tl::Rules, game = "tienlen", module = "handeval.tienlen");
+    first_lead_must_contain_lowest: flag => bool = |c| c.first_lead_must_contain_lowest;
+    unplayed_loser_adds_multipliers: flag => bool = |c| c.unplayed_loser_adds_multipliers;
+    turn_after_chop: choice(tl::TurnAfterChop::parse) => &'static str = |c| c.turn_after_chop.as_str();
+    rake_percent: count => u32 = |c| c.rake_percent;
 }
-
-impl GameRules for TienlenRules {
-    type Core = tl::Rules;
-    const GAME: &'static str = "tienlen";
-    fn core(&self) -> &tl::Rules {
-        &self.core
-    }
-}
-
-result_methods!(TienlenRules, [first_lead_must_contain_lowest, unplayed_loser_adds_multipliers, turn_after_chop, rake_percent] {
-    #[new]
-    #[pyo3(signature = (*, first_lead_must_contain_lowest=None, unplayed_loser_adds_multipliers=None, turn_after_chop=None, rake_percent=None))]
-    fn new(
-        first_lead_must_contain_lowest: Option<&Bound<'_, PyAny>>,
-        unplayed_loser_adds_multipliers: Option<&Bound<'_, PyAny>>,
-        turn_after_chop: Option<&Bound<'_, PyAny>>,
-        rake_percent: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let d = tl::Rules::default();
-        let core = tl::Rules {
-            first_lead_must_contain_lowest: rules::flag(first_lead_must_contain_lowest, "first_lead_must_contain_lowest", d.first_lead_must_contain_lowest)?,
-            unplayed_loser_adds_multipliers: rules::flag(unplayed_loser_adds_multipliers, "unplayed_loser_adds_multipliers", d.unplayed_loser_adds_multipliers)?,
-            turn_after_chop: rules::choice(turn_after_chop, "turn_after_chop", d.turn_after_chop, tl::TurnAfterChop::parse)?,
-            rake_percent: rules::count(rake_percent, "rake_percent", d.rake_percent)?,
-        };
-        Ok(TienlenRules { core: rules::validated(core, tl::Rules::validate)? })
-    }
-    #[getter]
-    fn first_lead_must_contain_lowest(&self) -> bool {
-        self.core.first_lead_must_contain_lowest
-    }
-    #[getter]
-    fn unplayed_loser_adds_multipliers(&self) -> bool {
-        self.core.unplayed_loser_adds_multipliers
-    }
-    #[getter]
-    fn turn_after_chop(&self) -> &'static str {
-        self.core.turn_after_chop.as_str()
-    }
-    #[getter]
-    fn rake_percent(&self) -> u32 {
-        self.core.rake_percent
-    }
-});
 
 fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<tl::Rules> {
     rules_arg::<TienlenRules>(obj)
