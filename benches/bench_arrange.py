@@ -78,3 +78,22 @@ def test_many_arrange_many(benchmark):
     benchmark.extra_info["cpus"] = os.cpu_count()
     out = benchmark.pedantic(shisanshui.arrange_many, args=(HANDS,), rounds=3, iterations=1)
     assert len(out) == len(HANDS)
+
+
+# ---- Monte-Carlo re-ranking: the cost per sample (what --max-samples of the server
+# bounds: a hand with samples runs to its end once started) ----
+
+def test_samples_baseline_exact_arrange(benchmark):
+    benchmark.group = "arrange: one hand, samples=1000"
+    benchmark.extra_info["items"] = 1
+    a = benchmark(shisanshui.arrange, HAND)
+    assert len(a.front) == 3
+
+
+def test_samples_arrange_1000(benchmark):
+    """One hand with samples=1000 on every core; time per hand / 1000 = per sample."""
+    benchmark.group = "arrange: one hand, samples=1000"
+    benchmark.extra_info["items"] = 1
+    benchmark.extra_info["cpus"] = os.cpu_count()
+    a = benchmark.pedantic(shisanshui.arrange, args=(HAND,), kwargs={"samples": 1000}, rounds=5, iterations=1)
+    assert len(a.front) == 3

@@ -143,7 +143,7 @@ def test_exceeded_deadline_stops_the_work(long_server):
 
 
 def test_deadline_stops_monte_carlo_arrange_between_hands(long_server):
-    """Arrange with ``samples`` is ~70 µs per sample and hand: the server checks the
+    """Arrange with ``samples`` is ~70 µs per sample and hand (2 cores): the server checks the
     deadline between (few) hands, not once per 256 hands (here: 200 hands, ~14 ms each)."""
     server = long_server
     rng = random.Random(5)

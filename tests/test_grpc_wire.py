@@ -3,13 +3,12 @@ server's fast path) equal the messages built from the results' public fields."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
 
 from handeval import shisanshui as ssw
 from handeval.v1 import common_pb2, shisanshui_pb2 as pb
 
-RANKS = "23456789TJQKA"
-DECK = [r + s for r in RANKS for s in "shdc"]
+from test_shisanshui import DECK, RANKS, deal  # deal: 2-4 seats, specials, fouls, caps, rules
 
 
 def settlement_from_fields(s) -> pb.ShisanshuiSettlement:
@@ -25,28 +24,6 @@ def settlement_from_fields(s) -> pb.ShisanshuiSettlement:
         waters=d["waters"], deltas=d["deltas"], pairwise=[common_pb2.IntRow(values=r) for r in d["pairwise"]],
         fouls=d["fouls"], specials=[x or "" for x in d["specials"]], home_runs=d["home_runs"],
         theoretical=d["theoretical"], rake=d["rake"], pairs=pairs)
-
-
-@st.composite
-def deal(draw):
-    """2-4 seats: a declared special when the hand has one (sometimes), else rows sorted
-    by rank (mostly not fouled, so scoops and home runs happen) or shuffled (fouls)."""
-    n = draw(st.integers(2, 4))
-    cards = draw(st.permutations(DECK))
-    players = []
-    for i in range(n):
-        h = cards[13 * i: 13 * i + 13]
-        sid = ssw.special(h)
-        if sid and draw(st.booleans()):
-            players.append({"special": sid, "cards": h})
-            continue
-        if draw(st.booleans()):
-            h = sorted(h, key=lambda c: RANKS.index(c[0]))
-        players.append({"front": h[:3], "middle": h[3:8], "back": h[8:]})
-    carried = draw(st.one_of(st.none(), st.lists(st.one_of(st.none(), st.integers(0, 10**6)), min_size=n, max_size=n)))
-    base = draw(st.integers(1, 10**12))
-    rules = ssw.Rules(home_run_min_opponents=draw(st.integers(1, 3)), rake_percent=draw(st.sampled_from([0, 5, 100])))
-    return players, base, carried, rules
 
 
 @settings(max_examples=400, deadline=None)

@@ -341,7 +341,9 @@ def deal(draw):
         sid = ssw.special(h)
         if sid and draw(st.booleans()):
             players.append({"special": sid, "cards": h})
-        else:  # any split, fouled or not
+        else:  # any split (mostly fouled), or one by rank (mostly not: scoops, home runs)
+            if draw(st.booleans()):
+                h = sorted(h, key=lambda c: RANKS.index(c[0]))
             players.append({"front": h[:3], "middle": h[3:8], "back": h[8:]})
     carried = draw(st.one_of(st.none(), st.lists(st.one_of(st.none(), st.integers(0, 10**6)), min_size=n, max_size=n)))
     base = draw(st.integers(1, 10**6))

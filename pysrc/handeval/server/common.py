@@ -124,22 +124,19 @@ class Batch:
         self.cancelled: Optional[str] = None  # why the call's task was cancelled: a status code
         self.item_errors = 0
 
-    def cancel(self) -> str:
-        """The call's task was cancelled: the work stops at its next check. -> the status
-        code of the stop (DEADLINE_EXCEEDED when the deadline has (all but) passed)."""
+    def cancel(self) -> None:
+        """The call's task was cancelled: the work stops at its next check, as
+        DEADLINE_EXCEEDED when the deadline has (all but) passed, else CANCELLED."""
         expired = self.deadline is not None and time.monotonic() > self.deadline - self.DEADLINE_SLACK
         self.cancelled = "DEADLINE_EXCEEDED" if expired else "CANCELLED"
-        return self.cancelled
 
     def check(self, done: int = 0, total: int = 0, where: str = "") -> None:
-        where = where or f"after {done} of {total} items"
         code = self.cancelled
         if code is None and self.deadline is not None and time.monotonic() > self.deadline:
             code = "DEADLINE_EXCEEDED"
-        if code == "DEADLINE_EXCEEDED":
-            raise Stopped(code, f"deadline exceeded; stopped {where}")
         if code:
-            raise Stopped(code, f"the call was cancelled; stopped {where}")
+            why = "deadline exceeded" if code == "DEADLINE_EXCEEDED" else "the call was cancelled"
+            raise Stopped(code, f"{why}; stopped {where or f'after {done} of {total} items'}")
 
     def each(self, items, fn: Callable, results, name: str = "items") -> None:
         """One result per item, written into the response's repeated field ``results``

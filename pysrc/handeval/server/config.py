@@ -24,7 +24,7 @@ from typing import Callable, List, Optional
 DEFAULT_MAX_BATCH = 10_000
 DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024
 DEFAULT_MAX_CONCURRENT_RPCS = 1000
-#: ~0.7 s of one core per hand: a Monte-Carlo hand runs to its end once started (the
+#: ~0.7 s per hand on 2 cores (benches/bench_arrange.py -k samples): a Monte-Carlo hand runs to its end once started (the
 #: deadline is checked between hands), so this bounds the work a call can overrun by.
 DEFAULT_MAX_SAMPLES = 10_000
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -162,7 +162,7 @@ OPTIONS = (
     Option("--max-message-bytes", integer(1024, 2**31 - 1), "largest request/response message",
            shown="16 MiB"),
     Option("--max-samples", integer(0, 1_000_000), "most Monte-Carlo samples per hand in an Arrange request "
-           "(~70 µs each; a hand runs to its end once started)"),
+           "(~70 µs each on 2 cores; a hand runs to its end once started)"),
     Option("--max-concurrent-rpcs", integer(0), "calls in progress per process; more are refused with "
            "RESOURCE_EXHAUSTED, 0 = no limit"),
     Option("--max-connections", integer(0), "open client connections per process; more are closed at once, "

@@ -235,7 +235,7 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
                     if items != len(getattr(sub, field)) else
                     f"{items} {field} exceed the limit of {self.config.max_batch} per request "
                     "(split the batch; the server's --max-batch)")
-            if rpc == "Arrange" and sub.HasField("samples") and sub.samples > self.config.max_samples:
+            if rpc == "Arrange" and sub.samples > self.config.max_samples:  # unset: 0
                 raise common.BadRequest(
                     f"{game}.samples", f"{sub.samples} samples per hand exceed the limit of {self.config.max_samples} "
                     "(the server's --max-samples)")

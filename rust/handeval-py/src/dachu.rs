@@ -350,6 +350,19 @@ fn state_hash(state: &impl std::fmt::Debug) -> isize {
     h.finish() as isize
 }
 
+/// `==` of a state with `other`: by the core state when `other` is the same class
+/// (`inner` reads it), else NotImplemented.
+fn state_eq<C, T: PartialEq>(other: &Bound<'_, PyAny>, mine: &T, inner: impl Fn(&C) -> &T) -> Py<PyAny>
+where
+    C: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync,
+{
+    let py = other.py();
+    match other.cast::<C>() {
+        Ok(o) => PyBool::new(py, inner(o.get()) == mine).to_owned().into_any().unbind(),
+        Err(_) => py.NotImplemented(),
+    }
+}
+
 /// The deal and its declarations (RULES 3.5) as an immutable state machine.
 ///
 /// ``Deal(hands, first_seat=0, rules=None)``: ``hands[seat]`` are that seat's 13 cards in
@@ -530,11 +543,7 @@ impl DachuDeal {
         format!("Deal(dealt={}, chu={chu}, multiplier={}, finished={finished})", self.inner.dealt, self.inner.multiplier)
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
-        let py = other.py();
-        match other.cast::<DachuDeal>() {
-            Ok(o) => PyBool::new(py, o.get().inner == self.inner).to_owned().into_any().unbind(),
-            Err(_) => py.NotImplemented(),
-        }
+        state_eq(other, &self.inner, |o: &DachuDeal| &o.inner)
     }
     fn __hash__(&self) -> isize {
         state_hash(&self.inner)
@@ -783,11 +792,7 @@ impl DachuCalling {
         format!("Calling(phase='{}', turn={turn}, multiplier={}, outcome={outcome})", self.inner.phase(), self.inner.multiplier)
     }
     fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
-        let py = other.py();
-        match other.cast::<DachuCalling>() {
-            Ok(o) => PyBool::new(py, o.get().inner == self.inner).to_owned().into_any().unbind(),
-            Err(_) => py.NotImplemented(),
-        }
+        state_eq(other, &self.inner, |o: &DachuCalling| &o.inner)
     }
     fn __hash__(&self) -> isize {
         state_hash(&self.inner)

@@ -310,7 +310,8 @@ crate::native_result! {
         /// The bytes of this settlement as a `handeval.v1.ShisanshuiSettlement` message
         /// (the gRPC server's fast path; see wire.rs).
         fn _to_wire<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
-            pyo3::types::PyBytes::new(py, &crate::wire::encode(crate::wire::pb::ShisanshuiSettlement::from(self)))
+            use prost::Message;
+            pyo3::types::PyBytes::new(py, &crate::wire::pb::ShisanshuiSettlement::from(self).encode_to_vec())
         }
     }
 }

@@ -5,8 +5,6 @@
 //! `tests/test_grpc_wire.py` checks these bytes against the messages the Python
 //! converter would write.
 
-use prost::Message;
-
 #[allow(clippy::all, dead_code)]
 pub mod pb {
     include!(concat!(env!("OUT_DIR"), "/handeval.v1.rs"));
@@ -43,9 +41,4 @@ impl From<&crate::shisanshui::Settlement> for pb::ShisanshuiSettlement {
                 .collect(),
         }
     }
-}
-
-/// The encoded message of `value`.
-pub fn encode<M: Message>(value: M) -> Vec<u8> {
-    value.encode_to_vec()
 }
