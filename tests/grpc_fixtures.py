@@ -1,5 +1,5 @@
 """Real `handeval serve` processes on loopback for the gRPC tests (imported by
-tests/test_grpc_*.py; not a conftest so the lead's conftest stays theirs)."""
+tests/grpc/test_grpc_*.py; not a conftest so the lead's conftest stays theirs)."""
 
 from __future__ import annotations
 

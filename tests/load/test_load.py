@@ -14,7 +14,7 @@ import pytest
 
 from grpc_fixtures import server  # noqa: F401  (fixture: --max-batch 500, 256 KiB messages)
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 spec = importlib.util.spec_from_file_location("load", ROOT / "benches" / "load.py")
 load = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(load)

@@ -22,7 +22,7 @@ from handeval.v1 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
 
 from grpc_fixtures import channel, metric_value, server, stub  # noqa: F401  (fixtures)
 
-VECTORS = json.loads((Path(__file__).parent / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
+VECTORS = json.loads((Path(__file__).parents[1] / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
 RANKS, SUITS = "23456789TJQKA", "shdc"
 DECK = [r + s for r in RANKS for s in SUITS]
 
@@ -346,7 +346,7 @@ def test_debug_log_has_one_line_per_call(server):
 
 
 def test_example_client_runs(server):
-    example = Path(__file__).parent.parent / "examples" / "client.py"
+    example = Path(__file__).parents[2] / "examples" / "client.py"
     out = subprocess.run([sys.executable, str(example), "--target", server.target],
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr

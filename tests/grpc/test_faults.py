@@ -26,7 +26,7 @@ from handeval.v1 import dachu_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisan
 from grpc_fixtures import children, ServerProcess, free_port, metric_value, random_deals as deals, wait_for
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 
@@ -89,14 +89,14 @@ def test_client_killed_mid_call(long_server):
     keeps serving."""
     code = (
         "import sys, grpc\n"
-        "sys.path.insert(0, %r)\n"
+        "sys.path[:0] = [%r, %r]\n"
         "from test_faults import long_request\n"
         "from handeval.v1 import handeval_pb2_grpc\n"
         "ch = grpc.insecure_channel(%r, options=[('grpc.max_send_message_length', -1)])\n"
         "req = long_request()\n"
         "print('calling', flush=True)\n"
         "handeval_pb2_grpc.HandevalStub(ch).Settle(req, timeout=120)\n"
-    ) % (str(ROOT / "tests"), long_server.target)
+    ) % (str(ROOT / "tests" / "grpc"), str(ROOT / "tests"), long_server.target)
     client = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
     try:
         assert client.stdout.readline().strip() == b"calling"

@@ -38,7 +38,7 @@ import pytest
 
 from grpc_fixtures import ServerProcess
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "deploy" / "README.md"]
 DEFAULT_TARGET = "127.0.0.1:50051"
 FENCE = re.compile(r"^```([\w-]*)[^\n]*\n(.*?)^```[ \t]*$", re.M | re.S)
@@ -113,7 +113,7 @@ def test_python_snippets_run_as_written(path, server):
             exec(compile(src, f"{rel(path)}:{lineno}", "exec"), ns)
         except Exception as e:
             raise AssertionError(f"{rel(path)}, block at line {lineno}: {type(e).__name__}: {e} (code that is "
-                                 "not meant to run goes in a ```text block: tests/test_docs.py)") from e
+                                 "not meant to run goes in a ```text block: tests/docs/test_docs.py)") from e
 
 
 def test_literal_comments_are_checked():

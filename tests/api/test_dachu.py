@@ -11,7 +11,7 @@ from hypothesis import given, settings, strategies as st
 import handeval
 from handeval import HandevalError, dachu
 
-VECTORS = json.loads((pathlib.Path(__file__).parent / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
+VECTORS = json.loads((pathlib.Path(__file__).parents[1] / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 
 
@@ -725,7 +725,7 @@ def test_play_fields_constructor_and_reuse():
 
 
 def test_every_function_taking_rules_reads_them():
-    # Validation of each option at construction: tests/test_native_types.py.
+    # Validation of each option at construction: tests/api/test_native_types.py.
     # A Calling settles under the rules it was made with (from the Deal), unless overridden.
     ls = dachu.Rules(unit_per="losing_side")
     d = _deal_to(dachu.Deal(HANDS, rules=ls), 13).apply(("finish",))  # 1 vs 3, seat 2 alone

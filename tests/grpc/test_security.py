@@ -1,5 +1,5 @@
-"""Security of `handeval serve` beyond the token and TLS checks (tests/test_grpc_lifecycle.py,
-tests/test_faults.py): no secret on a command line, metrics on /metrics only, and a
+"""Security of `handeval serve` beyond the token and TLS checks (tests/grpc/test_grpc_lifecycle.py,
+tests/grpc/test_faults.py): no secret on a command line, metrics on /metrics only, and a
 warning when the service listens beyond loopback without protection."""
 
 from __future__ import annotations

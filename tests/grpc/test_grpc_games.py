@@ -19,7 +19,7 @@ from handeval.v1 import dachu_pb2 as dc, handeval_pb2 as pb, shisanshui_pb2 as s
 
 from grpc_fixtures import channel, server, stub  # noqa: F401  (fixtures)
 
-VECTORS = json.loads((Path(__file__).parent / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
+VECTORS = json.loads((Path(__file__).parents[1] / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
 TL_DECK = [r + s for r in "3456789TJQKA2" for s in "scdh"]
 
 

@@ -636,7 +636,7 @@ def test_a_play_passed_back_is_used_as_is():
 
 
 def test_every_function_taking_rules_reads_them():
-    # Validation of each option at construction: tests/test_native_types.py.
+    # Validation of each option at construction: tests/api/test_native_types.py.
     with pytest.raises(HandevalError) as e:
         tl.Rules(rake_percent=500)
     assert e.value.field == "rules.rake_percent"

@@ -6,7 +6,7 @@ run too. The only acceptable failure is ``handeval.HandevalError``: never TypeEr
 AttributeError, KeyError, OverflowError, SystemError, a panic or a crash.
 
 Examples per function: ``HANDEVAL_FUZZ_EXAMPLES`` (default 150, so the test suite stays
-quick; ``HANDEVAL_FUZZ_EXAMPLES=20000 python -m pytest tests/test_fuzz_python.py`` is the
+quick; ``HANDEVAL_FUZZ_EXAMPLES=20000 python -m pytest tests/api/test_fuzz_python.py`` is the
 long run documented in docs/hardening.md).
 """
 
@@ -42,7 +42,7 @@ def _game_modules():
 
 def _is_result_class(obj):
     """A native result class: its constructor takes exactly its fields, positionally
-    (pickling uses it); tests/test_native_types.py covers those."""
+    (pickling uses it); tests/api/test_native_types.py covers those."""
     fields = getattr(obj, "__match_args__", None)
     if not inspect.isclass(obj) or not fields:
         return False
