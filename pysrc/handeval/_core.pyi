@@ -21,6 +21,9 @@ __version__: str
 class HandevalError(ValueError):
     field: Optional[str]
     description: Optional[str]
+    reason: str
+
+ERROR_REASONS: List[str]
 
 class _Native:
     """Stub-only: the methods every native result and Rules class has (result.rs)."""
