@@ -466,5 +466,9 @@ def test_dachu_settle_typed_equals_python(stub):
                             escaped=c.get("escaped", ()), carried=c.get("carried"))
         assert r.WhichOneof("result") == "settlement", r
         assert list(r.settlement.deltas) == want.deltas
-        assert [(x.item, x.seat, x.amount) for x in r.settlement.lines] == [(x.item, x.seat, x.amount) for x in want.lines]
+        assert [(x.item, x.seat, x.amount, x.note) for x in r.settlement.lines] == [
+            (x.item, x.seat, x.amount, x.note) for x in want.lines]
+        # Issue 21: a −20 line carried "2 × base × 2"; every note states its own amount.
+        for x in r.settlement.lines:
+            assert x.note.endswith(f"= {abs(x.amount)}"), x
     assert res[-1].error.field.startswith(f"deals[{len(cases)}].chu_side"), res[-1]
