@@ -343,6 +343,27 @@ def test_dachu_payments_to_the_same_receivers_are_shared_once():
     assert e.value.field == "places"
 
 
+def test_dachu_a_side_left_with_one_player_is_scored_like_a_lone_player():
+    """3.7 [decision]: after 包踹 (or a partner's 繳) a side with one playing player is
+    scored like the lone player of 1 vs 3 among the seats that play."""
+    # Seat 1 包踹 for seat 3 (被包打): three playing seats, the lone player is seat 1.
+    lone3 = dict(base=10, bei_bao_da=[3])
+    s = dachu.settle([0, 2], [1, 0, 2], **lone3)                 # 1st → the 非儲方 win, 全殲
+    assert (s.verdict, s.wipe_out, s.deltas) == ("loss", True, [-20, 20, -20, 20])
+    s = dachu.settle([0, 2], [0, 1, 2], **lone3)                 # 2nd → draw
+    assert (s.verdict, s.deltas) == ("draw", [0, 0, 0, 0])
+    s = dachu.settle([0, 2], [0, 2, 1], **lone3)                 # 3rd → loss, wiped out
+    assert (s.verdict, s.wipe_out, s.deltas) == ("win", True, [20, -20, 20, -20])
+    # Two playing seats (seat 2 繳, seat 3 被包打): 1st → win and 全殲, 2nd → loss, wiped out.
+    lone2 = dict(base=10, surrendered=[2], bei_bao_da=[3])
+    s = dachu.settle([0, 2], [0, 1], **lone2)
+    assert (s.verdict, s.wipe_out) == ("win", True) and s.deltas[0] > 0
+    s = dachu.settle([0, 2], [1, 0], **lone2)
+    assert (s.verdict, s.wipe_out) == ("loss", True) and s.deltas[0] < 0
+    # 繳 is paid at the calling's multiplier (全殲 does not double it): ⌈10 / 2⌉ = 5.
+    assert [x.amount for x in s.lines if x.item == "jiao" and x.seat == 2] == [-5]
+
+
 def test_dachu_settles_when_each_seat_fits():
     """§0: computed wider inside; only a seat's result that does not fit is refused
     (issue 21: 5e18 × 2 "overflowed" though each seat's 5e18 fits)."""

@@ -448,17 +448,20 @@ pub fn timeout_play(columns: &[Vec<Card>], table: Option<&[Card]>, chu: Chu, con
         Some(col) if legal(&col[..1]) => Ok(Some(vec![col[0]])),
         Some(_) => Ok(None),
         None if table.is_none() => {
-            // Only the shown triple (or its quad) is left: lead its column whole.
+            // Only the shown triple (or its quad) is left: lead its column whole (or, if
+            // the client split it over columns, the triple). An empty hand plays nothing.
             let Some(col) = columns.iter().rev().find(|col| col.iter().any(|c| shown.contains(c))) else {
-                bail!(field = "hand", "is empty: a player out of cards has no turn");
+                return Ok(None);
             };
-            Ok(plays.iter().find(|p| {
+            let same = |p: &&LegalPlay, want: &[Card]| {
                 let mut a = p.cards.clone();
-                let mut b = col.clone();
+                let mut b = want.to_vec();
                 a.sort();
                 b.sort();
                 a == b
-            }).or(plays.last()).map(|p| p.cards.clone()))
+            };
+            let whole = plays.iter().find(|p| same(p, col)).or_else(|| plays.iter().find(|p| same(p, shown)));
+            Ok(whole.or(plays.first()).map(|p| p.cards.clone()))
         }
         None => Ok(None),
     }

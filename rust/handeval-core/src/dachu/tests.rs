@@ -196,6 +196,11 @@ fn timeout_play_is_the_rightmost_column_as_shown() {
     assert_eq!(tp("3s 3h 3d", None, &shown).as_deref(), Some("3s 3h 3d"));
     assert_eq!(tp("3s 3h 3d 3c", None, &shown).as_deref(), Some("3s 3h 3d 3c"));
     assert_eq!(tp("3s 3h 3d 3c", Some("5d"), &shown), None);
+    // The shown triple split over two columns by the client: the triple leads.
+    let split = vec![cards("3s 3h"), cards("3d 3c")];
+    assert_eq!(timeout_play(&split, None, Chu::Red, &shown, &r()).unwrap(), Some(cards("3s 3h 3d")));
+    // An empty hand plays nothing.
+    assert_eq!(timeout_play(&[], None, Chu::Red, &none, &r()).unwrap(), None);
     // The first lead plays the 3♥ (RULES 3.4); so does a surrendered holder.
     let first = Constraints { first_lead: true, ..Default::default() };
     assert_eq!(tp("3s 3h 9c", None, &first).as_deref(), Some("3h"));
