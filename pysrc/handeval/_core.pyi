@@ -389,7 +389,8 @@ def dc_legal_plays(
     surrendered: Optional[bool] = None, shown_triple: Optional[_Cards] = None, rules: object = None,
 ) -> List[DachuPlay]: ...
 def dc_timeout_play(
-    hand: _Cards, table: Union[None, _Cards, DachuPlay], chu: str, *, first_lead: Optional[bool] = None,
+    hand: Union[_Cards, Sequence[_Cards]], table: Union[None, _Cards, DachuPlay], chu: str, *,
+    first_lead: Optional[bool] = None, surrendered: Optional[bool] = None,
     shown_triple: Optional[_Cards] = None, rules: object = None,
 ) -> Optional[List[str]]: ...
 def dc_settle(
@@ -572,13 +573,13 @@ def tl_may_play(
     first_lead: Optional[TienlenFirstLead] = None, rules: object = None,
 ) -> bool: ...
 def tl_chop_transfers(
-    round: _Round, base: int, players: Optional[int] = None, leader: Optional[int] = None, rules: object = None
+    round: _Round, base: Optional[int] = None, players: Optional[int] = None, leader: Optional[int] = None, rules: object = None
 ) -> List[Dict[str, int]]: ...
 def tl_special_groups(cards: _Cards) -> Tuple[List[Tuple[str, List[str]]], int]: ...
 def tl_settle(
-    remaining: Sequence[_TlSet], winner: int, base: int, played_any: Optional[Sequence[bool]] = None,
+    remaining: Sequence[_TlSet], winner: int, base: Optional[int] = None, played_any: Optional[Sequence[bool]] = None,
     chops: Optional[Sequence[object]] = None, carried: Optional[Sequence[Optional[int]]] = None, rules: object = None,
 ) -> TienlenSettlement: ...
 def tl_settle_instant(
-    hands13: Sequence[_Cards], base: int, carried: Optional[Sequence[Optional[int]]] = None, rules: object = None
+    hands13: Sequence[_Cards], base: Optional[int] = None, carried: Optional[Sequence[Optional[int]]] = None, rules: object = None
 ) -> TienlenSettlement: ...

@@ -189,7 +189,7 @@ def _cmd_settle(args):
     print("waters  " + " ".join(f"{w:+d}" for w in s.waters))
     print("deltas  " + " ".join(f"{d:+d}" for d in s.deltas))
     for p in s.pairs:
-        how = p.kind + (f" {p.rows}" if p.kind == "rows" else "")
+        how = p.kind + (" " + " ".join(f"{r:+d}" for r in p.rows) if p.kind == "rows" else "")
         extra = (f", seat {p.scooper} scoops (打枪)" if p.scooper is not None else "") + (
             ", home run (全垒打)" if p.home_run else "")
         print(f"  seat {p.a} vs seat {p.b}: {p.waters:+d} waters ({how}{extra})")
@@ -426,7 +426,7 @@ def _cmd_dc_settle(args):
                      carried=args.carried)
     if args.json:
         return _print_json(s)
-    print(f"verdict {s.verdict}" + (" (全殲)" if s.wipe_out else "") + f", multiplier {s.result_multiplier}")
+    print(f"verdict {_value_text(s.verdict)}" + (" (全殲)" if s.wipe_out else "") + f", multiplier {s.result_multiplier}")
     _settlement_text(s, [f"seat {x.seat} {x.amount:+d} {x.item}: {x.note}" for x in s.lines])
 
 
@@ -442,13 +442,28 @@ def _calling_dict(c):
     return {k: getattr(c, k) for k in names}
 
 
+def _value_text(v, top=True):
+    """A state value as text for people, never Python's repr: None is ``-``, a bool
+    ``yes``/``no``, a list's items are separated by ``, `` (by spaces inside an item, so a
+    list of card lists reads ``5s 5h 5d, 9c 9d 9h``); an empty list is ``none``."""
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    if isinstance(v, (list, tuple)):
+        if not v:
+            return "none" if top else "-"
+        return (", " if top else " ").join(_value_text(x, top=False) for x in v)
+    return str(v)
+
+
 def _print_state(title, d):
     print(title)
     for k, v in d.items():
-        if k == "legal_actions":
+        if k in ("legal_actions", "history"):
             v = "; ".join(map(_action_text, v)) or "none"
-        elif k == "history":
-            v = "; ".join(map(_action_text, v)) or "none"
+        else:
+            v = _value_text(v)
         print(f"  {k:<14}{v}")
 
 

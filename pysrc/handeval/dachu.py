@@ -95,8 +95,10 @@ beats_many = _core.dc_beats_many
 #: ``legal_plays(hand, table, chu, *, first_lead=False, surrendered=False,
 #: shown_triple=None, rules=None) -> list[Play]``, weakest first.
 legal_plays = _core.dc_legal_plays
-#: ``timeout_play(hand, table, chu, *, first_lead=False, shown_triple=None, rules=None)``:
-#: the cards played for a player out of time, or None (a pass).
+#: ``timeout_play(hand, table, chu, *, first_lead=False, surrendered=False,
+#: shown_triple=None, rules=None)``: the cards played for a player out of time (RULES
+#: 3.7), or None (a pass). ``hand`` as the client shows it: a list of columns (rightmost
+#: last), or one row of cards whose runs of one rank are the columns.
 timeout_play = _core.dc_timeout_play
 #: ``settle(chu_side, places=None, *, base=1, multiplier=None, surrendered=None,
 #: bei_bao_da=None, escaped=(), carried=None, rules=None) -> Settlement`` (RULES 3.7, the

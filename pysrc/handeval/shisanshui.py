@@ -114,8 +114,9 @@ def special(cards13: Cards) -> Optional[str]:
 
 
 def makes_special(cards13: Cards, special_id: str) -> bool:
-    """Whether the 13 cards make ``special_id`` (a player may declare any special they
-    make, not only the highest)."""
+    """Whether the 13 cards satisfy the condition of ``special_id`` (RULES 1.7's table),
+    whether or not it is their highest. Only the highest special (:func:`special`) can be
+    declared: a 五对三条 hand satisfies 六对半 but is a 五对三条."""
     return _core.ssw_makes_special(cards13, special_id)
 
 

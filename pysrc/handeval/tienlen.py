@@ -119,13 +119,13 @@ check_action = _core.tl_check_action
 #: ``may_play(round, seat, cards, players=4, leader=None, first_lead=None, rules=None)
 #: -> bool``.
 may_play = _core.tl_may_play
-#: ``chop_transfers(round, base, players=4, leader=None, rules=None)``: ``[]`` or
+#: ``chop_transfers(round, base=1, players=4, leader=None, rules=None)``: ``[]`` or
 #: ``[{"from": seat, "to": seat, "amount": int}]`` (RULES 2.6).
 chop_transfers = _core.tl_chop_transfers
 #: ``special_groups(cards) -> ([(kind, cards)], total multiplier)``.
 special_groups = _core.tl_special_groups
-#: ``settle(remaining, winner, base, played_any=None, chops=(), carried=None, rules=None)
+#: ``settle(remaining, winner, base=1, played_any=None, chops=(), carried=None, rules=None)
 #: -> Settlement`` (RULES 2.6, the cap of section 4, the rake).
 settle = _core.tl_settle
-#: ``settle_instant(hands13, base, carried=None, rules=None) -> Settlement``.
+#: ``settle_instant(hands13, base=1, carried=None, rules=None) -> Settlement``.
 settle_instant = _core.tl_settle_instant

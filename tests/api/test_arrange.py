@@ -139,7 +139,7 @@ def test_best_response_beats_every_sampled_split():
 
 def test_best_response_with_special_and_rules():
     hand = "2d 3c 4d Th Tc Jd 7d 9c As Ah Ad Js 6h"
-    six_pairs = {"special": "liu_dui_ban", "cards": "2s 2c 3s 3d 4s 4c 5h 5d 6s 6c 7s 7c 8h"}
+    six_pairs = {"special": "liu_dui_ban", "cards": "2s 2c 3s 3d 4s 4c 5h 5d 6s 6c 7s 7c Kh"}  # 8h would make it 全小
     rules = shisanshui.Rules(suit_tiebreak=False)
     br = shisanshui.best_response(hand, [six_pairs], rules=rules)
     assert br.expected == -4  # nothing beats a declared special

@@ -211,10 +211,14 @@ def test_meng_chuai_triple_is_not_split():
 
 
 def test_timeout_play():
-    assert dachu.timeout_play("3s 3h 3d 9c Kd", None, "red", shown_triple="3s 3h 3d") == ["9c"]
+    # The rightmost column as shown: Kd; the shown triple is skipped wherever it stands.
+    assert dachu.timeout_play("3s 3h 3d 9c Kd", None, "red", shown_triple="3s 3h 3d") == ["Kd"]
+    assert dachu.timeout_play("9c 3s 3h 3d", None, "red", shown_triple="3s 3h 3d") == ["9c"]
     assert dachu.timeout_play("3s 3h 3d", None, "red", shown_triple="3s 3h 3d") == ["3s", "3h", "3d"]
     assert dachu.timeout_play("3s 3h 9c", None, "red", first_lead=True) == ["3h"]
-    assert dachu.timeout_play("3s 9c", "5d", "red") is None
+    # Following: the card when it beats the table, else a pass.
+    assert dachu.timeout_play("3s 9c", "5d", "red") == ["9c"]
+    assert dachu.timeout_play("9c 3s", "5d", "red") is None
 
 
 # ---------------------------------------------------------------- the deal

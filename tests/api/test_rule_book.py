@@ -202,11 +202,209 @@ def test_new_options_have_the_rule_book_defaults():
     assert dachu.settle([0, 2], **half).deltas == dachu.settle([0, 2], rules=dachu.Rules(), **half).deltas
 
 
-def test_timeout_play():
-    """3.7 出牌超時: leading, the first card of the rightmost column — the weakest single —
-    skipping the triple shown for 夢踹; following, a pass (None)."""
-    assert dachu.timeout_play("4s 4h 4d 9c Kh", None, "red") == ["4s"]
-    assert dachu.timeout_play("4s 4h 4d 9c Kh", None, "red", shown_triple="4s 4h 4d") == ["9c"]
-    assert dachu.timeout_play("4s 4h 4d 9c Kh", "3c", "red") is None
-    # The first lead must contain 3♥, so the 3♥ goes out.
+def test_timeout_play_takes_the_hand_as_the_client_shows_it():
+    """3.7 出牌超時: the first card of the rightmost column of the hand as shown (the order
+    given, not a sorted hand), skipping the column of the triple shown for 夢踹 (and the
+    quad it grew into); leading it goes out as a single (the 3♥ on the first lead),
+    following only when it beats the table."""
+    # Issue 21: the display order was ignored (4s, as for the sorted hand).
+    assert dachu.timeout_play("Kh 9c 4d 4h 4s", None, "red") == ["4d"]
+    assert dachu.timeout_play([["Kh"], ["9c"], ["4d", "4h", "4s"]], None, "red") == ["4d"]
+    assert dachu.timeout_play([["5s"], ["Kd"]], None, "red") == ["Kd"]      # columns were refused
+    assert dachu.timeout_play((("Kd",), ("5s",)), None, "red") == ["5s"]
+    # Following: played when it beats the table (it always passed), else a pass.
+    assert dachu.timeout_play(["4h"], ["3h"], "red") == ["4h"]
+    assert dachu.timeout_play("Kh 4h", "5s", "red") is None
+    assert dachu.timeout_play("4h Kh", "5s 5d", "red") is None                  # not a pair
+    # The shown 夢踹 triple and the quad it grew into are skipped (the 4th card was played).
+    assert dachu.timeout_play("9c Kh 4s 4h 4d", None, "red", shown_triple="4s 4h 4d") == ["Kh"]
+    assert dachu.timeout_play("9c Kh 4s 4h 4d 4c", None, "red", shown_triple="4s 4h 4d") == ["Kh"]
+    assert dachu.timeout_play("4c 9c 4s 4h 4d", None, "red", shown_triple="4s 4h 4d") == ["9c"]
+    assert dachu.timeout_play("4s 4h 4d 4c", None, "red", shown_triple="4s 4h 4d") == ["4s", "4h", "4d", "4c"]
+    # The first lead: the 3♥ (RULES 3.4); `surrendered` as in legal_plays.
     assert dachu.timeout_play("3h 5c 5d", None, "red", first_lead=True) == ["3h"]
+    assert dachu.timeout_play("Kd 3h", None, "red", first_lead=True, surrendered=True) == ["3h"]
+    with pytest.raises(HandevalError) as e:
+        dachu.timeout_play("Kd 3h", None, "red", surrendered=True)
+    assert e.value.field == "surrendered"
+    with pytest.raises(HandevalError) as e:
+        dachu.timeout_play([["5s"], []], None, "red")
+    assert e.value.field == "hand[1]"
+    with pytest.raises(HandevalError) as e:
+        dachu.timeout_play([["5s"], ["5x"]], None, "red")
+    assert e.value.field.startswith("hand[1]")
+
+
+def _seat_order_cases():
+    from hypothesis import strategies as st
+
+    amount = st.integers(min_value=-(2**63) + 1, max_value=2**63 - 1)
+    carried = st.one_of(st.none(), st.integers(0, 1000), st.integers(0, 2**63 - 1))
+    return st.lists(st.tuples(amount, carried, carried), min_size=1, max_size=2)
+
+
+# --- §4: the cap clamps first, whatever the seat order -------------------------------------
+
+
+def test_cap_clamps_before_adding_up():
+    """§4 step 1: clamp each result before anything is added up (issue 21: the seat-order
+    sum overflowed for one order and settled for another)."""
+    import handeval
+
+    e, c = 6 * 10**18, [10**18] * 4
+    assert handeval.cap([e, e, -e, -e], c) == [10**18, 10**18, -(10**18), -(10**18)]
+    assert handeval.cap([e, -e, e, -e], c) == [10**18, -(10**18), 10**18, -(10**18)]
+    # A real 十三水 deal: waters [-8, -1, 8, 1] at base 1069397621856973821.
+    base = 1069397621856973821
+    carried = [7, None, 251816, 375733]
+    theoretical = [base * w for w in [-8, -1, 8, 1]]
+    assert handeval.cap(theoretical, carried) == [0, -627549, 251816, 375733]
+    assert handeval.cap(theoretical[::-1], carried[::-1]) == [375733, 251816, -627549, 0]
+
+
+def test_cap_settles_in_any_seat_order():
+    """§4: a game whose clamped amounts fit always settles, in every seat order, to the same
+    amounts (up to which of two equal remainders gets a rounding unit)."""
+    import itertools
+
+    from hypothesis import given, settings
+
+    import handeval
+
+    @settings(max_examples=200, deadline=None)
+    @given(_seat_order_cases())
+    def check(pairs):
+        # Each amount with its opposite, so the results add up to 0 and each fits.
+        r = [a for a, _, _ in pairs] + [-a for a, _, _ in pairs]
+        c = [x for _, x, _ in pairs] + [y for _, _, y in pairs]
+        base = handeval.cap(r, c)
+        assert sum(base) == 0
+        for p in itertools.permutations(range(len(r))):
+            out = handeval.cap([r[i] for i in p], [c[i] for i in p])
+            assert sum(out) == 0
+            assert all(abs(out[k] - base[i]) <= 1 for k, i in enumerate(p)), (out, base, p)
+
+    check()
+
+
+# --- 1.7: only the highest special can be declared -----------------------------------------
+
+
+def test_only_the_highest_special_can_be_declared():
+    """1.7: a 五对三条 hand is a 五对三条, never a 六对半 (issue 21: declared as 六对半
+    against a real 六对半 it tied [0, 0] instead of [5, -5])."""
+    wu = "2h 2s 2d 5c 5d 7h 7s 9c 9d Jc Jd Ks Kc"
+    liu = {"special": "liu_dui_ban", "cards": "3s 3h 4c 4d 6s 6h 8c 8d Ts Th Qs Qh Ah"}
+    assert shisanshui.special(wu) == "wu_dui_santiao" and shisanshui.makes_special(wu, "liu_dui_ban")
+    with pytest.raises(HandevalError) as e:
+        shisanshui.settle([{"special": "liu_dui_ban", "cards": wu}, liu])
+    assert e.value.field == "players[0]" and "wu_dui_santiao" in e.value.description
+    assert shisanshui.settle([{"special": "wu_dui_santiao", "cards": wu}, liu]).waters == [5, -5]
+    # Post-game analysis checks the opponents' declarations the same way.
+    with pytest.raises(HandevalError, match="wu_dui_santiao"):
+        shisanshui.best_response(liu["cards"], [{"special": "liu_dui_ban", "cards": wu}])
+
+
+# --- §0: base=None is 1 in every game -------------------------------------------------------
+
+
+@pytest.mark.parametrize("call", [
+    lambda b: tl.settle(["", "3s"], 0, b).deltas,
+    lambda b: tl.settle_instant([THIRTEEN_A, THIRTEEN_B], b).deltas,
+    lambda b: tl.chop_transfers(CHOP_ROUND, b),
+    lambda b: shisanshui.settle(SSW_HANDS, base=b).deltas,
+    lambda b: dachu.settle([0], [0, 1, 2, 3], base=b).deltas,
+], ids=["tienlen.settle", "tienlen.settle_instant", "tienlen.chop_transfers", "shisanshui.settle", "dachu.settle"])
+def test_base_none_is_one_in_every_game(call):
+    assert call(None) == call(1)
+
+
+def test_base_may_be_left_out_in_every_game():
+    assert tl.settle(["", "3s"], 0).deltas == tl.settle(["", "3s"], 0, 1).deltas
+    assert tl.settle_instant([THIRTEEN_A, THIRTEEN_B]).deltas == tl.settle_instant([THIRTEEN_A, THIRTEEN_B], 1).deltas
+    assert tl.chop_transfers(CHOP_ROUND) == tl.chop_transfers(CHOP_ROUND, 1)
+    assert shisanshui.settle(SSW_HANDS).deltas == shisanshui.settle(SSW_HANDS, base=1).deltas
+    assert dachu.settle([0], [0, 1, 2, 3]).deltas == dachu.settle([0], [0, 1, 2, 3], base=1).deltas
+
+
+# --- 3.7: 打儲 settlement -------------------------------------------------------------------
+
+
+def test_dachu_payments_to_the_same_receivers_are_shared_once():
+    """3.7: several payments to the same receivers are added up and shared once (issue 21:
+    two escapes gave [6, 4, −5, −5]); 繳 of one side likewise."""
+    assert dachu.settle([1], None, base=1, escaped=[2, 3]).deltas == [5, 5, -5, -5]
+    assert dachu.settle([1], None, base=1, escaped=[3, 2]).deltas == [5, 5, -5, -5]
+    # Two 繳 of one side (⌈1 / 2⌉ = 1 each): 2 shared by the other side, 1 + 1.
+    assert dachu.settle([0, 2], base=1, surrendered=[1, 3]).deltas == [1, -1, 1, -1]
+    # An escape ends the game: no places.
+    with pytest.raises(HandevalError) as e:
+        dachu.settle([1], [0, 1, 2, 3], escaped=[2])
+    assert e.value.field == "places"
+
+
+def test_dachu_a_side_left_with_one_player_is_scored_like_a_lone_player():
+    """3.7 [decision]: after 包踹 (or a partner's 繳) a side with one playing player is
+    scored like the lone player of 1 vs 3 among the seats that play."""
+    # Seat 1 包踹 for seat 3 (被包打): three playing seats, the lone player is seat 1.
+    lone3 = dict(base=10, bei_bao_da=[3])
+    s = dachu.settle([0, 2], [1, 0, 2], **lone3)                 # 1st → the 非儲方 win, 全殲
+    assert (s.verdict, s.wipe_out, s.deltas) == ("loss", True, [-20, 20, -20, 20])
+    s = dachu.settle([0, 2], [0, 1, 2], **lone3)                 # 2nd → draw
+    assert (s.verdict, s.deltas) == ("draw", [0, 0, 0, 0])
+    s = dachu.settle([0, 2], [0, 2, 1], **lone3)                 # 3rd → loss, wiped out
+    assert (s.verdict, s.wipe_out, s.deltas) == ("win", True, [20, -20, 20, -20])
+    # Two playing seats (seat 2 繳, seat 3 被包打): 1st → win and 全殲, 2nd → loss, wiped out.
+    lone2 = dict(base=10, surrendered=[2], bei_bao_da=[3])
+    s = dachu.settle([0, 2], [0, 1], **lone2)
+    assert (s.verdict, s.wipe_out) == ("win", True) and s.deltas[0] > 0
+    s = dachu.settle([0, 2], [1, 0], **lone2)
+    assert (s.verdict, s.wipe_out) == ("loss", True) and s.deltas[0] < 0
+    # 繳 is paid at the calling's multiplier (全殲 does not double it): ⌈10 / 2⌉ = 5.
+    assert [x.amount for x in s.lines if x.item == "jiao" and x.seat == 2] == [-5]
+
+
+def test_dachu_settles_when_each_seat_fits():
+    """§0: computed wider inside; only a seat's result that does not fit is refused
+    (issue 21: 5e18 × 2 "overflowed" though each seat's 5e18 fits)."""
+    e = 5 * 10**18
+    assert dachu.settle([0, 1], [0, 2, 1, 3], base=e).deltas == [e, e, -e, -e]
+    # 1 vs 3, the lone winner's three units of 5e18 do not fit: refused.
+    with pytest.raises(HandevalError, match="seat 0"):
+        dachu.settle([0], [0, 1, 2, 3], base=e)
+
+
+def test_dachu_lines_state_their_amounts_and_add_up():
+    """3.7 (issue 21: seat 0's −20 line said "3 × base × 2" = 60): every line's note ends
+    with the amount it carries, and a seat's lines add up to its delta."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    s = dachu.settle([2], [2, 0, 1, 3], base=10)
+    assert s.deltas == [-20, -20, 60, -20]
+    assert [(x.seat, x.amount) for x in s.lines] == [(0, -20), (1, -20), (3, -20), (2, 60)]
+    assert s.lines[0].note.endswith("60 / 3 = 20") and s.lines[3].note.endswith("= 60")
+
+    seats = st.lists(st.integers(0, 3), unique=True, max_size=3)
+
+    @settings(max_examples=400, deadline=None)
+    @given(st.permutations([0, 1, 2, 3]), st.booleans(), st.integers(0, 5), st.one_of(st.integers(1, 1000), st.integers(1, 2**63 - 1)),
+           seats, seats, seats, st.lists(st.one_of(st.none(), st.integers(0, 5000)), min_size=4, max_size=4),
+           st.sampled_from(["larger_side", "losing_side"]), st.booleans(), st.booleans())
+    def check(perm, two, m, base, jiao, bbd, esc, carried, unit_per, round_up, by_all):
+        chu = [perm[0], perm[3]] if two else [perm[1]]
+        bbd = [s for s in bbd if s not in jiao][:1]
+        places = None if esc else [s for s in perm if s not in jiao and s not in bbd]
+        rules = dachu.Rules(unit_per=unit_per, jiao_round_up=round_up, escape_shared_by_all=by_all)
+        try:
+            s = dachu.settle(chu, places, base=base, multiplier=2**m, surrendered=jiao, bei_bao_da=bbd,
+                             escaped=esc, carried=carried, rules=rules)
+        except HandevalError:
+            return
+        assert sum(s.deltas) == 0
+        for seat in range(4):
+            assert sum(x.amount for x in s.lines if x.seat == seat) == s.deltas[seat]
+        for x in s.lines:
+            assert x.note.endswith(f"= {abs(x.amount)}"), x
+
+    check()

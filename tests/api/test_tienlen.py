@@ -569,7 +569,7 @@ def test_batched_calls_give_each_item_its_result_or_error():
     assert out[0] is True and out[5] is True
     item_error(out[1], "pairs[1][1]", "not a pair")
     item_error(out[2], "pairs[2][0]", "bad card")
-    item_error(out[3], "pairs[3]", "both in the play and on the table")
+    item_error(out[3], "pairs[3].play", "both in the play and on the table")
     item_error(out[4], "pairs[4]", "expected a (play, table) pair")
     # Each error is the one the single call raises.
     with pytest.raises(HandevalError, match="not a pair"):

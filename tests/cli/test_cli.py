@@ -210,6 +210,69 @@ def test_dachu_calling():
     assert p.returncode == 2 and p.stderr.startswith("handeval: calls[0] (ping_da 1): ")
 
 
+def _no_python_values(text):
+    """Text output for people: no Python repr (None, True/False, tuples, lists)."""
+    for line in text.splitlines():
+        for token in ("None", "True", "False", "(", "[", "'"):
+            # Chinese notes may hold "(×2)" or "(逃跑)": only ASCII-bracketed reprs count.
+            if token == "(" and ("(全殲)" in line or "(×2)" in line or "(逃跑)" in line or "(RULES" in line):
+                continue
+            assert token not in line, line
+
+
+def test_dachu_state_text_shows_no_python_values():
+    """Issue 21: `dachu calling` printed ``turn None``, ``bao_chuai (None, None)``,
+    ``finals [('chu', 'chuai'), ...]``."""
+    over = run("dachu", "calling", "--chu-side", "0", "--calls", "chuai 0; ping_da 1; ping_da 2; ping_da 3").stdout
+    _no_python_values(over)
+    assert "  turn          -\n" in over and "  over          yes\n" in over
+    assert "  finals        chu chuai, other ping_da\n" in over and "  bao_chuai     -, -\n" in over
+    assert "  playing       0, 1, 2, 3\n" in over and "  surrendered   none\n" in over
+    deal = run("dachu", "deal", "--hands", *DC_HANDS, "--actions", "deal; meng_xuan 0 Ah; deal*5; meng_chuai 0 5s 5h 5d").stdout
+    _no_python_values(deal)
+    assert "  meng_chuai    5s 5h 5d, -, -, -\n" in deal and "  cheng_chu     no, no, no, no\n" in deal
+    esc = run("dachu", "settle", "--chu-side", "2", "--escaped", "0", "1", "--base", "10").stdout
+    _no_python_values(esc)
+    assert esc.startswith("verdict -, multiplier 1\n")
+    ssw = run("settle", "--base", "10", "Qs Qh Qd / 2h 5h 7h 9h Jh / Ks Kh Kd 4s 4h",
+              "2s 3d 5c / 6c 7c 8d 9s Td / 2c 4c Jc Kc Ac").stdout
+    assert "(rows +3 +1 +1, seat 0 scoops (打枪))" in ssw
+
+
+def test_dachu_settle_lines_state_their_amounts():
+    """Issue 21: seat 0's −20 line carried the note "3 × base × 2" (= 60)."""
+    import re
+
+    for args in (["--chu-side", "2", "--places", "2", "0", "1", "3", "--base", "10"],
+                 ["--chu-side", "0", "2", "--places", "1", "3", "0", "2", "--base", "7", "--multiplier", "4"],
+                 ["--chu-side", "1", "--escaped", "2", "3"],
+                 ["--chu-side", "0", "2", "--surrendered", "2", "--places", "0", "1", "3", "--base", "5",
+                  "--carried", "10,30,-,-"]):
+        out = run("dachu", "settle", *args).stdout
+        deltas = [int(x) for x in out.splitlines()[1].split()[1:]]
+        sums = [0] * 4
+        for line in out.splitlines()[2:]:
+            m = re.fullmatch(r"  seat (\d) ([+-]\d+) (\w+): .*= (\d+)", line)
+            assert m, line
+            assert abs(int(m[2])) == int(m[4]), line
+            sums[int(m[1])] += int(m[2])
+        assert sums == deltas, out
+
+
+def test_errors_name_their_field():
+    """Issue 21: `handeval special As Ks` and `tienlen beats 3s --table 3s` named no field."""
+    cases = [
+        (["special", "As", "Ks"], "cards: "),
+        (["tienlen", "beats", "3s", "--table", "3s"], "play: "),
+        (["classify", "As", "Ks", "Zz"], "cards"),
+        (["dachu", "settle", "--chu-side", "7", "--places", "0", "1", "2", "3"], "chu_side[0]: "),
+        (["dachu", "settle", "--chu-side", "0", "--places", "0", "1", "2", "3", "--base", "0"], "base: "),
+    ]
+    for args, field in cases:
+        p = run(*args, check=False)
+        assert p.returncode == 2 and p.stderr.startswith("handeval: " + field), (args, p.stderr)
+
+
 # ---------------------------------------------------------------- batch: arrange --file
 
 

@@ -352,7 +352,9 @@ def test_dachu_classify_legal_and_timeout_plays(stub):
         p.cards for p in dachu.legal_plays(hand, None, "red", first_lead=True)]
     t = res[n + 2].timeout_play
     assert not t.passes and list(t.cards) == dachu.timeout_play(hand, None, "red", first_lead=True)
-    assert res[n + 3].timeout_play.passes and dachu.timeout_play(hand, "8d", "red") is None
+    # Following 8d: the rightmost column is 2s 2d, and 2s beats the 8.
+    t = res[n + 3].timeout_play
+    assert not t.passes and list(t.cards) == dachu.timeout_play(hand, "8d", "red") == ["2s"]
     assert res[n + 4].error.field.startswith(f"items[{n + 4}].timeout_play.hand"), res[n + 4]
 
 
@@ -464,5 +466,9 @@ def test_dachu_settle_typed_equals_python(stub):
                             escaped=c.get("escaped", ()), carried=c.get("carried"))
         assert r.WhichOneof("result") == "settlement", r
         assert list(r.settlement.deltas) == want.deltas
-        assert [(x.item, x.seat, x.amount) for x in r.settlement.lines] == [(x.item, x.seat, x.amount) for x in want.lines]
+        assert [(x.item, x.seat, x.amount, x.note) for x in r.settlement.lines] == [
+            (x.item, x.seat, x.amount, x.note) for x in want.lines]
+        # Issue 21: a −20 line carried "2 × base × 2"; every note states its own amount.
+        for x in r.settlement.lines:
+            assert x.note.endswith(f"= {abs(x.amount)}"), x
     assert res[-1].error.field.startswith(f"deals[{len(cases)}].chu_side"), res[-1]

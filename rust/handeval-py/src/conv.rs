@@ -151,6 +151,15 @@ pub fn cards_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
     Err(bad(field, format!("expected cards as a string or a list of strings, got {}", type_name(obj))))
 }
 
+/// The base stake (底分) of every game's settle: an integer, or None (left out) for 1
+/// (RULES §0: where the base may be omitted, every game treats it alike).
+pub fn base_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<i64> {
+    match obj {
+        Some(b) if !b.is_none() => int_from(b, "base"),
+        _ => Ok(1),
+    }
+}
+
 pub fn card_strings(cards: &[Card]) -> Vec<String> {
     cards.iter().map(|c| c.to_string()).collect()
 }

@@ -2,7 +2,7 @@
 //! `handeval.dachu` and the functions that build them. Conversions only; the rules are
 //! in the core.
 
-use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, IntoPyResult};
+use crate::conv::{bad, base_from, bool_from, cards_from, carried_from, int_from, list_from, to_py, IntoPyResult};
 use crate::result::{self, add_class, card_list, many_items, Cards, NativeResult, Names};
 use crate::rules::rules_arg;
 use crate::{native_result, result_methods};
@@ -251,25 +251,42 @@ fn dc_legal_plays(
     Ok(plays.into_iter().map(|p| DachuPlay { core: p.play, cards: p.cards }).collect())
 }
 
-/// The seed's play for a player out of time: when leading, the weakest legal single that
-/// is not part of the shown 夢踹 triple (else the weakest legal play); when following,
-/// None (a pass).
+/// A hand as the client shows it: a list of columns (each a list of cards, top first),
+/// rightmost last; or one row of cards (text or a list of cards), whose runs of one rank
+/// are the columns.
+fn columns_from(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Card>>> {
+    if obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>() {
+        let items: Vec<Bound<'_, PyAny>> = obj.try_iter()?.collect::<PyResult<_>>()?;
+        if items.first().is_some_and(|x| !x.is_instance_of::<PyString>()) {
+            return items.iter().enumerate().map(|(i, col)| cards_from(col, &format!("hand[{i}]"))).collect();
+        }
+    }
+    Ok(dc::columns_of(&cards_from(obj, "hand")?))
+}
+
+/// The play for a player out of time (RULES 3.7): the first card of the rightmost column
+/// of the hand as the client shows it, skipping a column that holds the shown 夢踹
+/// triple (or its quad); leading it is played as a single (on the first lead the 3♥),
+/// following only when it beats the table, otherwise None (a pass).
 #[pyfunction]
-#[pyo3(signature = (hand, table, chu, *, first_lead=None, shown_triple=None, rules=None))]
+#[pyo3(signature = (hand, table, chu, *, first_lead=None, surrendered=None, shown_triple=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
 fn dc_timeout_play(
+    py: Python<'_>,
     hand: &Bound<'_, PyAny>,
     table: Option<&Bound<'_, PyAny>>,
     chu: &Bound<'_, PyAny>,
     first_lead: Option<&Bound<'_, PyAny>>,
+    surrendered: Option<&Bound<'_, PyAny>>,
     shown_triple: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<Cards>> {
     let rules = rules_from(rules)?;
     let chu = chu_from(chu)?;
-    let hand = cards_from(hand, "hand")?;
+    let columns = columns_from(hand)?;
     let table = opt_cards(table, "table")?;
-    let cons = constraints(first_lead, None, shown_triple)?;
-    Ok(dc::timeout_play(&hand, table.as_deref(), chu, &cons, &rules).py()?.map(Cards))
+    let cons = constraints(first_lead, surrendered, shown_triple)?;
+    Ok(py.detach(|| dc::timeout_play(&columns, table.as_deref(), chu, &cons, &rules)).py()?.map(Cards))
 }
 
 // ---- the deal ----
@@ -917,7 +934,7 @@ fn dc_settle(
     let g = dc::Game {
         chu_side: side,
         multiplier,
-        base: num(base, "base")?,
+        base: base_from(base)?,
         places,
         surrendered,
         bei_bao_da,

@@ -1,6 +1,6 @@
 //! Binding of handeval_core::shisanshui (十三水).
 
-use crate::conv::{bad, cards_from, check_list, quick_cards_into, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, base_from, cards_from, check_list, quick_cards_into, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId, SuitOrder, WheelRank};
 use crate::result::{add_class, item_error, Cards, Text};
@@ -218,20 +218,17 @@ impl From<&ssw::SpecialHand> for SpecialHand {
 #[pyfunction]
 fn ssw_special(cards: &Bound<'_, PyAny>) -> PyResult<Option<SpecialHand>> {
     let cards = cards_from(cards, "cards")?;
-    Ok(ssw::special(&cards).py()?.as_ref().map(SpecialHand::from))
+    Ok(ssw::special(&cards).map_err(|e| e.within("cards")).py()?.as_ref().map(SpecialHand::from))
 }
 
-/// Whether the 13 cards make the given special (not necessarily their highest).
+/// Whether the 13 cards satisfy the condition of the given special (RULES 1.7's table),
+/// whether or not it is their highest — only the highest can be declared.
 #[pyfunction]
 fn ssw_makes_special(cards: &Bound<'_, PyAny>, special: &Bound<'_, PyAny>) -> PyResult<bool> {
     let cards = cards_from(cards, "cards")?;
     let id: String = special.extract().map_err(|_| bad("special", "must be a special id string"))?;
     let id = SpecialId::parse(&id).map_err(|e| e.within("special")).py()?;
-    match ssw::verify_special(&cards, id) {
-        Ok(_) => Ok(true),
-        Err(_) if cards.len() == 13 => Ok(false),
-        Err(e) => Err(e.within("cards")).py(),
-    }
+    ssw::satisfies_special(&cards, id).map_err(|e| e.within("cards")).py()
 }
 
 /// [(id, name_zh, waters)] highest first.
@@ -327,10 +324,7 @@ fn ssw_settle(
 ) -> PyResult<Settlement> {
     let rules = rules_from(rules)?;
     let hands = list_from(players, "players", hand_from)?;
-    let base = match base {
-        Some(b) if !b.is_none() => int_from(b, "base")?,
-        _ => 1,
-    };
+    let base = base_from(base)?;
     let carried = carried_from(carried, "carried")?;
     let s = ssw::settle(&hands, base, carried.as_deref(), &rules).py()?;
     Ok(Settlement {

@@ -2,7 +2,7 @@
 //! `handeval.tienlen` and the functions that build them. Conversions only; every rule
 //! is in the core.
 
-use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
+use crate::conv::{bad, base_from, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
 use crate::result::{add_class, card_str, item_error, many_items, Cards, Names};
 use crate::rules::rules_arg;
 use crate::{native_result, result_methods};
@@ -472,18 +472,18 @@ fn transfer_dict<'py>(py: Python<'py>, t: &Transfer) -> PyResult<Bound<'py, PyDi
 /// the multipliers of the chain's specials to the seat of the last special. The round is
 /// validated first.
 #[pyfunction]
-#[pyo3(signature = (round, base, players=None, leader=None, rules=None))]
+#[pyo3(signature = (round, base=None, players=None, leader=None, rules=None))]
 fn tl_chop_transfers<'py>(
     py: Python<'py>,
     round: &Bound<'py, PyAny>,
-    base: &Bound<'py, PyAny>,
+    base: Option<&Bound<'py, PyAny>>,
     players: Option<&Bound<'py, PyAny>>,
     leader: Option<&Bound<'py, PyAny>>,
     rules: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Vec<Bound<'py, PyDict>>> {
     let rules = rules_from(rules)?;
     let actions = round_named(round, "round")?;
-    let base = int_from(base, "base")?;
+    let base = base_from(base)?;
     let players = players_from(players)?;
     let leader = opt(leader, |l| usize_from(l, "leader"))?;
     tl::chop_transfers(players, leader, &actions, base, &rules).py()?.iter().map(|t| transfer_dict(py, t)).collect()
@@ -599,12 +599,12 @@ fn transfer_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Transfer> {
 /// returns it (``{"from", "to", "amount"}`` or ``(from, to, amount)``); ``carried``:
 /// carried-in amounts (None entries are uncapped).
 #[pyfunction]
-#[pyo3(signature = (remaining, winner, base, played_any=None, chops=None, carried=None, rules=None))]
+#[pyo3(signature = (remaining, winner, base=None, played_any=None, chops=None, carried=None, rules=None))]
 #[allow(clippy::too_many_arguments)]
 fn tl_settle(
     remaining: &Bound<'_, PyAny>,
     winner: &Bound<'_, PyAny>,
-    base: &Bound<'_, PyAny>,
+    base: Option<&Bound<'_, PyAny>>,
     played_any: Option<&Bound<'_, PyAny>>,
     chops: Option<&Bound<'_, PyAny>>,
     carried: Option<&Bound<'_, PyAny>>,
@@ -613,7 +613,7 @@ fn tl_settle(
     let rules = rules_from(rules)?;
     let remaining = list_from(remaining, "remaining", set_from)?;
     let winner = usize_from(winner, "winner")?;
-    let base = int_from(base, "base")?;
+    let base = base_from(base)?;
     let played_any = opt(played_any, |p| {
         list_from(p, "played_any", |x, f| {
             if !x.is_instance_of::<pyo3::types::PyBool>() {
@@ -632,11 +632,11 @@ fn tl_settle(
 /// pays ``base × 26``, plus its specials and 2s unless it also held an instant win.
 /// Nobody holding one is an error.
 #[pyfunction]
-#[pyo3(signature = (hands13, base, carried=None, rules=None))]
-fn tl_settle_instant(hands13: &Bound<'_, PyAny>, base: &Bound<'_, PyAny>, carried: Option<&Bound<'_, PyAny>>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Settlement> {
+#[pyo3(signature = (hands13, base=None, carried=None, rules=None))]
+fn tl_settle_instant(hands13: &Bound<'_, PyAny>, base: Option<&Bound<'_, PyAny>>, carried: Option<&Bound<'_, PyAny>>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Settlement> {
     let rules = rules_from(rules)?;
     let hands = list_from(hands13, "hands13", hand13)?;
-    let base = int_from(base, "base")?;
+    let base = base_from(base)?;
     let carried = carried_from(carried, "carried")?;
     Ok(settlement(tl::settle_instant(&hands, base, carried.as_deref(), &rules).py()?))
 }

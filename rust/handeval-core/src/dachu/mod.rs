@@ -14,7 +14,7 @@ pub mod settle;
 
 pub use calling::{Call, Calling, Outcome};
 pub use deal::{Deal, DealAction};
-pub use play::{beats, beats_play, classify, legal_plays, timeout_play, Chu, Constraints, Kind, LegalPlay, Play};
+pub use play::{beats, beats_play, classify, columns_of, legal_plays, timeout_play, Chu, Constraints, Kind, LegalPlay, Play};
 pub use rules::Rules;
 pub use settle::{settle, Game, Settlement, Verdict};
 

@@ -399,17 +399,72 @@ fn candidate_sets(hand: &[Card]) -> Vec<Vec<Card>> {
     out
 }
 
-/// The play made for a player who runs out of time (the seed: "默认打出最右列第一张，如右列
-/// 为夢踹用的三同张炸弹则越过"): when leading, the weakest legal single that is not part of
-/// the shown 夢踹 triple (ties: lowest card id), else the weakest legal play; when
-/// following, a pass (`None`) — the seed names no card to follow with.
-pub fn timeout_play(hand: &[Card], table: Option<&[Card]>, chu: Chu, cons: &Constraints, rules: &Rules) -> Result<Option<Vec<Card>>> {
-    let plays = legal_plays(hand, table, chu, cons, rules)?;
-    if table.is_some() {
-        return Ok(None);
+/// A hand shown as one row of cards, read as the client's columns: each run of
+/// neighbouring cards of one rank is one column (a client stacks a rank's cards).
+pub fn columns_of(hand: &[Card]) -> Vec<Vec<Card>> {
+    let mut out: Vec<Vec<Card>> = Vec::new();
+    for &c in hand {
+        match out.last_mut() {
+            Some(col) if col[0].rank() == c.rank() => col.push(c),
+            _ => out.push(vec![c]),
+        }
     }
-    let single = plays.iter().find(|p| p.play.kind == Kind::Single && !cons.shown_triple.contains(&p.cards[0]));
-    Ok(single.or(plays.first()).map(|p| p.cards.clone()))
+    out
+}
+
+/// The play made for a player who runs out of time (RULES 3.7; the seed: "默认打出最右列
+/// 第一张，如右列为夢踹用的三同张炸弹则越过"), from the hand **as the client shows it**:
+/// `columns` left to right, each column's cards top first (the order given, not a sorted
+/// hand). The card is the first card of the rightmost column that holds no card of the
+/// shown 夢踹 triple (so the triple, and the quad it grew into, are skipped).
+/// * Leading, that card is played as a single; on the deal's first lead the 3♥ instead
+///   (RULES 3.4) when it may go alone. A hand with nothing but the shown triple (or its
+///   quad) leads that column whole.
+/// * Following, the card is played when it is a legal play that beats the table,
+///   otherwise the timeout is a pass (`None`).
+/// * `cons.surrendered`: as [`legal_plays`] (the 繳 holder's 3♥ on the first lead only).
+pub fn timeout_play(columns: &[Vec<Card>], table: Option<&[Card]>, chu: Chu, cons: &Constraints, rules: &Rules) -> Result<Option<Vec<Card>>> {
+    if let Some(i) = columns.iter().position(|c| c.is_empty()) {
+        bail!(field = format!("hand[{i}]"), "a column holds at least one card");
+    }
+    let hand: Vec<Card> = columns.iter().flatten().copied().collect();
+    // Validates the hand, the table and the constraints, and says what may be played.
+    let plays = legal_plays(&hand, table, chu, cons, rules)?;
+    let legal = |cards: &[Card]| {
+        let mut want: Vec<Card> = cards.to_vec();
+        want.sort();
+        plays.iter().any(|p| {
+            let mut got = p.cards.clone();
+            got.sort();
+            got == want
+        })
+    };
+    if cons.first_lead && legal(&[THREE_OF_HEARTS]) {
+        return Ok(Some(vec![THREE_OF_HEARTS]));
+    }
+    let shown = &cons.shown_triple;
+    let free = columns.iter().rev().find(|col| !col.iter().any(|c| shown.contains(c)));
+    match free {
+        Some(col) if legal(&col[..1]) => Ok(Some(vec![col[0]])),
+        Some(_) => Ok(None),
+        None if table.is_none() => {
+            // Only the shown triple (or its quad) is left: lead its column whole (or, if
+            // the client split it over columns, the triple). An empty hand plays nothing.
+            let Some(col) = columns.iter().rev().find(|col| col.iter().any(|c| shown.contains(c))) else {
+                return Ok(None);
+            };
+            let same = |p: &&LegalPlay, want: &[Card]| {
+                let mut a = p.cards.clone();
+                let mut b = want.to_vec();
+                a.sort();
+                b.sort();
+                a == b
+            };
+            let whole = plays.iter().find(|p| same(p, col)).or_else(|| plays.iter().find(|p| same(p, shown)));
+            Ok(whole.or(plays.first()).map(|p| p.cards.clone()))
+        }
+        None => Ok(None),
+    }
 }
 
 /// Rank letter for messages.

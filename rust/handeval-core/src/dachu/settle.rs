@@ -90,24 +90,53 @@ fn members(mask: u8) -> Vec<usize> {
     (0..4).filter(|s| mask & (1 << s) != 0).collect()
 }
 
-/// `total` (> 0) paid by `payers` and received by `payees`, each side's shares equal
-/// up to the rounding of RULES §0.
-fn transfer(lines: &mut Vec<Line>, item: &'static str, payers: &[usize], payees: &[usize], total: i64, note: &str) -> Result<()> {
+/// A line before the per-seat check: amounts in 128 bits (RULES §0: a side's total may
+/// exceed an i64 while each seat's result fits).
+struct Wide {
+    item: &'static str,
+    seat: usize,
+    amount: i128,
+    note: String,
+}
+
+/// `total` (> 0) paid by `payers` and received by `payees`, each side's shares equal up to
+/// the rounding of RULES §0. `formula` says how `total` came about; every line's note
+/// ends with `= ` and the amount that line carries.
+fn transfer(lines: &mut Vec<Wide>, item: &'static str, payers: &[usize], payees: &[usize], total: i128, head: &str, formula: &str) -> Result<()> {
     if total == 0 || payers.is_empty() {
         return Ok(());
     }
     if payees.is_empty() {
         return Err(Error::new(format!("{item}: nobody to receive {total}")));
     }
-    let pay = money::share_proportional(-total, &vec![1; payers.len()])?;
-    let get = money::share_proportional(total, &vec![1; payees.len()])?;
-    for (&s, a) in payers.iter().zip(pay) {
-        lines.push(Line { item, seat: s, amount: a, note: note.to_string() });
-    }
-    for (&s, a) in payees.iter().zip(get) {
-        lines.push(Line { item, seat: s, amount: a, note: note.to_string() });
+    for (group, sign) in [(payers, -1i128), (payees, 1)] {
+        let n = group.len() as i128;
+        let shares = money::share_wide(sign * total, &vec![1; group.len()])?;
+        for (&seat, amount) in group.iter().zip(shares) {
+            let note = if n == 1 {
+                format!("{head}: {formula} = {total}")
+            } else if total % n == 0 {
+                format!("{head}: {formula} = {total}, shared by {n}: {total} / {n} = {}", amount.abs())
+            } else {
+                format!("{head}: {formula} = {total}, shared by {n} (largest remainder, RULES §0) = {}", amount.abs())
+            };
+            lines.push(Wide { item, seat, amount, note });
+        }
     }
     Ok(())
+}
+
+/// `k × rest`, or `rest` alone when k is 1 (for notes).
+fn times(k: usize, rest: &str) -> String {
+    if k == 1 {
+        rest.to_string()
+    } else {
+        format!("{k} × {rest}")
+    }
+}
+
+fn seat_list(seats: &[usize]) -> String {
+    seats.iter().map(|s| s.to_string()).collect::<Vec<_>>().join(", ")
 }
 
 /// The outcome for the 儲方 from the places of the playing seats (RULES 3.7), with 全殲.
@@ -167,15 +196,18 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
             bail!(field = "bei_bao_da", "seat {s} is 被包打 but nobody of its side plays for it");
         }
     }
-    let unit = money::mul(g.base, g.multiplier, "base × multiplier")?;
-    let mut lines: Vec<Line> = Vec::new();
+    // Wider inside (RULES §0): only a seat's result must fit in an i64.
+    let unit = g.base as i128 * g.multiplier as i128;
+    let m = g.multiplier;
+    let mut lines: Vec<Wide> = Vec::new();
 
     // 繳: base × multiplier / 2 each — [decision] rounded up to a whole unit (rule
     // `jiao_round_up`, so a surrender always costs something; off: toward zero) — shared
     // by the opposing side's members who did not surrender, or by all of them if that
-    // whole side surrendered later (a personal 繳 followed by the other side's 繳). One
-    // transfer per side so the shares stay as even as possible.
+    // whole side surrendered later (a personal 繳 followed by the other side's 繳). The
+    // 繳 of one side are added up and shared once (RULES 3.7).
     let jiao_each = if rules.jiao_round_up { unit / 2 + unit % 2 } else { unit / 2 };
+    let half = if rules.jiao_round_up { format!("⌈base × {m} / 2⌉") } else { format!("⌊base × {m} / 2⌋") };
     for side in [chu, other] {
         let payers = members(side & jiao);
         if payers.is_empty() {
@@ -183,9 +215,10 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
         }
         let opp = 0b1111 & !side;
         let receivers = if opp & !jiao != 0 { members(opp & !jiao) } else { members(opp) };
-        let total = money::mul(jiao_each, payers.len() as i64, "繳")?;
-        let who: Vec<String> = payers.iter().map(|s| s.to_string()).collect();
-        transfer(&mut lines, "jiao", &payers, &receivers, total, &format!("繳 by seat {}: base × multiplier / 2 = {jiao_each} each", who.join(", ")))?;
+        let total = jiao_each * payers.len() as i128;
+        let head = format!("繳 by seat {}", seat_list(&payers));
+        let formula = times(payers.len(), &format!("{half} ({jiao_each})"));
+        transfer(&mut lines, "jiao", &payers, &receivers, total, &head, &formula)?;
     }
 
     let whole_side_out = chu & !jiao == 0 || other & !jiao == 0;
@@ -193,18 +226,24 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
     let mut wipe_out = false;
     let mut result_multiplier = g.multiplier;
     if esc != 0 {
+        // 逃跑 ends the game (RULES 3.7): no places are scored. Each escaping player pays
+        // the penalty; escapes paid to the same receivers are added up and shared once.
         if g.places.is_some() {
             bail!(field = "places", "must be omitted when someone escaped: the game is abandoned");
         }
-        let penalty = money::mul(unit, rules.escape_units as i64, "escape penalty")?;
+        let penalty = unit * rules.escape_units as i128;
+        let mut groups: Vec<(u8, Vec<usize>)> = Vec::new();
         for s in members(esc) {
-            let receivers = if rules.escape_shared_by_all {
-                members(0b1111 & !(1 << s) & !esc)
-            } else {
-                members((0b1111 & !side_of(s)) & !esc)
-            };
-            let note = format!("seat {s} escaped: base × multiplier × {}", rules.escape_units);
-            transfer(&mut lines, "escape", &[s], &receivers, penalty, &note)?;
+            let receivers = if rules.escape_shared_by_all { 0b1111 & !esc } else { (0b1111 & !side_of(s)) & !esc };
+            match groups.iter_mut().find(|(r, _)| *r == receivers) {
+                Some((_, payers)) => payers.push(s),
+                None => groups.push((receivers, vec![s])),
+            }
+        }
+        for (receivers, payers) in groups {
+            let head = format!("seat {} escaped (逃跑)", seat_list(&payers));
+            let formula = times(payers.len(), &format!("base × {m} × {}", rules.escape_units));
+            transfer(&mut lines, "escape", &payers, &members(receivers), penalty * payers.len() as i128, &head, &formula)?;
         }
     } else if whole_side_out {
         if g.places.as_ref().is_some_and(|p| !p.is_empty()) {
@@ -243,22 +282,26 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
             let units = match rules.unit_per {
                 UnitPer::LargerSide => winners.len().max(losers.len()),
                 UnitPer::LosingSide => losers.len(),
-            } as i64;
-            let r_unit = money::mul(g.base, result_multiplier, "base × multiplier")?;
-            let total = money::mul(r_unit, units, "result")?;
-            let note = format!(
-                "儲方 {}{}: {units} × base × {result_multiplier}",
-                v.as_str(),
-                if w { " with 全殲 (×2)" } else { "" }
-            );
-            transfer(&mut lines, "result", &losers, &winners, total, &note)?;
+            };
+            let total = g.base as i128 * result_multiplier as i128 * units as i128;
+            let head = format!("儲方 {}{}", v.as_str(), if w { " with 全殲 (×2)" } else { "" });
+            let formula = times(units, &format!("base × {result_multiplier}"));
+            transfer(&mut lines, "result", &losers, &winners, total, &head, &formula)?;
         }
     }
 
-    let mut theoretical = vec![0i64; 4];
+    let mut wide = [0i128; 4];
     for l in &lines {
-        theoretical[l.seat] = money::add(theoretical[l.seat], l.amount, "result")?;
+        wide[l.seat] += l.amount;
     }
+    let mut theoretical = vec![0i64; 4];
+    for s in 0..4 {
+        theoretical[s] = money::narrow(wide[s], &format!("seat {s}'s result"))?;
+    }
+    let mut lines = lines
+        .into_iter()
+        .map(|l| Ok(Line { item: l.item, seat: l.seat, amount: money::narrow(l.amount, &format!("seat {}'s {} line", l.seat, l.item))?, note: l.note }))
+        .collect::<Result<Vec<Line>>>()?;
     let carried = g.carried.clone().unwrap_or_else(|| vec![None; 4]);
     if carried.len() != 4 {
         bail!(field = "carried", "has {} entries for 4 players", carried.len());
@@ -266,7 +309,10 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
     let deltas = money::cap(&theoretical, &carried)?;
     for s in 0..4 {
         if deltas[s] != theoretical[s] {
-            lines.push(Line { item: "cap", seat: s, amount: deltas[s] - theoretical[s], note: "防以小博大 (RULES §4)".into() });
+            // |delta| ≤ |theoretical| with the same sign: the difference fits.
+            let amount = deltas[s] - theoretical[s];
+            let note = format!("防以小博大 (RULES §4): {} capped to {}, difference = {}", theoretical[s], deltas[s], amount.abs());
+            lines.push(Line { item: "cap", seat: s, amount, note });
         }
     }
     Ok(Settlement { verdict, wipe_out, result_multiplier, lines, theoretical, deltas })

@@ -167,16 +167,49 @@ fn first_lead_and_shown_triple() {
     assert!(legal_plays(&cards("7s 7h 9s"), None, Chu::Red, &bad, &r()).unwrap_err().message.contains("never split"));
 }
 
+/// RULES 3.7: the first card of the rightmost column as the client shows it.
 #[test]
-fn timeout_play_is_the_weakest_single_skipping_the_shown_triple() {
+fn timeout_play_is_the_rightmost_column_as_shown() {
+    let none = Constraints::default();
+    let tp = |hand: &str, table: Option<&str>, cons: &Constraints| {
+        let t = table.map(cards);
+        timeout_play(&columns_of(&cards(hand)), t.as_deref(), Chu::Red, cons, &r()).unwrap().map(|c| crate::cards::format_cards(&c))
+    };
+    // The order given, not a sorted hand: the column 4d 4h 4s, its first card 4d.
+    assert_eq!(tp("Kh 9c 4d 4h 4s", None, &none).as_deref(), Some("4d"));
+    assert_eq!(tp("4d 9c Kh", None, &none).as_deref(), Some("Kh"));
+    // Following: the card is played when it beats the table, else a pass.
+    assert_eq!(tp("4h", Some("3h"), &none).as_deref(), Some("4h"));
+    assert_eq!(tp("5s 4h", Some("4d"), &none), None);
+    assert_eq!(tp("3s 9c", Some("5d"), &none).as_deref(), Some("9c"));
+    assert_eq!(tp("9c 3s", Some("5d"), &none), None);
+    assert_eq!(tp("9c 9s", Some("5d 5h"), &none), None); // a single never follows a pair
+    // Explicit columns, rightmost last.
+    let cols = vec![cards("5s"), cards("Kd")];
+    assert_eq!(timeout_play(&cols, None, Chu::Red, &none, &r()).unwrap(), Some(cards("Kd")));
+    // The shown 夢踹 triple, and the quad it grew into, are skipped.
     let shown = Constraints { shown_triple: cards("3s 3h 3d"), ..Default::default() };
-    let t = timeout_play(&cards("3s 3h 3d 9c Kd"), None, Chu::Red, &shown, &r()).unwrap();
-    assert_eq!(t, Some(cards("9c")));
-    let t = timeout_play(&cards("3s 3h 3d"), None, Chu::Red, &shown, &r()).unwrap();
-    assert_eq!(t, Some(cards("3s 3h 3d")));
+    assert_eq!(tp("9c Kd 3s 3h 3d", None, &shown).as_deref(), Some("Kd"));
+    assert_eq!(tp("9c Kd 3s 3h 3d 3c", None, &shown).as_deref(), Some("Kd"));
+    assert_eq!(tp("9c 3s 3h 3d 3c", Some("5d"), &shown).as_deref(), Some("9c"));
+    // Nothing but the shown triple (or its quad): it leads whole; following, a pass.
+    assert_eq!(tp("3s 3h 3d", None, &shown).as_deref(), Some("3s 3h 3d"));
+    assert_eq!(tp("3s 3h 3d 3c", None, &shown).as_deref(), Some("3s 3h 3d 3c"));
+    assert_eq!(tp("3s 3h 3d 3c", Some("5d"), &shown), None);
+    // The shown triple split over two columns by the client: the triple leads.
+    let split = vec![cards("3s 3h"), cards("3d 3c")];
+    assert_eq!(timeout_play(&split, None, Chu::Red, &shown, &r()).unwrap(), Some(cards("3s 3h 3d")));
+    // An empty hand plays nothing.
+    assert_eq!(timeout_play(&[], None, Chu::Red, &none, &r()).unwrap(), None);
+    // The first lead plays the 3♥ (RULES 3.4); so does a surrendered holder.
     let first = Constraints { first_lead: true, ..Default::default() };
-    assert_eq!(timeout_play(&cards("3s 3h 9c"), None, Chu::Red, &first, &r()).unwrap(), Some(cards("3h")));
-    assert_eq!(timeout_play(&cards("3s 9c"), Some(&cards("5d")), Chu::Red, &Constraints::default(), &r()).unwrap(), None);
+    assert_eq!(tp("3s 3h 9c", None, &first).as_deref(), Some("3h"));
+    let sur = Constraints { first_lead: true, surrendered: true, ..Default::default() };
+    assert_eq!(tp("Kd 3h 9c", None, &sur).as_deref(), Some("3h"));
+    let later = Constraints { surrendered: true, ..Default::default() };
+    assert_eq!(timeout_play(&columns_of(&cards("Kd 3h")), None, Chu::Red, &later, &r()).unwrap_err().field.as_deref(), Some("surrendered"));
+    let e = timeout_play(&[cards("5s"), vec![]], None, Chu::Red, &none, &r()).unwrap_err();
+    assert_eq!(e.field.as_deref(), Some("hand[1]"));
 }
 
 // ---- the deal ----
@@ -611,6 +644,49 @@ fn jiao_escape_bei_bao_da_cap() {
     assert_eq!(settle(&game(&[0], Some(&[1, 2, 3, 0])), &ls).unwrap().deltas, vec![-20, 7, 7, 6]);
 }
 
+/// RULES 3.7 (issue 21): payments to the same receivers are added up and shared once.
+#[test]
+fn escapes_to_the_same_receivers_are_pooled() {
+    let g = Game { chu_side: vec![1], multiplier: 1, base: 1, escaped: vec![2, 3], ..Default::default() };
+    let s = settle(&g, &r()).unwrap();
+    assert_eq!(s.deltas, vec![5, 5, -5, -5]);
+    // Listed in another order: the same.
+    let g2 = Game { escaped: vec![3, 2], ..g.clone() };
+    assert_eq!(settle(&g2, &r()).unwrap().deltas, vec![5, 5, -5, -5]);
+    // Shared by the opponents only: seats 2 and 3 are both 非儲方, so the same receiver.
+    let opp = Rules { escape_shared_by_all: false, ..r() };
+    assert_eq!(settle(&g, &opp).unwrap().deltas, vec![0, 10, -5, -5]);
+    // Different receivers stay apart: seat 1 (儲方) pays seats 0 and 3's side... here seats 0, 2.
+    let g3 = Game { chu_side: vec![1, 3], multiplier: 1, base: 1, escaped: vec![0, 1], ..Default::default() };
+    assert_eq!(settle(&g3, &opp).unwrap().deltas, vec![-5, -5, 5, 5]);
+}
+
+/// RULES §0 (issue 21): a side's total may exceed an i64 while every seat's result fits.
+#[test]
+fn totals_wider_than_i64_settle() {
+    let g = Game { chu_side: vec![0, 1], multiplier: 1, base: 5 * 10i64.pow(18), places: Some(vec![0, 2, 1, 3]), ..Default::default() };
+    let e = 5 * 10i64.pow(18);
+    assert_eq!(settle(&g, &r()).unwrap().deltas, vec![e, e, -e, -e]);
+    // Lone winner of three units of 5e18: 1.5e19 does not fit — refused, naming the seat.
+    let g = Game { chu_side: vec![0], multiplier: 1, base: e, places: Some(vec![0, 1, 2, 3]), ..Default::default() };
+    let err = settle(&g, &r()).unwrap_err();
+    assert!(err.message.contains("seat 0") && err.message.contains("overflow"), "{err}");
+}
+
+/// Every line's note states the amount it carries (issue 21: "3 × base × 2" on a −20 line).
+#[test]
+fn line_notes_state_their_amounts() {
+    let g = Game { chu_side: vec![2], multiplier: 1, base: 10, places: Some(vec![2, 0, 1, 3]), ..Default::default() };
+    let s = settle(&g, &r()).unwrap();
+    assert_eq!(s.deltas, vec![-20, -20, 60, -20]);
+    let l0 = s.lines.iter().find(|l| l.seat == 0).unwrap();
+    assert_eq!(l0.amount, -20);
+    assert!(l0.note.ends_with("= 20"), "{}", l0.note);
+    assert!(!l0.note.contains("= 60,") || l0.note.contains("60 / 3 = 20"), "{}", l0.note);
+    let l2 = s.lines.iter().find(|l| l.seat == 2).unwrap();
+    assert!(l2.note.ends_with("= 60"), "{}", l2.note);
+}
+
 /// RULES 3.7 [decision] `jiao_round_up`: a 繳 costs base × multiplier / 2 rounded up.
 #[test]
 fn jiao_rounds_up() {
@@ -756,6 +832,34 @@ proptest! {
         let s = settle(&g, &r()).unwrap();
         prop_assert_eq!(s.deltas.iter().sum::<i64>(), 0);
         prop_assert_eq!(s.theoretical.iter().sum::<i64>(), 0);
+    }
+
+    /// Random settlements of every shape (繳, 被包打, escapes, the cap, both unit options,
+    /// huge bases): zero-sum, each seat's lines add up to its delta, and every line's note
+    /// ends with the amount it carries.
+    #[test]
+    fn lines_add_up_and_state_their_amounts(perm in Just(vec![0usize, 1, 2, 3]).prop_shuffle(), two in any::<bool>(), m in 0u32..6,
+                                            base in prop_oneof![1i64..1000, 1i64..i64::MAX], jiao in 0u8..16, bbd in 0u8..16, esc in 0u8..16,
+                                            carried in proptest::collection::vec(proptest::option::of(0i64..5000), 4),
+                                            losing in any::<bool>(), round_up in any::<bool>(), by_all in any::<bool>()) {
+        let chu: Vec<usize> = if two { vec![perm[0], perm[3]] } else { vec![perm[1]] };
+        let bits = |mask: u8| (0..4).filter(|s| mask & (1 << s) != 0).collect::<Vec<usize>>();
+        let (jiao, esc) = (bits(jiao), bits(esc & if esc.count_ones() > 2 { 0 } else { 0xF }));
+        let bbd: Vec<usize> = bits(bbd & 0xF).into_iter().filter(|s| !jiao.contains(s)).take(1).collect();
+        let places: Vec<usize> = perm.iter().copied().filter(|s| !jiao.contains(s) && !bbd.contains(s)).collect();
+        let g = Game { chu_side: chu, multiplier: 1 << m, base, places: if esc.is_empty() { Some(places) } else { None },
+                       surrendered: jiao, bei_bao_da: bbd, escaped: esc, carried: Some(carried), ..Default::default() };
+        let rules = Rules { unit_per: if losing { rules::UnitPer::LosingSide } else { rules::UnitPer::LargerSide },
+                            jiao_round_up: round_up, escape_shared_by_all: by_all, ..r() };
+        let Ok(s) = settle(&g, &rules) else { return Ok(()) };
+        prop_assert_eq!(s.deltas.iter().map(|&v| v as i128).sum::<i128>(), 0);
+        for seat in 0..4 {
+            prop_assert_eq!(s.lines.iter().filter(|l| l.seat == seat).map(|l| l.amount as i128).sum::<i128>(), s.deltas[seat] as i128);
+        }
+        for l in &s.lines {
+            let amount = l.amount.unsigned_abs();
+            prop_assert!(l.note.ends_with(&format!("= {amount}")), "{:?}", l);
+        }
     }
 }
 

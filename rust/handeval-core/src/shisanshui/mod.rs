@@ -15,4 +15,4 @@ pub use arrange::{arrange, arrange_many, best_response, ArrangeResult, Arrangeme
 pub use eval::{compare_rows, is_foul, row_value, Category, RowValue};
 pub use rules::{Rules, SuitOrder, WheelRank};
 pub use settle::{settle, Hand, PairKind, PairResult, Settlement};
-pub use special::{special, verify_special, SpecialHand, SpecialId};
+pub use special::{satisfies_special, special, verify_special, SpecialHand, SpecialId};

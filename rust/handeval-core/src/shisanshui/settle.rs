@@ -288,6 +288,20 @@ mod tests {
         assert_eq!(e.field.as_deref(), Some("players[0]"));
     }
 
+    #[test]
+    fn only_the_highest_special_can_be_declared() {
+        // RULES 1.7 (issue 21): a 五对三条 declared as 六对半 against a real 六对半 tied 0.
+        let r = Rules::default();
+        let wu = cards("2h 2s 2d 5c 5d 7h 7s 9c 9d Jc Jd Ks Kc");
+        let liu = Hand::Special { id: SpecialId::LiuDuiBan, cards: cards("3s 3h 4c 4d 6s 6h 8c 8d Ts Th Qs Qh Ah") };
+        let low = Hand::Special { id: SpecialId::LiuDuiBan, cards: wu.clone() };
+        let e = settle(&[low, liu.clone()], 1, None, &r).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("players[0]"));
+        assert!(e.message.contains("wu_dui_santiao"), "{e}");
+        let high = Hand::Special { id: SpecialId::WuDuiSantiao, cards: wu };
+        assert_eq!(settle(&[high, liu], 1, None, &r).unwrap().waters, vec![5, -5]);
+    }
+
     fn seed_foul() -> Vec<Hand> {
         vec![rows("Ks Kh Kd", "2h 3h 4d 6d 8s", "Qs Qh 9d 9c 5s"), rows("2s 3d 5c", "6c 7c 8d 9s Td", "2c 4c Jc Kc Ac")]
     }

@@ -296,13 +296,38 @@ pub fn special(cards: &[Card]) -> Result<Option<SpecialHand>> {
         .find_map(|&id| satisfies(cards, id).map(|split| SpecialHand { id, split })))
 }
 
-/// Verify a declared special: the cards must satisfy it (a player may declare any special
-/// the cards satisfy, even a lower one than the highest).
-pub fn verify_special(cards: &[Card], id: SpecialId) -> Result<SpecialHand> {
+/// Whether the 13 cards satisfy the condition of one special (RULES 1.7's table), whether
+/// or not it is their highest.
+pub fn satisfies_special(cards: &[Card], id: SpecialId) -> Result<bool> {
     check13(cards)?;
-    satisfies(cards, id)
-        .map(|split| SpecialHand { id, split })
-        .ok_or_else(|| Error::new(format!("the cards do not make the declared special {} ({})", id.id(), id.name_zh())))
+    Ok(satisfies(cards, id).is_some())
+}
+
+/// Verify a declared special (RULES 1.7): a hand's special is the highest one its 13
+/// cards make, and only that one can be declared — a 五对三条 hand is never a 六对半.
+pub fn verify_special(cards: &[Card], id: SpecialId) -> Result<SpecialHand> {
+    let Some(highest) = special(cards)? else {
+        return Err(Error::new(format!("the cards do not make the declared special {} ({})", id.id(), id.name_zh())));
+    };
+    if highest.id == id {
+        return Ok(highest);
+    }
+    if satisfies(cards, id).is_some() {
+        return Err(Error::new(format!(
+            "the cards make {} ({}), a higher special than the declared {} ({}); a hand's special is the highest one it makes (RULES 1.7)",
+            highest.id.id(),
+            highest.id.name_zh(),
+            id.id(),
+            id.name_zh()
+        )));
+    }
+    Err(Error::new(format!(
+        "the cards do not make the declared special {} ({}); their special is {} ({})",
+        id.id(),
+        id.name_zh(),
+        highest.id.id(),
+        highest.id.name_zh()
+    )))
 }
 
 #[cfg(test)]
@@ -373,6 +398,12 @@ mod tests {
         let e = verify_special(&h, SpecialId::Yitiaolong).unwrap_err();
         assert!(e.message.contains("yitiaolong"));
         assert!(SpecialId::parse("dragon").is_err());
+        // RULES 1.7: only the highest special can be declared.
+        let wu = cards("2h 2s 2d 5c 5d 7h 7s 9c 9d Jc Jd Ks Kc");
+        assert!(satisfies_special(&wu, SpecialId::LiuDuiBan).unwrap());
+        let e = verify_special(&wu, SpecialId::LiuDuiBan).unwrap_err();
+        assert!(e.message.contains("wu_dui_santiao") && e.message.contains("higher"), "{e}");
+        assert_eq!(verify_special(&wu, SpecialId::WuDuiSantiao).unwrap().id, SpecialId::WuDuiSantiao);
         assert!(special(&cards("2s 2h")).is_err());
     }
 }

@@ -260,7 +260,7 @@ pub fn beats(b: &Play, a: &Play) -> Result<bool> {
     let shared = b.mask() & a.mask();
     if shared != 0 {
         let c = Card(shared.trailing_zeros() as u8);
-        return Err(Error::new(format!("card {c} is both in the play and on the table")));
+        return Err(Error::field("play", format!("card {c} is both in the play and on the table")));
     }
     Ok(beats_key(b.key, a.key))
 }
