@@ -4,45 +4,24 @@
 
 use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, IntoPyResult};
 use crate::result::{self, add_class, card_list, many_items, Cards, NativeResult, Names};
+use crate::native_rules;
 use crate::rules::rules_arg;
 use crate::{native_result, result_methods};
 use handeval_core::cards::Card;
 use handeval_core::dachu::calling::{side_name, Call, Calling as CoreCalling, Outcome, Stage};
 use handeval_core::dachu::deal::{Deal as CoreDeal, DealAction};
-use handeval_core::dachu::rules::{DeclareOncePer, FirstCaller, UnitPer};
 use handeval_core::dachu::{self as dc, Chu, Constraints, Kind};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
 // ---- Rules ----
 
-crate::native_rules! {
-    /// House-rule options of 打儲 (docs/rules.md §3); the defaults are those of docs/rules.md.
-    /// Validated when constructed: a bad value is a HandevalError naming the option.
+handeval_core::dachu_rule_options!(native_rules! {
+    /// House-rule options of 打儲 (docs/rules.md §3), keyword-only; an option not given
+    /// is its default. Validated when constructed: a bad value is a HandevalError naming
+    /// the option (``.field == "rules.<option>"``).
     pub struct DachuRules(core = dc::Rules, game = "dachu", module = "handeval.dachu");
-    /// [decision] one 儲A + one plain A is an ordinary AA (default True); False: such a
-    /// pair is not a play.
-    mixed_ace_pair: flag => bool = |c| c.mixed_ace_pair;
-    /// [decision] 撐儲 makes that colour the 儲, so its player plays alone, 1 vs 3
-    /// (default True); False: 撐儲 only doubles.
-    cheng_chu_alone: flag => bool = |c| c.cheng_chu_alone;
-    /// [decision] an escape penalty is shared by the three others (default True); False:
-    /// only by the escaping player's opponents.
-    escape_shared_by_all: flag => bool = |c| c.escape_shared_by_all;
-    /// [decision] a won game moves one unit per member of the "larger_side" (default) or
-    /// of the "losing_side".
-    unit_per: choice(UnitPer::parse) => &'static str = |c| c.unit_per.as_str();
-    /// Who calls first in a 2 vs 2 without 夢宣/撐儲: "other" (the 非儲方, default) or "chu".
-    first_caller_2v2: choice(FirstCaller::parse) => &'static str = |c| c.first_caller_2v2.as_str();
-    /// The escape penalty in units of base × multiplier (the seed: 5; at most 1000).
-    escape_units: count => u32 = |c| c.escape_units;
-    /// [decision] a 繳 costs base × multiplier / 2 rounded up to a whole unit (default
-    /// True: a surrender always costs something); False: rounded toward zero.
-    jiao_round_up: flag => bool = |c| c.jiao_round_up;
-    /// [decision] the deal's declarations are once per "player_and_kind" (default), once
-    /// per "player" (one of any kind each) or once per "game" per kind.
-    declare_once_per: choice(DeclareOncePer::parse) => &'static str = |c| c.declare_once_per.as_str();
-}
+});
 
 fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<dc::Rules> {
     rules_arg::<DachuRules>(obj)

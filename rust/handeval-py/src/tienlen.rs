@@ -4,6 +4,7 @@
 
 use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
 use crate::result::{add_class, card_str, item_error, many_items, Cards, Names};
+use crate::native_rules;
 use crate::rules::rules_arg;
 use crate::{native_result, result_methods};
 use handeval_core::cards::Card;
@@ -13,25 +14,12 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 // ---- Rules ----
 
-crate::native_rules! {
-    /// House-rule options of 越式13张 (docs/rules.md §2); the defaults are those of docs/rules.md.
-    /// Validated when constructed: a bad value is a HandevalError naming the option.
-    ///
-    /// * ``first_lead_must_contain_lowest`` — [decision] the game's first play must contain
-    ///   the lowest card dealt (normally 3♠); default False (the seed does not require it).
-    /// * ``unplayed_loser_adds_multipliers`` — [decision] a loser who played no card and holds
-    ///   specials or 2s pays ``26 + Σ multipliers`` (default True); False: just 26.
-    /// * ``turn_after_chop`` — [decision] who moves after a chop by a seat that had passed:
-    ///   ``"from_chopper"`` (default: the next seat after the chopper that has not passed) or
-    ///   ``"resume"`` (the seat whose turn the chop interrupted).
-    /// * ``rake_percent`` — 抽水 of the winner's positive final amount, 0..100, default 5 (the
-    ///   seed); losers are not raked.
+handeval_core::tienlen_rule_options!(native_rules! {
+    /// House-rule options of 越式13张 (docs/rules.md §2), keyword-only; an option not given
+    /// is its default. Validated when constructed: a bad value is a HandevalError naming
+    /// the option (``.field == "rules.<option>"``).
     pub struct TienlenRules(core = tl::Rules, game = "tienlen", module = "handeval.tienlen");
-    first_lead_must_contain_lowest: flag => bool = |c| c.first_lead_must_contain_lowest;
-    unplayed_loser_adds_multipliers: flag => bool = |c| c.unplayed_loser_adds_multipliers;
-    turn_after_chop: choice(tl::TurnAfterChop::parse) => &'static str = |c| c.turn_after_chop.as_str();
-    rake_percent: count => u32 = |c| c.rake_percent;
-}
+});
 
 fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<tl::Rules> {
     rules_arg::<TienlenRules>(obj)
