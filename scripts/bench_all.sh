@@ -36,8 +36,8 @@ if [[ "$SKIP" != *" pytest "* ]]; then
 fi
 
 if [[ "$SKIP" != *" cargo "* ]]; then
-    echo "== cargo bench -p handeval-core --benches"
-    cargo bench --locked -p handeval-core --benches 2>&1 | tee "$OUT/cargo-bench.txt"
+    echo "== cargo bench -p handeval-core --features bench --benches"
+    cargo bench --locked -p handeval-core --features bench --benches 2>&1 | tee "$OUT/cargo-bench.txt"
 fi
 
 HAVE_MPL=0
