@@ -8,12 +8,4 @@ wrong; ``str()`` joins them as ``"field: description"``.
 
 from handeval._core import HandevalError
 
-__all__ = ["HandevalError", "fail"]
-
-
-def fail(field, description):
-    """Raise a HandevalError for ``field`` (``str()`` is ``"field: description"``)."""
-    err = HandevalError(f"{field}: {description}" if field else description)
-    err.field = field
-    err.description = description
-    raise err
+__all__ = ["HandevalError"]

@@ -127,6 +127,11 @@ pub fn quick_cards_into(obj: &Bound<'_, PyAny>, out: &mut [Card]) -> Option<usiz
     Some(n)
 }
 
+/// An optional argument: `None` when absent or Python `None`.
+pub fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    value.filter(|v| !v.is_none())
+}
+
 /// Cards from a string (`"As Td"`) or a list/tuple of one-card strings.
 pub fn cards_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
     if let Some(cards) = quick_cards(obj) {

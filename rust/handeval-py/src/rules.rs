@@ -16,7 +16,7 @@
 //! * it implements [`GameRules`], and every binding function reads its `rules=` argument
 //!   with [`rules_arg`]: a copy of the already-validated core struct, no attribute reads.
 
-use crate::conv::{bad, int_from, type_name};
+use crate::conv::{bad, given, int_from, type_name};
 use handeval_core::Error;
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
@@ -132,7 +132,7 @@ pub trait GameRules: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True>
 /// The `rules=` argument: `None` (the defaults), the game's own `Rules`, or the
 /// `handeval.Rules` bundle (its [`GameRules::GAME`] part); anything else is an error.
 pub fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResult<R::Core> {
-    let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(R::Core::default()) };
+    let Some(o) = given(obj) else { return Ok(R::Core::default()) };
     if let Ok(r) = o.cast::<R>() {
         return Ok(r.get().core().clone());
     }
@@ -142,10 +142,6 @@ pub fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResult<R::Co
         }
     }
     Err(bad("rules", format!("expected handeval.Rules or {}.Rules, got {}", R::GAME, type_name(o))))
-}
-
-fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
-    value.filter(|v| !v.is_none())
 }
 
 fn field(name: &str) -> String {

@@ -1,6 +1,6 @@
 //! Binding of handeval_core::shisanshui (十三水).
 
-use crate::conv::{bad, cards_from, check_list, quick_cards_into, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, given, cards_from, check_list, quick_cards_into, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
 use crate::result::{add_class, item_error, Cards, Text};
@@ -125,8 +125,8 @@ fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: Op
     // category), but a bad rules argument is still refused.
     let _ = rules_from(rules)?;
     // An integer (a bad one is a HandevalError, not a TypeError); None = 5.
-    let row_size = match row_size {
-        Some(r) if !r.is_none() => int_from(r, "row_size")?,
+    let row_size = match given(row_size) {
+        Some(r) => int_from(r, "row_size")?,
         _ => 5,
     };
     let bytes = data.cast::<pyo3::types::PyBytes>().map_err(|_| bad("data", "expected bytes of card ids"))?.as_bytes();
@@ -317,8 +317,8 @@ fn ssw_settle(
 ) -> PyResult<Settlement> {
     let rules = rules_from(rules)?;
     let hands = list_from(players, "players", hand_from)?;
-    let base = match base {
-        Some(b) if !b.is_none() => int_from(b, "base")?,
+    let base = match given(base) {
+        Some(b) => int_from(b, "base")?,
         _ => 1,
     };
     let carried = carried_from(carried, "carried")?;

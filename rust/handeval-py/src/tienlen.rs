@@ -2,7 +2,7 @@
 //! `handeval.tienlen` and the functions that build them. Conversions only; every rule
 //! is in the core.
 
-use crate::conv::{bad, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
+use crate::conv::{bad, given, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
 use crate::result::{add_class, card_str, item_error, many_items, Cards, Names};
 use crate::native_rules;
 use crate::rules::rules_arg;
@@ -195,8 +195,8 @@ fn tl_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, rules: Option<&Bound<
 }
 
 fn flag_arg(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
-    match obj {
-        Some(o) if !o.is_none() => bool_from(o, field),
+    match given(obj) {
+        Some(o) => bool_from(o, field),
         _ => Ok(false),
     }
 }
@@ -292,8 +292,8 @@ fn usize_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<usize> {
 }
 
 fn players_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
-    match obj {
-        Some(o) if !o.is_none() => {
+    match given(obj) {
+        Some(o) => {
             let v = int_from(o, "players")?;
             usize::try_from(v).map_err(|_| bad("players", format!("越式13张 has 2 to 4 players (got {v})")))
         }
@@ -302,8 +302,8 @@ fn players_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
 }
 
 fn opt<T>(obj: Option<&Bound<'_, PyAny>>, f: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>) -> PyResult<Option<T>> {
-    match obj {
-        Some(o) if !o.is_none() => f(o).map(Some),
+    match given(obj) {
+        Some(o) => f(o).map(Some),
         _ => Ok(None),
     }
 }
@@ -336,7 +336,7 @@ fn round_named(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<(usize, Acti
 /// The leader and the card the first play must contain, from `leader` and `first_lead`.
 fn first_from(leader: Option<&Bound<'_, PyAny>>, first_lead: Option<&Bound<'_, PyAny>>) -> PyResult<(Option<usize>, Option<Card>)> {
     let leader = opt(leader, |l| usize_from(l, "leader"))?;
-    let Some(fl) = first_lead.filter(|f| !f.is_none()) else { return Ok((leader, None)) };
+    let Some(fl) = given(first_lead) else { return Ok((leader, None)) };
     let fl = fl.cast::<FirstLead>().map_err(|_| bad("first_lead", format!("expected a FirstLead from first_leader(), got {}", type_name(fl))))?.get();
     if let Some(l) = leader {
         if l != fl.seat {
