@@ -22,7 +22,7 @@ Scenarios (``--mix name[=weight][@batch],...``; batch = items per request, defau
 not in this build) is dropped from the mix at warm-up and reported as skipped.
 
 ``python benches/load.py report --results DIR --out FILE`` turns the JSON files of a
-``scripts/bench_all.sh`` run into the tables of docs/benchmarks-latest.md.
+``scripts/bench_all.sh`` run into the tables of benchmarks-latest.md (in the run's results folder).
 """
 
 from __future__ import annotations
@@ -751,7 +751,7 @@ def criterion_rows(root: Path, since: float) -> List[dict]:
 
 
 def report_main(argv) -> int:
-    ap = argparse.ArgumentParser(prog="load.py report", description="tables of docs/benchmarks-latest.md")
+    ap = argparse.ArgumentParser(prog="load.py report", description="tables of benchmarks-latest.md")
     ap.add_argument("--results", required=True, help="directory with pytest.json, criterion.json, load-*.json")
     ap.add_argument("--out", required=True)
     ap.add_argument("--command", default="bash scripts/bench_all.sh")

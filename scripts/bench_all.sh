@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole benchmark set, then the generated tables in docs/benchmarks-latest.md:
+# The whole benchmark set, then the generated tables in $BENCH_OUT/benchmarks-latest.md:
 #   1. pytest-benchmark suites in benches/ (Python API and gRPC, ratios to named baselines)
 #   2. cargo bench -p handeval-core (criterion; Rust core)
 #   3. the gRPC load generator (benches/load.py) against servers it starts itself on free
@@ -36,8 +36,8 @@ if [[ "$SKIP" != *" pytest "* ]]; then
 fi
 
 if [[ "$SKIP" != *" cargo "* ]]; then
-    echo "== cargo bench -p handeval-core --benches"
-    cargo bench --locked -p handeval-core --benches 2>&1 | tee "$OUT/cargo-bench.txt"
+    echo "== cargo bench -p handeval-core --features bench --benches"
+    cargo bench --locked -p handeval-core --features bench --benches 2>&1 | tee "$OUT/cargo-bench.txt"
 fi
 
 HAVE_MPL=0
@@ -74,6 +74,6 @@ fi
 UPTIME=$(uptime)
 echo "== end: $(date -u '+%Y-%m-%d %H:%M:%S UTC'); $UPTIME" | tee -a "$OUT/uptime.txt"
 UPTIME="$(head -1 "$OUT/uptime.txt" | sed 's/^== //') / $(tail -1 "$OUT/uptime.txt" | sed 's/^== //')"
-"$PY" benches/load.py report --results "$OUT" --out docs/benchmarks-latest.md \
+"$PY" benches/load.py report --results "$OUT" --out "$OUT/benchmarks-latest.md" \
     --criterion target/criterion --since "$START" --uptime "$UPTIME"
-echo "raw results in $OUT; tables in docs/benchmarks-latest.md"
+echo "raw results and tables (benchmarks-latest.md) in $OUT"

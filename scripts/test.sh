@@ -4,5 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
-cargo test --locked -p handeval-core
+# The core's tests in the release profile, whose dependencies the install above has just
+# built (the exhaustive checks need optimised code; a second, debug-info profile would
+# build everything again). --lib: the unit tests only (the examples and the criterion
+# benches are compiled by .ci/run).
+cargo test --release --locked -p handeval-core --lib
 python3 -m pytest -q

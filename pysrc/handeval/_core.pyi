@@ -54,27 +54,41 @@ def cap(theoretical: Sequence[int], carried: Sequence[Optional[int]]) -> List[in
 
 # shisanshui
 SSW_CATEGORIES: Tuple[str, ...]
+# BEGIN generated: shisanshui.Rules (scripts/gen_docs.py)
 @final
 class ShisanshuiRules(_Native):
     """handeval.shisanshui.Rules"""
     __match_args__ = ("suit_tiebreak", "suit_order", "a2345", "foul_scoring", "home_run_min_opponents", "rake_percent")
     def __new__(
-        cls, *, suit_tiebreak: Optional[bool] = None, suit_order: Optional[str] = None, a2345: Optional[str] = None,
-        foul_scoring: Optional[bool] = None, home_run_min_opponents: Optional[int] = None, rake_percent: Optional[int] = None,
+        cls,
+        *,
+        suit_tiebreak: Optional[bool] = None,
+        suit_order: Optional[str] = None,
+        a2345: Optional[str] = None,
+        foul_scoring: Optional[bool] = None,
+        home_run_min_opponents: Optional[int] = None,
+        rake_percent: Optional[int] = None,
     ) -> ShisanshuiRules: ...
     @property
-    def suit_tiebreak(self) -> bool: ...
+    def suit_tiebreak(self) -> bool:
+        """Equal ranks are decided by suits (the sheet: no ties); False: an exact rank tie scores 0. (§1.1, variant)"""
     @property
-    def suit_order(self) -> str: ...
+    def suit_order(self) -> str:
+        """The suits strongest first for tie-breaks, the four letters s h d c once each: "shcd" is ♠ > ♥ > ♣ > ♦. (§1.1, house rule)"""
     @property
-    def a2345(self) -> str: ...
+    def a2345(self) -> str:
+        """Where A2345 ranks among straights: "lowest", or "second_highest" (just below TJQKA). (§1.1, variant)"""
     @property
-    def foul_scoring(self) -> bool: ...
+    def foul_scoring(self) -> bool:
+        """A fouled hand (倒水) loses every row and counts as scooped; False: a fouled hand is rejected as bad input. (§1.4, house rule)"""
     @property
-    def home_run_min_opponents(self) -> int: ...
+    def home_run_min_opponents(self) -> int:
+        """全垒打 needs at least this many opponents (1 or more). (§1.6, house rule)"""
     @property
-    def rake_percent(self) -> int: ...
+    def rake_percent(self) -> int:
+        """抽水: percent of each positive result, 0–100 (0: no rake). (§1.6, variant)"""
     def replace(self, **changes: Any) -> ShisanshuiRules: ...
+# END generated: shisanshui.Rules
 
 @final
 class ShisanshuiRow(_Native):
@@ -203,35 +217,49 @@ def ssw_arrange_greedy(cards: _Cards, rules: object = None) -> List[List[str]]: 
 # dachu
 DC_KINDS: Tuple[str, ...]
 DC_CALLS: Tuple[str, ...]
+# BEGIN generated: dachu.Rules (scripts/gen_docs.py)
 @final
 class DachuRules(_Native):
     """handeval.dachu.Rules"""
-    __match_args__ = (
-        "mixed_ace_pair", "cheng_chu_alone", "escape_shared_by_all", "unit_per", "first_caller_2v2", "escape_units",
-        "jiao_round_up", "declare_once_per",
-    )
+    __match_args__ = ("mixed_ace_pair", "cheng_chu_alone", "escape_shared_by_all", "unit_per", "first_caller_2v2", "escape_units", "jiao_round_up", "declare_once_per")
     def __new__(
-        cls, *, mixed_ace_pair: Optional[bool] = None, cheng_chu_alone: Optional[bool] = None,
-        escape_shared_by_all: Optional[bool] = None, unit_per: Optional[str] = None, first_caller_2v2: Optional[str] = None,
-        escape_units: Optional[int] = None, jiao_round_up: Optional[bool] = None, declare_once_per: Optional[str] = None,
+        cls,
+        *,
+        mixed_ace_pair: Optional[bool] = None,
+        cheng_chu_alone: Optional[bool] = None,
+        escape_shared_by_all: Optional[bool] = None,
+        unit_per: Optional[str] = None,
+        first_caller_2v2: Optional[str] = None,
+        escape_units: Optional[int] = None,
+        jiao_round_up: Optional[bool] = None,
+        declare_once_per: Optional[str] = None,
     ) -> DachuRules: ...
     @property
-    def mixed_ace_pair(self) -> bool: ...
+    def mixed_ace_pair(self) -> bool:
+        """A pair of one 儲A and one plain A is an ordinary AA; False: it is not a play. (§3.3, house rule)"""
     @property
-    def cheng_chu_alone(self) -> bool: ...
+    def cheng_chu_alone(self) -> bool:
+        """撐儲 makes that colour the 儲, so its player (who holds both) plays alone, 1 vs 3; False: 撐儲 only doubles the multiplier and the colour still comes from 夢宣 or 平宣. (§3.5, house rule)"""
     @property
-    def escape_shared_by_all(self) -> bool: ...
+    def escape_shared_by_all(self) -> bool:
+        """An escape penalty is shared equally by the three others; False: only by the escaping player's opponents (the other side). (§3.7, house rule)"""
     @property
-    def unit_per(self) -> str: ...
+    def unit_per(self) -> str:
+        """A won game moves one unit (base × multiplier) per member of the "larger_side" (1 vs 3: the lone player pays or receives three units; 2 vs 2: each loser pays one) or per member of the "losing_side". (§3.7, house rule)"""
     @property
-    def first_caller_2v2(self) -> str: ...
+    def first_caller_2v2(self) -> str:
+        """Who calls first in a 2 vs 2 without 夢宣/撐儲: "other" (the 非儲方) or "chu" (the 儲方, which always calls first after a declaration and in 1 vs 3). (§3.6, house rule)"""
     @property
-    def escape_units(self) -> int: ...
+    def escape_units(self) -> int:
+        """The escape penalty in units of base × multiplier, 0–1000. (§3.7, variant)"""
     @property
-    def jiao_round_up(self) -> bool: ...
+    def jiao_round_up(self) -> bool:
+        """A 繳 costs base × multiplier / 2 rounded up to a whole unit (a surrender always costs something); False: rounded toward zero. (§3.7, house rule)"""
     @property
-    def declare_once_per(self) -> str: ...
+    def declare_once_per(self) -> str:
+        """How often the deal's declarations may be made: once per "player_and_kind" (several players may each 夢踹), once per "player" (one declaration of any kind each) or once per "game" per kind. 夢宣 and 撐儲 fix the 儲 colour, so each happens once per game under every reading. (§3.5, house rule)"""
     def replace(self, **changes: Any) -> DachuRules: ...
+# END generated: dachu.Rules
 
 @final
 class DachuPlay(_Native):
@@ -409,23 +437,33 @@ def dc_calling_replay(
 TL_KINDS: Tuple[str, ...]
 TL_SPECIAL_KINDS: Dict[str, int]
 TL_INSTANT_WINS: Tuple[str, ...]
+# BEGIN generated: tienlen.Rules (scripts/gen_docs.py)
 @final
 class TienlenRules(_Native):
     """handeval.tienlen.Rules"""
     __match_args__ = ("first_lead_must_contain_lowest", "unplayed_loser_adds_multipliers", "turn_after_chop", "rake_percent")
     def __new__(
-        cls, *, first_lead_must_contain_lowest: Optional[bool] = None, unplayed_loser_adds_multipliers: Optional[bool] = None,
-        turn_after_chop: Optional[str] = None, rake_percent: Optional[int] = None,
+        cls,
+        *,
+        first_lead_must_contain_lowest: Optional[bool] = None,
+        unplayed_loser_adds_multipliers: Optional[bool] = None,
+        turn_after_chop: Optional[str] = None,
+        rake_percent: Optional[int] = None,
     ) -> TienlenRules: ...
     @property
-    def first_lead_must_contain_lowest(self) -> bool: ...
+    def first_lead_must_contain_lowest(self) -> bool:
+        """The first play of the game must contain the lowest card dealt (normally 3♠); False: the sheet only says who leads. (§2.4, house rule)"""
     @property
-    def unplayed_loser_adds_multipliers(self) -> bool: ...
+    def unplayed_loser_adds_multipliers(self) -> bool:
+        """A loser who played no card and still holds specials or 2s pays 26 + Σ multipliers; False: just 26. (§2.6, house rule)"""
     @property
-    def turn_after_chop(self) -> str: ...
+    def turn_after_chop(self) -> str:
+        """Who moves after a chop by a seat that had passed: "from_chopper" (the next seat after the chopper that has not passed) or "resume" (the seat whose turn the chop interrupted). (§2.4, house rule)"""
     @property
-    def rake_percent(self) -> int: ...
+    def rake_percent(self) -> int:
+        """抽水: percent of the winner's positive final amount, 0–100; losers are never raked, even when chop transfers leave them positive. (§2.6, variant)"""
     def replace(self, **changes: Any) -> TienlenRules: ...
+# END generated: tienlen.Rules
 
 @final
 class TienlenPlay(_Native):

@@ -18,7 +18,6 @@ import argparse
 import json
 import os
 import sys
-import threading
 
 from handeval.errors import HandevalError
 
@@ -49,27 +48,6 @@ def _to_json(obj):
 
 def _print_json(obj):
     print(json.dumps(_to_json(obj), ensure_ascii=False))
-
-
-def _interruptible(fn, *args, **kwargs):
-    """Run ``fn`` (a call into the Rust core, which releases the GIL) in a worker thread
-    so that Ctrl-C reaches the main thread at once, however long the call takes. The
-    worker is a daemon: on KeyboardInterrupt the process exits without waiting for it."""
-    box = {}
-
-    def run():
-        try:
-            box["value"] = fn(*args, **kwargs)
-        except BaseException as e:  # re-raised in the caller's thread
-            box["error"] = e
-
-    t = threading.Thread(target=run, daemon=True)
-    t.start()
-    while t.is_alive():
-        t.join(0.1)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
 
 
 def _seat_cards(text):
@@ -210,7 +188,7 @@ def _cmd_arrange(args):
         return _arrange_file(args)
     if not args.cards:
         raise _Usage("give 13 cards, or --file FILE (one hand a line)")
-    a = _interruptible(shisanshui.arrange, _cards(args.cards), **_arrange_kwargs(args))
+    a = shisanshui.arrange(_cards(args.cards), **_arrange_kwargs(args))
     if args.json:
         return _print_json(a)
     print(f"front   {' '.join(a.front)}")
@@ -288,12 +266,12 @@ def _arrange_file(args):
             part = items[start:start + chunk]
             good = [(n, hand, i) for n, hand, i in part if hand is not None]
             try:
-                results = _interruptible(shisanshui.arrange_many, [h for _, h, _ in good], **kw)
+                results = shisanshui.arrange_many([h for _, h, _ in good], **kw)
             except HandevalError:
                 results = []
                 for _, hand, _ in good:
                     try:
-                        results.append(_interruptible(shisanshui.arrange, hand, **kw))
+                        results.append(shisanshui.arrange(hand, **kw))
                     except HandevalError as e:
                         results.append(e)
             it = iter(results)

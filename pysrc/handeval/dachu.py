@@ -39,30 +39,8 @@ KINDS = _core.DC_KINDS
 #: Calls of 叫牌: ``ping_da`` 平打, ``chuai`` 踹 (also 跟踹), ``bao_chuai`` 包踹, ``jiao`` 繳.
 CALLS = _core.DC_CALLS
 
-#: House-rule options (keyword-only, defaults are docs/rules.md's; a bad value raises
-#: HandevalError at construction, ``.field`` = ``"rules.<option>"``):
-#:
-#: * ``mixed_ace_pair`` — [decision] one 儲A + one plain A is an ordinary AA (default
-#:   True); False: such a pair is not a play.
-#: * ``cheng_chu_alone`` — [decision] 撐儲 makes that colour the 儲, so its player (who
-#:   holds both) plays alone, 1 vs 3 (default True); False: 撐儲 only doubles, the
-#:   colour still comes from 夢宣 or 平宣.
-#: * ``escape_shared_by_all`` — [decision] an escape penalty is shared equally by the
-#:   three others (default True); False: only by the escaping player's opponents.
-#: * ``unit_per`` — [decision] a won game moves one unit (base × multiplier) per member
-#:   of the ``"larger_side"`` (default: 1 vs 3 → the lone player pays or receives three
-#:   units; 2 vs 2 → each loser pays one) or per member of the ``"losing_side"``.
-#: * ``first_caller_2v2`` — who calls first in a 2 vs 2 without 夢宣/撐儲: ``"other"``
-#:   (the 非儲方, default) or ``"chu"``. (The 儲方 always calls first after a
-#:   declaration and in 1 vs 3.)
-#: * ``escape_units`` — the escape penalty in units of base × multiplier (the seed: 5;
-#:   0..1000).
-#: * ``jiao_round_up`` — [decision] a 繳 costs base × multiplier / 2 rounded up to a
-#:   whole unit (default True: a surrender always costs something); False: toward zero.
-#: * ``declare_once_per`` — [decision] the deal's declarations are once per
-#:   ``"player_and_kind"`` (default: several players may each 夢踹), once per
-#:   ``"player"`` (one declaration of any kind each) or once per ``"game"`` per kind.
-#:   夢宣 and 撐儲 fix the 儲 colour, so each happens once per game under every reading.
+#: House-rule options of 打儲 (native, frozen, keyword-only): each option's description is
+#: its attribute's ``__doc__`` (``help(Rules)``), written once in the core; docs/api.md lists them.
 Rules = _core.DachuRules
 
 #: A classified play: ``kind`` (one of :data:`KINDS`), ``kind_zh``, ``cards`` (from

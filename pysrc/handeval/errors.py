@@ -10,12 +10,4 @@ mistake for programs (one of ``ERROR_REASONS``: ``"bad_card"``, ``"duplicate_car
 
 from handeval._core import ERROR_REASONS, HandevalError
 
-__all__ = ["ERROR_REASONS", "HandevalError", "fail"]
-
-
-def fail(field, description):
-    """Raise a HandevalError for ``field`` (``str()`` is ``"field: description"``)."""
-    err = HandevalError(f"{field}: {description}" if field else description)
-    err.field = field
-    err.description = description
-    raise err
+__all__ = ["ERROR_REASONS", "HandevalError"]

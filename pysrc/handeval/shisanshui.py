@@ -44,18 +44,8 @@ CATEGORIES = _core.SSW_CATEGORIES
 SPECIALS = tuple(_core.ssw_special_table())
 
 
-#: House-rule options of 十三水 (native, frozen; keyword-only; defaults are docs/rules.md's):
-#:
-#: * ``suit_tiebreak`` — equal ranks are decided by suits (the seed: no ties); off: an
-#:   exact rank tie scores 0.
-#: * ``suit_order`` — [decision] suits strongest first, default ``"shcd"`` (♠ > ♥ > ♣ > ♦).
-#: * ``a2345`` — ``"lowest"`` (default) or ``"second_highest"`` (just below TJQKA).
-#: * ``foul_scoring`` — [decision] a fouled hand loses every row and counts as scooped;
-#:   off: fouled hands are rejected as bad input.
-#: * ``home_run_min_opponents`` — [decision] 全垒打 needs this many opponents (default 3).
-#: * ``rake_percent`` — 抽水 of each positive result (0..100), default 0.
-#:
-#: A bad value raises HandevalError at construction, ``.field`` = ``"rules.<option>"``.
+#: House-rule options of 十三水 (native, frozen, keyword-only): each option's description is
+#: its attribute's ``__doc__`` (``help(Rules)``), written once in the core; docs/api.md lists them.
 Rules = _core.ShisanshuiRules
 
 #: A classified 3- or 5-card row: ``category``, ``category_zh``, ``strength``, ``cards``.

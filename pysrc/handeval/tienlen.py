@@ -52,18 +52,8 @@ SPECIAL_KINDS = _core.TL_SPECIAL_KINDS
 #: ``five_pair_run``, ``six_pair_run``, ``dragon``.
 INSTANT_WINS = _core.TL_INSTANT_WINS
 
-#: House-rule options (keyword-only, defaults are docs/rules.md's; a bad value raises
-#: HandevalError at construction, ``.field`` = ``"rules.<option>"``):
-#:
-#: * ``first_lead_must_contain_lowest`` — [decision] the game's first play must contain
-#:   the lowest card dealt (normally 3♠); default False (the seed does not require it).
-#: * ``unplayed_loser_adds_multipliers`` — [decision] a loser who played no card and holds
-#:   specials or 2s pays ``26 + Σ multipliers`` (default True); False: just 26.
-#: * ``turn_after_chop`` — [decision] who moves after a chop by a seat that had passed:
-#:   ``"from_chopper"`` (default: the next seat after the chopper that has not passed)
-#:   or ``"resume"`` (the seat whose turn the chop interrupted).
-#: * ``rake_percent`` — 抽水 of the winner's positive final amount, 0..100, default 5 (the
-#:   seed); losers are not raked.
+#: House-rule options of 越式13张 (native, frozen, keyword-only): each option's description is
+#: its attribute's ``__doc__`` (``help(Rules)``), written once in the core; docs/api.md lists them.
 Rules = _core.TienlenRules
 
 #: A classified play: ``kind`` (one of :data:`KINDS`), ``kind_zh``, ``cards`` (lowest

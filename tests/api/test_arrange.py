@@ -203,51 +203,69 @@ def test_samples_are_bounded():
         assert e.value.field == "samples"
 
 
-def _interrupted_after(seconds, call):
-    """Run ``call`` with a SIGALRM handler raising after ``seconds``; the time it took."""
+#: Run by test_long_arrange_calls_honour_signals in a child process. Sizes one long call
+#: (argv[1]) at 1,000 units of CPU work, a unit being a small call measured first; says
+#: "in the call" once the call has used a unit of CPU time (from a thread: the call
+#: releases the GIL), then runs it, and on KeyboardInterrupt says how many units the call
+#: had used.
+_LONG_CALL = """
+import math, sys, threading, time
+from handeval import shisanshui
+hand = [r + s for r in "23456789TJQKA" for s in "shdc"][:13]
+kind = sys.argv[1]
+def cpu(call):
+    start = time.process_time()
+    call()
+    return max(time.process_time() - start, 1e-4)
+if kind == "many":  # 400 hands a unit
+    unit = cpu(lambda: shisanshui.arrange_many([hand] * 400))
+    call = lambda: shisanshui.arrange_many([hand] * 400_000)
+elif kind == "samples":  # one hand, 50 samples a unit
+    unit = cpu(lambda: shisanshui.arrange(hand, samples=50))
+    call = lambda: shisanshui.arrange(hand, samples=50_000)
+else:  # 500 samples (10 units) a hand
+    unit = cpu(lambda: shisanshui.arrange(hand, samples=50))
+    call = lambda: shisanshui.arrange_many([hand] * 100, samples=500)
+def announce(at):
+    while time.process_time() < at + unit:
+        time.sleep(0.005)
+    print("in the call", flush=True)
+start = time.process_time()
+threading.Thread(target=announce, args=(start,), daemon=True).start()
+try:
+    call()
+    print("ran to the end", flush=True)
+except KeyboardInterrupt:
+    print(f"interrupted after {(time.process_time() - start) / unit:.0f} units", flush=True)
+"""
+
+
+@pytest.mark.parametrize("kind", ["many", "samples", "many_samples"])
+def test_long_arrange_calls_honour_signals(kind):
+    """Ctrl-C (SIGINT, KeyboardInterrupt) ends a long arrange or arrange_many while it
+    runs, not at its end. Work, not wall-clock time: the call is 1,000 units of CPU work
+    sized by measuring a small call, the signal is sent once the call has used a unit
+    (an event, not a sleep), and the call must stop before half its work is done (a
+    chunk is a few units; so on any machine, loaded or not)."""
+    import re
     import signal
-    import time
+    import subprocess
+    import sys
 
-    class Stop(Exception):
-        pass
-
-    def handler(signum, frame):
-        raise Stop
-
-    old = signal.signal(signal.SIGALRM, handler)
+    p = subprocess.Popen([sys.executable, "-c", _LONG_CALL, kind], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         text=True)
     try:
-        signal.setitimer(signal.ITIMER_REAL, seconds)
-        start = time.monotonic()
-        with pytest.raises(Stop):
-            call()
-        return time.monotonic() - start
+        line = p.stdout.readline().strip()
+        if line == "in the call":
+            p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=600)  # a hang guard only
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
-@pytest.mark.skipif(not hasattr(__import__("signal"), "setitimer"), reason="no interval timers")
-def test_long_arrange_calls_honour_signals():
-    """A signal handler's exception (Ctrl-C's KeyboardInterrupt) ends a long arrange or
-    arrange_many soon after the signal, not after the whole computation. The work is
-    sized relative to a small call measured here, so this tells "interrupted" from "ran
-    to the end" on any machine (a Python handler would otherwise run only at the end)."""
-    import time
-
-    hand = DECK[:13]
-    start = time.monotonic()
-    shisanshui.arrange_many([hand] * 400)
-    batch = time.monotonic() - start  # one chunk
-    took = _interrupted_after(0.05, lambda: shisanshui.arrange_many([hand] * (400 * 200)))
-    assert took < 0.05 + 40 * batch, (took, batch)
-
-    start = time.monotonic()
-    shisanshui.arrange(hand, samples=20)
-    small = time.monotonic() - start
-    for call in (lambda: shisanshui.arrange(hand, samples=20 * 100),
-                 lambda: shisanshui.arrange_many([hand] * 3, samples=20 * 100)):
-        took = _interrupted_after(0.05, call)
-        assert took < 0.05 + 25 * small, (took, small)
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    m = re.search(r"interrupted after (\d+) units", out)
+    assert line == "in the call" and m, (line, out, err[-2000:])
+    assert int(m.group(1)) < 500, out
 
 
 def test_overlap_error_names_the_card():

@@ -226,3 +226,12 @@ def test_nothing_user_facing_points_outside_the_repository(path):
     """No file a user gets names the reference material beside the project."""
     needle = "../" + "shared"  # split, so this file does not match itself
     assert needle not in path.read_text(encoding="utf-8", errors="replace")
+
+
+def test_generated_option_tables_are_current():
+    """The option tables of docs/api.md and docs/rules.md and the stub's Rules classes are
+    generated from the classes (each option's ``__doc__`` comes from the core's list of
+    options): ``python3 scripts/gen_docs.py`` rewrites them."""
+    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_docs.py"), "--check"],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]

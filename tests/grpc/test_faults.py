@@ -127,13 +127,25 @@ def test_cancelled_call(long_server):
     assert_serving(server)
 
 
+def timed(call) -> float:
+    """Wall seconds of ``call()``: sizes a deadline against this machine, as it is now."""
+    start = time.monotonic()
+    call()
+    return time.monotonic() - start
+
+
 def test_exceeded_deadline_stops_the_work(long_server):
     server = long_server
     req = long_request(seed=2)
     with server.channel() as ch:
         stub = handeval_pb2_grpc.HandevalStub(ch)
+        # The deadline: what this server takes for an eighth of the deals (measured here),
+        # so the whole call outlasts it on a fast machine and on a loaded one.
+        with server.channel(options=[("grpc.max_receive_message_length", -1)]) as big:
+            eighth = timed(lambda: handeval_pb2_grpc.HandevalStub(big).Settle(
+                settle_request(LONG_DEALS // 8, seed=3), timeout=120))
         with pytest.raises(grpc.RpcError) as e:
-            stub.Settle(req, timeout=1.0)
+            stub.Settle(req, timeout=eighth)
         assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
     # The server gives up on the batch (it checks the deadline every 16 items) rather
     # than finishing deals nobody waits for.
@@ -143,16 +155,21 @@ def test_exceeded_deadline_stops_the_work(long_server):
 
 
 def test_deadline_stops_monte_carlo_arrange_between_hands(long_server):
-    """Arrange with ``samples`` is ~70 µs per sample and hand (2 cores): the server checks the
-    deadline between (few) hands, not once per 256 hands (here: 200 hands, ~14 ms each)."""
+    """Arrange with ``samples`` takes milliseconds per hand: the server checks the deadline
+    between (few) hands, not once per 256 hands. The deadline is the time of 25 of the 200
+    hands, measured here."""
     server = long_server
     rng = random.Random(5)
-    req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(
-        samples=200, items=[ssw.ShisanshuiArrangeItem(hand=" ".join(rng.sample(DECK, 13))) for _ in range(200)]))
+    hands = [ssw.ShisanshuiArrangeItem(hand=" ".join(rng.sample(DECK, 13))) for _ in range(200)]
+    req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(samples=200, items=hands))
+    with server.channel() as ch:
+        stub = handeval_pb2_grpc.HandevalStub(ch)
+        eighth = timed(lambda: stub.Arrange(pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(
+            samples=200, items=hands[:25])), timeout=120))
     before = server.log().count("DEADLINE_EXCEEDED")
     with server.channel() as ch:
         with pytest.raises(grpc.RpcError) as e:
-            handeval_pb2_grpc.HandevalStub(ch).Arrange(req, timeout=0.3)
+            handeval_pb2_grpc.HandevalStub(ch).Arrange(req, timeout=eighth)
         assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
     wait_for(lambda: inflight(server) == 0, timeout=60, what="the expired call to end")
     wait_for(lambda: server.log().count("DEADLINE_EXCEEDED") > before, timeout=10,
@@ -327,7 +344,7 @@ def test_worker_killed_under_load(tmp_path):
     try:
         s.wait_serving()
         wait_for(lambda: len(children(s.proc.pid)) == 2, what="two workers")
-        time.sleep(1.0)  # both workers listening
+        wait_for(lambda: s.log().count('"event": "serving"') >= 2, what="both workers listening", server=s)
         with Load(s.target, threads=4) as load:
             wait_for(lambda: len(load.codes()) >= 20, timeout=60, what="load")
             victim = min(children(s.proc.pid))

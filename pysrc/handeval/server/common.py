@@ -188,15 +188,14 @@ def rules_from(req, cls, field: str):
 
 
 def rule_option(field: Optional[str]) -> str:
-    """The option's name in a rules error's field (``rules.a2345`` or ``a2345``)."""
-    field = field or ""
-    return field[len("rules."):] if field.startswith("rules.") else ("" if field == "rules" else field)
+    """The option's name in a rules error's field: ``rules.a2345`` → ``a2345`` (the native
+    ``Rules`` name every bad option so); ``""`` for the whole ``rules``."""
+    return (field or "").partition("rules.")[2]
 
 
 def rules_error(e: HandevalError, game: str) -> Optional[BadRequest]:
     """A rules error that surfaced while answering an item: the request's fault, so the
-    whole request fails naming the option (rule values the game's ``Rules`` does not
-    check when it is built are checked by the core on first use)."""
+    whole request fails naming the option."""
     if is_rules_field(e.field):
         return BadRequest(join(f"{game}.rules", rule_option(e.field)), describe(e))
     return None

@@ -17,3 +17,36 @@ pub mod tienlen;
 
 pub use cards::{Card, CardSet};
 pub use error::{Error, Reason, Result};
+
+/// Declares a game's `Rules` struct and its `Default` from the game's list of options
+/// (`shisanshui_rule_options!`, `tienlen_rule_options!`, `dachu_rule_options!`).
+///
+/// Each option of a list is `doc comment, name: Type = default;`. Its doc comment is the
+/// option's one description: the field's doc here, the Python attribute's `__doc__`
+/// (the binding declares its `Rules` classes from the same lists, `native_rules!`) and
+/// the option tables of docs/api.md and docs/rules.md and the stub `_core.pyi`
+/// (`python3 scripts/gen_docs.py`, checked by tests/docs). It is written for both
+/// readers: plain text, values as Python spells them, and it ends with `(§<RULES
+/// section>, house rule)` (the sheet leaves the point open; the default is the engine's
+/// reading) or `(§<section>, variant)` (the sheet decides it; the option serves rooms
+/// that play otherwise).
+#[doc(hidden)]
+#[macro_export]
+macro_rules! declare_rules {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident;
+        $( $(#[$ometa:meta])* $opt:ident : $ty:ty = $default:expr; )+
+    ) => {
+        $(#[$meta])*
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct $name {
+            $( $(#[$ometa])* pub $opt: $ty, )+
+        }
+        impl Default for $name {
+            fn default() -> Self {
+                $name { $( $opt: $default ),+ }
+            }
+        }
+    };
+}

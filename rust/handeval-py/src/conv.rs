@@ -128,6 +128,11 @@ pub fn quick_cards_into(obj: &Bound<'_, PyAny>, out: &mut [Card]) -> Option<usiz
     Some(n)
 }
 
+/// An optional argument: `None` when absent or Python `None`.
+pub fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+    value.filter(|v| !v.is_none())
+}
+
 /// Cards from a string (`"As Td"`) or a list/tuple of one-card strings.
 pub fn cards_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
     if let Some(cards) = quick_cards(obj) {
@@ -154,10 +159,7 @@ pub fn cards_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
 /// The base stake (底分) of every game's settle: an integer, or None (left out) for 1
 /// (RULES §0: where the base may be omitted, every game treats it alike).
 pub fn base_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<i64> {
-    match obj {
-        Some(b) if !b.is_none() => int_from(b, "base"),
-        _ => Ok(1),
-    }
+    given(obj).map_or(Ok(1), |b| int_from(b, "base"))
 }
 
 pub fn card_strings(cards: &[Card]) -> Vec<String> {

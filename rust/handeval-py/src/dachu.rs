@@ -2,47 +2,26 @@
 //! `handeval.dachu` and the functions that build them. Conversions only; the rules are
 //! in the core.
 
-use crate::conv::{bad, base_from, bool_from, cards_from, carried_from, int_from, list_from, to_py, IntoPyResult};
+use crate::conv::{bad, base_from, given, bool_from, cards_from, carried_from, int_from, list_from, to_py, IntoPyResult};
 use crate::result::{self, add_class, card_list, many_items, Cards, NativeResult, Names};
+use crate::native_rules;
 use crate::rules::rules_arg;
 use crate::{native_result, result_methods};
 use handeval_core::cards::Card;
 use handeval_core::dachu::calling::{side_name, Call, Calling as CoreCalling, Outcome, Stage};
 use handeval_core::dachu::deal::{Deal as CoreDeal, DealAction};
-use handeval_core::dachu::rules::{DeclareOncePer, FirstCaller, UnitPer};
 use handeval_core::dachu::{self as dc, Chu, Constraints, Kind};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
 // ---- Rules ----
 
-crate::native_rules! {
-    /// House-rule options of 打儲 (docs/rules.md §3); the defaults are those of docs/rules.md.
-    /// Validated when constructed: a bad value is a HandevalError naming the option.
+handeval_core::dachu_rule_options!(native_rules! {
+    /// House-rule options of 打儲 (docs/rules.md §3), keyword-only; an option not given
+    /// is its default. Validated when constructed: a bad value is a HandevalError naming
+    /// the option (``.field == "rules.<option>"``).
     pub struct DachuRules(core = dc::Rules, game = "dachu", module = "handeval.dachu");
-    /// [decision] one 儲A + one plain A is an ordinary AA (default True); False: such a
-    /// pair is not a play.
-    mixed_ace_pair: flag => bool = |c| c.mixed_ace_pair;
-    /// [decision] 撐儲 makes that colour the 儲, so its player plays alone, 1 vs 3
-    /// (default True); False: 撐儲 only doubles.
-    cheng_chu_alone: flag => bool = |c| c.cheng_chu_alone;
-    /// [decision] an escape penalty is shared by the three others (default True); False:
-    /// only by the escaping player's opponents.
-    escape_shared_by_all: flag => bool = |c| c.escape_shared_by_all;
-    /// [decision] a won game moves one unit per member of the "larger_side" (default) or
-    /// of the "losing_side".
-    unit_per: choice(UnitPer::parse) => &'static str = |c| c.unit_per.as_str();
-    /// Who calls first in a 2 vs 2 without 夢宣/撐儲: "other" (the 非儲方, default) or "chu".
-    first_caller_2v2: choice(FirstCaller::parse) => &'static str = |c| c.first_caller_2v2.as_str();
-    /// The escape penalty in units of base × multiplier (the seed: 5; at most 1000).
-    escape_units: count => u32 = |c| c.escape_units;
-    /// [decision] a 繳 costs base × multiplier / 2 rounded up to a whole unit (default
-    /// True: a surrender always costs something); False: rounded toward zero.
-    jiao_round_up: flag => bool = |c| c.jiao_round_up;
-    /// [decision] the deal's declarations are once per "player_and_kind" (default), once
-    /// per "player" (one of any kind each) or once per "game" per kind.
-    declare_once_per: choice(DeclareOncePer::parse) => &'static str = |c| c.declare_once_per.as_str();
-}
+});
 
 fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<dc::Rules> {
     rules_arg::<DachuRules>(obj)
@@ -62,15 +41,15 @@ fn seat_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<usize> {
 }
 
 fn seats_from(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Vec<usize>> {
-    match obj {
-        Some(o) if !o.is_none() => list_from(o, field, seat_from),
+    match given(obj) {
+        Some(o) => list_from(o, field, seat_from),
         _ => Ok(Vec::new()),
     }
 }
 
 fn opt_cards(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Option<Vec<Card>>> {
-    match obj {
-        Some(o) if !o.is_none() => set_from(o, field).map(Some),
+    match given(obj) {
+        Some(o) => set_from(o, field).map(Some),
         _ => Ok(None),
     }
 }
@@ -207,8 +186,8 @@ fn dc_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny
 
 /// An optional flag: None (or left out) is false.
 fn flag(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
-    match obj {
-        Some(o) if !o.is_none() => bool_from(o, field),
+    match given(obj) {
+        Some(o) => bool_from(o, field),
         _ => Ok(false),
     }
 }
@@ -339,8 +318,8 @@ fn deal_action(d: &CoreDeal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> 
         "cheng_chu" => {
             arity(&name, &rest, 1, 2)?;
             let seat = seat_from(&rest[0], "action[1]")?;
-            let chu = match rest.get(1) {
-                Some(c) if !c.is_none() => chu_from(c)?,
+            let chu = match given(rest.get(1)) {
+                Some(c) => chu_from(c)?,
                 _ => d.cheng_chu_colour(seat).py()?,
             };
             Ok(DealAction::ChengChu { seat, chu })
@@ -422,8 +401,8 @@ impl DachuDeal {
     fn new(hands: &Bound<'_, PyAny>, first_seat: Option<&Bound<'_, PyAny>>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let rules = rules_from(rules)?;
         let hands = list_from(hands, "hands", cards_from)?;
-        let first = match first_seat {
-            Some(s) if !s.is_none() => seat_from(s, "first_seat")?,
+        let first = match given(first_seat) {
+            Some(s) => seat_from(s, "first_seat")?,
             _ => 0,
         };
         Ok(DachuDeal { inner: CoreDeal::new(hands, first, rules).py()? })
@@ -533,8 +512,8 @@ impl DachuDeal {
     /// first); ``first_side`` ``"chu"``/``"other"`` overrides who calls first.
     #[pyo3(signature = (start_seat=None, first_side=None))]
     fn calling(&self, start_seat: Option<&Bound<'_, PyAny>>, first_side: Option<&Bound<'_, PyAny>>) -> PyResult<DachuCalling> {
-        let start = match start_seat {
-            Some(s) if !s.is_none() => Some(seat_from(s, "start_seat")?),
+        let start = match given(start_seat) {
+            Some(s) => Some(seat_from(s, "start_seat")?),
             _ => None,
         };
         let first = side_from(first_side)?;
@@ -577,8 +556,8 @@ impl DachuDeal {
 }
 
 fn side_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
-    match obj {
-        Some(o) if !o.is_none() => {
+    match given(obj) {
+        Some(o) => {
             let s: String = o.extract().map_err(|_| bad("first_side", "must be \"chu\" or \"other\""))?;
             match s.as_str() {
                 "chu" => Ok(Some(0)),
@@ -664,12 +643,12 @@ impl DachuCalling {
     ) -> PyResult<Self> {
         let rules = rules_from(rules)?;
         let side = list_from(chu_side, "chu_side", seat_from)?;
-        let m = match multiplier {
-            Some(m) if !m.is_none() => int_from(m, "multiplier")?,
+        let m = match given(multiplier) {
+            Some(m) => int_from(m, "multiplier")?,
             _ => 1,
         };
-        let start = match start_seat {
-            Some(s) if !s.is_none() => seat_from(s, "start_seat")?,
+        let start = match given(start_seat) {
+            Some(s) => seat_from(s, "start_seat")?,
             _ => 0,
         };
         let declared = flag(declared, "declared")?;
@@ -896,20 +875,19 @@ fn dc_settle(
     carried: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Settlement> {
-    let given = |o: Option<&Bound<'_, PyAny>>| o.is_some_and(|v| !v.is_none());
     // A Calling carries the rules of its game; `rules=` overrides them.
     let rules = match chu_side.cast::<DachuCalling>() {
-        Ok(c) if !given(rules) => c.get().origin.rules.clone(),
+        Ok(c) if given(rules).is_none() => c.get().origin.rules.clone(),
         _ => rules_from(rules)?,
     };
     let num = |o: Option<&Bound<'_, PyAny>>, f: &str| -> PyResult<i64> {
-        match o {
-            Some(v) if !v.is_none() => int_from(v, f),
+        match given(o) {
+            Some(v) => int_from(v, f),
             _ => Ok(1),
         }
     };
-    let places = match places {
-        Some(p) if !p.is_none() => Some(list_from(p, "places", seat_from)?),
+    let places = match given(places) {
+        Some(p) => Some(list_from(p, "places", seat_from)?),
         _ => None,
     };
     let (side, multiplier, surrendered, bei_bao_da) = if let Ok(c) = chu_side.cast::<DachuCalling>() {
@@ -917,7 +895,7 @@ fn dc_settle(
         if !c.inner.is_over() {
             return Err(bad("chu_side", "the calling is not over yet"));
         }
-        if given(multiplier) || given(surrendered) || given(bei_bao_da) {
+        if given(multiplier).is_some() || given(surrendered).is_some() || given(bei_bao_da).is_some() {
             return Err(bad("chu_side", "a Calling already fixes multiplier, surrendered and bei_bao_da"));
         }
         (c.chu_side(), c.inner.multiplier, c.inner.surrendered(), c.inner.bei_bao_da_seats())

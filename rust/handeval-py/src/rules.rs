@@ -2,11 +2,13 @@
 //! `handeval.Rules` bundle of every game's part.
 //!
 //! A game's `Rules` is a frozen pyclass wrapping the core struct (`core`), declared with
-//! [`native_rules!`] from one list of its options and registered in `_core` as
+//! [`native_rules!`] from the core's list of its options (the same list declares the
+//! core struct, so each option's description is written once) and registered in `_core` as
 //! `<Game>Rules` with Python name `Rules` in module `handeval.<game>`:
 //! * its constructor takes keyword-only options; an absent (or `None`) option is the core
 //!   default (`Rules::default()`, the one definition of every default); each option is
-//!   read with [`flag`] / [`count`] / [`choice`] and the whole checked with the core's
+//!   read by its type's [`OptionValue`] ([`flag`] / [`count`] / [`choice`]) and the
+//!   whole checked with the core's
 //!   `validate()`, so a bad value raises `HandevalError` with `.field = "rules.<option>"`
 //!   at construction;
 //! * its getters give the options back as Python values and [`crate::result_methods!`]
@@ -14,23 +16,23 @@
 //! * it implements [`GameRules`], and every binding function reads its `rules=` argument
 //!   with [`rules_arg`]: a copy of the already-validated core struct, no attribute reads.
 
-use crate::conv::{bad, int_from, type_name};
+use crate::conv::{bad, given, int_from, type_name};
 use handeval_core::Error;
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
 
-/// Declares a game's native `Rules` from one list of its options: the pyclass,
-/// [`GameRules`], the keyword-only constructor and a getter per option. An option is
-/// `name: kind => Type = |core| value`, `kind` one of `flag`, `count`,
-/// `choice(parse_fn)` (how the constructor reads it: [`flag`], [`count`], [`choice`]).
-/// The core struct is built from the list as a literal, so a core option missing here
-/// does not compile.
+/// Declares a game's native `Rules` from the core's list of its options: called by the
+/// core's `<game>_rule_options!` with the class header followed by the options, each
+/// `doc comment, name: Type = default;` (the default is the core's `Rules::default()`;
+/// the doc comment becomes the getter's `__doc__`). Declares the pyclass, [`GameRules`],
+/// the keyword-only constructor (each option read by its type's [`OptionValue`]) and a
+/// getter per option.
 #[macro_export]
 macro_rules! native_rules {
     (
         $(#[$meta:meta])*
         pub struct $name:ident(core = $core:path, game = $game:literal, module = $module:literal);
-        $( $(#[$ometa:meta])* $opt:ident : $kind:ident $(($parse:path))? => $ret:ty = |$c:ident| $get:expr; )+
+        $( $(#[$ometa:meta])* $opt:ident : $ty:ty = $default:expr; )+
     ) => {
         $(#[$meta])*
         #[pyo3::pyclass(frozen, from_py_object, module = $module, name = "Rules")]
@@ -52,33 +54,71 @@ macro_rules! native_rules {
             fn new($($opt: Option<&Bound<'_, PyAny>>),+) -> PyResult<Self> {
                 type Core = $core; // a path cannot name a struct literal; an alias can
                 let d = Core::default();
-                let core = Core { $( $opt: $crate::rule_option!($kind $(($parse))?, $opt, d)? ),+ };
+                let core = Core { $( $opt: <$ty as $crate::rules::OptionValue>::read($opt, stringify!($opt), d.$opt)? ),+ };
                 Ok($name { core: $crate::rules::validated(core, <$core>::validate)? })
             }
             $(
                 $(#[$ometa])*
                 #[getter]
-                fn $opt(&self) -> $ret {
-                    let $c = &self.core;
-                    $get
+                fn $opt(&self) -> <$ty as $crate::rules::OptionValue>::Out {
+                    $crate::rules::OptionValue::get(&self.core.$opt)
                 }
             )+
         });
     };
 }
 
-/// One option of [`native_rules!`]'s constructor: the given value or the core default.
-#[macro_export]
-macro_rules! rule_option {
-    (flag, $opt:ident, $d:ident) => {
-        $crate::rules::flag($opt, stringify!($opt), $d.$opt)
-    };
-    (count, $opt:ident, $d:ident) => {
-        $crate::rules::count($opt, stringify!($opt), $d.$opt)
-    };
-    (choice($parse:path), $opt:ident, $d:ident) => {
-        $crate::rules::choice($opt, stringify!($opt), $d.$opt, $parse)
-    };
+/// How an option of a given core type is read from Python (an absent or `None` value is
+/// the core default) and given back.
+pub trait OptionValue: Sized {
+    type Out;
+    fn read(value: Option<&Bound<'_, PyAny>>, name: &str, default: Self) -> PyResult<Self>;
+    fn get(&self) -> Self::Out;
+}
+
+impl OptionValue for bool {
+    type Out = bool;
+    fn read(value: Option<&Bound<'_, PyAny>>, name: &str, default: bool) -> PyResult<bool> {
+        flag(value, name, default)
+    }
+    fn get(&self) -> bool {
+        *self
+    }
+}
+
+impl OptionValue for u32 {
+    type Out = u32;
+    fn read(value: Option<&Bound<'_, PyAny>>, name: &str, default: u32) -> PyResult<u32> {
+        count(value, name, default)
+    }
+    fn get(&self) -> u32 {
+        *self
+    }
+}
+
+/// Text options: parsed by the core's `parse`, given back as text.
+macro_rules! choice_options {
+    ($($ty:ty => |$v:ident| $text:expr;)+) => {$(
+        impl OptionValue for $ty {
+            type Out = String;
+            fn read(value: Option<&Bound<'_, PyAny>>, name: &str, default: Self) -> PyResult<Self> {
+                choice(value, name, default, <$ty>::parse)
+            }
+            fn get(&self) -> String {
+                let $v = *self;
+                $text.into()
+            }
+        }
+    )+};
+}
+
+choice_options! {
+    handeval_core::shisanshui::SuitOrder => |v| v.to_text();
+    handeval_core::shisanshui::WheelRank => |v| v.as_str();
+    handeval_core::tienlen::TurnAfterChop => |v| v.as_str();
+    handeval_core::dachu::rules::UnitPer => |v| v.as_str();
+    handeval_core::dachu::rules::FirstCaller => |v| v.as_str();
+    handeval_core::dachu::rules::DeclareOncePer => |v| v.as_str();
 }
 
 /// A game's native `Rules` class.
@@ -92,7 +132,7 @@ pub trait GameRules: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True>
 /// The `rules=` argument: `None` (the defaults), the game's own `Rules`, or the
 /// `handeval.Rules` bundle (its [`GameRules::GAME`] part); anything else is an error.
 pub fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResult<R::Core> {
-    let Some(o) = obj.filter(|o| !o.is_none()) else { return Ok(R::Core::default()) };
+    let Some(o) = given(obj) else { return Ok(R::Core::default()) };
     if let Ok(r) = o.cast::<R>() {
         return Ok(r.get().core().clone());
     }
@@ -102,10 +142,6 @@ pub fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResult<R::Co
         }
     }
     Err(bad("rules", format!("expected handeval.Rules or {}.Rules, got {}", R::GAME, type_name(o))))
-}
-
-fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
-    value.filter(|v| !v.is_none())
 }
 
 fn field(name: &str) -> String {

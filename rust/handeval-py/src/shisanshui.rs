@@ -1,31 +1,21 @@
 //! Binding of handeval_core::shisanshui (十三水).
 
-use crate::conv::{bad, base_from, cards_from, check_list, quick_cards_into, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, base_from, given, cards_from, check_list, quick_cards_into, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;
-use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId, SuitOrder, WheelRank};
+use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
 use crate::result::{add_class, item_error, Cards, Text};
+use crate::native_rules;
 use crate::rules::rules_arg;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
 
-crate::native_rules! {
-    /// 十三水's house-rule options (`handeval.shisanshui.Rules`); see [`crate::rules`] for
-    /// the pattern. The defaults are the core's `Rules::default()`.
+handeval_core::shisanshui_rule_options!(native_rules! {
+    /// House-rule options of 十三水 (docs/rules.md §1), keyword-only; an option not given
+    /// is its default. Validated when constructed: a bad value is a HandevalError naming
+    /// the option (``.field == "rules.<option>"``).
     pub struct ShisanshuiRules(core = Rules, game = "shisanshui", module = "handeval.shisanshui");
-    /// Equal ranks are decided by suits (no ties); off: an exact rank tie scores 0.
-    suit_tiebreak: flag => bool = |c| c.suit_tiebreak;
-    /// Suits strongest first, e.g. "shcd" (♠ > ♥ > ♣ > ♦).
-    suit_order: choice(SuitOrder::parse) => String = |c| c.suit_order.to_text();
-    /// Where A2345 ranks: "lowest" or "second_highest" (just below TJQKA).
-    a2345: choice(WheelRank::parse) => &'static str = |c| c.a2345.as_str();
-    /// A fouled hand loses every row and counts as scooped; off: fouls are rejected.
-    foul_scoring: flag => bool = |c| c.foul_scoring;
-    /// 全垒打 needs at least this many opponents.
-    home_run_min_opponents: count => u32 = |c| c.home_run_min_opponents;
-    /// 抽水: percent of each positive result.
-    rake_percent: count => u32 = |c| c.rake_percent;
-}
+});
 
 pub(crate) fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     rules_arg::<ShisanshuiRules>(obj)
@@ -135,8 +125,8 @@ fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: Op
     // category), but a bad rules argument is still refused.
     let _ = rules_from(rules)?;
     // An integer (a bad one is a HandevalError, not a TypeError); None = 5.
-    let row_size = match row_size {
-        Some(r) if !r.is_none() => int_from(r, "row_size")?,
+    let row_size = match given(row_size) {
+        Some(r) => int_from(r, "row_size")?,
         _ => 5,
     };
     let bytes = data.cast::<pyo3::types::PyBytes>().map_err(|_| bad("data", "expected bytes of card ids"))?.as_bytes();

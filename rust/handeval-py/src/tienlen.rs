@@ -2,8 +2,9 @@
 //! `handeval.tienlen` and the functions that build them. Conversions only; every rule
 //! is in the core.
 
-use crate::conv::{bad, base_from, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
+use crate::conv::{bad, base_from, given, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
 use crate::result::{add_class, card_str, item_error, many_items, Cards, Names};
+use crate::native_rules;
 use crate::rules::rules_arg;
 use crate::{native_result, result_methods};
 use handeval_core::cards::Card;
@@ -13,25 +14,12 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 // ---- Rules ----
 
-crate::native_rules! {
-    /// House-rule options of 越式13张 (docs/rules.md §2); the defaults are those of docs/rules.md.
-    /// Validated when constructed: a bad value is a HandevalError naming the option.
-    ///
-    /// * ``first_lead_must_contain_lowest`` — [decision] the game's first play must contain
-    ///   the lowest card dealt (normally 3♠); default False (the seed does not require it).
-    /// * ``unplayed_loser_adds_multipliers`` — [decision] a loser who played no card and holds
-    ///   specials or 2s pays ``26 + Σ multipliers`` (default True); False: just 26.
-    /// * ``turn_after_chop`` — [decision] who moves after a chop by a seat that had passed:
-    ///   ``"from_chopper"`` (default: the next seat after the chopper that has not passed) or
-    ///   ``"resume"`` (the seat whose turn the chop interrupted).
-    /// * ``rake_percent`` — 抽水 of the winner's positive final amount, 0..100, default 5 (the
-    ///   seed); losers are not raked.
+handeval_core::tienlen_rule_options!(native_rules! {
+    /// House-rule options of 越式13张 (docs/rules.md §2), keyword-only; an option not given
+    /// is its default. Validated when constructed: a bad value is a HandevalError naming
+    /// the option (``.field == "rules.<option>"``).
     pub struct TienlenRules(core = tl::Rules, game = "tienlen", module = "handeval.tienlen");
-    first_lead_must_contain_lowest: flag => bool = |c| c.first_lead_must_contain_lowest;
-    unplayed_loser_adds_multipliers: flag => bool = |c| c.unplayed_loser_adds_multipliers;
-    turn_after_chop: choice(tl::TurnAfterChop::parse) => &'static str = |c| c.turn_after_chop.as_str();
-    rake_percent: count => u32 = |c| c.rake_percent;
-}
+});
 
 fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<tl::Rules> {
     rules_arg::<TienlenRules>(obj)
@@ -207,8 +195,8 @@ fn tl_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, rules: Option<&Bound<
 }
 
 fn flag_arg(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
-    match obj {
-        Some(o) if !o.is_none() => bool_from(o, field),
+    match given(obj) {
+        Some(o) => bool_from(o, field),
         _ => Ok(false),
     }
 }
@@ -304,8 +292,8 @@ fn usize_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<usize> {
 }
 
 fn players_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
-    match obj {
-        Some(o) if !o.is_none() => {
+    match given(obj) {
+        Some(o) => {
             let v = int_from(o, "players")?;
             usize::try_from(v).map_err(|_| bad("players", format!("越式13张 has 2 to 4 players (got {v})")))
         }
@@ -314,8 +302,8 @@ fn players_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
 }
 
 fn opt<T>(obj: Option<&Bound<'_, PyAny>>, f: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>) -> PyResult<Option<T>> {
-    match obj {
-        Some(o) if !o.is_none() => f(o).map(Some),
+    match given(obj) {
+        Some(o) => f(o).map(Some),
         _ => Ok(None),
     }
 }
@@ -348,7 +336,7 @@ fn round_named(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<(usize, Acti
 /// The leader and the card the first play must contain, from `leader` and `first_lead`.
 fn first_from(leader: Option<&Bound<'_, PyAny>>, first_lead: Option<&Bound<'_, PyAny>>) -> PyResult<(Option<usize>, Option<Card>)> {
     let leader = opt(leader, |l| usize_from(l, "leader"))?;
-    let Some(fl) = first_lead.filter(|f| !f.is_none()) else { return Ok((leader, None)) };
+    let Some(fl) = given(first_lead) else { return Ok((leader, None)) };
     let fl = fl.cast::<FirstLead>().map_err(|_| bad("first_lead", format!("expected a FirstLead from first_leader(), got {}", type_name(fl))))?.get();
     if let Some(l) = leader {
         if l != fl.seat {

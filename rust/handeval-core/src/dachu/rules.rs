@@ -90,46 +90,51 @@ impl DeclareOncePer {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rules {
-    /// **[decision]** a pair of one 儲A and one plain A is an ordinary AA (default true);
-    /// false: it is not a play at all.
-    pub mixed_ace_pair: bool,
-    /// **[decision]** 撐儲 makes that colour the 儲, so its player (who holds both) plays
-    /// alone, 1 vs 3 — default true; false: 撐儲 only doubles the multiplier and the
-    /// colour still comes from 夢宣 or 平宣.
-    pub cheng_chu_alone: bool,
-    /// **[decision]** an escape penalty is shared equally by the three others (default
-    /// true); false: only by the escaping player's opponents (the other side).
-    pub escape_shared_by_all: bool,
-    /// **[decision]** payment unit of a won/lost game, default one unit per member of the
-    /// larger side.
-    pub unit_per: UnitPer,
-    /// Who calls first in an undeclared 2 vs 2 (see [`FirstCaller`]), default the 非儲方.
-    pub first_caller_2v2: FirstCaller,
-    /// Escape penalty in units of `base × multiplier` (the seed: 5).
-    pub escape_units: u32,
-    /// **[decision]** a 繳 costs `base × multiplier / 2` rounded up to a whole unit
-    /// (default true: a surrender always costs something); false: rounded toward zero.
-    pub jiao_round_up: bool,
-    /// **[decision]** how often the deal's declarations may be made (see [`DeclareOncePer`]).
-    pub declare_once_per: DeclareOncePer,
+/// The options of 打儲's [`Rules`], each with its description, type and default (see
+/// [`crate::declare_rules`]): the one list the struct below and the binding's
+/// `handeval.dachu.Rules` are declared from.
+#[macro_export]
+macro_rules! dachu_rule_options {
+    ($then:ident! { $($head:tt)* }) => {
+        $then! {
+            $($head)*
+            /// A pair of one 儲A and one plain A is an ordinary AA; False: it is not a play.
+            /// (§3.3, house rule)
+            mixed_ace_pair: bool = true;
+            /// 撐儲 makes that colour the 儲, so its player (who holds both) plays alone,
+            /// 1 vs 3; False: 撐儲 only doubles the multiplier and the colour still comes
+            /// from 夢宣 or 平宣. (§3.5, house rule)
+            cheng_chu_alone: bool = true;
+            /// An escape penalty is shared equally by the three others; False: only by the
+            /// escaping player's opponents (the other side). (§3.7, house rule)
+            escape_shared_by_all: bool = true;
+            /// A won game moves one unit (base × multiplier) per member of the
+            /// "larger_side" (1 vs 3: the lone player pays or receives three units; 2 vs 2:
+            /// each loser pays one) or per member of the "losing_side". (§3.7, house rule)
+            unit_per: $crate::dachu::rules::UnitPer = $crate::dachu::rules::UnitPer::LargerSide;
+            /// Who calls first in a 2 vs 2 without 夢宣/撐儲: "other" (the 非儲方) or "chu"
+            /// (the 儲方, which always calls first after a declaration and in 1 vs 3).
+            /// (§3.6, house rule)
+            first_caller_2v2: $crate::dachu::rules::FirstCaller = $crate::dachu::rules::FirstCaller::Other;
+            /// The escape penalty in units of base × multiplier, 0–1000. (§3.7, variant)
+            escape_units: u32 = 5;
+            /// A 繳 costs base × multiplier / 2 rounded up to a whole unit (a surrender
+            /// always costs something); False: rounded toward zero. (§3.7, house rule)
+            jiao_round_up: bool = true;
+            /// How often the deal's declarations may be made: once per "player_and_kind"
+            /// (several players may each 夢踹), once per "player" (one declaration of any
+            /// kind each) or once per "game" per kind. 夢宣 and 撐儲 fix the 儲 colour, so
+            /// each happens once per game under every reading. (§3.5, house rule)
+            declare_once_per: $crate::dachu::rules::DeclareOncePer = $crate::dachu::rules::DeclareOncePer::PlayerAndKind;
+        }
+    };
 }
 
-impl Default for Rules {
-    fn default() -> Self {
-        Rules {
-            mixed_ace_pair: true,
-            cheng_chu_alone: true,
-            escape_shared_by_all: true,
-            unit_per: UnitPer::LargerSide,
-            first_caller_2v2: FirstCaller::Other,
-            escape_units: 5,
-            jiao_round_up: true,
-            declare_once_per: DeclareOncePer::PlayerAndKind,
-        }
-    }
-}
+use crate::declare_rules;
+dachu_rule_options!(declare_rules! {
+    /// House-rule options of 打儲; `Default` gives the defaults of docs/rules.md.
+    pub struct Rules;
+});
 
 impl Rules {
     pub fn validate(&self) -> Result<()> {

@@ -62,35 +62,40 @@ impl WheelRank {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rules {
-    /// Equal ranks are decided by suits (the seed: "無平手情況"); off: exact rank ties score 0.
-    pub suit_tiebreak: bool,
-    /// **[decision]** suit order for tie-breaks, default ♠ > ♥ > ♣ > ♦.
-    pub suit_order: SuitOrder,
-    /// `A2345` the lowest straight (default) or the second-highest.
-    pub a2345: WheelRank,
-    /// **[decision]** fouled hands are scored (lose every row, counted as scooped);
-    /// off: a fouled hand is rejected as bad input.
-    pub foul_scoring: bool,
-    /// **[decision]** 全垒打 needs at least this many opponents (default 3).
-    pub home_run_min_opponents: u32,
-    /// 抽水 percent of each positive result (default 0: no rake).
-    pub rake_percent: u32,
+/// The options of 十三水's [`Rules`], each with its description, type and default (see
+/// [`crate::declare_rules`]): the one list the struct below and the binding's
+/// `handeval.shisanshui.Rules` are declared from. `$then!` is called with `head`
+/// followed by the options.
+#[macro_export]
+macro_rules! shisanshui_rule_options {
+    ($then:ident! { $($head:tt)* }) => {
+        $then! {
+            $($head)*
+            /// Equal ranks are decided by suits (the sheet: no ties); False: an exact rank
+            /// tie scores 0. (§1.1, variant)
+            suit_tiebreak: bool = true;
+            /// The suits strongest first for tie-breaks, the four letters s h d c once each:
+            /// "shcd" is ♠ > ♥ > ♣ > ♦. (§1.1, house rule)
+            suit_order: $crate::shisanshui::SuitOrder = $crate::shisanshui::SuitOrder::DEFAULT;
+            /// Where A2345 ranks among straights: "lowest", or "second_highest" (just below
+            /// TJQKA). (§1.1, variant)
+            a2345: $crate::shisanshui::WheelRank = $crate::shisanshui::WheelRank::Lowest;
+            /// A fouled hand (倒水) loses every row and counts as scooped; False: a fouled
+            /// hand is rejected as bad input. (§1.4, house rule)
+            foul_scoring: bool = true;
+            /// 全垒打 needs at least this many opponents (1 or more). (§1.6, house rule)
+            home_run_min_opponents: u32 = 3;
+            /// 抽水: percent of each positive result, 0–100 (0: no rake). (§1.6, variant)
+            rake_percent: u32 = 0;
+        }
+    };
 }
 
-impl Default for Rules {
-    fn default() -> Self {
-        Rules {
-            suit_tiebreak: true,
-            suit_order: SuitOrder::DEFAULT,
-            a2345: WheelRank::Lowest,
-            foul_scoring: true,
-            home_run_min_opponents: 3,
-            rake_percent: 0,
-        }
-    }
-}
+use crate::declare_rules;
+shisanshui_rule_options!(declare_rules! {
+    /// House-rule options of 十三水; `Default` gives the defaults of docs/rules.md.
+    pub struct Rules;
+});
 
 impl Rules {
     pub fn validate(&self) -> Result<()> {

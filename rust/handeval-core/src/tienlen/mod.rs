@@ -44,32 +44,36 @@ impl TurnAfterChop {
     }
 }
 
-/// House-rule options of 越式13张; `Default` gives those of docs/rules.md.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rules {
-    /// **[decision]** The first play of the game must contain the lowest card dealt
-    /// (normally 3♠). Default off: the seed only says who leads.
-    pub first_lead_must_contain_lowest: bool,
-    /// **[decision]** A loser who played no card and still holds specials or 2s pays
-    /// `26 + Σ multipliers` (default); off: just 26.
-    pub unplayed_loser_adds_multipliers: bool,
-    /// **[decision]** Who moves after a chop by a seat that had passed (see [`TurnAfterChop`]).
-    pub turn_after_chop: TurnAfterChop,
-    /// 抽水: percent of the winner's positive final amount (the seed: 5). Losers are never
-    /// raked, even when chop transfers leave them positive.
-    pub rake_percent: u32,
+/// The options of 越式13张's [`Rules`], each with its description, type and default (see
+/// [`crate::declare_rules`]): the one list the struct below and the binding's
+/// `handeval.tienlen.Rules` are declared from.
+#[macro_export]
+macro_rules! tienlen_rule_options {
+    ($then:ident! { $($head:tt)* }) => {
+        $then! {
+            $($head)*
+            /// The first play of the game must contain the lowest card dealt (normally 3♠);
+            /// False: the sheet only says who leads. (§2.4, house rule)
+            first_lead_must_contain_lowest: bool = false;
+            /// A loser who played no card and still holds specials or 2s pays 26 + Σ
+            /// multipliers; False: just 26. (§2.6, house rule)
+            unplayed_loser_adds_multipliers: bool = true;
+            /// Who moves after a chop by a seat that had passed: "from_chopper" (the next
+            /// seat after the chopper that has not passed) or "resume" (the seat whose turn
+            /// the chop interrupted). (§2.4, house rule)
+            turn_after_chop: $crate::tienlen::TurnAfterChop = $crate::tienlen::TurnAfterChop::FromChopper;
+            /// 抽水: percent of the winner's positive final amount, 0–100; losers are never
+            /// raked, even when chop transfers leave them positive. (§2.6, variant)
+            rake_percent: u32 = 5;
+        }
+    };
 }
 
-impl Default for Rules {
-    fn default() -> Self {
-        Rules {
-            first_lead_must_contain_lowest: false,
-            unplayed_loser_adds_multipliers: true,
-            turn_after_chop: TurnAfterChop::FromChopper,
-            rake_percent: 5,
-        }
-    }
-}
+use crate::declare_rules;
+tienlen_rule_options!(declare_rules! {
+    /// House-rule options of 越式13张; `Default` gives the defaults of docs/rules.md.
+    pub struct Rules;
+});
 
 impl Rules {
     pub fn validate(&self) -> Result<()> {
