@@ -21,6 +21,7 @@ import pytest
 from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 from grpc_fixtures import children, ServerProcess, wait_for
+from grpc_fixtures import closed_by_peer
 
 FLOOD = 600
 LIMIT = 50
@@ -60,19 +61,6 @@ def sockets_of(pid) -> int:
         except OSError:
             pass
     return n
-
-
-def closed_by_peer(s: socket.socket) -> bool:
-    """Whether the server closed ``s`` (reads and drops what it sent first: its HTTP/2
-    settings)."""
-    while True:
-        try:
-            if s.recv(65536, socket.MSG_DONTWAIT) == b"":
-                return True
-        except BlockingIOError:
-            return False
-        except OSError:
-            return True
 
 
 @pytest.fixture

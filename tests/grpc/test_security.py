@@ -14,6 +14,7 @@ import pytest
 from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 from grpc_fixtures import children, ServerProcess, wait_for
+from grpc_fixtures import closed_by_peer
 
 TOKEN = "s3cret-t0ken-4f9a"
 
@@ -150,19 +151,6 @@ def _threads(pid) -> int:
     raise AssertionError("no Threads line")
 
 
-def _closed_by_peer(sock) -> bool:
-    import socket
-
-    try:
-        while True:
-            if sock.recv(65536, socket.MSG_DONTWAIT) == b"":
-                return True
-    except BlockingIOError:
-        return False
-    except OSError:
-        return True
-
-
 def test_half_sent_metrics_requests_are_bounded_and_timed_out(tmp_path):
     """200 connections to the metrics port that send part of a request and then nothing:
     the server keeps at most MAX_CONNECTIONS of them (a thread each), closes the rest at
@@ -184,10 +172,10 @@ def test_half_sent_metrics_requests_are_bounded_and_timed_out(tmp_path):
             c.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no blank line: never complete
             slow.append(c)
             most = max(most, _threads(s.proc.pid))
-        wait_for(lambda: sum(map(_closed_by_peer, slow)) >= HALF_SENT - MAX_CONNECTIONS, timeout=30,
+        wait_for(lambda: sum(map(closed_by_peer, slow)) >= HALF_SENT - MAX_CONNECTIONS, timeout=30,
                  what="the connections over the limit to be closed", server=s)
         most = max(most, _threads(s.proc.pid))
-        wait_for(lambda: all(map(_closed_by_peer, slow)), timeout=60,
+        wait_for(lambda: all(map(closed_by_peer, slow)), timeout=60,
                  what="the half-sent requests to time out", server=s)
         assert most - base <= MAX_CONNECTIONS, (base, most)
         body = s.metrics()

@@ -57,11 +57,11 @@ class MetricsServer(WSGIServer):
     keep its thread forever)."""
 
     def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._lock = threading.Lock()
         self._deadlines = {}  # socket -> monotonic deadline
         self._stopped = threading.Event()
+        super().__init__(*args, **kwargs)  # binds; on failure calls server_close and raises
         threading.Thread(target=self._sweep, name="metrics-sweeper", daemon=True).start()
 
     def process_request(self, request, client_address):
