@@ -1,10 +1,11 @@
 """Measure what slow or silent peers cost `handeval serve` (docs/hardening.md).
 
 ``grpc``: opens N loopback sockets that send the HTTP/2 client preface and an empty
-SETTINGS frame (``--frames preface+ack``: and acknowledge the server's settings) and then
-nothing, against ``handeval serve`` with the given extra flags; reports when a new client
-(Health.Check on a new connection) is first served after the flood and when the server has
-closed every flood socket (the sockets stay open on this side).
+SETTINGS frame (``--frames preface+ack``: and acknowledge the server's settings;
+``--frames none``: nothing at all) and then nothing, against ``handeval serve`` with the
+given extra flags; reports when a new client (Health.Check on a new connection) is first
+served after the flood and when the server has closed every flood socket (the sockets
+stay open on this side).
 
 ``metrics``: opens N connections to the metrics port that send a request line and one
 header and then nothing; reports the server's threads before and at most during the
@@ -75,13 +76,16 @@ def threads(pid: int) -> int:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                epilog="extra `handeval serve` flags go after --")
     p.add_argument("what", choices=("grpc", "metrics"))
     p.add_argument("--sockets", type=int, default=3000)
-    p.add_argument("--frames", choices=("preface", "preface+ack"), default="preface")
+    p.add_argument("--frames", choices=("none", "preface", "preface+ack"), default="preface")
     p.add_argument("--limit", type=float, default=120.0, help="longest wait, seconds")
-    p.add_argument("serve_args", nargs="*", help="extra `handeval serve` flags (after --)")
-    a = p.parse_args()
+    argv = sys.argv[1:]
+    serve_args = argv[argv.index("--") + 1:] if "--" in argv else []
+    a = p.parse_args(argv[:len(argv) - len(serve_args) - (1 if "--" in argv else 0)])
+    a.serve_args = serve_args
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = a.sockets + 512
     if soft < want:
@@ -100,10 +104,11 @@ def main() -> int:
             time.sleep(0.1)
         t0 = time.monotonic()
         if a.what == "grpc":
-            payload = PREFACE + (SETTINGS_ACK if a.frames == "preface+ack" else b"")
+            payload = {"none": b"", "preface": PREFACE, "preface+ack": PREFACE + SETTINGS_ACK}[a.frames]
             for _ in range(a.sockets):
                 c = socket.create_connection(("127.0.0.1", port), timeout=10)
-                c.sendall(payload)
+                if payload:
+                    c.sendall(payload)
                 flood.append(c)
             sent = time.monotonic()
             refused = 0
