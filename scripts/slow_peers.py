@@ -21,7 +21,6 @@ Loopback only; every wait is bounded by --limit seconds.
 from __future__ import annotations
 
 import argparse
-import os
 import resource
 import signal
 import socket
