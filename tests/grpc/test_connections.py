@@ -21,6 +21,7 @@ import pytest
 from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 from grpc_fixtures import children, ServerProcess, wait_for
+from grpc_fixtures import closed_by_peer
 
 FLOOD = 600
 LIMIT = 50
@@ -62,19 +63,6 @@ def sockets_of(pid) -> int:
     return n
 
 
-def closed_by_peer(s: socket.socket) -> bool:
-    """Whether the server closed ``s`` (reads and drops what it sent first: its HTTP/2
-    settings)."""
-    while True:
-        try:
-            if s.recv(65536, socket.MSG_DONTWAIT) == b"":
-                return True
-        except BlockingIOError:
-            return False
-        except OSError:
-            return True
-
-
 @pytest.fixture
 def enough_descriptors():
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -88,7 +76,8 @@ def enough_descriptors():
 
 
 def test_idle_socket_flood_is_capped_and_the_service_stays_available(tmp_path, enough_descriptors):
-    s = ServerProcess(tmp_path, "--max-connections", str(LIMIT), "--threads", "1")
+    # a long idle time: the connected client keeps its connection while the flood waits
+    s = ServerProcess(tmp_path, "--max-connections", str(LIMIT), "--threads", "1", "--max-connection-idle", "60")
     flood = []
     try:
         s.wait_serving()
@@ -108,7 +97,7 @@ def test_idle_socket_flood_is_capped_and_the_service_stays_available(tmp_path, e
             for _ in range(20):
                 assert evaluate(stub).shisanshui.results
             assert "handeval_requests_total" in s.metrics()
-            # the idle sockets are closed by the handshake timeout (10 s; gRPC's default is 120 s)
+            # the idle sockets are closed by the handshake timeout (4 s; gRPC's default is 120 s)
             wait_for(lambda: all(map(closed_by_peer, flood)), timeout=60,
                      what="the idle sockets to be closed", server=s)
             assert server_connections(s.port) == 1  # the well-behaved client's
@@ -204,4 +193,122 @@ def test_max_connection_age_moves_clients_onto_a_restarted_worker(tmp_path):
         assert s.terminate(60) == 0
     finally:
         stop.set()
+        s.close()
+
+
+# ---- connections that open no call (issue 19) ----
+
+PREFACE_FLOOD = 3000
+#: The HTTP/2 client connection preface and an empty SETTINGS frame: a handshake that
+#: completes, after which the socket sends nothing more.
+H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+#: SETTINGS with the ACK flag: acknowledges the server's settings (a peer that does not
+#: is closed by the settings timeout already; one that does only by the idle time).
+H2_SETTINGS_ACK = b"\x00\x00\x00\x04\x01\x00\x00\x00\x00"
+
+
+def health_check(target_server, timeout=1.0) -> bool:
+    """One Health.Check on a new connection of its own; whether it was answered."""
+    from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+    with target_server.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+        try:
+            health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=timeout)
+            return True
+        except grpc.RpcError:
+            return False
+
+
+@pytest.fixture
+def descriptors_for_preface_flood():
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    want = PREFACE_FLOOD + 512
+    if soft < want:
+        if hard != resource.RLIM_INFINITY and hard < want:
+            pytest.skip(f"needs {want} file descriptors, the hard limit is {hard}")
+        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
+    yield
+    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@pytest.mark.parametrize("frames", ["preface", "preface+ack"])
+def test_preface_only_sockets_are_closed_and_a_new_client_is_served(tmp_path, descriptors_for_preface_flood,
+                                                                    frames, record_property):
+    """3,000 sockets that send the HTTP/2 preface and an empty SETTINGS frame (and, in the
+    second case, acknowledge the server's settings) and then nothing, against the default
+    limits (--max-connections 1000): the server closes every one of them by itself (the
+    1,000 it accepted because they open no call), and a new client is served while the
+    3,000 sockets are still open on this side. The times are reported; the bound is a
+    functional one (without the short idle time the sockets held their slots 60 s)."""
+    s = ServerProcess(tmp_path, "--threads", "1", metrics=False)
+    flood = []
+    payload = H2_PREFACE + (H2_SETTINGS_ACK if frames == "preface+ack" else b"")
+    try:
+        s.wait_serving()
+        wait_for(lambda: server_connections(s.port) == 0, what="wait_serving's connection to close", server=s)
+        for _ in range(PREFACE_FLOOD):
+            c = socket.create_connection(("127.0.0.1", s.port), timeout=10)
+            c.sendall(payload)
+            flood.append(c)
+        sent = time.monotonic()
+        failed = 0
+        while not health_check(s):  # refused (UNAVAILABLE) while the flood holds every slot
+            failed += 1
+            assert time.monotonic() - sent < 30, f"no new client served 30 s after the flood:\n{s.log()[-3000:]}"
+        served = time.monotonic() - sent
+        wait_for(lambda: all(map(closed_by_peer, flood)), timeout=30,
+                 what="the server to close the preface-only sockets", server=s)
+        closed = time.monotonic() - sent
+        # the flood's sockets are still open here; the server holds none of them
+        wait_for(lambda: server_connections(s.port) == 0, what="the server to hold no connection", server=s)
+        assert health_check(s, timeout=10)
+        record_property("new_client_served_s", round(served, 2))
+        record_property("flood_closed_s", round(closed, 2))
+        print(f"{frames}: new client served {served:.2f} s after the flood ({failed} refused tries), "
+              f"every flood socket closed by the server after {closed:.2f} s")
+        assert "Traceback" not in s.log()
+        assert s.terminate() == 0
+    finally:
+        for c in flood:
+            c.close()
+        s.close()
+
+
+def test_a_call_in_progress_keeps_its_connection_past_the_idle_time(tmp_path):
+    """--max-connection-idle closes connections without calls only: a call whose client
+    has sent its headers but not yet its request keeps its connection, while a connection
+    opened after it and left without calls is closed."""
+    from grpc_health.v1 import health_pb2
+
+    s = ServerProcess(tmp_path, "--max-connection-idle", "0.5", metrics=False)
+    go = threading.Event()
+
+    def requests():  # the request is sent only once `go` is set
+        go.wait(60)
+        yield health_pb2.HealthCheckRequest()
+
+    try:
+        s.wait_serving()
+        wait_for(lambda: server_connections(s.port) == 0, what="wait_serving's connection to close", server=s)
+        with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as slow:
+            check = slow.stream_unary("/grpc.health.v1.Health/Check",
+                                      request_serializer=health_pb2.HealthCheckRequest.SerializeToString,
+                                      response_deserializer=health_pb2.HealthCheckResponse.FromString)
+            pending = check.future(requests(), timeout=60)
+            wait_for(lambda: server_connections(s.port) == 1, what="the slow call's connection", server=s)
+            # a witness: a later connection without calls is closed after the idle time …
+            with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as witness:
+                from grpc_health.v1 import health_pb2_grpc
+
+                health_pb2_grpc.HealthStub(witness).Check(health_pb2.HealthCheckRequest(), timeout=10)
+                wait_for(lambda: server_connections(s.port) == 1, timeout=30,
+                         what="the witness connection to be closed as idle", server=s)
+            # … the older one with the call in progress is still open, and the call completes
+            assert not pending.done()
+            go.set()
+            assert pending.result(timeout=30).status == health_pb2.HealthCheckResponse.SERVING
+            assert server_connections(s.port) == 1
+        assert s.terminate() == 0
+    finally:
+        go.set()
         s.close()

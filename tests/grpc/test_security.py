@@ -14,6 +14,7 @@ import pytest
 from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 from grpc_fixtures import children, ServerProcess, wait_for
+from grpc_fixtures import closed_by_peer
 
 TOKEN = "s3cret-t0ken-4f9a"
 
@@ -100,4 +101,89 @@ def test_warning_when_listening_beyond_loopback_unprotected(tmp_path):
         assert '"event": "exposed"' not in s.log()
         assert s.terminate() == 0
     finally:
+        s.close()
+
+
+# ---- issue 19: the token stays out of the workers' environment; bounded metrics endpoint ----
+
+
+def _environ(pid) -> bytes:
+    return Path(f"/proc/{pid}/environ").read_bytes()
+
+
+def test_workers_do_not_get_the_token_in_their_environment(tmp_path):
+    """HANDEVAL_TOKEN given to the supervisor: the workers get the token through the
+    config pipe, not the environment (/proc/PID/environ); each still requires it."""
+    from grpc_health.v1 import health_pb2
+
+    s = ServerProcess(tmp_path, "--workers", "2", metrics=False, env={"HANDEVAL_TOKEN": TOKEN})
+    try:
+        s.wait_serving()
+        wait_for(lambda: s.log().count('"event": "serving"') == 2, what="both workers to serve", server=s)
+        workers = children(s.proc.pid)
+        assert len(workers) == 2
+        for pid in workers:
+            env = _environ(pid)
+            assert b"PROMETHEUS_MULTIPROC_DIR=" in env  # the environment the supervisor gave it
+            assert TOKEN.encode() not in env and b"HANDEVAL_TOKEN=" not in env
+        assert s.log().count('"token": true') == 2
+        # a call without the token is refused by whichever worker takes it (the generic
+        # channel: any method but health needs the token, also an unknown one)
+        for _ in range(4):
+            with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+                probe = ch.unary_unary("/no.such.Service/Call", request_serializer=lambda m: m.SerializeToString(),
+                                       response_deserializer=health_pb2.HealthCheckResponse.FromString)
+                with pytest.raises(grpc.RpcError) as ei:
+                    probe(health_pb2.HealthCheckRequest(), timeout=30)
+                assert ei.value.code() == grpc.StatusCode.UNAUTHENTICATED
+        assert s.terminate(60) == 0
+    finally:
+        s.close()
+
+
+HALF_SENT = 200
+
+
+def _threads(pid) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("Threads:"):
+            return int(line.split()[1])
+    raise AssertionError("no Threads line")
+
+
+def test_half_sent_metrics_requests_are_bounded_and_timed_out(tmp_path):
+    """200 connections to the metrics port that send part of a request and then nothing:
+    the server keeps at most MAX_CONNECTIONS of them (a thread each), closes the rest at
+    once and the kept ones after REQUEST_TIMEOUT_S, and then answers /metrics while the
+    200 sockets are still open on this side."""
+    import socket
+
+    from handeval.server.metrics import MAX_CONNECTIONS
+
+    s = ServerProcess(tmp_path, "--threads", "1")
+    slow = []
+    try:
+        s.wait_serving()
+        assert "handeval_inflight_requests" in s.metrics()
+        base = _threads(s.proc.pid)
+        most = base
+        for _ in range(HALF_SENT):
+            c = socket.create_connection(("127.0.0.1", s.metrics_port), timeout=10)
+            c.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no blank line: never complete
+            slow.append(c)
+            most = max(most, _threads(s.proc.pid))
+        wait_for(lambda: sum(map(closed_by_peer, slow)) >= HALF_SENT - MAX_CONNECTIONS, timeout=30,
+                 what="the connections over the limit to be closed", server=s)
+        most = max(most, _threads(s.proc.pid))
+        wait_for(lambda: all(map(closed_by_peer, slow)), timeout=60,
+                 what="the half-sent requests to time out", server=s)
+        assert most - base <= MAX_CONNECTIONS, (base, most)
+        body = s.metrics()
+        assert "handeval_inflight_requests" in body
+        print(f"threads: {base} before, at most {most} with {HALF_SENT} half-sent requests")
+        assert "Traceback" not in s.log()
+        assert s.terminate() == 0
+    finally:
+        for c in slow:
+            c.close()
         s.close()

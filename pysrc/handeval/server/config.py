@@ -49,8 +49,10 @@ class ServerConfig:
     #: Open client connections per process; more are closed at once. 0 = as many as
     #: RLIMIT_NOFILE allows (the limit is lowered to fit it anyway: app.connection_limit).
     max_connections: int = 1000
-    #: Seconds a connection without calls stays open; 0 = forever.
-    max_connection_idle: float = 60.0
+    #: Seconds a connection without calls stays open; 0 = forever. Short, because it is
+    #: also what closes a connection that never opens a call (and would hold one of the
+    #: ``max_connections`` slots); a client reconnects on its next call.
+    max_connection_idle: float = 4.0
     #: Seconds after which a connection is asked to go away (GOAWAY; its calls get
     #: ``grace`` more), so clients reconnect and spread over restarted workers. 0 = never.
     max_connection_age: float = 300.0
@@ -150,6 +152,10 @@ class Option:
 
 _D = ServerConfig()
 
+#: The token itself (``--token-file`` names a file instead). The supervisor removes it
+#: from the environment of its workers, which get the config through a pipe.
+TOKEN_ENV = "HANDEVAL_TOKEN"
+
 #: The ``serve`` settings; each field of ServerConfig but ``token`` (``--token-file`` or
 #: ``HANDEVAL_TOKEN``) has one.
 OPTIONS = (
@@ -214,7 +220,7 @@ def config_from_args(args) -> ServerConfig:
     """The ServerConfig of parsed ``serve`` arguments; raises ValueError (one line, naming
     the flag or variable) on a bad value."""
     v = {o.field: _value(args, o) for o in OPTIONS}
-    token = os.environ.get("HANDEVAL_TOKEN") or None
+    token = os.environ.get(TOKEN_ENV) or None
     token_file = v.pop("token_file")
     if token_file:
         with open(token_file, encoding="utf-8") as f:

@@ -19,7 +19,7 @@ import tempfile
 import time
 from typing import Dict, Tuple
 
-from handeval.server.config import EXIT_STARTUP, ServerConfig, StartupError, check_port_free
+from handeval.server.config import EXIT_STARTUP, TOKEN_ENV, ServerConfig, StartupError, check_port_free
 
 log = logging.getLogger("handeval.server.supervisor")
 
@@ -30,15 +30,19 @@ MIN_UPTIME = 2.0
 class Supervisor:
     def __init__(self, config: ServerConfig):
         self.config = config
+        # The config carries the token: no process started from here inherits it.
+        os.environ.pop(TOKEN_ENV, None)
         self.procs: Dict[int, Tuple[subprocess.Popen, float]] = {}  # index -> (Popen, started)
         self.stopping = False
         self.metrics_dir = tempfile.mkdtemp(prefix="handeval-metrics-")
 
     def _start(self, index: int) -> None:
-        env = dict(os.environ, PROMETHEUS_MULTIPROC_DIR=self.metrics_dir, HANDEVAL_WORKER_INDEX=str(index))
         # The config (with the token) goes through an inherited pipe, not the command
-        # line, which every user can read (see worker.py). It is far smaller than a pipe's
-        # buffer, so writing it all before the worker reads cannot block.
+        # line, which every user can read (see worker.py), nor the environment
+        # (/proc/PID/environ; TOKEN_ENV left os.environ in __init__). It is far smaller
+        # than a pipe's buffer, so writing it all before the worker reads cannot block.
+        env = {k: v for k, v in os.environ.items() if k != TOKEN_ENV}
+        env.update(PROMETHEUS_MULTIPROC_DIR=self.metrics_dir, HANDEVAL_WORKER_INDEX=str(index))
         r, w = os.pipe()
         with os.fdopen(w, "w", encoding="utf-8") as f:
             f.write(self.config.to_json())
