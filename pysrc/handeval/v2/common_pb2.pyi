@@ -31,6 +31,7 @@ class ActionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ACTION_KIND_UNSPECIFIED: _ClassVar[ActionKind]
     ACTION_KIND_PLAY: _ClassVar[ActionKind]
     ACTION_KIND_PASS: _ClassVar[ActionKind]
+    ACTION_KIND_TIMEOUT: _ClassVar[ActionKind]
 ERROR_REASON_UNSPECIFIED: ErrorReason
 ERROR_REASON_INVALID: ErrorReason
 ERROR_REASON_BAD_CARD: ErrorReason
@@ -50,6 +51,7 @@ ERROR_REASON_INCONSISTENT: ErrorReason
 ACTION_KIND_UNSPECIFIED: ActionKind
 ACTION_KIND_PLAY: ActionKind
 ACTION_KIND_PASS: ActionKind
+ACTION_KIND_TIMEOUT: ActionKind
 
 class ItemError(_message.Message):
     __slots__ = ("field", "reason", "message")

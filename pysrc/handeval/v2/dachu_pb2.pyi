@@ -357,7 +357,7 @@ class DachuCallingState(_message.Message):
     def __init__(self, turn: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[DachuCall, _Mapping]]] = ..., multiplier: _Optional[int] = ..., over: _Optional[bool] = ..., phase: _Optional[_Union[DachuCallingPhase, str]] = ..., calling_side: _Optional[_Union[DachuSide, str]] = ..., outcome: _Optional[_Union[DachuCallingOutcome, str]] = ..., chu_side: _Optional[_Iterable[int]] = ..., surrendered: _Optional[_Iterable[int]] = ..., bei_bao_da: _Optional[_Iterable[int]] = ..., playing: _Optional[_Iterable[int]] = ..., surrendered_side: _Optional[_Union[DachuSide, str]] = ...) -> None: ...
 
 class DachuGameRecord(_message.Message):
-    __slots__ = ("hands", "first_seat", "deal_actions", "start_seat", "first_side", "calls", "plays", "escaped")
+    __slots__ = ("hands", "first_seat", "deal_actions", "start_seat", "first_side", "calls", "plays")
     HANDS_FIELD_NUMBER: _ClassVar[int]
     FIRST_SEAT_FIELD_NUMBER: _ClassVar[int]
     DEAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -365,7 +365,6 @@ class DachuGameRecord(_message.Message):
     FIRST_SIDE_FIELD_NUMBER: _ClassVar[int]
     CALLS_FIELD_NUMBER: _ClassVar[int]
     PLAYS_FIELD_NUMBER: _ClassVar[int]
-    ESCAPED_FIELD_NUMBER: _ClassVar[int]
     hands: _containers.RepeatedCompositeFieldContainer[_common_pb2.Cards]
     first_seat: int
     deal_actions: _containers.RepeatedCompositeFieldContainer[DachuDealAction]
@@ -373,8 +372,7 @@ class DachuGameRecord(_message.Message):
     first_side: DachuSide
     calls: _containers.RepeatedCompositeFieldContainer[DachuCall]
     plays: _containers.RepeatedCompositeFieldContainer[_common_pb2.PlayAction]
-    escaped: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., first_seat: _Optional[int] = ..., deal_actions: _Optional[_Iterable[_Union[DachuDealAction, _Mapping]]] = ..., start_seat: _Optional[int] = ..., first_side: _Optional[_Union[DachuSide, str]] = ..., calls: _Optional[_Iterable[_Union[DachuCall, _Mapping]]] = ..., plays: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., escaped: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., first_seat: _Optional[int] = ..., deal_actions: _Optional[_Iterable[_Union[DachuDealAction, _Mapping]]] = ..., start_seat: _Optional[int] = ..., first_side: _Optional[_Union[DachuSide, str]] = ..., calls: _Optional[_Iterable[_Union[DachuCall, _Mapping]]] = ..., plays: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ...) -> None: ...
 
 class DachuTrick(_message.Message):
     __slots__ = ("leader", "first_action", "last_action", "over", "won_by")
@@ -391,7 +389,7 @@ class DachuTrick(_message.Message):
     def __init__(self, leader: _Optional[int] = ..., first_action: _Optional[int] = ..., last_action: _Optional[int] = ..., over: _Optional[bool] = ..., won_by: _Optional[int] = ...) -> None: ...
 
 class DachuPlayState(_message.Message):
-    __slots__ = ("to_move", "may_pass", "legal_plays", "table", "leader", "passed", "hands", "places", "tricks", "over", "decided", "verdict")
+    __slots__ = ("to_move", "may_pass", "legal_plays", "table", "leader", "passed", "hands", "places", "tricks", "over", "decided", "verdict", "wipe_out", "table_seat", "auto_lead", "shown_triples")
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     MAY_PASS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_PLAYS_FIELD_NUMBER: _ClassVar[int]
@@ -404,6 +402,10 @@ class DachuPlayState(_message.Message):
     OVER_FIELD_NUMBER: _ClassVar[int]
     DECIDED_FIELD_NUMBER: _ClassVar[int]
     VERDICT_FIELD_NUMBER: _ClassVar[int]
+    WIPE_OUT_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SEAT_FIELD_NUMBER: _ClassVar[int]
+    AUTO_LEAD_FIELD_NUMBER: _ClassVar[int]
+    SHOWN_TRIPLES_FIELD_NUMBER: _ClassVar[int]
     to_move: int
     may_pass: bool
     legal_plays: _containers.RepeatedCompositeFieldContainer[DachuPlay]
@@ -416,7 +418,11 @@ class DachuPlayState(_message.Message):
     over: bool
     decided: bool
     verdict: DachuVerdict
-    def __init__(self, to_move: _Optional[int] = ..., may_pass: _Optional[bool] = ..., legal_plays: _Optional[_Iterable[_Union[DachuPlay, _Mapping]]] = ..., table: _Optional[_Union[DachuPlay, _Mapping]] = ..., leader: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., places: _Optional[_Iterable[int]] = ..., tricks: _Optional[_Iterable[_Union[DachuTrick, _Mapping]]] = ..., over: _Optional[bool] = ..., decided: _Optional[bool] = ..., verdict: _Optional[_Union[DachuVerdict, str]] = ...) -> None: ...
+    wipe_out: bool
+    table_seat: int
+    auto_lead: int
+    shown_triples: _containers.RepeatedCompositeFieldContainer[_common_pb2.Cards]
+    def __init__(self, to_move: _Optional[int] = ..., may_pass: _Optional[bool] = ..., legal_plays: _Optional[_Iterable[_Union[DachuPlay, _Mapping]]] = ..., table: _Optional[_Union[DachuPlay, _Mapping]] = ..., leader: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., places: _Optional[_Iterable[int]] = ..., tricks: _Optional[_Iterable[_Union[DachuTrick, _Mapping]]] = ..., over: _Optional[bool] = ..., decided: _Optional[bool] = ..., verdict: _Optional[_Union[DachuVerdict, str]] = ..., wipe_out: _Optional[bool] = ..., table_seat: _Optional[int] = ..., auto_lead: _Optional[int] = ..., shown_triples: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ...) -> None: ...
 
 class DachuGameState(_message.Message):
     __slots__ = ("phase", "deal", "calling", "play", "chu", "multiplier")
@@ -529,34 +535,34 @@ class DachuCompareResponse(_message.Message):
     def __init__(self, results: _Optional[_Iterable[_Union[DachuCompareResult, _Mapping]]] = ...) -> None: ...
 
 class DachuOutcome(_message.Message):
-    __slots__ = ("calling", "chu_side", "multiplier", "surrendered", "bei_bao_da", "places", "escaped")
+    __slots__ = ("calling", "chu_side", "multiplier", "surrendered", "bei_bao_da", "places")
     CALLING_FIELD_NUMBER: _ClassVar[int]
     CHU_SIDE_FIELD_NUMBER: _ClassVar[int]
     MULTIPLIER_FIELD_NUMBER: _ClassVar[int]
     SURRENDERED_FIELD_NUMBER: _ClassVar[int]
     BEI_BAO_DA_FIELD_NUMBER: _ClassVar[int]
     PLACES_FIELD_NUMBER: _ClassVar[int]
-    ESCAPED_FIELD_NUMBER: _ClassVar[int]
     calling: DachuCallingQuery
     chu_side: _containers.RepeatedScalarFieldContainer[int]
     multiplier: int
     surrendered: _containers.RepeatedScalarFieldContainer[int]
     bei_bao_da: _containers.RepeatedScalarFieldContainer[int]
     places: _containers.RepeatedScalarFieldContainer[int]
-    escaped: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, calling: _Optional[_Union[DachuCallingQuery, _Mapping]] = ..., chu_side: _Optional[_Iterable[int]] = ..., multiplier: _Optional[int] = ..., surrendered: _Optional[_Iterable[int]] = ..., bei_bao_da: _Optional[_Iterable[int]] = ..., places: _Optional[_Iterable[int]] = ..., escaped: _Optional[_Iterable[int]] = ...) -> None: ...
+    def __init__(self, calling: _Optional[_Union[DachuCallingQuery, _Mapping]] = ..., chu_side: _Optional[_Iterable[int]] = ..., multiplier: _Optional[int] = ..., surrendered: _Optional[_Iterable[int]] = ..., bei_bao_da: _Optional[_Iterable[int]] = ..., places: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DachuDeal(_message.Message):
-    __slots__ = ("outcome", "record", "base", "carried")
+    __slots__ = ("outcome", "record", "base", "carried", "escaped")
     OUTCOME_FIELD_NUMBER: _ClassVar[int]
     RECORD_FIELD_NUMBER: _ClassVar[int]
     BASE_FIELD_NUMBER: _ClassVar[int]
     CARRIED_FIELD_NUMBER: _ClassVar[int]
+    ESCAPED_FIELD_NUMBER: _ClassVar[int]
     outcome: DachuOutcome
     record: DachuGameRecord
     base: int
     carried: _containers.RepeatedCompositeFieldContainer[_common_pb2.Carried]
-    def __init__(self, outcome: _Optional[_Union[DachuOutcome, _Mapping]] = ..., record: _Optional[_Union[DachuGameRecord, _Mapping]] = ..., base: _Optional[int] = ..., carried: _Optional[_Iterable[_Union[_common_pb2.Carried, _Mapping]]] = ...) -> None: ...
+    escaped: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, outcome: _Optional[_Union[DachuOutcome, _Mapping]] = ..., record: _Optional[_Union[DachuGameRecord, _Mapping]] = ..., base: _Optional[int] = ..., carried: _Optional[_Iterable[_Union[_common_pb2.Carried, _Mapping]]] = ..., escaped: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class DachuSettleRequest(_message.Message):
     __slots__ = ("rules", "deals")

@@ -257,7 +257,7 @@ class TienlenTrick(_message.Message):
     def __init__(self, leader: _Optional[int] = ..., first_action: _Optional[int] = ..., last_action: _Optional[int] = ..., over: _Optional[bool] = ..., won_by: _Optional[int] = ..., transfers: _Optional[_Iterable[_Union[_common_pb2.Transfer, _Mapping]]] = ...) -> None: ...
 
 class TienlenGameState(_message.Message):
-    __slots__ = ("over", "winner", "to_move", "offers", "table", "leader", "passed", "hands", "played_any", "tricks", "transfers", "first_lead", "instant_wins")
+    __slots__ = ("over", "winner", "to_move", "offers", "table", "leader", "passed", "hands", "played_any", "tricks", "transfers", "first_lead", "instant", "table_seat", "round", "must_contain")
     OVER_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -270,7 +270,10 @@ class TienlenGameState(_message.Message):
     TRICKS_FIELD_NUMBER: _ClassVar[int]
     TRANSFERS_FIELD_NUMBER: _ClassVar[int]
     FIRST_LEAD_FIELD_NUMBER: _ClassVar[int]
-    INSTANT_WINS_FIELD_NUMBER: _ClassVar[int]
+    INSTANT_FIELD_NUMBER: _ClassVar[int]
+    TABLE_SEAT_FIELD_NUMBER: _ClassVar[int]
+    ROUND_FIELD_NUMBER: _ClassVar[int]
+    MUST_CONTAIN_FIELD_NUMBER: _ClassVar[int]
     over: bool
     winner: int
     to_move: int
@@ -283,8 +286,11 @@ class TienlenGameState(_message.Message):
     tricks: _containers.RepeatedCompositeFieldContainer[TienlenTrick]
     transfers: _containers.RepeatedCompositeFieldContainer[_common_pb2.Transfer]
     first_lead: TienlenFirstLead
-    instant_wins: _containers.RepeatedScalarFieldContainer[TienlenInstantWinKind]
-    def __init__(self, over: _Optional[bool] = ..., winner: _Optional[int] = ..., to_move: _Optional[int] = ..., offers: _Optional[_Iterable[_Union[TienlenOffer, _Mapping]]] = ..., table: _Optional[_Union[TienlenPlay, _Mapping]] = ..., leader: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., played_any: _Optional[_Iterable[bool]] = ..., tricks: _Optional[_Iterable[_Union[TienlenTrick, _Mapping]]] = ..., transfers: _Optional[_Iterable[_Union[_common_pb2.Transfer, _Mapping]]] = ..., first_lead: _Optional[_Union[TienlenFirstLead, _Mapping]] = ..., instant_wins: _Optional[_Iterable[_Union[TienlenInstantWinKind, str]]] = ...) -> None: ...
+    instant: TienlenInstantWinKind
+    table_seat: int
+    round: int
+    must_contain: str
+    def __init__(self, over: _Optional[bool] = ..., winner: _Optional[int] = ..., to_move: _Optional[int] = ..., offers: _Optional[_Iterable[_Union[TienlenOffer, _Mapping]]] = ..., table: _Optional[_Union[TienlenPlay, _Mapping]] = ..., leader: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., played_any: _Optional[_Iterable[bool]] = ..., tricks: _Optional[_Iterable[_Union[TienlenTrick, _Mapping]]] = ..., transfers: _Optional[_Iterable[_Union[_common_pb2.Transfer, _Mapping]]] = ..., first_lead: _Optional[_Union[TienlenFirstLead, _Mapping]] = ..., instant: _Optional[_Union[TienlenInstantWinKind, str]] = ..., table_seat: _Optional[int] = ..., round: _Optional[int] = ..., must_contain: _Optional[str] = ...) -> None: ...
 
 class TienlenEvaluateResult(_message.Message):
     __slots__ = ("error", "play", "hand", "legal_plays", "first_leader", "round_state", "game")
