@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# The Go client of examples/go/ plays one whole game of each game against `handeval serve`
+# (issue 18: a game server in another language runs whole games over the gRPC contract).
+#
+#   1. installs Debian's Go toolchain, protoc, the Go protobuf/gRPC generators and
+#      libraries when missing (apt-get, offline of any Go module proxy);
+#   2. generates the Go code of protos/handeval/* into a temporary GOPATH (nothing
+#      generated is committed; the protos' go_package names the import path);
+#   3. builds examples/go in GOPATH mode (GO111MODULE=off) over /usr/share/gocode;
+#   4. starts `handeval serve` (this Python's) on a free loopback port, waits for its
+#      health check, plays each game with the client and checks its exit status;
+#      the server is stopped on any exit.
+#
+# golang-github-golang-protobuf-1-5-dev is named on purpose: without it apt satisfies
+# github.com/golang/protobuf with 1.3, and the generated code compiles but panics on
+# the first call. GOPATH mode is what Debian's packaged Go libraries support.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+PYTHON=${PYTHON:-python3}
+T0=$(date +%s)
+
+PKGS="golang-go protobuf-compiler protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev
+golang-google-protobuf-dev golang-google-genproto-dev golang-github-golang-protobuf-1-5-dev"
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+    SUDO=""
+    [ "$(id -u)" = 0 ] || SUDO="sudo -n"
+    echo "go examples: installing$missing"
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+T1=$(date +%s)
+
+TMP=$(mktemp -d)
+SERVER_PID=""
+cleanup() {
+    if [ -n "$SERVER_PID" ] && kill -0 "$SERVER_PID" 2>/dev/null; then
+        kill "$SERVER_PID" 2>/dev/null || true
+        wait "$SERVER_PID" 2>/dev/null || true
+    fi
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+
+# Generate: import paths come from each file's go_package; a file without one (older
+# protos) is mapped to handeval.io/gen/<its directory>.
+mkdir -p "$TMP/gopath/src" "$TMP/bin"
+mapping=""
+for f in $(cd protos && ls handeval/*/*.proto); do
+    if ! grep -q '^option go_package' "protos/$f"; then
+        d=$(dirname "$f")
+        mapping="$mapping,M$f=handeval.io/gen/$d;$(echo "$d" | tr -d /)"
+    fi
+done
+(cd protos && protoc -I . \
+    --go_out="$TMP/gopath/src" --go_opt="paths=import$mapping" \
+    --go-grpc_out="$TMP/gopath/src" --go-grpc_opt="paths=import$mapping" \
+    handeval/*/*.proto)
+
+# Build. The build cache (GOCACHE, by default ~/.cache/go-build) makes later runs fast.
+(cd examples/go && GO111MODULE=off GOPATH="$TMP/gopath:/usr/share/gocode" \
+    go build -o "$TMP/bin/handeval-go" .)
+T2=$(date +%s)
+
+# Serve on a free loopback port; the client waits for the health check (no fixed sleep).
+PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$PYTHON" -m handeval serve --host 127.0.0.1 --port "$PORT" >"$TMP/serve.log" 2>&1 &
+SERVER_PID=$!
+ADDR="127.0.0.1:$PORT"
+if ! "$TMP/bin/handeval-go" -addr "$ADDR" wait; then
+    echo "go examples: the server did not become ready" >&2
+    cat "$TMP/serve.log" >&2
+    exit 1
+fi
+
+passed=0
+failed=0
+for game in shisanshui tienlen dachu; do
+    echo "== $game"
+    if "$TMP/bin/handeval-go" -addr "$ADDR" -seed "${GO_EXAMPLES_SEED:-1}" "$game"; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "go examples: $game FAILED" >&2
+    fi
+done
+T3=$(date +%s)
+if [ "$failed" -ne 0 ]; then
+    echo "--- server log" >&2
+    tail -n 40 "$TMP/serve.log" >&2
+fi
+echo "go examples: install $((T1 - T0))s, generate+build $((T2 - T1))s, games $((T3 - T2))s"
+echo "go examples: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
