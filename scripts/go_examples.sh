@@ -71,7 +71,12 @@ PORT=$("$PYTHON" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)
 "$PYTHON" -m handeval serve --host 127.0.0.1 --port "$PORT" >"$TMP/serve.log" 2>&1 &
 SERVER_PID=$!
 ADDR="127.0.0.1:$PORT"
-if ! "$TMP/bin/handeval-go" -addr "$ADDR" wait; then
+"$TMP/bin/handeval-go" -addr "$ADDR" -timeout 60s wait &
+WAIT_PID=$!
+# Whichever ends first: the health check (ready) or the server (it could not start).
+wait -n "$WAIT_PID" "$SERVER_PID" || true
+if kill -0 "$WAIT_PID" 2>/dev/null || ! wait "$WAIT_PID" || ! kill -0 "$SERVER_PID" 2>/dev/null; then
+    kill "$WAIT_PID" 2>/dev/null || true
     echo "go examples: the server did not become ready" >&2
     cat "$TMP/serve.log" >&2
     exit 1
