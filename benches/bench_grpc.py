@@ -21,7 +21,7 @@ import grpc
 import pytest
 
 from handeval import shisanshui as ssw_api
-from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl, dachu_pb2 as dc
+from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl, dachu_pb2 as dc
 
 _spec = importlib.util.spec_from_file_location("handeval_bench_load", Path(__file__).with_name("load.py"))
 load = importlib.util.module_from_spec(_spec)

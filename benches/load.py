@@ -47,7 +47,7 @@ from typing import Dict, List, Optional, Tuple
 MAX_DURATION = 3600.0
 RANKS = "23456789TJQKA"
 DECK = [r + s for r in RANKS for s in "shdc"]  # index = card id = rank * 4 + suit
-SERVICE = "/handeval.v1.Handeval/"
+SERVICE = "/handeval.v2.Handeval/"
 
 
 class RemoteTargetRefused(SystemExit):
@@ -113,7 +113,7 @@ def _arrangement(rng, cards13=None):
 
 def build_scenario(name: str, batch: int, rng: random.Random):
     """(rpc, request message, items) of one request of scenario ``name``."""
-    from handeval.v1 import dachu_pb2 as dc, handeval_pb2 as pb, shisanshui_pb2 as ssw, tienlen_pb2 as tl
+    from handeval.v2 import dachu_pb2 as dc, handeval_pb2 as pb, shisanshui_pb2 as ssw, tienlen_pb2 as tl
 
     j = " ".join
     if name == "ssw.packed":
@@ -182,7 +182,7 @@ def parse_mix(text: str, default_batch: int) -> List[Tuple[str, float, int]]:
 
 
 def count_item_errors(rpc: str, raw: bytes) -> int:
-    from handeval.v1 import handeval_pb2 as pb
+    from handeval.v2 import handeval_pb2 as pb
 
     msg = getattr(pb, f"{rpc}Response").FromString(raw)
     game = msg.WhichOneof("game")
@@ -334,7 +334,7 @@ def serve_floor(port: int) -> int:
     async def run():
         server = grpc.aio.server()
         handlers = {rpc: grpc.unary_unary_rpc_method_handler(empty) for rpc in ("Evaluate", "Compare", "Settle", "Arrange")}
-        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("handeval.v1.Handeval", handlers),))
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("handeval.v2.Handeval", handlers),))
         hs = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(hs, server)
         server.add_insecure_port(f"127.0.0.1:{port}")

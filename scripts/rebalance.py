@@ -26,7 +26,7 @@ from pathlib import Path
 
 import grpc
 
-from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 LINE = re.compile(r"^(\S+ \S+) \w+ handeval\.server\[(\d+)\] \{\"event\": \"(call|serving)\"")
 

@@ -38,7 +38,7 @@ assert [json.loads(x)["back"] for x in out.splitlines()] == [a.back, a.back], ou
 import grpc  # noqa: E402  (after the in-process checks: the server part needs grpc)
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 
-from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw  # noqa: E402
+from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw  # noqa: E402
 
 with socket.socket() as s:
     s.bind(("127.0.0.1", 0))

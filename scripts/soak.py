@@ -37,7 +37,7 @@ from pathlib import Path
 
 import grpc
 
-from handeval.v1 import (
+from handeval.v2 import (
     common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl,
 )
 from google.protobuf import struct_pb2

@@ -646,7 +646,7 @@ def _build_parser():
 
     from handeval.server.config import add_serve_arguments
 
-    v = sub.add_parser("serve", help="run the gRPC service handeval.v1 (see docs/grpc.md)")
+    v = sub.add_parser("serve", help="run the gRPC service handeval.v2 (see docs/grpc.md)")
     add_serve_arguments(v)
     v.set_defaults(func=_cmd_serve)
 

@@ -37,7 +37,7 @@ impl From<&crate::shisanshui::Settlement> for pb::ShisanshuiSettlement {
             deltas: s.deltas.clone(),
             pairwise: s.pairwise.iter().map(|r| pb::IntRow { values: r.clone() }).collect(),
             fouls: s.fouls.clone(),
-            specials: s.specials.iter().map(|x| x.as_ref().map(|t| enum_value(SPECIAL, t.0)).unwrap_or(0)).collect(),
+            specials: s.specials.iter().map(|x| x.as_ref().map(|t| enum_value(SPECIAL, &t.0)).unwrap_or(0)).collect(),
             home_runs: s.home_runs.clone(),
             theoretical: s.theoretical.clone(),
             rake: s.rake,
@@ -47,7 +47,7 @@ impl From<&crate::shisanshui::Settlement> for pb::ShisanshuiSettlement {
                 .map(|p| pb::ShisanshuiPair {
                     a: seat(p.a),
                     b: seat(p.b),
-                    kind: enum_value(PAIR_KIND, p.kind.0),
+                    kind: enum_value(PAIR_KIND, &p.kind.0),
                     rows: p.rows.clone(),
                     scooper: p.scooper.map(seat),
                     home_run: p.home_run,
