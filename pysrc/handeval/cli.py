@@ -652,7 +652,7 @@ def _build_parser():
 
     k = cmd(sub, "call", _cmd_call, "call the gRPC service with a JSON request, print the JSON answer")
     k.add_argument("rpc", choices=["Evaluate", "Compare", "Settle", "Arrange"])
-    k.add_argument("request", help='proto3 JSON, e.g. \'{"shisanshui": {"items": [{"row": "As Ks Qs"}]}}\'; "-" reads stdin')
+    k.add_argument("request", help='proto3 JSON, e.g. \'{"shisanshui": {"items": [{"row": {"cards": ["As", "Ks", "Qs"]}}]}}\'; "-" reads stdin')
     k.add_argument("--target", default="127.0.0.1:50051", help="host:port (default 127.0.0.1:50051)")
     k.add_argument("--timeout", type=float, default=10.0, help="deadline in seconds (default 10)")
     k.add_argument("--token", default=None, help="shared token (default: $HANDEVAL_TOKEN)")

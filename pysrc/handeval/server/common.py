@@ -8,7 +8,7 @@ ones); it never touches the grpc context.
 from __future__ import annotations
 
 import time
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from handeval.errors import HandevalError
 from handeval.v2 import common_pb2
@@ -37,7 +37,7 @@ def clip(message: str) -> str:
     return message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS] + "…"
 
 
-def reason_of(e) -> int:
+def reason_of(e) -> Any:
     """The ErrorReason value of an error's ``reason`` name (INVALID when unknown)."""
     return REASONS.get(getattr(e, "reason", None) or "invalid", common_pb2.ERROR_REASON_INVALID)
 
@@ -273,7 +273,7 @@ def enum_name(enum, value: int) -> Optional[str]:
         raise ItemFailed("", f"{value} is not a value of {enum.name}") from None
 
 
-def enum_value(enum, name: Optional[str]) -> int:
+def enum_value(enum, name: Optional[str]) -> Any:
     """The proto enum value of a Python API name (None → 0, UNSPECIFIED)."""
     if name is None:
         return 0

@@ -230,7 +230,7 @@ def replay(r, rules, path: str):
         g = api.Game(d, c)
     except HandevalError as e:
         raise rename(e, {}, path) from None
-    tricks = []  # [leader, first, last, over, won_by]
+    tricks: list = []  # [leader, first, last, over, won_by]
     for k, a in enumerate(r.plays):
         field = f"{path}.plays[{k}]"
         leader = g.leader

@@ -107,7 +107,7 @@ def wrap(rpc: str, game: str, payload: bytes) -> bytes:
 
 #: Each game's bound check on the records in a request (before any work): a record longer
 #: than 52 cards allow is the request's fault → BadRequest with reason too_large.
-LIMITS: Dict[str, Callable[[Any], None]] = {
+LIMITS: Dict[str, Callable[[str, Any], None]] = {
     "shisanshui": lambda rpc, sub: None, "tienlen": tienlen.check_limits, "dachu": dachu.check_limits,
 }
 

@@ -16,8 +16,9 @@ MAX_SEATS = 4
 MAX_PLAYS = 52
 #: Actions a record can hold: each play followed by at most (seats - 1) passes.
 MAX_ACTIONS = MAX_PLAYS * MAX_SEATS
-#: Rounds a chop list can hold: a chop needs a special play (3+ cards) beaten or beating.
-MAX_CHOP_ROUNDS = MAX_PLAYS // 2
+#: Rounds with a chop a game can hold: each holds a special play (a bomb, 4 cards, at
+#: least), and 52 cards make at most 13.
+MAX_CHOP_ROUNDS = MAX_PLAYS // 4
 
 PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
 KIND = {name: enum_value(pb.TienlenPlayKind, name) for name in api.KINDS}
@@ -128,7 +129,7 @@ def replay(record, rules, field: str):
         g = api.Game(_hands(record.hands, f"{field}.hands"), rules=rules)
     except HandevalError as e:
         raise rename(e, {"hands": f"{field}.hands"}) from None
-    tricks = []
+    tricks: list = []
     for k, a in enumerate(record.actions):
         path = f"{field}.actions[{k}]"
         action = _action(a, path)
@@ -291,8 +292,11 @@ def settle(req: pb.TienlenSettleRequest, batch: Batch) -> pb.TienlenSettleRespon
             s = _outcome(deal.outcome, base, carried, rules)
         elif kind == "record":
             g, _ = replay(deal.record, rules, "record")
-            if deal.record.HasField("base"):
-                raise ItemFailed("record.base", "set the deal's base (TienlenDeal.base), not the record's", "inconsistent")
+            if deal.record.HasField("base"):  # the record's own base, unless the deal sets another
+                if deal.HasField("base") and deal.base != deal.record.base:
+                    raise ItemFailed("record.base", f"{deal.record.base} is not the deal's base {deal.base}",
+                                     "inconsistent")
+                base = deal.record.base
             if not g.over:
                 raise ItemFailed("record.actions", "the game is not over: nobody has gone out", "illegal_action")
             try:
