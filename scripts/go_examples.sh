@@ -10,6 +10,9 @@
 #   4. starts `handeval serve` (this Python's) on a free loopback port, waits for its
 #      health check, plays each game with the client and checks its exit status;
 #      the server is stopped on any exit.
+# Then, unless JAVA_EXAMPLE=0, the Java client examples/java/Shisanshui.java plays a game
+# of 十三水 against the same server, built from Debian's grpc-java the same way
+# (default-jdk-headless, libgrpc-java, protobuf-compiler-grpc-java-plugin, ...).
 #
 # golang-github-golang-protobuf-1-5-dev is named on purpose: without it apt satisfies
 # github.com/golang/protobuf with 1.3, and the generated code compiles but panics on
@@ -22,6 +25,12 @@ T0=$(date +%s)
 
 PKGS="golang-go protobuf-compiler protoc-gen-go protoc-gen-go-grpc golang-google-grpc-dev
 golang-google-protobuf-dev golang-google-genproto-dev golang-github-golang-protobuf-1-5-dev"
+JAVA=${JAVA_EXAMPLE:-1}
+# grpc-java's runtime: grpc, protobuf, netty, guava, perfmark, gson, javax.annotation.
+JAVA_PKGS="default-jdk-headless libgrpc-java protobuf-compiler-grpc-java-plugin libprotobuf-java
+libnetty-java libguava-java libperfmark-java libgoogle-gson-java libgeronimo-annotation-1.3-spec-java
+liberror-prone-java"
+[ "$JAVA" = 0 ] || PKGS="$PKGS $JAVA_PKGS"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -100,4 +109,30 @@ if [ "$failed" -ne 0 ]; then
 fi
 echo "go examples: install $((T1 - T0))s, generate+build $((T2 - T1))s, games $((T3 - T2))s"
 echo "go examples: $passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+
+java_failed=0
+if [ "$JAVA" != 0 ]; then
+    echo "== java shisanshui"
+    J=/usr/share/java
+    CP=""
+    for j in grpc-api grpc-core grpc-netty grpc-protobuf grpc-protobuf-lite grpc-stub grpc-context \
+        protobuf guava perfmark-api gson error_prone_annotations geronimo-annotation-1.3-spec \
+        netty-buffer netty-codec netty-codec-http netty-codec-http2 netty-codec-socks netty-common \
+        netty-handler netty-handler-proxy netty-resolver netty-transport; do
+        CP="$CP:$J/$j.jar"
+    done
+    mkdir -p "$TMP/java/gen" "$TMP/java/classes"
+    # javac with C1 only: the build is short-lived, the optimising JIT only slows it.
+    if (cd protos && protoc -I . --java_out="$TMP/java/gen" --grpc-java_out="$TMP/java/gen" \
+            --plugin=protoc-gen-grpc-java=/usr/bin/grpc_java_plugin handeval/*/*.proto) &&
+        javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC -nowarn -encoding UTF-8 -proc:none \
+            -d "$TMP/java/classes" -cp "${CP#:}" -sourcepath "$TMP/java/gen" examples/java/Shisanshui.java &&
+        java -XX:TieredStopAtLevel=1 -cp "$TMP/java/classes$CP" Shisanshui "$ADDR" "${GO_EXAMPLES_SEED:-1}"; then
+        echo "java example: 1 passed, 0 failed"
+    else
+        java_failed=1
+        echo "java example: 0 passed, 1 failed"
+    fi
+    echo "java example: $(($(date +%s) - T3))s"
+fi
+[ "$failed" -eq 0 ] && [ "$java_failed" -eq 0 ]
