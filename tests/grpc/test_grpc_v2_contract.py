@@ -251,3 +251,13 @@ def test_dachu_record_actions_of_a_phase_not_begun_are_refused(stub):
     record = dc.DachuGameRecord(hands=hands, calls=[dc.DachuCall(call=dc.DACHU_CALL_KIND_PING_DA, seat=0)])
     r = dc_evaluate(stub, dc.DachuEvaluateItem(game=record))[0]
     assert (r.error.field, r.error.reason) == ("items[0].game.calls[0]", common_pb2.ERROR_REASON_ILLEGAL_ACTION)
+
+
+def test_unknown_enum_values_name_their_field(stub):
+    """An enum number the service does not know (a newer client's) is the item's error
+    naming the field, not a guess."""
+    res = dc_evaluate(stub, dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=C("3s"), chu=7)),
+                      dc.DachuEvaluateItem(calling=dc.DachuCallingQuery(start=dc.DachuCallingStart(chu_side=[0]),
+                                                                        calls=[dc.DachuCall(call=9, seat=1)])))
+    assert res[0].error.field == "items[0].play.chu"
+    assert res[1].error.field == "items[1].calling.calls[0].call"

@@ -259,7 +259,7 @@ def _enum_tables(enum):
     return _TO_NAME[key], _TO_VALUE[key]
 
 
-def enum_name(enum, value: int) -> Optional[str]:
+def enum_name(enum, value: int, field: str = "") -> Optional[str]:
     """The Python API's name of a proto enum value (``enum`` a descriptor or a generated
     enum wrapper); None for UNSPECIFIED. An unknown number (a newer client) is an
     INVALID ItemFailed."""
@@ -270,7 +270,7 @@ def enum_name(enum, value: int) -> Optional[str]:
     try:
         return names[value]
     except KeyError:
-        raise ItemFailed("", f"{value} is not a value of {enum.name}") from None
+        raise ItemFailed(field, f"{value} is not a value of {enum.name}") from None
 
 
 def enum_value(enum, name: Optional[str]) -> Any:

@@ -68,7 +68,7 @@ def check_limits(rpc: str, req) -> None:
 
 
 def _chu(value: int, field: str) -> str:
-    return required(enum_name(pb.DachuColour, value), field, "the 儲 colour (DACHU_COLOUR_RED or DACHU_COLOUR_BLACK)")
+    return required(enum_name(pb.DachuColour, value, field), field, "the 儲 colour (DACHU_COLOUR_RED or DACHU_COLOUR_BLACK)")
 
 
 def _play(m: pb.DachuPlay, p) -> None:
@@ -87,7 +87,7 @@ def _opt_cards(msg, name: str):
 def _deal_action(a, field: str) -> tuple:
     """A DachuDealAction → the Python API's action tuple; fields the kind does not take
     are refused, not ignored."""
-    kind = enum_name(pb.DachuDealActionKind, a.kind)
+    kind = enum_name(pb.DachuDealActionKind, a.kind, f"{field}.kind")
     if kind is None:
         raise ItemFailed(f"{field}.kind", "set the action's kind")
     takes = {"deal": (), "finish": (), "cheng_chu": ("seat", "colour"), "meng_xuan": ("seat", "cards"),
@@ -98,7 +98,7 @@ def _deal_action(a, field: str) -> tuple:
     if kind in ("deal", "finish"):
         return (kind,)
     if kind == "cheng_chu":
-        colour = enum_name(pb.DachuColour, a.colour)
+        colour = enum_name(pb.DachuColour, a.colour, f"{field}.colour")
         return (kind, a.seat, colour) if colour else (kind, a.seat)
     return (kind, a.seat, cards(a.cards))
 
@@ -160,7 +160,7 @@ def _deal_msg(m: pb.DachuDealState, d) -> None:
 
 
 def _call(a, field: str) -> tuple:
-    call = enum_name(pb.DachuCallKind, a.call)
+    call = enum_name(pb.DachuCallKind, a.call, f"{field}.call")
     if call is None:
         raise ItemFailed(f"{field}.call", "set the call")
     return (call, a.seat)
@@ -168,7 +168,7 @@ def _call(a, field: str) -> tuple:
 
 def _calling(q, rules, path: str):
     origin = q.WhichOneof("origin")
-    start_seat, first_side = opt(q, "start_seat"), enum_name(pb.DachuSide, q.first_side)
+    start_seat, first_side = opt(q, "start_seat"), enum_name(pb.DachuSide, q.first_side, f"{path}.first_side")
     try:
         if origin == "deal":
             c = _deal(q.deal, rules, f"{path}.deal").calling(start_seat, first_side)
@@ -217,7 +217,7 @@ def replay(r, rules, path: str):
                                  "illegal_action")
         return d, None, None, []
     try:
-        c = d.calling(opt(r, "start_seat"), enum_name(pb.DachuSide, r.first_side))
+        c = d.calling(opt(r, "start_seat"), enum_name(pb.DachuSide, r.first_side, f"{path}.first_side"))
     except HandevalError as e:
         raise rename(e, {}, path) from None
     c = _apply(c, r.calls, _call, f"{path}.calls")

@@ -159,7 +159,7 @@ def _player(i, p):
         a = p.arrangement
         return {"front": cards(a.front), "middle": cards(a.middle), "back": cards(a.back)}
     if kind == "special":
-        special = enum_name(pb.ShisanshuiSpecialKind, p.special.kind)
+        special = enum_name(pb.ShisanshuiSpecialKind, p.special.kind, f"players[{i}].special.kind")
         if special is None:
             raise ItemFailed(f"players[{i}].special.kind", "set the declared special hand")
         return {"special": special, "cards": cards(p.special.cards)}
