@@ -466,6 +466,10 @@ def dc_replay_game(
     hands: Sequence[_Cards], deal_actions: Sequence[object], calls: Sequence[object], plays: Sequence[object], *,
     first_seat: Optional[int] = None, start_seat: Optional[int] = None, first_side: Optional[str] = None, rules: object = None,
 ) -> DachuGame: ...
+def dc_game_replay(
+    hands: Sequence[_Cards], first_seat: int, rules: DachuRules, deal_actions: Sequence[object], start_seat: int,
+    first_side: Optional[str], calls: Sequence[object], plays: Sequence[object],
+) -> DachuGame: ...
 
 # tienlen
 TL_KINDS: Tuple[str, ...]
