@@ -90,7 +90,7 @@ func playDachu(ctx context.Context, c pb.HandevalClient, rng *rand.Rand) error {
 		fmt.Printf("  %s\n", l.Text)
 	}
 	fmt.Printf("settled (base 10): 儲方 %s, result multiplier %d\n", s.Verdict, s.ResultMultiplier)
-	return checkDeltas(s.Deltas, len(hands))
+	return checkDeltas(s.Deltas, 0, len(hands))
 }
 
 // pickDeal: the next card or the end of the deal, when offered; else the first action.

@@ -111,19 +111,20 @@ func itemError(e *pb.ItemError) error {
 	return fmt.Errorf("item error %s at %s: %s", e.Reason, e.Field, e.Message)
 }
 
-// checkDeltas prints each seat's money and checks that it adds up to zero.
-func checkDeltas(deltas []int64, seats int) error {
+// checkDeltas prints each seat's money and checks that, with the rake (the house's), it
+// adds up to zero.
+func checkDeltas(deltas []int64, rake int64, seats int) error {
 	if len(deltas) != seats {
 		return fmt.Errorf("%d deltas for %d seats", len(deltas), seats)
 	}
-	var sum int64
+	sum := rake
 	for seat, d := range deltas {
 		fmt.Printf("  seat %d: %+d\n", seat, d)
 		sum += d
 	}
 	if sum != 0 {
-		return fmt.Errorf("the deltas add up to %d, not 0", sum)
+		return fmt.Errorf("the deltas and the rake %d add up to %d, not 0", rake, sum)
 	}
-	fmt.Println("  zero-sum: ok")
+	fmt.Printf("  zero-sum (rake %d): ok\n", rake)
 	return nil
 }

@@ -54,8 +54,8 @@ func playShisanshui(ctx context.Context, c pb.HandevalClient, rng *rand.Rand) er
 		return itemError(e)
 	}
 	s := settled[0].GetSettlement()
-	fmt.Printf("settled: waters %v, rake %d\n", s.Waters, s.Rake)
-	return checkDeltas(s.Deltas, len(hands))
+	fmt.Printf("settled: waters %v\n", s.Waters)
+	return checkDeltas(s.Deltas, s.Rake, len(hands))
 }
 
 func proto64(v int64) *int64 { return &v }

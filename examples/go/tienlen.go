@@ -69,8 +69,8 @@ func playTienlen(ctx context.Context, c pb.HandevalClient, rng *rand.Rand) error
 	for _, l := range s.Lines {
 		fmt.Printf("  %s\n", l.Text)
 	}
-	fmt.Printf("settled (base 10): winner %d, rake %d\n", s.Winner, s.Rake)
-	return checkDeltas(s.Deltas, len(hands))
+	fmt.Printf("settled (base 10): winner %d\n", s.Winner)
+	return checkDeltas(s.Deltas, s.Rake, len(hands))
 }
 
 // tienlenState asks the service for the state of the record.
