@@ -104,15 +104,15 @@ def main():
         # 4. A game flow, stateless (越式13张): send the game record (the deal and every
         # action so far), get the whole state: whose turn, what each seat may play, the
         # winner once over (docs/grpc.md plays whole games).
-        hands = ["3s 5h 7d 9c Jd Ks 2h 4c 6s 8h Tc Qd Ah", "3c 5s 7h 9d Js Kh 2d 4h 6c 8d Ts Qc Ac",
-                 "3d 5c 7s 9h Jc Kd 2c 4s 6d 8c Th Qs As", "3h 5d 7c 9s Jh Kc 2s 4d 6h 8s Td Qh Ad"]
+        hands = ["4s 4d 4h 5s 6c 7s 9s Ts Td Th Qs Kc 2s", "3s 3c 3h 5d 6d 7c 7d 9h Jc Jd Kd As Ac",
+                 "6s 6h 8s 8c 8h 9c 9d Js Qh Ks Ad Ah 2d", "3d 4c 5c 5h 7h 8d Tc Jh Qc Qd Kh 2c 2h"]
         play = common_pb2.ACTION_KIND_PLAY
         record = tl.TienlenGameRecord(hands=[cards(h) for h in hands], actions=[
-            common_pb2.PlayAction(seat=0, kind=play, cards=cards("3s")),
-            common_pb2.PlayAction(seat=1, kind=play, cards=cards("2d")),
+            common_pb2.PlayAction(seat=1, kind=play, cards=cards("3s")),  # seat 1 holds the lowest card
+            common_pb2.PlayAction(seat=2, kind=play, cards=cards("6s")),
         ])
         wrong = tl.TienlenGameRecord(hands=record.hands, actions=list(record.actions) + [
-            common_pb2.PlayAction(seat=3, kind=play, cards=cards("2s"))])  # seat 2's turn
+            common_pb2.PlayAction(seat=0, kind=play, cards=cards("9s"))])  # seat 3's turn
         req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[
             tl.TienlenEvaluateItem(game=record), tl.TienlenEvaluateItem(game=wrong)]))
         state, bad = stub.Evaluate(req, timeout=5, metadata=metadata).tienlen.results

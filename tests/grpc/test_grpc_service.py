@@ -361,7 +361,7 @@ def test_example_client_runs(server):
     assert "item error: items[1].row" in out.stdout and "ERROR_REASON_BAD_CARD" in out.stdout
     assert "special: SHISANSHUI_SPECIAL_KIND_LIU_DUI_BAN" in out.stdout and "waters [10, -10]" in out.stdout
     assert "INVALID_ARGUMENT: ERROR_REASON_BAD_RULE [('shisanshui.rules.rake_percent'" in out.stdout
-    assert "seat 0 led with 3s; seat 2 to move;" in out.stdout
+    assert "seat 1 led with 3s; seat 3 to move;" in out.stdout
     assert "item error: items[1].game.actions[2]: ERROR_REASON_NOT_YOUR_TURN" in out.stdout
 
 

@@ -16,9 +16,8 @@ MAX_SEATS = 4
 MAX_PLAYS = 52
 #: Actions a record can hold: each play followed by at most (seats - 1) passes.
 MAX_ACTIONS = MAX_PLAYS * MAX_SEATS
-#: Rounds with a chop a game can hold: each holds a special play (a bomb, 4 cards, at
-#: least), and 52 cards make at most 13.
-MAX_CHOP_ROUNDS = MAX_PLAYS // 4
+#: Rounds an outcome's chop list can hold: each round holds a play.
+MAX_CHOP_ROUNDS = MAX_PLAYS
 
 PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
 KIND = {name: enum_value(pb.TienlenPlayKind, name) for name in api.KINDS}
