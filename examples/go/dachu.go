@@ -35,12 +35,13 @@ func playDachu(ctx context.Context, c pb.HandevalClient, rng *rand.Rand) error {
 			if a == nil {
 				return fmt.Errorf("the deal offers no action")
 			}
-			if a.Kind == pb.DachuDealActionKind_DACHU_DEAL_ACTION_KIND_FINISH {
-				fmt.Printf("deal finished\n")
-			}
 			rec.DealActions = append(rec.DealActions, a)
 			continue
 		case pb.DachuPhase_DACHU_PHASE_CALLING:
+			if len(rec.Calls) == 0 {
+				d := st.Deal
+				fmt.Printf("deal: 儲 %s (%s), 儲方 %v, %s, x%d\n", name(d.Chu), name(d.ChuSource), d.ChuSide, name(d.Teams), d.Multiplier)
+			}
 			if len(st.Calling.LegalActions) == 0 {
 				return fmt.Errorf("the calling offers no call")
 			}
@@ -50,7 +51,7 @@ func playDachu(ctx context.Context, c pb.HandevalClient, rng *rand.Rand) error {
 					call = a
 				}
 			}
-			fmt.Printf("  seat %d calls %s\n", call.Seat, call.Call)
+			fmt.Printf("  seat %d calls %s\n", call.Seat, name(call.Call))
 			rec.Calls = append(rec.Calls, call)
 			continue
 		case pb.DachuPhase_DACHU_PHASE_PLAY:
@@ -70,7 +71,7 @@ func playDachu(ctx context.Context, c pb.HandevalClient, rng *rand.Rand) error {
 	if st.Phase != pb.DachuPhase_DACHU_PHASE_OVER {
 		return fmt.Errorf("unknown phase %s", st.Phase)
 	}
-	fmt.Printf("game over: chu %s, multiplier %d, places %v\n", st.Chu, st.Multiplier, st.GetPlay().GetPlaces())
+	fmt.Printf("game over: places %v\n", st.GetPlay().GetPlaces())
 
 	r, err := c.Settle(ctx, &pb.SettleRequest{Game: &pb.SettleRequest_Dachu{Dachu: &pb.DachuSettleRequest{
 		Deals: []*pb.DachuDeal{{Deal: &pb.DachuDeal_Record{Record: rec}, Base: proto64(10)}},
@@ -89,7 +90,7 @@ func playDachu(ctx context.Context, c pb.HandevalClient, rng *rand.Rand) error {
 	for _, l := range s.Lines {
 		fmt.Printf("  %s\n", l.Text)
 	}
-	fmt.Printf("settled (base 10): 儲方 %s, result multiplier %d\n", s.Verdict, s.ResultMultiplier)
+	fmt.Printf("settled (base 10): 儲方 %s, result multiplier %d\n", name(s.Verdict), s.ResultMultiplier)
 	return checkDeltas(s.Deltas, 0, len(hands))
 }
 

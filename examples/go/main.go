@@ -16,10 +16,12 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode"
 
 	pb "github.com/handeval/handeval/gen/go/handeval/v2"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 var (
@@ -104,6 +106,22 @@ func show(c *pb.Cards) string {
 		return "-"
 	}
 	return strings.Join(c.Cards, " ")
+}
+
+// name prints an enum value without its type's prefix: DACHU_CALL_KIND_PING_DA -> ping_da.
+func name(e protoreflect.Enum) string {
+	v := e.Descriptor().Values().ByNumber(e.Number())
+	if v == nil {
+		return fmt.Sprint(e.Number())
+	}
+	var prefix strings.Builder
+	for i, r := range string(e.Descriptor().Name()) {
+		if i > 0 && unicode.IsUpper(r) {
+			prefix.WriteByte('_')
+		}
+		prefix.WriteRune(unicode.ToUpper(r))
+	}
+	return strings.ToLower(strings.TrimPrefix(string(v.Name()), prefix.String()+"_"))
 }
 
 // itemError turns a per-item error of an answer into a Go error.

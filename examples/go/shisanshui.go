@@ -33,7 +33,7 @@ func playShisanshui(ctx context.Context, c pb.HandevalClient, rng *rand.Rand) er
 		fmt.Printf("seat %d: %s\n", seat, show(hands[seat]))
 		var p *pb.ShisanshuiPlayer
 		if a.DeclareSpecial {
-			fmt.Printf("  declares %s\n", a.Special)
+			fmt.Printf("  declares %s\n", name(a.Special))
 			p = &pb.ShisanshuiPlayer{Hand: &pb.ShisanshuiPlayer_Special{Special: &pb.ShisanshuiDeclaredSpecial{Kind: a.Special, Cards: hands[seat]}}}
 		} else {
 			b := a.GetBest().GetArrangement()

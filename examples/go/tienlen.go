@@ -33,7 +33,7 @@ func playTienlen(ctx context.Context, c pb.HandevalClient, rng *rand.Rand) error
 		if st.Over {
 			fmt.Printf("game over after %d actions: seat %d wins", len(rec.Actions), st.GetWinner())
 			if st.Instant != pb.TienlenInstantWinKind_TIENLEN_INSTANT_WIN_KIND_UNSPECIFIED {
-				fmt.Printf(" (instant win %s)", st.Instant)
+				fmt.Printf(" (instant win %s)", name(st.Instant))
 			}
 			fmt.Println()
 			break
