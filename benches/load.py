@@ -47,7 +47,7 @@ from typing import Dict, List, Optional, Tuple
 MAX_DURATION = 3600.0
 RANKS = "23456789TJQKA"
 DECK = [r + s for r in RANKS for s in "shdc"]  # index = card id = rank * 4 + suit
-SERVICE = "/handeval.v1.Handeval/"
+SERVICE = "/handeval.v2.Handeval/"
 
 
 class RemoteTargetRefused(SystemExit):
@@ -113,9 +113,10 @@ def _arrangement(rng, cards13=None):
 
 def build_scenario(name: str, batch: int, rng: random.Random):
     """(rpc, request message, items) of one request of scenario ``name``."""
-    from handeval.v1 import dachu_pb2 as dc, handeval_pb2 as pb, shisanshui_pb2 as ssw, tienlen_pb2 as tl
+    from handeval.v2 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, shisanshui_pb2 as ssw, tienlen_pb2 as tl
 
-    j = " ".join
+    def j(cards):
+        return common_pb2.Cards(cards=cards)
     if name == "ssw.packed":
         data = b"".join(bytes(rng.sample(range(52), 5)) for _ in range(batch))
         return "Evaluate", pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(packed_rows=data)), batch
@@ -143,18 +144,21 @@ def build_scenario(name: str, batch: int, rng: random.Random):
         plays = []
         for _ in range(batch):
             r = rng.choice(RANKS)
-            plays.append(j(rng.sample([r + s for s in "shdc"], rng.choice((1, 1, 2, 3)))))
+            plays.append(rng.sample([r + s for s in "shdc"], rng.choice((1, 1, 2, 3))))
         if name == "tienlen.evaluate":
-            req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[tl.TienlenEvaluateItem(play=p) for p in plays]))
+            req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[tl.TienlenEvaluateItem(play=j(p)) for p in plays]))
         else:
-            req = pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(chu="red", items=[dc.DachuEvaluateItem(play=p) for p in plays]))
+            req = pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=[
+                dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=j(p), chu=dc.DACHU_COLOUR_RED)) for p in plays]))
         return "Evaluate", req, batch
     if name in ("tienlen.compare", "dachu.compare"):
         pairs = [rng.sample(DECK, 2) for _ in range(batch)]
         if name == "tienlen.compare":
-            req = pb.CompareRequest(tienlen=tl.TienlenCompareRequest(items=[tl.TienlenCompareItem(play=a, table=b) for a, b in pairs]))
+            req = pb.CompareRequest(tienlen=tl.TienlenCompareRequest(items=[
+                tl.TienlenCompareItem(play=j([a]), table=j([b])) for a, b in pairs]))
         else:
-            req = pb.CompareRequest(dachu=dc.DachuCompareRequest(chu="black", items=[dc.DachuCompareItem(play=a, table=b) for a, b in pairs]))
+            req = pb.CompareRequest(dachu=dc.DachuCompareRequest(items=[
+                dc.DachuCompareItem(play=j([a]), table=j([b]), chu=dc.DACHU_COLOUR_BLACK) for a, b in pairs]))
         return "Compare", req, batch
     raise ValueError(f"unknown scenario {name!r}; one of {', '.join(SCENARIOS)}")
 
@@ -182,7 +186,7 @@ def parse_mix(text: str, default_batch: int) -> List[Tuple[str, float, int]]:
 
 
 def count_item_errors(rpc: str, raw: bytes) -> int:
-    from handeval.v1 import handeval_pb2 as pb
+    from handeval.v2 import handeval_pb2 as pb
 
     msg = getattr(pb, f"{rpc}Response").FromString(raw)
     game = msg.WhichOneof("game")
@@ -334,7 +338,7 @@ def serve_floor(port: int) -> int:
     async def run():
         server = grpc.aio.server()
         handlers = {rpc: grpc.unary_unary_rpc_method_handler(empty) for rpc in ("Evaluate", "Compare", "Settle", "Arrange")}
-        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("handeval.v1.Handeval", handlers),))
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler("handeval.v2.Handeval", handlers),))
         hs = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(hs, server)
         server.add_insecure_port(f"127.0.0.1:{port}")

@@ -27,7 +27,7 @@ from handeval import dachu, shisanshui, tienlen
 
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = [("shisanshui", "十三水", shisanshui.Rules), ("tienlen", "越式13张", tienlen.Rules), ("dachu", "打儲", dachu.Rules)]
-TRAILER = re.compile(r"\s*\(§([\d.]+), (house rule|variant)\)\s*$")
+TRAILER = re.compile(r"\s*\(§([\d.]+[a-z]?), (house rule|variant)\)\s*$")
 PY_TYPES = {bool: "bool", int: "int", str: "str"}
 
 

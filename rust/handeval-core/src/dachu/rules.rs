@@ -126,6 +126,10 @@ macro_rules! dachu_rule_options {
             /// kind each) or once per "game" per kind. 夢宣 and 撐儲 fix the 儲 colour, so
             /// each happens once per game under every reading. (§3.5, house rule)
             declare_once_per: $crate::dachu::rules::DeclareOncePer = $crate::dachu::rules::DeclareOncePer::PlayerAndKind;
+            /// A pass is final for the rest of the trick: a player who passed sits out until
+            /// the trick ends, as in 越式13张; False: a player who passed may play again
+            /// when the turn comes back in the same trick. (§3.4a, house rule)
+            pass_is_final: bool = false;
         }
     };
 }
