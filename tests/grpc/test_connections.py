@@ -203,7 +203,7 @@ PREFACE_FLOOD = 3000
 #: completes, after which the socket sends nothing more.
 H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
 #: SETTINGS with the ACK flag: acknowledges the server's settings (a peer that does not
-#: is closed by the settings timeout already; one that does only by the idle time).
+#: is also closed by the settings timeout, after 20 s; one that does only by the idle time).
 H2_SETTINGS_ACK = b"\x00\x00\x00\x04\x01\x00\x00\x00\x00"
 
 

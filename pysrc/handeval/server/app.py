@@ -27,13 +27,15 @@ SERVICE_NAME = handeval_pb2.DESCRIPTOR.services_by_name["Handeval"].full_name
 #: Health is open to everyone (Kubernetes gRPC probes send no metadata).
 OPEN_PREFIX = "/grpc.health.v1.Health/"
 #: A connection must finish its TLS/HTTP2 handshake this soon (gRPC's default: 120 s),
-#: and acknowledge the server's HTTP/2 settings this soon (gRPC's default: 60 s), so
-#: sockets that connect and send nothing, or only the HTTP/2 preface, do not hold a
-#: connection slot for long. A connection that completed its handshake but opens no
-#: call is closed by ``--max-connection-idle`` (default the same 4 s).
+#: so sockets that connect and send nothing (or less than the HTTP/2 preface and its
+#: SETTINGS) do not hold a connection slot for long. A connection that completed its
+#: handshake but opens no call is closed by ``--max-connection-idle`` (default the same
+#: 4 s).
 HANDSHAKE_TIMEOUT_S = 4
 #: The server pings a connection without traffic this often and closes it when the ping
 #: is not answered within KEEPALIVE_TIMEOUT_S: dead peers free their slot (default 2 h).
+#: A peer must acknowledge the server's HTTP/2 settings as soon (gRPC's default: 60 s;
+#: what closes a preface-only connection when the idle time is off).
 KEEPALIVE_TIME_S, KEEPALIVE_TIMEOUT_S = 60, 20
 #: Clients may send keepalive pings this often, with or without calls (gRPC's default
 #: allows one per 5 min and closes the connection of a client that pings more often).
@@ -124,7 +126,7 @@ def server_options(config: ServerConfig, reuse_port: bool, max_connections: int)
         # process keeps descriptors for its clients, listeners and metrics.
         ("grpc.max_allowed_incoming_connections", max_connections),
         ("grpc.server_handshake_timeout_ms", ms(HANDSHAKE_TIMEOUT_S)),
-        ("grpc.http2.settings_timeout", ms(HANDSHAKE_TIMEOUT_S)),
+        ("grpc.http2.settings_timeout", ms(KEEPALIVE_TIMEOUT_S)),
         ("grpc.keepalive_time_ms", ms(KEEPALIVE_TIME_S)),
         ("grpc.keepalive_timeout_ms", ms(KEEPALIVE_TIMEOUT_S)),
         ("grpc.http2.min_ping_interval_without_data_ms", ms(CLIENT_PING_MIN_INTERVAL_S)),
