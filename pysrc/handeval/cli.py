@@ -680,7 +680,7 @@ def _build_parser():
     c.add_argument("hands", nargs="+",
                    help='each seat\'s cards left, one quoted argument per seat ("-": none); with --instant the 13 dealt')
     c.add_argument("--winner", type=int, help="the seat that went out first")
-    c.add_argument("--base", type=int, required=True, help="the base stake")
+    c.add_argument("--base", type=int, default=1, help="the base stake (default 1, as in every game)")
     c.add_argument("--instant", action="store_true", help="settle an instant win from each seat's 13 dealt cards")
     c.add_argument("--chops", help='the game\'s chops as JSON, e.g. \'[{"from": 1, "to": 3, "amount": 80}]\'')
     c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60,-,-" (- uncapped)')

@@ -259,6 +259,12 @@ def test_dachu_settle_lines_state_their_amounts():
         assert sums == deltas, out
 
 
+def test_base_defaults_to_one_in_every_settle():
+    """RULES §0: where the base may be left out, every game treats it alike (1)."""
+    assert run_json("tienlen", "settle", "-", "3s", "--winner", "0")["deltas"] == run_json(
+        "tienlen", "settle", "-", "3s", "--winner", "0", "--base", "1")["deltas"]
+
+
 def test_errors_name_their_field():
     """Issue 21: `handeval special As Ks` and `tienlen beats 3s --table 3s` named no field."""
     cases = [
@@ -267,6 +273,8 @@ def test_errors_name_their_field():
         (["classify", "As", "Ks", "Zz"], "cards"),
         (["dachu", "settle", "--chu-side", "7", "--places", "0", "1", "2", "3"], "chu_side[0]: "),
         (["dachu", "settle", "--chu-side", "0", "--places", "0", "1", "2", "3", "--base", "0"], "base: "),
+        (["dachu", "classify", "Ah", "Kd", "--chu", "red"], "cards: "),
+        (["tienlen", "legal", "3s", "--table", "3s"], "table: "),
     ]
     for args, field in cases:
         p = run(*args, check=False)

@@ -149,7 +149,7 @@ fn dc_classify(cards: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny>, rules: Option<&
     let rules = rules_from(rules)?;
     let chu = chu_from(chu)?;
     let cards = set_from(cards, "cards")?;
-    Ok(DachuPlay { core: dc::classify(&cards, chu, &rules).py()?, cards })
+    Ok(DachuPlay { core: dc::classify(&cards, chu, &rules).map_err(|e| e.within("cards")).py()?, cards })
 }
 
 /// Whether ``play`` beats ``table`` (RULES 3.3). The two must not share a card.

@@ -226,7 +226,7 @@ fn best_response_is_optimal_against_brute_force() {
             "2d 3c 4d Th Tc Jd 7d 9c As Ah Ad Js 6h",
             vec![
                 rows("Ks Kh Kd", "2h 3h 4h 6d 8s", "Qs Qh 9d 9h 5s"),
-                Hand::Special { id: SpecialId::LiuDuiBan, cards: cards("2s 2c 3s 3d 4s 4c 5h 5d 6s 6c 7s 7c 8h") },
+                Hand::Special { id: SpecialId::LiuDuiBan, cards: cards("2s 2c 3s 3d 4s 4c 5h 5d 6s 6c 7s 7c Jc") }, // 8h: a 全小
             ],
             Rules { suit_tiebreak: false, a2345: WheelRank::SecondHighest, ..Rules::default() },
         ),
