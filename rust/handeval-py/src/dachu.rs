@@ -1257,15 +1257,18 @@ fn dc_settle(
         escaped: seats_from(escaped, "escaped")?,
         carried: carried_from(carried, "carried")?,
     };
-    let s = dc::settle(&g, &rules).py()?;
-    Ok(Settlement {
+    Ok(settlement(dc::settle(&g, &rules).py()?))
+}
+
+fn settlement(s: dc::Settlement) -> Settlement {
+    Settlement {
         verdict: s.verdict.map(|v| v.as_str().to_string()),
         wipe_out: s.wipe_out,
         result_multiplier: s.result_multiplier,
         lines: s.lines.into_iter().map(|l| Line { item: l.item.to_string(), seat: l.seat, amount: l.amount, note: l.note }).collect(),
         theoretical: s.theoretical,
         deltas: s.deltas,
-    })
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
