@@ -217,7 +217,7 @@ def test_tienlen_illegal_action_names_it(stub):
         _tl_round_query([[0, "3s"]], hands, check=(2, "4d")),         # out of turn: allowed = false
         _tl_round_query([[0, "3s"], [1, "Zz"]], hands),
     ])), timeout=10).tienlen.results
-    assert res[0].error.field == "items[0].round_state.turns[2]" and "3c" in res[0].error.message
+    assert res[0].error.field == "items[0].round_state.turns[2].cards" and "3c" in res[0].error.message
     assert not res[1].round_state.check.allowed and res[1].round_state.check.reason
     assert res[1].round_state.to_move == 1
     assert res[2].error.field.startswith("items[2].round_state.turns[1]") and "Zz" in res[2].error.message

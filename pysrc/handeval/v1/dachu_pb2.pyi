@@ -8,7 +8,7 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 DESCRIPTOR: _descriptor.FileDescriptor
 
 class DachuRules(_message.Message):
-    __slots__ = ("cheng_chu_alone", "escape_shared_by_all", "mixed_ace_pair", "unit_per", "first_caller_2v2", "escape_units", "jiao_round_up", "declare_once_per")
+    __slots__ = ("cheng_chu_alone", "escape_shared_by_all", "mixed_ace_pair", "unit_per", "first_caller_2v2", "escape_units", "jiao_round_up", "declare_once_per", "pass_is_final")
     CHENG_CHU_ALONE_FIELD_NUMBER: _ClassVar[int]
     ESCAPE_SHARED_BY_ALL_FIELD_NUMBER: _ClassVar[int]
     MIXED_ACE_PAIR_FIELD_NUMBER: _ClassVar[int]
@@ -17,6 +17,7 @@ class DachuRules(_message.Message):
     ESCAPE_UNITS_FIELD_NUMBER: _ClassVar[int]
     JIAO_ROUND_UP_FIELD_NUMBER: _ClassVar[int]
     DECLARE_ONCE_PER_FIELD_NUMBER: _ClassVar[int]
+    PASS_IS_FINAL_FIELD_NUMBER: _ClassVar[int]
     cheng_chu_alone: bool
     escape_shared_by_all: bool
     mixed_ace_pair: bool
@@ -25,7 +26,8 @@ class DachuRules(_message.Message):
     escape_units: int
     jiao_round_up: bool
     declare_once_per: str
-    def __init__(self, cheng_chu_alone: _Optional[bool] = ..., escape_shared_by_all: _Optional[bool] = ..., mixed_ace_pair: _Optional[bool] = ..., unit_per: _Optional[str] = ..., first_caller_2v2: _Optional[str] = ..., escape_units: _Optional[int] = ..., jiao_round_up: _Optional[bool] = ..., declare_once_per: _Optional[str] = ...) -> None: ...
+    pass_is_final: bool
+    def __init__(self, cheng_chu_alone: _Optional[bool] = ..., escape_shared_by_all: _Optional[bool] = ..., mixed_ace_pair: _Optional[bool] = ..., unit_per: _Optional[str] = ..., first_caller_2v2: _Optional[str] = ..., escape_units: _Optional[int] = ..., jiao_round_up: _Optional[bool] = ..., declare_once_per: _Optional[str] = ..., pass_is_final: _Optional[bool] = ...) -> None: ...
 
 class DachuPlay(_message.Message):
     __slots__ = ("kind", "cards")
