@@ -208,24 +208,24 @@ def settle_bytes_with_unknown(unknown: bytes) -> bytes:
 
 def test_deeply_nested_unknown_fields(server):
     """No message of the protos is recursive, so deep nesting can only come as unknown
-    fields (here in DachuDeal's reserved number 1, the old Struct ``args``). A
+    fields (here DachuDeal's number 15, which it does not have). A
     length-delimited one is skipped unread however deep its bytes nest: the deal is
     answered as if it were absent. Unknown groups are walked by the parser, which stops
     past its nesting limit of 100: INVALID_ARGUMENT. The server keeps serving."""
 
-    def nested_bytes(depth):  # field 1 { field 1 { ... "x" } }
+    def nested_bytes(depth):  # field 15 { field 1 { ... "x" } }
         value = b"x"
         for _ in range(depth):
             value = _field(1, value)
-        return _field(1, value)
+        return _field(15, value)
 
-    def nested_groups(depth):  # start-group 1 ... end-group 1, nested
-        return _varint(1 << 3 | 3) * depth + _varint(1 << 3 | 4) * depth
+    def nested_groups(depth):  # start-group 15 ... end-group 15, nested
+        return _varint(15 << 3 | 3) * depth + _varint(15 << 3 | 4) * depth
 
     with server.channel() as ch:
         raw = ch.unary_unary("/handeval.v2.Handeval/Settle", request_serializer=None, response_deserializer=None)
         plain = pb.SettleResponse.FromString(raw(settle_bytes_with_unknown(b""), timeout=30))
-        assert plain.dachu.results[0].error.field == "deals[0].chu_side"  # a deal without its calling
+        assert plain.dachu.results[0].error.field == "deals[0]"  # a deal with neither outcome nor record
         for unknown in (nested_bytes(5), nested_bytes(5000), nested_groups(5), nested_groups(50)):
             assert pb.SettleResponse.FromString(raw(settle_bytes_with_unknown(unknown), timeout=30)) == plain
         for depth in (100, 5000):
