@@ -44,6 +44,8 @@ def _to_json(obj):
         return obj.to_dict()
     if isinstance(obj, (list, tuple)):
         return [_to_json(x) for x in obj]
+    if isinstance(obj, dict):
+        return {k: _to_json(v) for k, v in obj.items()}
     return obj
 
 
@@ -416,7 +418,8 @@ def _tl_actions_arg(text):
 def _tl_game_dict(g):
     names = ("round", "leader", "turn", "table_seat", "table", "passed", "must_contain", "may_pass", "legal_plays",
              "chop_offers", "held", "chops", "winner", "instant", "over")
-    return {k: getattr(g, k) for k in names}
+    d = g.to_dict()
+    return {k: d[k] for k in names}
 
 
 def _cmd_tl_game(args):
@@ -438,11 +441,11 @@ def _cmd_tl_game(args):
     print("game")
     for k, v in out["game"].items():
         if k in ("legal_plays",):
-            v = "; ".join(" ".join(p.cards) for p in v) or "none"
+            v = "; ".join(" ".join(p["cards"]) for p in v) or "none"
         elif k == "chop_offers":
-            v = "; ".join(f"seat {s}: " + ", ".join(" ".join(p.cards) for p in ps) for s, ps in v) or "none"
+            v = "; ".join(f"seat {s}: " + ", ".join(" ".join(p["cards"]) for p in ps) for s, ps in v) or "none"
         elif k == "table":
-            v = " ".join(v.cards) if v else "none"
+            v = " ".join(v["cards"]) if v else "none"
         elif k == "held":
             v = " | ".join(" ".join(h) or "-" for h in v)
         print(f"  {k:<14}{v}")
@@ -542,7 +545,8 @@ def _cmd_dc_calling(args):
 def _dc_game_dict(g):
     names = ("chu", "chu_side", "multiplier", "playing", "auto_lead", "turn", "leader", "table_seat", "table",
              "passed", "may_pass", "legal_actions", "held", "places", "decided", "wipe_out", "over", "history")
-    return {k: getattr(g, k) for k in names}
+    d = g.to_dict()
+    return {k: d[k] for k in names}
 
 
 def _cmd_dc_game(args):

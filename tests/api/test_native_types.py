@@ -57,7 +57,8 @@ def samples():
     # 打儲
     yield dachu.Rules()
     yield dachu.Rules(mixed_ace_pair=False, cheng_chu_alone=False, escape_shared_by_all=False, unit_per="losing_side",
-                      first_caller_2v2="chu", escape_units=0, jiao_round_up=False, declare_once_per="game")
+                      first_caller_2v2="chu", escape_units=0, jiao_round_up=False, declare_once_per="game",
+                      pass_is_final=True)
     yield dachu.classify("As", "black")
     yield dachu.classify("9s Ts Jd", "red")
     settlement = dachu.settle([0], [0, 1, 2, 3], base=2)
@@ -246,6 +247,7 @@ DC_BAD = [
     ("jiao_round_up", "yes", "True or False"),
     ("declare_once_per", "never", "player_and_kind"),
     ("declare_once_per", 0, "string"),
+    ("pass_is_final", "yes", "True or False"),
 ]
 
 
@@ -271,7 +273,8 @@ def test_game_rules_defaults():
                                     "turn_after_chop": "from_chopper", "rake_percent": 5}
     assert dachu.Rules().to_dict() == {"mixed_ace_pair": True, "cheng_chu_alone": True, "escape_shared_by_all": True,
                                        "unit_per": "larger_side", "first_caller_2v2": "other", "escape_units": 5,
-                                       "jiao_round_up": True, "declare_once_per": "player_and_kind"}
+                                       "jiao_round_up": True, "declare_once_per": "player_and_kind",
+                                       "pass_is_final": False}
     for cls in (tl.Rules, dachu.Rules):
         assert cls(**{k: None for k in cls.__match_args__}) == cls()
     assert handeval.Rules().tienlen == tl.Rules() and handeval.Rules().dachu == dachu.Rules()

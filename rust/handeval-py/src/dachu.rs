@@ -982,6 +982,14 @@ impl DachuGame {
         Ok(DachuGame { inner, deal: self.deal.clone(), calling: self.calling.clone() })
     }
 
+    /// The HandevalError ``apply(action)`` would raise (not raised), or None when allowed.
+    fn check(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
+        match self.apply(action) {
+            Ok(_) => Ok(None),
+            Err(e) => result::item_error(py, e).map(Some),
+        }
+    }
+
     /// Settle from the record (RULES 3.7, then the cap): the places are derived (once
     /// decided, the players still holding cards follow in turn order); ``escaped``
     /// abandons the game.

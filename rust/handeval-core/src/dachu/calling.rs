@@ -126,7 +126,7 @@ pub struct Calling {
 
 fn seat_ok(seat: usize, field: &str) -> Result<()> {
     if seat >= 4 {
-        bail!(field = field, "unknown seat {seat} (打儲 seats are 0..3)");
+        bail!(reason = OutOfRange, field = field, "unknown seat {seat} (打儲 seats are 0..3)");
     }
     Ok(())
 }
@@ -235,18 +235,18 @@ impl Calling {
     pub fn apply(&self, seat: usize, call: Call) -> Result<Calling> {
         seat_ok(seat, "seat")?;
         let Some(turn) = self.turn() else {
-            bail!(field = "action", "the calling is over; no more calls");
+            bail!(reason = GameOver, field = "action", "the calling is over; no more calls");
         };
         if seat != turn {
-            bail!(field = "seat", "out of turn: it is seat {turn}'s turn to call, not seat {seat}'s");
+            bail!(reason = NotYourTurn, field = "seat", "out of turn: it is seat {turn}'s turn to call, not seat {seat}'s");
         }
         let legal = self.legal_calls();
         if call == Call::BaoChuai && self.bao_used[seat] {
-            bail!(field = "action", "seat {seat} has already chosen 包踹 this game (每局每位玩家只有一次包踹的選擇)");
+            bail!(reason = IllegalAction, field = "action", "seat {seat} has already chosen 包踹 this game (每局每位玩家只有一次包踹的選擇)");
         }
         if !legal.contains(&call) {
             let names: Vec<&str> = legal.iter().map(|c| c.name()).collect();
-            bail!(field = "action", "{} ({}) is not allowed now; seat {seat} may choose {}", call.name(), call.name_zh(), names.join(", "));
+            bail!(reason = IllegalAction, field = "action", "{} ({}) is not allowed now; seat {seat} may choose {}", call.name(), call.name_zh(), names.join(", "));
         }
         let mut next = self.clone();
         next.history.push((seat, call));

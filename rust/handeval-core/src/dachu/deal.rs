@@ -90,7 +90,7 @@ pub struct Deal {
 
 fn seat_ok(seat: usize) -> Result<()> {
     if seat >= SEATS {
-        bail!(field = "seat", "unknown seat {seat} (打儲 seats are 0..3)");
+        bail!(reason = OutOfRange, field = "seat", "unknown seat {seat} (打儲 seats are 0..3)");
     }
     Ok(())
 }
@@ -100,11 +100,11 @@ impl Deal {
     pub fn new(hands: Vec<Vec<Card>>, first_seat: usize, rules: Rules) -> Result<Deal> {
         rules.validate().map_err(|e| e.within("rules"))?;
         if hands.len() != SEATS {
-            bail!(field = "hands", "打儲 has 4 players, got {} hands", hands.len());
+            bail!(reason = WrongCount, field = "hands", "打儲 has 4 players, got {} hands", hands.len());
         }
         for (i, h) in hands.iter().enumerate() {
             if h.len() != 13 {
-                bail!(field = format!("hands[{i}]"), "must have 13 cards, got {}", h.len());
+                bail!(reason = WrongCount, field = format!("hands[{i}]"), "must have 13 cards, got {}", h.len());
             }
         }
         let groups: Vec<(String, &[Card])> = hands.iter().enumerate().map(|(i, h)| (format!("hands[{i}]"), h.as_slice())).collect();
@@ -219,17 +219,17 @@ impl Deal {
         match self.rules.declare_once_per {
             DeclareOncePer::PlayerAndKind => {
                 if self.made(seat, kind) {
-                    bail!(field = kind, "seat {seat} has already made {} (once per player per game)", zh(kind));
+                    bail!(reason = IllegalAction, field = kind, "seat {seat} has already made {} (once per player per game)", zh(kind));
                 }
             }
             DeclareOncePer::Player => {
                 if let Some(k) = [MENG_XUAN, MENG_CHUAI, CHENG_CHU].into_iter().find(|k| self.made(seat, k)) {
-                    bail!(field = kind, "seat {seat} has already made {}: one declaration per player per game (rule declare_once_per = player)", zh(k));
+                    bail!(reason = IllegalAction, field = kind, "seat {seat} has already made {}: one declaration per player per game (rule declare_once_per = player)", zh(k));
                 }
             }
             DeclareOncePer::Game => {
                 if let Some(other) = (0..SEATS).find(|&s| self.made(s, kind)) {
-                    bail!(field = kind, "seat {other} has already made {}: once per game (rule declare_once_per = game)", zh(kind));
+                    bail!(reason = IllegalAction, field = kind, "seat {other} has already made {}: once per game (rule declare_once_per = game)", zh(kind));
                 }
             }
         }
@@ -240,11 +240,11 @@ impl Deal {
         let [a, b] = chu.aces();
         let held = self.held(seat);
         if !(held.contains(&a) && held.contains(&b)) {
-            bail!(field = "cheng_chu", "seat {seat} does not hold both {} aces ({a} {b}), which 撐儲 needs", chu.as_str());
+            bail!(reason = IllegalAction, field = "cheng_chu", "seat {seat} does not hold both {} aces ({a} {b}), which 撐儲 needs", chu.as_str());
         }
         if let (Some(fixed), true) = (self.chu, self.rules.cheng_chu_alone) {
             if fixed != chu {
-                bail!(field = "cheng_chu", "the 儲 is already {} (by 夢宣); 撐儲 of {} aces cannot change it", fixed.as_str(), chu.as_str());
+                bail!(reason = IllegalAction, field = "cheng_chu", "the 儲 is already {} (by 夢宣); 撐儲 of {} aces cannot change it", fixed.as_str(), chu.as_str());
             }
         }
         Ok(())
@@ -256,19 +256,19 @@ impl Deal {
             seat_ok(seat)?;
         }
         if self.finished {
-            bail!(field = "action", "the deal is finished; no more declarations");
+            bail!(reason = GameOver, field = "action", "the deal is finished; no more declarations");
         }
         let mut next = self.clone();
         match action {
             DealAction::Deal => {
                 if self.dealt >= 13 {
-                    bail!(field = "action", "all 13 cards are dealt; 撐儲 or finish");
+                    bail!(reason = IllegalAction, field = "action", "all 13 cards are dealt; 撐儲 or finish");
                 }
                 next.dealt = if self.dealt == 8 { 13 } else { self.dealt + 1 };
             }
             DealAction::Finish => {
                 if self.dealt < 13 {
-                    bail!(field = "action", "cannot finish: only {} of 13 cards are dealt", self.dealt);
+                    bail!(reason = IllegalAction, field = "action", "cannot finish: only {} of 13 cards are dealt", self.dealt);
                 }
                 if next.chu.is_none() {
                     // 平宣: the multiplier stays.
@@ -281,16 +281,16 @@ impl Deal {
                 let seat = *seat;
                 self.once_ok(seat, MENG_XUAN)?;
                 if !(1..=5).contains(&self.dealt) {
-                    bail!(field = "meng_xuan", "夢宣 is only possible while the players hold 1–5 cards (they hold {})", self.dealt);
+                    bail!(reason = IllegalAction, field = "meng_xuan", "夢宣 is only possible while the players hold 1–5 cards (they hold {})", self.dealt);
                 }
                 if card.rank() != rank::ACE {
-                    bail!(field = "meng_xuan", "夢宣 reveals an ace, not {card}");
+                    bail!(reason = IllegalAction, field = "meng_xuan", "夢宣 reveals an ace, not {card}");
                 }
                 if !self.held(seat).contains(card) {
-                    bail!(field = "meng_xuan", "seat {seat} does not hold {card} yet");
+                    bail!(reason = CardNotInHand, field = "meng_xuan", "seat {seat} does not hold {card} yet");
                 }
                 if let Some(chu) = self.chu {
-                    bail!(field = "meng_xuan", "the 儲 is already {} by an earlier 夢宣", chu.as_str());
+                    bail!(reason = IllegalAction, field = "meng_xuan", "the 儲 is already {} by an earlier 夢宣", chu.as_str());
                 }
                 next.meng_xuan[seat] = Some(*card);
                 next.chu = Some(Chu::of(*card));
@@ -301,17 +301,17 @@ impl Deal {
                 let seat = *seat;
                 self.once_ok(seat, MENG_CHUAI)?;
                 if !(5..=8).contains(&self.dealt) {
-                    bail!(field = "meng_chuai", "夢踹 is only possible while the players hold 5–8 cards (they hold {})", self.dealt);
+                    bail!(reason = IllegalAction, field = "meng_chuai", "夢踹 is only possible while the players hold 5–8 cards (they hold {})", self.dealt);
                 }
                 check_distinct(cards).map_err(|e| e.within("meng_chuai"))?;
                 if cards.iter().any(|c| c.rank() != cards[0].rank()) {
-                    bail!(field = "meng_chuai", "{} is not a triple", format_cards(cards));
+                    bail!(reason = IllegalAction, field = "meng_chuai", "{} is not a triple", format_cards(cards));
                 }
                 if cards[0].rank() == rank::ACE {
-                    bail!(field = "meng_chuai", "three aces may not be shown by 夢踹 (三張A不可以夢踹)");
+                    bail!(reason = IllegalAction, field = "meng_chuai", "three aces may not be shown by 夢踹 (三張A不可以夢踹)");
                 }
                 if let Some(c) = cards.iter().find(|c| !self.held(seat).contains(c)) {
-                    bail!(field = "meng_chuai", "seat {seat} does not hold {c} yet");
+                    bail!(reason = CardNotInHand, field = "meng_chuai", "seat {seat} does not hold {c} yet");
                 }
                 next.meng_chuai[seat] = Some(*cards);
                 next.multiplier = crate::money::mul(self.multiplier, 2, "multiplier")?;
@@ -320,10 +320,10 @@ impl Deal {
                 let seat = *seat;
                 self.once_ok(seat, CHENG_CHU)?;
                 if self.dealt != 13 {
-                    bail!(field = "cheng_chu", "撐儲 is only possible after all 13 cards are dealt (they hold {})", self.dealt);
+                    bail!(reason = IllegalAction, field = "cheng_chu", "撐儲 is only possible after all 13 cards are dealt (they hold {})", self.dealt);
                 }
                 if let Some(other) = self.cheng_chu.iter().position(|&x| x) {
-                    bail!(field = "cheng_chu", "seat {other} has already made 撐儲");
+                    bail!(reason = IllegalAction, field = "cheng_chu", "seat {other} has already made 撐儲");
                 }
                 self.cheng_chu_allowed(seat, *chu)?;
                 next.cheng_chu[seat] = true;
@@ -347,8 +347,8 @@ impl Deal {
         let ok: Vec<Chu> = [Chu::Red, Chu::Black].into_iter().filter(|c| c.aces().iter().all(|a| self.hands[seat].contains(a))).collect();
         match ok.as_slice() {
             [c] => Ok(*c),
-            [] => bail!(field = "cheng_chu", "seat {seat} holds no two aces of one colour, which 撐儲 needs"),
-            _ => bail!(field = "cheng_chu", "seat {seat} holds all four aces: name the colour (\"red\" or \"black\")"),
+            [] => bail!(reason = IllegalAction, field = "cheng_chu", "seat {seat} holds no two aces of one colour, which 撐儲 needs"),
+            _ => bail!(reason = IllegalAction, field = "cheng_chu", "seat {seat} holds all four aces: name the colour (\"red\" or \"black\")"),
         }
     }
 

@@ -201,8 +201,16 @@ impl Game {
             }
         }
         let mut next = self.clone();
-        next.current.apply(seat, action)?;
-        next.history.push((seat, action.clone()));
+        next.current.apply(seat, action).map_err(|e| match (e.field.is_none(), e.reason) {
+            (true, Reason::NotYourTurn) => Error::field("seat", e.message).because(Reason::NotYourTurn),
+            (true, Reason::DoesNotBeat) => Error::field("cards", e.message).because(Reason::DoesNotBeat),
+            _ => e,
+        })?;
+        // Cards in the game's order, so equal records give equal states.
+        next.history.push((seat, match action {
+            Action::Play(c) => Action::Play(sorted(c)),
+            Action::Pass => Action::Pass,
+        }));
         if let Action::Play(cards) = action {
             next.held[seat] &= !mask(cards);
             if next.held[seat] == 0 {
@@ -328,7 +336,7 @@ mod tests {
         assert!(e.message.contains("already been played"), "{e}");
         let rec = vec![(0, act("5s")), (1, act("6h")), (1, act("7h"))];
         let e = Game::replay(&hands4(), &rec, &Rules::default()).unwrap_err();
-        assert_eq!((e.field.as_deref(), e.reason), (Some("actions[2]"), Reason::NotYourTurn));
+        assert_eq!((e.field.as_deref(), e.reason), (Some("actions[2].seat"), Reason::NotYourTurn));
         let rec = vec![(0, act("5s")), (1, act("3h 4h"))];
         let e = Game::replay(&hands4(), &rec, &Rules::default()).unwrap_err();
         assert_eq!((e.field.as_deref(), e.reason), (Some("actions[1].cards"), Reason::NotAPlay));

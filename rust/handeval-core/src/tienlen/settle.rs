@@ -269,22 +269,46 @@ pub enum Chop {
 pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64, rules: &Rules) -> Result<Vec<Transfer>> {
     let players = remaining.len();
     check_players(players).map_err(|e| e.within("remaining"))?;
+    // Bounds first (RULES: 52 cards): at most 52 rounds, each holding a play, and at most
+    // MAX_ACTIONS actions in all, before any round is replayed.
+    super::game::check_record_len(chops.len(), "chops")?;
+    let total: usize = chops.iter().map(|c| if let Chop::Round(a) = c { a.len() } else { 0 }).sum();
+    super::game::check_record_len(total, "chops")?;
     let mut out = Vec::new();
+    // Cards played in the rounds so far, and where: a card is played once per game.
+    let mut played: Vec<Option<usize>> = vec![None; 52];
     for (k, c) in chops.iter().enumerate() {
         let f = format!("chops[{k}]");
         match c {
             Chop::Transfer(t) => out.push(*t),
             Chop::Round(actions) => {
+                for (i, (_, a)) in actions.iter().enumerate() {
+                    let super::Action::Play(cards) = a else { continue };
+                    for c in cards {
+                        if let Some(&Some(prev)) = played.get(c.0 as usize) {
+                            if prev != k {
+                                return Err(Error::field(
+                                    format!("{f}[{i}].cards"),
+                                    format!("card {c} was already played in chops[{prev}]: a round is settled once and a card played once per game"),
+                                )
+                                .because(crate::error::Reason::Inconsistent));
+                            }
+                        }
+                        if let Some(slot) = played.get_mut(c.0 as usize) {
+                            *slot = Some(k);
+                        }
+                    }
+                }
                 out.extend(super::chop_transfers(players, None, actions, base, rules).map_err(|e| e.within(&f))?);
                 for (seat, a) in actions {
                     let super::Action::Play(cards) = a else { continue };
                     for (i, h) in remaining.iter().enumerate() {
                         if let Some(c) = cards.iter().find(|c| h.contains(c)) {
-                            return Err(Error::field(f, format!("card {c} was played by seat {seat} but is still in remaining[{i}]")));
+                            return Err(Error::field(f, format!("card {c} was played by seat {seat} but is still in remaining[{i}]")).because(crate::error::Reason::Inconsistent));
                         }
                     }
                     if remaining[*seat].len() == 13 {
-                        return Err(Error::field(f, format!("seat {seat} played {} but holds 13 cards, as if it had played none", text(cards))));
+                        return Err(Error::field(f, format!("seat {seat} played {} but holds 13 cards, as if it had played none", text(cards))).because(crate::error::Reason::Inconsistent));
                     }
                 }
             }
