@@ -362,7 +362,7 @@ def test_example_client_runs(server):
     assert "special: SHISANSHUI_SPECIAL_KIND_LIU_DUI_BAN" in out.stdout and "waters [10, -10]" in out.stdout
     assert "INVALID_ARGUMENT: ERROR_REASON_BAD_RULE [('shisanshui.rules.rake_percent'" in out.stdout
     assert "seat 1 led with 3s; seat 3 to move;" in out.stdout
-    assert "item error: items[1].game.actions[2]: ERROR_REASON_NOT_YOUR_TURN" in out.stdout
+    assert "item error: items[1].game.actions[2].seat: ERROR_REASON_NOT_YOUR_TURN" in out.stdout
 
 
 # ---- in-process: the servicer's INTERNAL path, the serve settings ----
