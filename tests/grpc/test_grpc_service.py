@@ -362,7 +362,7 @@ def test_example_client_runs(server):
     assert "special: SHISANSHUI_SPECIAL_KIND_LIU_DUI_BAN" in out.stdout and "waters [10, -10]" in out.stdout
     assert "INVALID_ARGUMENT: ERROR_REASON_BAD_RULE [('shisanshui.rules.rake_percent'" in out.stdout
     assert "seat 1 led with 3s; seat 3 to move;" in out.stdout
-    assert "item error: items[1].game.actions[2]: ERROR_REASON_NOT_YOUR_TURN" in out.stdout
+    assert "item error: items[1].game.actions[2].seat: ERROR_REASON_NOT_YOUR_TURN" in out.stdout
 
 
 # ---- in-process: the servicer's INTERNAL path, the serve settings ----
@@ -481,14 +481,18 @@ def _timed(call):
 
 
 def test_deadline_stops_a_long_order_item(big_server):
-    req = _order_request(BIG_ORDER, seed=1)
+    # Serialized before the call: 2 M Cards messages take the client longer to serialize
+    # than the deadline on a loaded machine, and the server would never see the call.
+    data = _order_request(BIG_ORDER, seed=1).SerializeToString()
     with big_server.channel() as ch:
         stub = handeval_stub(ch)
+        raw = ch.unary_unary("/handeval.v2.Handeval/Compare", request_serializer=None, response_deserializer=None)
         # The deadline is sized by measurement: the time this server takes for an eighth
         # of the item (its parsing included), so the whole item outlasts it on any machine.
-        eighth = _timed(lambda: stub.Compare(_order_request(BIG_ORDER // 8, seed=1), timeout=120))
+        eighth_data = _order_request(BIG_ORDER // 8, seed=1).SerializeToString()
+        eighth = _timed(lambda: raw(eighth_data, timeout=120))
         with pytest.raises(grpc.RpcError) as ei:
-            stub.Compare(req, timeout=eighth)
+            raw(data, timeout=eighth)
         assert ei.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
         from grpc_fixtures import wait_for
 

@@ -110,12 +110,14 @@ def compare(req: pb.ShisanshuiCompareRequest, batch: Batch) -> pb.ShisanshuiComp
         # (they may share cards). Keys come in chunks with a deadline check between, row 0
         # leading every chunk so each row's size is checked against it; then one stable
         # sort, so equal rows keep their request order.
+        # The Cards messages become lists chunk by chunk, after each deadline check.
         keys = []
         for start in range(0, len(rows), ORDER_CHUNK):
             batch.check(where="inside a long item")
-            head = [rows[0]] if start else []
+            head = [cards(rows[0])] if start else []
             try:
-                keys += api.order_keys(head + rows[start:start + ORDER_CHUNK], rules=rules)[len(head):]
+                keys += api.order_keys(head + [cards(r) for r in rows[start:start + ORDER_CHUNK]],
+                                       rules=rules)[len(head):]
             except HandevalError as e:
                 raise _order_error(e, start - len(head)) from None
         batch.check(where="inside a long item")
@@ -129,7 +131,7 @@ def compare(req: pb.ShisanshuiCompareRequest, batch: Batch) -> pb.ShisanshuiComp
             except HandevalError as e:
                 raise rename(e, {}, "pair") from None
         elif kind == "order":
-            order([cards(r) for r in item.order.rows], out.order)
+            order(item.order.rows, out.order)
         else:
             raise ItemFailed("", "set one of pair, order")
 
