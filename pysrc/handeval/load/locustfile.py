@@ -86,7 +86,8 @@ def _init(environment, **_kw):
     import gevent
     from grpc.experimental import gevent as grpc_gevent
 
-    grpc_gevent.init_gevent()
+    if os.environ.get("HANDEVAL_LOAD_PLAIN_GRPC") != "1":  # =1: without it, to measure what it changes
+        grpc_gevent.init_gevent()
     # One pool thread per call in flight (threads start on demand; a worker does not
     # know its share of the users before the run).
     hub = gevent.get_hub()

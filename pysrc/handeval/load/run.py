@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import List, Optional
 
 from handeval.load import scenarios
-from handeval.load.target import RemoteTargetRefused, SpawnedServer, checked_target, free_port
+from handeval.load.target import RemoteTargetRefused, SpawnedServer, checked_target, free_port, machine_info
 
 MAX_RUN_TIME = 3600.0
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")
@@ -151,8 +151,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "handeval bench-load") ->
                    "mix": args.mix, "users": args.users, "processes": args.processes,
                    "server_workers": (args.server_workers if args.server_kind == "handeval" else "floor")
                    if args.spawn_server else None,
-                   "date_utc": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
-                   "loadavg": [round(x, 2) for x in os.getloadavg()], "exit_code": proc.returncode}
+                   "machine": machine_info(), "exit_code": proc.returncode}
             Path(args.json_out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         if args.plot:
             report.write_plot(prefix, args.plot, args.label or "")

@@ -103,6 +103,27 @@ def tree_cpu_seconds(pid: int) -> Optional[float]:
     return total / tick
 
 
+def machine_info() -> dict:
+    import platform
+
+    try:
+        load = [round(x, 2) for x in os.getloadavg()]
+    except OSError:
+        load = None
+    cpu = platform.processor() or ""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    return {"cpu": cpu, "cpus": os.cpu_count(), "python": platform.python_version(),
+            "platform": platform.platform(), "loadavg_1_5_15": load,
+            "date_utc": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
+
+
 class SpawnedServer:
     """``python -m handeval serve`` (or the floor server) on a free loopback port;
     stopped with SIGTERM."""
