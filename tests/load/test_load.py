@@ -6,6 +6,7 @@ runs under gevent with calls that overlap."""
 from __future__ import annotations
 
 import csv
+import importlib.util
 import json
 import subprocess
 import sys
@@ -20,7 +21,9 @@ from handeval.load import report, scenarios
 from handeval.load.run import LOCUSTFILE
 from handeval.load.target import RemoteTargetRefused, checked_target, free_port
 
-pytest.importorskip("locust", reason="the load tests need Locust: pip install 'handeval[load]'")
+# Not imported here: importing locust monkey-patches this process for gevent.
+if importlib.util.find_spec("locust") is None:
+    pytest.skip("the load tests need Locust: pip install 'handeval[load]'", allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_TIMEOUT = 180  # every run stops by itself (--run-time) well before this

@@ -92,6 +92,9 @@ def _init(environment, **_kw):
     # know its share of the users before the run).
     hub = gevent.get_hub()
     hub.threadpool.maxsize = max(hub.threadpool.maxsize, 1024)
+    # The event loop's clock is cached since Locust started, before the imports of this
+    # file; --run-time's timer, armed next, would fire that much early.
+    hub.loop.update_now()
     if isinstance(environment.runner, WorkerRunner) or environment.parsed_options is None:
         return
     opts = environment.parsed_options

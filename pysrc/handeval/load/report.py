@@ -4,7 +4,8 @@ and failures by gRPC status code, and the throughput/latency plot.
 ``python -m handeval.load.report PREFIX [--plot FILE.png]`` reads ``PREFIX_stats.csv``,
 ``PREFIX_failures.csv`` and (for the plot, written with ``--csv-full-history``)
 ``PREFIX_stats_history.csv``. A request's name is ``scenario@batch``: items = requests x
-batch for a batch scenario; a game flow's calls carry one game each (items = requests).
+batch for a batch scenario; a game flow's calls carry one game each (items = requests);
+items/s counts answered requests only.
 Locust's percentiles are whole milliseconds below 100 ms (two significant digits above).
 """
 
@@ -66,8 +67,8 @@ def summarize(prefix: str) -> dict:
                    "requests_per_s": rps,
                    "latency_ms": {"avg": _num(r["Average Response Time"]), "p50": _num(r["50%"]),
                                   "p95": _num(r["95%"]), "p99": _num(r["99%"]), "max": _num(r["Max Response Time"])}}
-            if not agg:
-                row["items_per_s"] = rps * items_per_request(name)
+            if not agg:  # items of the answered requests only
+                row["items_per_s"] = rps * (n - row["failures"]) / max(n, 1) * items_per_request(name)
             rows.append(row)
     total = next((r for r in rows if r["name"] == AGGREGATED), None)
     rows = [r for r in rows if r["name"] != AGGREGATED]
@@ -101,7 +102,8 @@ def history(prefix: str) -> List[dict]:
                 b.update(users=int(r["User Count"] or 0), requests_total=int(r["Total Request Count"]),
                          failures_total=int(r["Total Failure Count"]), p50=_num(r["50%"]), p99=_num(r["99%"]))
             else:
-                b["items_total"] += int(r["Total Request Count"]) * items_per_request(r["Name"])
+                ok = int(r["Total Request Count"]) - int(r["Total Failure Count"])
+                b["items_total"] += ok * items_per_request(r["Name"])
     pts = [b for _, b in sorted(by_t.items()) if b["requests_total"] is not None]
     out = []
     for prev, cur in zip(pts, pts[1:]):
