@@ -21,7 +21,16 @@ import grpc
 import pytest
 
 from handeval import shisanshui as ssw_api
-from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl, dachu_pb2 as dc
+from handeval.v2 import (common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl,
+                         dachu_pb2 as dc)
+
+
+def C(text: str) -> common_pb2.Cards:
+    return common_pb2.Cards(cards=text.split())
+
+
+def arrangement(p) -> ssw.ShisanshuiArrangement:
+    return ssw.ShisanshuiArrangement(**{k: C(v) for k, v in p.items()})
 
 from handeval.load import scenarios, target as load
 
@@ -100,9 +109,9 @@ def test_unary_baseline_inprocess_classify(benchmark):
 def test_unary_grpc_evaluate(benchmark, stub):
     benchmark.group = G_UNARY
     benchmark.extra_info["items"] = 1
-    req = evaluate_req(items=[ssw.ShisanshuiEvaluateItem(row=ROW_STRINGS[0])])
+    req = evaluate_req(items=[ssw.ShisanshuiEvaluateItem(row=C(ROW_STRINGS[0]))])
     r = benchmark(stub.Evaluate, req, timeout=10)
-    assert r.shisanshui.results[0].row.category == ssw_api.classify(ROW_STRINGS[0]).category
+    assert r.shisanshui.results[0].row.cards.cards == ssw_api.classify(ROW_STRINGS[0]).cards
 
 
 def test_unary_grpc_packed(benchmark, stub):
@@ -138,7 +147,7 @@ def test_10k_inprocess_categories_from_ids(benchmark):
 def test_10k_grpc_evaluate_strings(benchmark, stub):
     benchmark.group = G_10K
     benchmark.extra_info["items"] = len(ROWS)
-    req = evaluate_req(items=[ssw.ShisanshuiEvaluateItem(row=r) for r in ROW_STRINGS])
+    req = evaluate_req(items=[ssw.ShisanshuiEvaluateItem(row=C(r)) for r in ROW_STRINGS])
     r = benchmark(stub.Evaluate, req, timeout=60)
     assert len(r.shisanshui.results) == len(ROWS)
 
@@ -183,7 +192,7 @@ def test_compare_grpc(benchmark, stub):
     benchmark.group = G_CMP
     benchmark.extra_info["items"] = len(PAIRS)
     req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(
-        items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=a, b=b)) for a, b in PAIRS]))
+        items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(a), b=C(b))) for a, b in PAIRS]))
     r = benchmark(stub.Compare, req, timeout=60)
     assert [x.comparison for x in r.shisanshui.results[:50]] == [ssw_api.compare(a, b) for a, b in PAIRS[:50]]
 
@@ -200,7 +209,7 @@ def test_settle_baseline_inprocess_loop(benchmark):
 def test_settle_grpc(benchmark, stub):
     benchmark.group = G_SETTLE
     benchmark.extra_info["items"] = len(DEALS)
-    deals = [ssw.ShisanshuiDeal(base=10, players=[ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(**p)) for p in d])
+    deals = [ssw.ShisanshuiDeal(base=10, players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in d])
              for d in DEALS]
     r = benchmark(stub.Settle, pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals)), timeout=60)
     assert list(r.shisanshui.results[0].settlement.deltas) == ssw_api.settle(DEALS[0], base=10).deltas
@@ -226,9 +235,9 @@ def test_tienlen_baseline_inprocess_loop(benchmark):
 def test_tienlen_grpc(benchmark, stub):
     benchmark.group = G_TL
     benchmark.extra_info["items"] = len(PLAYS)
-    req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[tl.TienlenEvaluateItem(play=p) for p in PLAYS]))
+    req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[tl.TienlenEvaluateItem(play=C(p)) for p in PLAYS]))
     first = call_or_skip(stub.Evaluate, req).tienlen.results
-    assert [r.play.kind for r in first[:50]] == [api_or_skip("tienlen", "classify")(p).kind for p in PLAYS[:50]]
+    assert [r.play.cards.cards for r in first[:50]] == [api_or_skip("tienlen", "classify")(p).cards for p in PLAYS[:50]]
     benchmark(stub.Evaluate, req, timeout=60)
 
 
@@ -242,9 +251,10 @@ def test_dachu_baseline_inprocess_loop(benchmark):
 def test_dachu_grpc(benchmark, stub):
     benchmark.group = G_DC
     benchmark.extra_info["items"] = len(PLAYS)
-    req = pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(chu="red", items=[dc.DachuEvaluateItem(play=p) for p in PLAYS]))
+    req = pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=[
+        dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=C(p), chu=dc.DACHU_COLOUR_RED)) for p in PLAYS]))
     first = call_or_skip(stub.Evaluate, req).dachu.results
-    assert [r.play.kind for r in first[:50]] == [api_or_skip("dachu", "classify")(p, "red").kind for p in PLAYS[:50]]
+    assert [r.play.cards.cards for r in first[:50]] == [api_or_skip("dachu", "classify")(p, "red").cards for p in PLAYS[:50]]
     benchmark(stub.Evaluate, req, timeout=60)
 
 
@@ -262,7 +272,7 @@ def test_arrange_baseline_inprocess_arrange_many(benchmark):
 def test_arrange_grpc(benchmark, stub):
     benchmark.group = G_ARR
     benchmark.extra_info["items"] = len(HANDS)
-    req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=[ssw.ShisanshuiArrangeItem(hand=h) for h in HANDS]))
+    req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=[ssw.ShisanshuiArrangeItem(hand=C(h)) for h in HANDS]))
     call_or_skip(stub.Arrange, req, timeout=300)
     benchmark.pedantic(stub.Arrange, args=(req,), kwargs={"timeout": 300}, rounds=3, iterations=1)
 
@@ -296,7 +306,7 @@ def _concurrent(target, payload: bytes, n: int, channels: int = 8):
     return run, close
 
 
-UNARY_PAYLOAD = evaluate_req(items=[ssw.ShisanshuiEvaluateItem(row=ROW_STRINGS[1])]).SerializeToString()
+UNARY_PAYLOAD = evaluate_req(items=[ssw.ShisanshuiEvaluateItem(row=C(ROW_STRINGS[1]))]).SerializeToString()
 PACKED_PAYLOAD = evaluate_req(packed_rows=IDS_1M[:500_000]).SerializeToString()  # 100,000 rows
 G_W_UNARY = "grpc workers: 256 concurrent one-row calls"
 G_W_PACKED = "grpc workers: 8 concurrent 100,000-row packed calls"
@@ -338,11 +348,11 @@ OVERHEAD_CALLERS = 16  # closed loop: callers per server
 def _overhead_payloads():
     deal = DEALS[0]
     return {
-        "Evaluate (one row)": ("Evaluate", evaluate_req(items=[ssw.ShisanshuiEvaluateItem(row=ROW_STRINGS[1])])),
+        "Evaluate (one row)": ("Evaluate", evaluate_req(items=[ssw.ShisanshuiEvaluateItem(row=C(ROW_STRINGS[1]))])),
         "Compare (one pair)": ("Compare", pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=[
-            ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=PAIRS[0][0], b=PAIRS[0][1]))]))),
+            ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(PAIRS[0][0]), b=C(PAIRS[0][1])))]))),
         "Settle (one 4-seat deal)": ("Settle", pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=[
-            ssw.ShisanshuiDeal(base=10, players=[ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(**p))
+            ssw.ShisanshuiDeal(base=10, players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p))
                                                  for p in deal])]))),
     }
 

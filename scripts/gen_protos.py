@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate the Python gRPC code of protos/handeval/v1/*.proto into pysrc/handeval/v1/.
+"""Generate the Python gRPC code of protos/handeval/v2/*.proto into pysrc/handeval/v2/.
 
 The generated *_pb2.py, *_pb2.pyi and *_pb2_grpc.py are committed, so installing
 handeval needs no protoc. CI runs ``python scripts/gen_protos.py --check``, which
@@ -19,12 +19,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 PROTO_ROOT = ROOT / "protos"
-PROTO_DIR = PROTO_ROOT / "handeval" / "v1"
+PROTO_DIR = PROTO_ROOT / "handeval" / "v2"
 OUT_ROOT = ROOT / "pysrc"
-OUT_DIR = OUT_ROOT / "handeval" / "v1"
+OUT_DIR = OUT_ROOT / "handeval" / "v2"
 GENERATED = ("_pb2.py", "_pb2.pyi", "_pb2_grpc.py")
 
-INIT = '''"""Generated gRPC code of protos/handeval/v1 (package ``handeval.v1``).
+INIT = '''"""Generated gRPC code of protos/handeval/v2 (package ``handeval.v2``).
 
 Do not edit the *_pb2*.py files: edit the .proto files and run
 ``python scripts/gen_protos.py``.
@@ -56,7 +56,7 @@ def generate(out_root: Path) -> None:
         os.chdir(cwd)
     if rc != 0:
         raise SystemExit(f"protoc failed with exit code {rc}")
-    (out_root / "handeval" / "v1" / "__init__.py").write_text(INIT)
+    (out_root / "handeval" / "v2" / "__init__.py").write_text(INIT)
 
 
 def generated_files(d: Path):
@@ -77,9 +77,9 @@ def main(argv=None) -> int:
         return 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp_root = Path(tmp)
-        (tmp_root / "handeval" / "v1").mkdir(parents=True)
+        (tmp_root / "handeval" / "v2").mkdir(parents=True)
         generate(tmp_root)
-        fresh_dir = tmp_root / "handeval" / "v1"
+        fresh_dir = tmp_root / "handeval" / "v2"
         fresh = generated_files(fresh_dir)
         have = generated_files(OUT_DIR) if OUT_DIR.exists() else []
         stale = sorted(set(fresh) ^ set(have))

@@ -26,7 +26,7 @@ from pathlib import Path
 
 import grpc
 
-from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 LINE = re.compile(r"^(\S+ \S+) \w+ handeval\.server\[(\d+)\] \{\"event\": \"(call|serving)\"")
 
@@ -72,7 +72,7 @@ def run(age: float, clients: int, rate: float, window: float, bucket: float):
     stop = threading.Event()
     codes = {}
     lock = threading.Lock()
-    req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs")]))
+    req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=["As", "Ks", "Qs"]))]))
 
     def client():
         with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:

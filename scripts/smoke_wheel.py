@@ -38,7 +38,7 @@ assert [json.loads(x)["back"] for x in out.splitlines()] == [a.back, a.back], ou
 import grpc  # noqa: E402  (after the in-process checks: the server part needs grpc)
 from grpc_health.v1 import health_pb2, health_pb2_grpc  # noqa: E402
 
-from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw  # noqa: E402
+from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw  # noqa: E402
 
 with socket.socket() as s:
     s.bind(("127.0.0.1", 0))
@@ -59,9 +59,9 @@ try:
             assert time.monotonic() < deadline, "handeval serve did not report SERVING within 60 s"
             time.sleep(0.2)
         req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
-            items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs Js Ts")]))
+            items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=["As", "Ks", "Qs", "Js", "Ts"]))]))
         got = handeval_pb2_grpc.HandevalStub(ch).Evaluate(req, timeout=10).shisanshui.results[0].row.category
-        assert got == "straight_flush", got
+        assert got == ssw.SHISANSHUI_CATEGORY_STRAIGHT_FLUSH, got
     server.send_signal(signal.SIGTERM)  # on Windows: TerminateProcess, no graceful drain
     code = server.wait(timeout=60)
     assert code == 0 or os.name == "nt", f"handeval serve exited with {code} after SIGTERM"

@@ -37,10 +37,9 @@ from pathlib import Path
 
 import grpc
 
-from handeval.v1 import (
+from handeval.v2 import (
     common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl,
 )
-from google.protobuf import struct_pb2
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 MAX_DURATION = 3600.0
@@ -48,8 +47,13 @@ MAX_DURATION = 3600.0
 
 # ---------------------------------------------------------------- the request mix
 
+def K(cards) -> common_pb2.Cards:
+    """A Cards message of a list of cards."""
+    return common_pb2.Cards(cards=list(cards))
+
+
 def _rows(c):
-    return " ".join(c[:3]), " ".join(c[3:8]), " ".join(c[8:13])
+    return K(c[:3]), K(c[3:8]), K(c[8:13])
 
 
 def _arrangement(c):
@@ -75,11 +79,11 @@ def build_mix(seed: int, batch: int):
         c = deal()
         k = i % 3
         if bad():
-            items.append(ssw.ShisanshuiEvaluateItem(row="As As Kd"))
+            items.append(ssw.ShisanshuiEvaluateItem(row=K(["As", "As", "Kd"])))
         elif k == 0:
-            items.append(ssw.ShisanshuiEvaluateItem(row=" ".join(c[:5])))
+            items.append(ssw.ShisanshuiEvaluateItem(row=K(c[:5])))
         elif k == 1:
-            items.append(ssw.ShisanshuiEvaluateItem(hand=" ".join(c[:13])))
+            items.append(ssw.ShisanshuiEvaluateItem(hand=K(c[:13])))
         else:
             items.append(ssw.ShisanshuiEvaluateItem(arrangement=_arrangement(c)))
     mix.append(("shisanshui.evaluate", "Evaluate", pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=items))))
@@ -87,9 +91,9 @@ def build_mix(seed: int, batch: int):
     for i in range(batch):
         c = deal()
         if i % 2:
-            items.append(ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=" ".join(c[:5]), b=" ".join(c[5:10] if not bad() else c[:5]))))
+            items.append(ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=K(c[:5]), b=K(c[5:10] if not bad() else c[:5]))))
         else:
-            items.append(ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=[" ".join(c[5 * j:5 * j + 5]) for j in range(6)])))
+            items.append(ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=[K(c[5 * j:5 * j + 5]) for j in range(6)])))
     mix.append(("shisanshui.compare", "Compare", pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=items))))
     deals = []
     for _ in range(batch):
@@ -98,18 +102,18 @@ def build_mix(seed: int, batch: int):
         players = [ssw.ShisanshuiPlayer(arrangement=_arrangement(c[13 * i:13 * i + 13])) for i in range(n)]
         carried = [common_pb2.Carried(amount=rng.choice([50, 100, 1000])) for _ in range(n)] if rng.random() < 0.3 else []
         if bad():
-            players[0].arrangement.front = players[1].arrangement.front  # a card used twice
+            players[0].arrangement.front.CopyFrom(players[1].arrangement.front)  # a card used twice
         deals.append(ssw.ShisanshuiDeal(players=players, base=rng.choice([1, 2, 10]), carried=carried))
     mix.append(("shisanshui.settle", "Settle", pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals))))
     # arrange is heavier per hand: a smaller batch
     n_arr = max(1, batch // 10)
-    items = [ssw.ShisanshuiArrangeItem(hand=" ".join(deal()[:13])) for _ in range(n_arr)]
+    items = [ssw.ShisanshuiArrangeItem(hand=K(deal()[:13])) for _ in range(n_arr)]
     mix.append(("shisanshui.arrange", "Arrange", pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=items))))
     items = []
     for _ in range(n_arr):
         c = deal()
         items.append(ssw.ShisanshuiArrangeItem(best_response=ssw.ShisanshuiBestResponseItem(
-            cards=" ".join(c[:13]), opponents=[_arrangement(c[13 * i:13 * i + 13]) for i in (1, 2, 3)])))
+            cards=K(c[:13]), opponents=[_arrangement(c[13 * i:13 * i + 13]) for i in (1, 2, 3)])))
     mix.append(("shisanshui.best_response", "Arrange", pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=items))))
     # 越式13张
     items = []
@@ -117,42 +121,41 @@ def build_mix(seed: int, batch: int):
         c = deal()
         k = i % 3
         if k == 0:
-            items.append(tl.TienlenEvaluateItem(play=" ".join(c[:rng.choice([1, 2, 3])])))
+            items.append(tl.TienlenEvaluateItem(play=K(c[:rng.choice([1, 2, 3])])))
         elif k == 1:
-            items.append(tl.TienlenEvaluateItem(hand=" ".join(c[:13])))
+            items.append(tl.TienlenEvaluateItem(hand=K(c[:13])))
         else:
-            items.append(tl.TienlenEvaluateItem(legal_plays=tl.TienlenLegalPlaysQuery(hand=" ".join(c[:13]), table=c[20])))
+            items.append(tl.TienlenEvaluateItem(legal_plays=tl.TienlenLegalPlaysQuery(hand=K(c[:13]), table=K([c[20]]))))
     mix.append(("tienlen.evaluate", "Evaluate", pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=items))))
-    items = [tl.TienlenCompareItem(play=c[0], table=c[1]) for c in (deal() for _ in range(batch))]
+    items = [tl.TienlenCompareItem(play=K([c[0]]), table=K([c[1]])) for c in (deal() for _ in range(batch))]
     mix.append(("tienlen.compare", "Compare", pb.CompareRequest(tienlen=tl.TienlenCompareRequest(items=items))))
     deals = []
     for i in range(batch):
         c = deal()
         if i % 4 == 3:
-            deals.append(tl.TienlenDeal(instant=tl.TienlenInstantDeal(hands=[" ".join(c[13 * j:13 * j + 13]) for j in range(4)])))
+            deals.append(tl.TienlenDeal(instant=tl.TienlenInstantDeal(hands=[K(c[13 * j:13 * j + 13]) for j in range(4)])))
             continue
-        remaining = [""] + [" ".join(c[13 * j:13 * j + rng.randint(1, 12)]) for j in (1, 2, 3)]
-        deals.append(tl.TienlenDeal(game=tl.TienlenGame(remaining=remaining, winner=0)))
+        remaining = [K([])] + [K(c[13 * j:13 * j + rng.randint(1, 12)]) for j in (1, 2, 3)]
+        deals.append(tl.TienlenDeal(outcome=tl.TienlenOutcome(remaining=remaining, winner=0)))
     mix.append(("tienlen.settle", "Settle", pb.SettleRequest(tienlen=tl.TienlenSettleRequest(deals=deals))))
     # 打儲
     items = []
     for i in range(batch):
         c = deal()
         if i % 2:
-            items.append(dc.DachuEvaluateItem(play=" ".join(c[:rng.choice([1, 2])])))
+            items.append(dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=K(c[:rng.choice([1, 2])]),
+                                                                         chu=dc.DACHU_COLOUR_RED)))
         else:
-            items.append(dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=" ".join(c[:13]))))
-    mix.append(("dachu.evaluate", "Evaluate", pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(chu="red", items=items))))
-    items = [dc.DachuCompareItem(play=c[0], table=c[1]) for c in (deal() for _ in range(batch))]
-    mix.append(("dachu.compare", "Compare", pb.CompareRequest(dachu=dc.DachuCompareRequest(chu="black", items=items))))
+            items.append(dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=K(c[:13]), chu=dc.DACHU_COLOUR_RED)))
+    mix.append(("dachu.evaluate", "Evaluate", pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=items))))
+    items = [dc.DachuCompareItem(play=K([c[0]]), table=K([c[1]]), chu=dc.DACHU_COLOUR_BLACK) for c in (deal() for _ in range(batch))]
+    mix.append(("dachu.compare", "Compare", pb.CompareRequest(dachu=dc.DachuCompareRequest(items=items))))
     deals = []
     for _ in range(batch):
         seats = [0, 1, 2, 3]
         rng.shuffle(seats)
-        args = struct_pb2.Struct()
-        args.update({"chu_side": seats[:rng.choice([1, 2])], "places": rng.sample(range(4), 4),
-                     "base": rng.choice([1, 5]), "multiplier": rng.choice([1, 2, 4])})
-        deals.append(dc.DachuDeal(args=args))
+        deals.append(dc.DachuDeal(outcome=dc.DachuOutcome(chu_side=seats[:rng.choice([1, 2])], places=rng.sample(range(4), 4),
+                                                          multiplier=rng.choice([1, 2, 4])), base=rng.choice([1, 5])))
     mix.append(("dachu.settle", "Settle", pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=deals))))
     return mix
 

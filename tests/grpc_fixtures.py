@@ -17,7 +17,32 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.v1 import handeval_pb2_grpc
+from handeval.v2 import common_pb2, handeval_pb2_grpc
+
+def C(cards) -> common_pb2.Cards:
+    """A ``Cards`` message from a text ("As Ks Qs", split on spaces) or a list of cards."""
+    if isinstance(cards, common_pb2.Cards):
+        return cards
+    return common_pb2.Cards(cards=cards.split() if isinstance(cards, str) else list(cards))
+
+
+def E(enum, name):
+    """The value of a proto enum named like the Python API (``E(TienlenPlayKind, "pair")``);
+    None → 0 (UNSPECIFIED). Independent of the server's own mapping."""
+    if name is None:
+        return 0
+    prefix = enum.DESCRIPTOR.values_by_number[0].name[:-len("UNSPECIFIED")]
+    return enum.Value(prefix + {"1v3": "ONE_VS_THREE", "2v2": "TWO_VS_TWO"}.get(name, name.upper()))
+
+
+def N(enum, value):
+    """The Python API's name of a proto enum value (None for UNSPECIFIED)."""
+    if not value:
+        return None
+    prefix = enum.DESCRIPTOR.values_by_number[0].name[:-len("UNSPECIFIED")]
+    name = enum.Name(value)[len(prefix):]
+    return {"ONE_VS_THREE": "1v3", "TWO_VS_TWO": "2v2"}.get(name, name.lower())
+
 
 START_TIMEOUT = 60.0  # generous: the test machine may be loaded
 
@@ -142,15 +167,15 @@ DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 def random_deals(n, seed=0):
     """``n`` seeded random 4-player 十三水 deals as proto messages (rows in deal order,
     fouled or not: the server scores either)."""
-    from handeval.v1 import shisanshui_pb2 as ssw
+    from handeval.v2 import shisanshui_pb2 as ssw
 
     rng = random.Random(seed)
     out = []
     for _ in range(n):
         c = rng.sample(DECK, 52)
         out.append(ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
-            front=" ".join(c[13 * i:13 * i + 3]), middle=" ".join(c[13 * i + 3:13 * i + 8]),
-            back=" ".join(c[13 * i + 8:13 * i + 13]))) for i in range(4)]))
+            front=C(c[13 * i:13 * i + 3]), middle=C(c[13 * i + 3:13 * i + 8]),
+            back=C(c[13 * i + 8:13 * i + 13]))) for i in range(4)]))
     return out
 
 

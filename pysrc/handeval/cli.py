@@ -392,6 +392,66 @@ def _cmd_tl_settle(args):
     print(f"rake    {s.rake}")
 
 
+def _tl_actions_arg(text):
+    """越式13张 actions: JSON (``[[0, "3s"], [1, "pass"]]``) or text, one action a line or
+    ``;``: the seat, then cards or ``pass`` (``0 3s 4s 5s; 1 pass``)."""
+    text = sys.stdin.read() if text == "-" else text
+    text = text.strip()
+    if text.startswith("["):
+        try:
+            return [tuple(a) for a in json.loads(text)]
+        except (json.JSONDecodeError, TypeError) as e:
+            raise argparse.ArgumentTypeError(f"actions: bad JSON: {e}") from None
+    out = []
+    for chunk in text.replace("\n", ";").split(";"):
+        words = chunk.split()
+        if not words:
+            continue
+        if not words[0].isdigit() or len(words) < 2:
+            raise argparse.ArgumentTypeError(f"actions: {chunk.strip()!r} is not 'seat cards' or 'seat pass'")
+        out.append((int(words[0]), " ".join(words[1:])))
+    return out
+
+
+def _tl_game_dict(g):
+    names = ("round", "leader", "turn", "table_seat", "table", "passed", "must_contain", "may_pass", "legal_plays",
+             "chop_offers", "held", "chops", "winner", "instant", "over")
+    return {k: getattr(g, k) for k in names}
+
+
+def _cmd_tl_game(args):
+    from handeval import tienlen
+
+    hands = [_seat_cards(h) for h in args.hands]
+    actions = args.actions or []
+    g = tienlen.Game(hands)
+    for i, a in enumerate(actions):
+        try:
+            g = g.apply(a)
+        except HandevalError as e:
+            raise _Usage(f"actions[{i}] ({a[0]} {a[1]}): {e.description} [{e.reason}]") from None
+    out = {"game": _tl_game_dict(g)}
+    if args.base is not None:
+        out["settlement"] = g.settle(base=args.base, carried=args.carried)
+    if args.json:
+        return _print_json(out)
+    print("game")
+    for k, v in out["game"].items():
+        if k in ("legal_plays",):
+            v = "; ".join(" ".join(p.cards) for p in v) or "none"
+        elif k == "chop_offers":
+            v = "; ".join(f"seat {s}: " + ", ".join(" ".join(p.cards) for p in ps) for s, ps in v) or "none"
+        elif k == "table":
+            v = " ".join(v.cards) if v else "none"
+        elif k == "held":
+            v = " | ".join(" ".join(h) or "-" for h in v)
+        print(f"  {k:<14}{v}")
+    if "settlement" in out:
+        s = out["settlement"]
+        _settlement_text(s, [line.text for line in s.lines])
+        print(f"rake    {s.rake}")
+
+
 # ------------------------------------------------------------------------ 打儲
 
 
@@ -477,6 +537,39 @@ def _cmd_dc_calling(args):
                       start_seat=args.start_seat, first_side=args.first_side)
     c = _apply_all(c, args.calls or [], "calls")
     _print_json(_calling_dict(c)) if args.json else _print_state("calling", _calling_dict(c))
+
+
+def _dc_game_dict(g):
+    names = ("chu", "chu_side", "multiplier", "playing", "auto_lead", "turn", "leader", "table_seat", "table",
+             "passed", "may_pass", "legal_actions", "held", "places", "decided", "wipe_out", "over", "history")
+    return {k: getattr(g, k) for k in names}
+
+
+def _cmd_dc_game(args):
+    from handeval import dachu
+
+    if len(args.hands) != 4:
+        raise _Usage("--hands takes 4 seats' 13 cards (each quoted)")
+    d = _apply_all(dachu.Deal(args.hands, first_seat=args.first_seat), args.actions or [], "actions")
+    if not d.finished:
+        raise _Usage("the play needs a finished deal (end the actions with finish)")
+    c = _apply_all(d.calling(), args.calls or [], "calls")
+    if not c.over:
+        raise _Usage("the play needs a finished calling (--calls)")
+    g = _apply_all(dachu.Game(d, c), args.plays or [], "plays")
+    out = {"game": _dc_game_dict(g)}
+    if args.base is not None:
+        out["settlement"] = g.settle(base=args.base, carried=args.carried)
+    if args.json:
+        return _print_json(out)
+    game = dict(out["game"])
+    game["table"] = " ".join(g.table.cards) if g.table else "none"
+    game["held"] = " | ".join(" ".join(h) or "-" for h in g.held)
+    _print_state("game", game)
+    if "settlement" in out:
+        s = out["settlement"]
+        print(f"verdict {s.verdict}" + (" (全殲)" if s.wipe_out else "") + f", multiplier {s.result_multiplier}")
+        _settlement_text(s, [f"seat {x.seat} {x.amount:+d} {x.item}: {x.note}" for x in s.lines])
 
 
 # ------------------------------------------------------------------------ server
@@ -590,6 +683,14 @@ def _build_parser():
     c.add_argument("--chops", help='the game\'s chops as JSON, e.g. \'[{"from": 1, "to": 3, "amount": 80}]\'')
     c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60,-,-" (- uncapped)')
 
+    c = cmd(tls, "game", _cmd_tl_game, "replay a whole game's record; print its state (and settle it)",
+            epilog='e.g. handeval tienlen game --hands "<13 cards>" x4 --actions "0 3s; 1 4h; 2 pass" --base 10')
+    c.add_argument("--hands", nargs="+", required=True, help="each seat's 13 dealt cards, one quoted argument per seat")
+    c.add_argument("--actions", type=_tl_actions_arg,
+                   help='"-" reads stdin; JSON ([[0, "3s"], [1, "pass"]]) or text: "seat cards" or "seat pass", one a line or ";"')
+    c.add_argument("--base", type=int, help="settle the finished game at this base")
+    c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60,-,-" (- uncapped)')
+
     # 打儲
     dc = sub.add_parser("dachu", help="打儲: classify, beats, legal, settle, deal and calling from actions")
     dcs = dc.add_subparsers(dest="game_command", required=True, metavar="COMMAND")
@@ -634,16 +735,26 @@ def _build_parser():
     c.add_argument("--start-seat", type=int, default=0, help="seat order starts here (default 0)")
     c.add_argument("--first-side", choices=["chu", "other"], help="who calls first (default: the rules')")
     c.add_argument("--calls", type=_actions_arg, help="the calls: " + actions_help)
+    c = cmd(dcs, "game", _cmd_dc_game, "replay a game's deal, calling and play; print the play's state (and settle it)",
+            epilog='e.g. handeval dachu game --hands "<13 cards>" x4 --actions "deal*9; finish" --calls "ping_da 1; ping_da 3" '
+                   '--plays "play 0 3h; pass 1" --base 10')
+    c.add_argument("--hands", nargs="+", required=True, help="each seat's 13 cards in dealing order, one quoted argument per seat")
+    c.add_argument("--first-seat", type=int, default=0, help="the seat dealt to first (default 0)")
+    c.add_argument("--actions", type=_actions_arg, help="the deal's actions: " + actions_help)
+    c.add_argument("--calls", type=_actions_arg, help="the calling's actions")
+    c.add_argument("--plays", type=_actions_arg, help="the play: play SEAT CARDS; pass SEAT; timeout SEAT")
+    c.add_argument("--base", type=int, help="settle from the record at this base (once decided)")
+    c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60,-,-"')
 
     from handeval.server.config import add_serve_arguments
 
-    v = sub.add_parser("serve", help="run the gRPC service handeval.v1 (see docs/grpc.md)")
+    v = sub.add_parser("serve", help="run the gRPC service handeval.v2 (see docs/grpc.md)")
     add_serve_arguments(v)
     v.set_defaults(func=_cmd_serve)
 
     k = cmd(sub, "call", _cmd_call, "call the gRPC service with a JSON request, print the JSON answer")
     k.add_argument("rpc", choices=["Evaluate", "Compare", "Settle", "Arrange"])
-    k.add_argument("request", help='proto3 JSON, e.g. \'{"shisanshui": {"items": [{"row": "As Ks Qs"}]}}\'; "-" reads stdin')
+    k.add_argument("request", help='proto3 JSON, e.g. \'{"shisanshui": {"items": [{"row": {"cards": ["As", "Ks", "Qs"]}}]}}\'; "-" reads stdin')
     k.add_argument("--target", default="127.0.0.1:50051", help="host:port (default 127.0.0.1:50051)")
     k.add_argument("--timeout", type=float, default=10.0, help="deadline in seconds (default 10)")
     k.add_argument("--token", default=None, help="shared token (default: $HANDEVAL_TOKEN)")

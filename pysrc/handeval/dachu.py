@@ -9,7 +9,8 @@ and hash by value, pickle, and have ``to_dict()``.
 Seats are 0..3 and play goes in seat order. Actions of the state machines are tuples
 ``(name, seat, ...)``: ``Deal`` takes ``("deal",)``, ``("meng_xuan", seat, "Ah")``,
 ``("meng_chuai", seat, "5s 5h 5d")``, ``("cheng_chu", seat[, "red"|"black"])``,
-``("finish",)``; ``Calling`` takes ``("ping_da"|"chuai"|"bao_chuai"|"jiao", seat)``.
+``("finish",)``; ``Calling`` takes ``("ping_da"|"chuai"|"bao_chuai"|"jiao", seat)``;
+``Game`` takes ``("play", seat, cards)``, ``("pass", seat)``, ``("timeout", seat)``.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ __all__ = [
     "Settlement",
     "Deal",
     "Calling",
+    "Game",
     "KINDS",
     "CALLS",
     "classify",
@@ -31,6 +33,7 @@ __all__ = [
     "legal_plays",
     "timeout_play",
     "settle",
+    "replay_game",
 ]
 
 #: Play kinds, weakest tier first: ``single``, ``pair``, ``straight``, ``triple_bomb``,
@@ -59,6 +62,9 @@ CALLS = _core.DC_CALLS
 #:   0..1000).
 #: * ``jiao_round_up`` — [decision] a 繳 costs base × multiplier / 2 rounded up to a
 #:   whole unit (default True: a surrender always costs something); False: toward zero.
+#: * ``pass_is_final`` — [decision] a pass does not stop a player from playing later in
+#:   the same trick (default False); True: a player who passed sits out the rest of the
+#:   trick, as in 越式13张.
 #: * ``declare_once_per`` — [decision] the deal's declarations are once per
 #:   ``"player_and_kind"`` (default: several players may each 夢踹), once per
 #:   ``"player"`` (one declaration of any kind each) or once per ``"game"`` per kind.
@@ -102,3 +108,15 @@ timeout_play = _core.dc_timeout_play
 #: bei_bao_da=None, escaped=(), carried=None, rules=None) -> Settlement`` (RULES 3.7, the
 #: cap of RULES 4); ``chu_side`` may be a finished :class:`Calling`.
 settle = _core.dc_settle
+
+#: The play (RULES 3.4, 3.4a) as an immutable state machine: ``Game(deal, calling)`` from
+#: a finished Deal and its finished Calling; ``.apply(action)`` → the next ``Game``;
+#: ``.settle(*, base=1, escaped=(), carried=None)`` from the record. Fields: ``chu``,
+#: ``chu_side``, ``multiplier``, ``playing``, ``surrendered``, ``bei_bao_da``,
+#: ``shown_triples``, ``hands``, ``held``, ``auto_lead``, ``turn``, ``leader``, ``table``,
+#: ``table_seat``, ``passed``, ``legal_plays``, ``may_pass``, ``legal_actions``,
+#: ``places``, ``over``, ``decided``, ``wipe_out``, ``history``.
+Game = _core.DachuGame
+#: ``replay_game(hands, deal_actions, calls, plays, *, first_seat=0, start_seat=None,
+#: first_side=None, rules=None) -> Game``: deal, calling and play replayed in one call.
+replay_game = _core.dc_replay_game

@@ -3,12 +3,14 @@
 ``HandevalError`` is raised by the Rust core (``handeval._core``) and by the Python layer
 alike; it is a ``ValueError`` whose ``field`` attribute holds the path of the bad input
 when known (e.g. ``"players[1].front"``, else None) and whose ``description`` says what is
-wrong; ``str()`` joins them as ``"field: description"``.
+wrong; ``str()`` joins them as ``"field: description"``. ``reason`` names the kind of
+mistake for programs (one of ``ERROR_REASONS``: ``"bad_card"``, ``"duplicate_card"``,
+``"not_your_turn"``, …; ``"invalid"`` when no narrower kind fits).
 """
 
-from handeval._core import HandevalError
+from handeval._core import ERROR_REASONS, HandevalError
 
-__all__ = ["HandevalError", "fail"]
+__all__ = ["ERROR_REASONS", "HandevalError", "fail"]
 
 
 def fail(field, description):

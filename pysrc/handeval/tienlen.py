@@ -21,6 +21,7 @@ __all__ = [
     "RoundState",
     "Line",
     "Settlement",
+    "Game",
     "KINDS",
     "SPECIAL_KINDS",
     "INSTANT_WINS",
@@ -41,6 +42,7 @@ __all__ = [
     "special_groups",
     "settle",
     "settle_instant",
+    "replay",
 ]
 
 #: Play kinds, in the order :func:`legal_plays` lists them: ``single``, ``pair``,
@@ -129,3 +131,15 @@ special_groups = _core.tl_special_groups
 settle = _core.tl_settle
 #: ``settle_instant(hands13, base, carried=None, rules=None) -> Settlement``.
 settle_instant = _core.tl_settle_instant
+
+#: A whole game as an immutable state machine (docs/rules.md §2.4–2.6):
+#: ``Game(hands, rules=None)``, ``.apply((seat, cards | "pass"))`` → the next ``Game``,
+#: ``.check(action)`` → the HandevalError ``apply`` would raise or None,
+#: ``.settle(base=1, carried=None)`` from the record. Fields: ``players``, ``hands``,
+#: ``held``, ``played_any``, ``history``, ``round``, ``leader``, ``turn``, ``table``,
+#: ``table_seat``, ``passed``, ``must_contain``, ``legal_plays``, ``may_pass``,
+#: ``chop_offers``, ``chops``, ``winner``, ``instant``, ``over``.
+Game = _core.TienlenGame
+#: ``replay(hands, actions, rules=None) -> Game``: the game after ``actions``
+#: (``[(seat, cards | "pass")]``, at most 208); an error names ``actions[i]``.
+replay = _core.tl_replay

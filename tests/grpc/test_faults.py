@@ -21,7 +21,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.v1 import dachu_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from handeval.v2 import common_pb2, dachu_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 from grpc_fixtures import children, ServerProcess, free_port, metric_value, random_deals as deals, wait_for
 
@@ -46,7 +46,7 @@ def long_request(seed=0):
 
 def evaluate_request(n=50):
     return pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
-        items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs Js 9s")] * n))
+        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs Js 9s".split()))] * n))
 
 
 def assert_serving(server):
@@ -91,7 +91,7 @@ def test_client_killed_mid_call(long_server):
         "import sys, grpc\n"
         "sys.path[:0] = [%r, %r]\n"
         "from test_faults import long_request\n"
-        "from handeval.v1 import handeval_pb2_grpc\n"
+        "from handeval.v2 import handeval_pb2_grpc\n"
         "ch = grpc.insecure_channel(%r, options=[('grpc.max_send_message_length', -1)])\n"
         "req = long_request()\n"
         "print('calling', flush=True)\n"
@@ -148,7 +148,7 @@ def test_deadline_stops_monte_carlo_arrange_between_hands(long_server):
     server = long_server
     rng = random.Random(5)
     req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(
-        samples=200, items=[ssw.ShisanshuiArrangeItem(hand=" ".join(rng.sample(DECK, 13))) for _ in range(200)]))
+        samples=200, items=[ssw.ShisanshuiArrangeItem(hand=common_pb2.Cards(cards=rng.sample(DECK, 13))) for _ in range(200)]))
     before = server.log().count("DEADLINE_EXCEEDED")
     with server.channel() as ch:
         with pytest.raises(grpc.RpcError) as e:
@@ -165,7 +165,7 @@ def test_samples_over_the_server_limit_are_invalid_argument(long_server):
     """One Monte-Carlo hand runs to its end once started, so --max-samples bounds how far
     a call can run past its deadline."""
     req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(
-        samples=10_001, items=[ssw.ShisanshuiArrangeItem(hand=" ".join(DECK[:13]))]))
+        samples=10_001, items=[ssw.ShisanshuiArrangeItem(hand=common_pb2.Cards(cards=DECK[:13]))]))
     with long_server.channel() as ch:
         with pytest.raises(grpc.RpcError) as e:
             handeval_pb2_grpc.HandevalStub(ch).Arrange(req, timeout=30)
@@ -176,7 +176,7 @@ def test_samples_over_the_server_limit_are_invalid_argument(long_server):
 
 def test_oversized_request_is_resource_exhausted(server):
     big = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
-        items=[ssw.ShisanshuiEvaluateItem(row="As " * 1_500_000)]))
+        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=["As"] * 1_500_000))]))
     with server.channel() as ch:
         with pytest.raises(grpc.RpcError) as e:
             handeval_pb2_grpc.HandevalStub(ch).Evaluate(big, timeout=30)
@@ -223,7 +223,7 @@ def test_deeply_nested_unknown_fields(server):
         return _varint(1 << 3 | 3) * depth + _varint(1 << 3 | 4) * depth
 
     with server.channel() as ch:
-        raw = ch.unary_unary("/handeval.v1.Handeval/Settle", request_serializer=None, response_deserializer=None)
+        raw = ch.unary_unary("/handeval.v2.Handeval/Settle", request_serializer=None, response_deserializer=None)
         plain = pb.SettleResponse.FromString(raw(settle_bytes_with_unknown(b""), timeout=30))
         assert plain.dachu.results[0].error.field == "deals[0].chu_side"  # a deal without its calling
         for unknown in (nested_bytes(5), nested_bytes(5000), nested_groups(5), nested_groups(50)):
@@ -232,16 +232,17 @@ def test_deeply_nested_unknown_fields(server):
             with pytest.raises(grpc.RpcError) as e:
                 raw(settle_bytes_with_unknown(nested_groups(depth)), timeout=30)
             assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT, e.value.details()
-            assert "not a valid handeval.v1.SettleRequest" in e.value.details()
+            assert "not a valid handeval.v2.SettleRequest" in e.value.details()
     assert_serving(server)
 
 
 def test_response_over_the_limit_fails_cleanly(server):
     """A small request whose answer exceeds --max-message-bytes (4 MiB here): the call
     fails with RESOURCE_EXHAUSTED and the server keeps serving."""
-    hand = " ".join(DECK[:13])
-    req = pb.EvaluateRequest(dachu=dachu_pb2.DachuEvaluateRequest(chu="red", items=[
-        dachu_pb2.DachuEvaluateItem(legal_plays=dachu_pb2.DachuLegalPlaysQuery(hand=hand))] * 5000))
+    hand = common_pb2.Cards(cards=DECK[:13])
+    req = pb.EvaluateRequest(dachu=dachu_pb2.DachuEvaluateRequest(items=[
+        dachu_pb2.DachuEvaluateItem(legal_plays=dachu_pb2.DachuLegalPlaysQuery(
+            hand=hand, chu=dachu_pb2.DACHU_COLOUR_RED))] * 5000))
     assert req.ByteSize() < 1024 * 1024
     with server.channel(options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as ch:
         with pytest.raises(grpc.RpcError) as e:

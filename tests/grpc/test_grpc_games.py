@@ -15,9 +15,19 @@ import pytest
 
 from handeval import dachu, shisanshui, tienlen
 from handeval.server.client import bad_request_fields
-from handeval.v1 import dachu_pb2 as dc, handeval_pb2 as pb, shisanshui_pb2 as ssw, tienlen_pb2 as tl
+from handeval.v2 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, shisanshui_pb2 as ssw, tienlen_pb2 as tl
 
-from grpc_fixtures import channel, server, stub  # noqa: F401  (fixtures)
+from grpc_fixtures import C, E, N, channel, server, stub  # noqa: F401  (fixtures)
+
+PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
+RED = dc.DACHU_COLOUR_RED
+
+
+def act(seat, cards):
+    """A PlayAction from the API's ``(seat, cards | "pass")``."""
+    if cards == "pass":
+        return common_pb2.PlayAction(seat=seat, kind=PASS)
+    return common_pb2.PlayAction(seat=seat, kind=PLAY, cards=C(cards))
 
 VECTORS = json.loads((Path(__file__).parents[1] / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
 TL_DECK = [r + s for r in "3456789TJQKA2" for s in "scdh"]
@@ -26,7 +36,8 @@ TL_DECK = [r + s for r in "3456789TJQKA2" for s in "scdh"]
 # ---- 十三水 arrange / best_response ----
 
 def _choice_tuple(c):
-    return (list(c.front), list(c.middle), list(c.back), pytest.approx(c.expected))
+    a = c.arrangement
+    return (list(a.front.cards), list(a.middle.cards), list(a.back.cards), pytest.approx(c.expected))
 
 
 def _py_choice(a):
@@ -36,8 +47,8 @@ def _py_choice(a):
 def test_arrange_equals_python(stub):
     hands = [VECTORS["shisanshui_special"][2]["cards"], "2s 3d 5c 6c 7c 8d 9s Td 2c 4c Jc Kc Ac",
              "Qs Qh Qd 2h 5h 7h 9h Jh Ks Kh Kd 4s 4h"]
-    items = [ssw.ShisanshuiArrangeItem(hand=h) for h in hands]
-    items.insert(1, ssw.ShisanshuiArrangeItem(hand="As As"))
+    items = [ssw.ShisanshuiArrangeItem(hand=C(h)) for h in hands]
+    items.insert(1, ssw.ShisanshuiArrangeItem(hand=C("As As")))
     req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=items, opponents=3, top_k=2, seed=7))
     res = stub.Arrange(req, timeout=60).shisanshui.results
     assert [r.WhichOneof("result") for r in res] == ["answer", "error", "answer", "answer"]
@@ -46,21 +57,21 @@ def test_arrange_equals_python(stub):
         want = shisanshui.arrange(h, opponents=3, top_k=2, seed=7)
         a = r.answer
         assert _choice_tuple(a.best) == _py_choice(want)
-        assert (a.special if a.HasField("special") else None) == want.special
+        assert N(ssw.ShisanshuiSpecialKind, a.special) == want.special
         assert a.declare_special == want.declare_special
         assert [_choice_tuple(x) for x in a.alternatives] == [_py_choice(x) for x in want.alternatives]
-    assert res[0].answer.special == "liu_dui_ban"
+    assert res[0].answer.special == ssw.SHISANSHUI_SPECIAL_KIND_LIU_DUI_BAN
 
 
 def test_best_response_equals_python(stub):
     players = VECTORS["shisanshui_score"][1]["players"]
     mine = " ".join(players[1][k] for k in ("front", "middle", "back"))
     opponents = [players[0], players[2], players[3]]
-    item = ssw.ShisanshuiBestResponseItem(cards=mine, opponents=[
-        ssw.ShisanshuiArrangement(front=p["front"], middle=p["middle"], back=p["back"]) for p in opponents])
+    item = ssw.ShisanshuiBestResponseItem(cards=C(mine), opponents=[
+        ssw.ShisanshuiArrangement(front=C(p["front"]), middle=C(p["middle"]), back=C(p["back"])) for p in opponents])
     req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=[
-        ssw.ShisanshuiArrangeItem(hand="As"), ssw.ShisanshuiArrangeItem(best_response=item),
-        ssw.ShisanshuiArrangeItem(best_response=ssw.ShisanshuiBestResponseItem(cards="As Ks"))]))
+        ssw.ShisanshuiArrangeItem(hand=C("As")), ssw.ShisanshuiArrangeItem(best_response=item),
+        ssw.ShisanshuiArrangeItem(best_response=ssw.ShisanshuiBestResponseItem(cards=C("As Ks")))]))
     res = stub.Arrange(req, timeout=60).shisanshui.results
     assert res[1].WhichOneof("result") == "answer", res[1]
     assert _choice_tuple(res[1].answer.best) == _py_choice(shisanshui.best_response(mine, opponents))
@@ -73,7 +84,8 @@ def test_best_response_equals_python(stub):
 def test_tienlen_beats_seed_vectors(stub):
     cases = VECTORS["tienlen_beats"]
     req = pb.CompareRequest(tienlen=tl.TienlenCompareRequest(
-        items=[tl.TienlenCompareItem(play=c["play"], table=c["table"]) for c in cases] + [tl.TienlenCompareItem(play="3s 9h", table="4s")]))
+        items=[tl.TienlenCompareItem(play=C(c["play"]), table=C(c["table"])) for c in cases]
+        + [tl.TienlenCompareItem(play=C("3s 9h"), table=C("4s"))]))
     res = stub.Compare(req, timeout=10).tienlen.results
     assert [r.beats for r in res[:-1]] == [c["expected"] for c in cases]
     assert [r.beats for r in res[:-1]] == [tienlen.beats(c["play"], c["table"]) for c in cases]
@@ -84,21 +96,24 @@ def test_tienlen_classify_instant_win_and_legal_plays(stub):
     plays = ["3s", "5h 5s", "7s 8d 9h", "4s 4h 5s 5h 6s 6h", "7s 7h 7d 7c", "3s 4h"]
     hands = VECTORS["tienlen_instant_win"][0]["hands"]
     hand = "3s 3h 4d 5c 6s 7h 9d 9c Ts Jh Qd Kc 2s"
-    items = ([tl.TienlenEvaluateItem(play=p) for p in plays] + [tl.TienlenEvaluateItem(hand=h) for h in hands]
-             + [tl.TienlenEvaluateItem(legal_plays=tl.TienlenLegalPlaysQuery(hand=hand, table="8h"))])
+    items = ([tl.TienlenEvaluateItem(play=C(p)) for p in plays] + [tl.TienlenEvaluateItem(hand=C(h)) for h in hands]
+             + [tl.TienlenEvaluateItem(legal_plays=tl.TienlenLegalPlaysQuery(hand=C(hand), table=C("8h")))])
     res = stub.Evaluate(pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=items)), timeout=10).tienlen.results
     for p, r in zip(plays[:-1], res):
-        assert (r.play.kind, list(r.play.cards)) == (tienlen.classify(p).kind, tienlen.classify(p).cards)
+        assert (N(tl.TienlenPlayKind, r.play.kind), list(r.play.cards.cards)) == (
+            tienlen.classify(p).kind, tienlen.classify(p).cards)
     assert res[len(plays) - 1].error.field == f"items[{len(plays) - 1}].play"
-    got = [r.hand.instant_win if r.hand.HasField("instant_win") else None for r in res[len(plays):len(plays) + len(hands)]]
+    assert res[len(plays) - 1].error.reason == common_pb2.ERROR_REASON_NOT_A_PLAY
+    got = [N(tl.TienlenInstantWinKind, r.hand.kind) for r in res[len(plays):len(plays) + len(hands)]]
     assert got == VECTORS["tienlen_instant_win"][0]["expected_instant"]
     want = tienlen.legal_plays(hand, table="8h", passed=False)
-    assert [(p.kind, list(p.cards)) for p in res[-1].legal_plays.plays] == [(p.kind, p.cards) for p in want]
+    assert [(N(tl.TienlenPlayKind, p.kind), list(p.cards.cards)) for p in res[-1].legal_plays.plays] == [
+        (p.kind, p.cards) for p in want]
 
 
 def _tl_lines(m):
-    return [(x.kind, x.seat, x.other if x.HasField("other") else None, x.multiplier, x.amount, list(x.cards), x.text)
-            for x in m.lines]
+    return [(N(tl.TienlenLineKind, x.kind), x.seat, x.other if x.HasField("other") else None, x.multiplier, x.amount,
+             list(x.cards.cards), x.text) for x in m.lines]
 
 
 def _tl_py_lines(s):
@@ -109,11 +124,11 @@ def test_tienlen_settle_seed_vectors_typed(stub):
     chop = VECTORS["tienlen_chop_rounds"]
     inst = VECTORS["tienlen_instant_win"][0]
     rem = VECTORS["tienlen_remaining"]
-    deals = [tl.TienlenDeal(chop_round=tl.TienlenRound(turns=[tl.TienlenTurn(seat=s, play=p) for s, p in c["round"]]), base=c["base"])
+    deals = [tl.TienlenDeal(chop_round=tl.TienlenRound(actions=[act(s, p) for s, p in c["round"]]), base=c["base"])
              for c in chop]
-    deals.append(tl.TienlenDeal(instant=tl.TienlenInstantDeal(hands=inst["hands"]), base=inst["base"]))
-    deals += [tl.TienlenDeal(game=tl.TienlenGame(remaining=["", c["cards"]], winner=0, played_any=[True, c["played_any"]]),
-                             base=c["base"]) for c in rem]
+    deals.append(tl.TienlenDeal(instant=tl.TienlenInstantDeal(hands=[C(h) for h in inst["hands"]]), base=inst["base"]))
+    deals += [tl.TienlenDeal(outcome=tl.TienlenOutcome(remaining=[C(""), C(c["cards"])], winner=0,
+                                                       played_any=[True, c["played_any"]]), base=c["base"]) for c in rem]
     rules = tienlen.Rules(rake_percent=0)
     req = pb.SettleRequest(tienlen=tl.TienlenSettleRequest(rules=tl.TienlenRules(rake_percent=0), deals=deals))
     res = stub.Settle(req, timeout=10).tienlen.results
@@ -124,7 +139,7 @@ def test_tienlen_settle_seed_vectors_typed(stub):
     want = tienlen.settle_instant(inst["hands"], inst["base"], rules=rules)
     assert list(s.deltas) == inst["expected_deltas"] == want.deltas
     assert _tl_lines(s) == _tl_py_lines(want) and s.lines
-    assert list(s.instant) == [x or "" for x in want.instant]
+    assert [N(tl.TienlenInstantWinKind, x) for x in s.instant] == want.instant
     for c, r in zip(rem, res[len(chop) + 1:]):
         want = tienlen.settle(["", c["cards"]], 0, c["base"], played_any=[True, c["played_any"]], rules=rules)
         assert list(r.settlement.deltas) == [c["expected_pay"], -c["expected_pay"]] == want.deltas
@@ -133,11 +148,11 @@ def test_tienlen_settle_seed_vectors_typed(stub):
 
 
 def _tl_round_query(turns, hands=None, leader=None, check=None):
-    q = tl.TienlenRoundQuery(turns=[tl.TienlenTurn(seat=s, play=p) for s, p in turns], hands=hands or ())
+    q = tl.TienlenRoundQuery(actions=[act(s, p) for s, p in turns], hands=[C(h) for h in hands or ()])
     if leader is not None:
         q.leader = leader
     if check is not None:
-        q.check.CopyFrom(tl.TienlenTurn(seat=check[0], play=check[1]))
+        q.check.CopyFrom(act(*check))
     return tl.TienlenEvaluateItem(round_state=q)
 
 
@@ -163,7 +178,7 @@ def test_tienlen_whole_game_through_round_state(stub, seed):
     hands = [deck[13 * i:13 * i + 13] for i in range(4)]
     held = [set(h) for h in hands]
     dealt = [" ".join(h) for h in hands]
-    first = _tl_eval(stub, tl.TienlenEvaluateItem(first_leader=tl.TienlenFirstLeaderQuery(hands=dealt)))[0].first_leader
+    first = _tl_eval(stub, tl.TienlenEvaluateItem(first_leader=tl.TienlenFirstLeaderQuery(hands=[C(h) for h in dealt])))[0].first_leader
     want = tienlen.first_leader(hands)
     assert (first.seat, first.card, first.must_contain) == (want.seat, want.card, want.must_contain)
     first_round, leader, rounds, played = True, first.seat, [], [False] * 4
@@ -175,21 +190,21 @@ def test_tienlen_whole_game_through_round_state(stub, seed):
             st = _tl_eval(stub, q)[0].round_state
             py = tienlen.round_state(turns, leader=None if first_round else leader,
                                      first_lead=want if first_round else None)
-            assert ([(p.seat, list(p.play.cards)) for p in st.plays] == [(s, p.cards) for s, p in py.plays])
+            assert ([(p.seat, list(p.play.cards.cards)) for p in st.plays] == [(s, p.cards) for s, p in py.plays])
             assert (st.to_move if st.HasField("to_move") else None, st.over, list(st.passed)) == (py.to_move, py.over, py.passed)
             if st.over:
                 leader = st.next_leader
                 break
             seat = st.to_move
-            table = " ".join(st.plays[-1].play.cards) if st.plays else None
-            lp = tl.TienlenLegalPlaysQuery(hand=" ".join(sorted(held[seat])), passed=seat in st.passed)
+            table = " ".join(st.plays[-1].play.cards.cards) if st.plays else None
+            lp = tl.TienlenLegalPlaysQuery(hand=C(sorted(held[seat])), passed=seat in st.passed)
             if table:
-                lp.table = table
+                lp.table.CopyFrom(C(table))
             plays = _tl_eval(stub, tl.TienlenEvaluateItem(legal_plays=lp))[0].legal_plays.plays
-            action = " ".join(rng.choice(plays).cards) if plays and (not table or rng.random() < 0.7) else "pass"
+            action = " ".join(rng.choice(plays).cards.cards) if plays and (not table or rng.random() < 0.7) else "pass"
             checked = _tl_eval(stub, _tl_round_query(turns, dealt if first_round else None,
                                                      None if first_round else leader, (seat, action)))[0].round_state
-            assert checked.check.allowed, checked.check.reason
+            assert checked.check.allowed, checked.check.message
             turns.append([seat, action])
             if action != "pass":
                 held[seat] -= set(action.split())
@@ -200,8 +215,8 @@ def test_tienlen_whole_game_through_round_state(stub, seed):
         rounds.append(turns)
         first_round = False
     remaining = [" ".join(sorted(h)) for h in held]
-    deal = tl.TienlenDeal(game=tl.TienlenGame(remaining=remaining, winner=winner, played_any=played,
-                                              chops=[tl.TienlenRound(turns=[tl.TienlenTurn(seat=s, play=p) for s, p in r]) for r in rounds]),
+    deal = tl.TienlenDeal(outcome=tl.TienlenOutcome(remaining=[C(r) for r in remaining], winner=winner, played_any=played,
+                                                    chops=[tl.TienlenRound(actions=[act(s, p) for s, p in r]) for r in rounds]),
                           base=10)
     s = stub.Settle(pb.SettleRequest(tienlen=tl.TienlenSettleRequest(deals=[deal])), timeout=10).tienlen.results[0]
     assert s.WhichOneof("result") == "settlement", s
@@ -217,17 +232,19 @@ def test_tienlen_illegal_action_names_it(stub):
         _tl_round_query([[0, "3s"]], hands, check=(2, "4d")),         # out of turn: allowed = false
         _tl_round_query([[0, "3s"], [1, "Zz"]], hands),
     ])), timeout=10).tienlen.results
-    assert res[0].error.field == "items[0].round_state.turns[2]" and "3c" in res[0].error.message
-    assert not res[1].round_state.check.allowed and res[1].round_state.check.reason
+    assert res[0].error.field.startswith("items[0].round_state.actions[2]") and "3c" in res[0].error.message
+    assert not res[1].round_state.check.allowed and res[1].round_state.check.message
+    assert res[1].round_state.check.reason == common_pb2.ERROR_REASON_ILLEGAL_ACTION
     assert res[1].round_state.to_move == 1
-    assert res[2].error.field.startswith("items[2].round_state.turns[1]") and "Zz" in res[2].error.message
+    assert res[2].error.field.startswith("items[2].round_state.actions[1]") and "Zz" in res[2].error.message
+    assert res[2].error.reason == common_pb2.ERROR_REASON_BAD_CARD
 
 
 def test_tienlen_bad_rule_value_is_invalid_argument(stub):
     """A bad 越式13张 rule value fails the request naming the option, even when no item
     would have used it."""
     req = pb.CompareRequest(tienlen=tl.TienlenCompareRequest(
-        rules=tl.TienlenRules(rake_percent=500), items=[tl.TienlenCompareItem(play="4s", table="3s")]))
+        rules=tl.TienlenRules(rake_percent=500), items=[tl.TienlenCompareItem(play=C("4s"), table=C("3s"))]))
     try:
         tienlen.Rules(rake_percent=500)
     except Exception:
@@ -249,7 +266,21 @@ def test_every_rule_option_is_in_the_rules_message(msg, cls):
     assert {f.name for f in fields} == set(cls.__match_args__)
     assert all(f.has_presence for f in fields)
     defaults = cls()
-    assert cls(**{f.name: getattr(msg(**{f.name: getattr(defaults, f.name)}), f.name) for f in fields}) == defaults
+
+    def roundtrip(f):
+        value = getattr(defaults, f.name)
+        if f.enum_type is not None:  # an enum option: its values name the API's strings
+            return N(_enum(f), getattr(msg(**{f.name: E(_enum(f), value)}), f.name))
+        return getattr(msg(**{f.name: value}), f.name)
+
+    assert cls(**{f.name: roundtrip(f) for f in fields}) == defaults
+
+
+def _enum(f):
+    """The generated enum wrapper of field ``f`` of ``msg``."""
+    from google.protobuf.internal.enum_type_wrapper import EnumTypeWrapper
+
+    return EnumTypeWrapper(f.enum_type)
 
 
 def _rules_call(stub, rpc, game, request, rules):
@@ -273,14 +304,15 @@ def test_tienlen_turn_after_chop(stub):
         return _rules_call(stub, "Evaluate", "tienlen", req, rules)
 
     assert call(tl.TienlenRules()).results[0].round_state.to_move == 2  # from the chopper
-    assert call(tl.TienlenRules(turn_after_chop="resume")).results[0].round_state.to_move == 3
-    _assert_bad_rule(call(tl.TienlenRules(turn_after_chop="sideways")), "tienlen.rules.turn_after_chop")
+    assert call(tl.TienlenRules(turn_after_chop=tl.TIENLEN_TURN_AFTER_CHOP_RESUME)).results[0].round_state.to_move == 3
+    _assert_bad_rule(call(tl.TienlenRules(turn_after_chop=9)), "tienlen.rules.turn_after_chop")
 
 
 def test_dachu_jiao_round_up(stub):
     """繳 at base 1 x 1 is half a unit: rounded up to 1 (default) or down to 0."""
     def deltas(rules):
-        req = dc.DachuSettleRequest(deals=[dc.DachuDeal(chu_side=[0, 2], surrendered=[1, 3], base=1)])
+        req = dc.DachuSettleRequest(deals=[dc.DachuDeal(outcome=dc.DachuOutcome(chu_side=[0, 2], surrendered=[1, 3]),
+                                                        base=1)])
         return list(_rules_call(stub, "Settle", "dachu", req, rules).results[0].settlement.deltas)
 
     assert deltas(dc.DachuRules()) == [1, -1, 1, -1] == dachu.settle([0, 2], base=1, surrendered=[1, 3]).deltas
@@ -291,17 +323,19 @@ def test_dachu_declare_once_per(stub):
     """RULES 3.5: two players may each 夢踹 (default "player_and_kind"), not with "game"."""
     hands = ["Ah 5s 5h 5d 2s 3s 4s 6s 7s 8s 9s Ts Js", "Ad 6h 6d 6c 2h 3h 4h 7h 8h 9h Th Jh Qh",
              "As Ac 2d 3d 4d 7d 8d 9d Td Jd Qd Kd Kh", "2c 3c 4c 5c 7c 8c 9c Tc Jc Qc Kc Ks Qs"]
-    actions = [dc.DachuDealAction(kind="deal")] * 5 + [dc.DachuDealAction(kind="meng_chuai", seat=0, cards="5s 5h 5d"),
-                                                       dc.DachuDealAction(kind="meng_chuai", seat=1, cards="6h 6d 6c")]
+    deal, chuai = dc.DACHU_DEAL_ACTION_KIND_DEAL, dc.DACHU_DEAL_ACTION_KIND_MENG_CHUAI
+    actions = [dc.DachuDealAction(kind=deal)] * 5 + [dc.DachuDealAction(kind=chuai, seat=0, cards=C("5s 5h 5d")),
+                                                     dc.DachuDealAction(kind=chuai, seat=1, cards=C("6h 6d 6c"))]
 
     def call(rules):
-        req = dc.DachuEvaluateRequest(items=[dc.DachuEvaluateItem(deal=dc.DachuDealQuery(hands=hands, actions=actions))])
+        req = dc.DachuEvaluateRequest(items=[dc.DachuEvaluateItem(deal=dc.DachuDealQuery(hands=[C(h) for h in hands],
+                                                                                         actions=actions))])
         return _rules_call(stub, "Evaluate", "dachu", req, rules)
 
     assert call(dc.DachuRules()).results[0].deal.multiplier == 4
-    once = call(dc.DachuRules(declare_once_per="game")).results[0]
+    once = call(dc.DachuRules(declare_once_per=dc.DACHU_DECLARE_ONCE_PER_GAME)).results[0]
     assert once.error.field.startswith("items[0].deal.actions[6]") and "once per game" in once.error.message, once
-    _assert_bad_rule(call(dc.DachuRules(declare_once_per="never")), "dachu.rules.declare_once_per")
+    _assert_bad_rule(call(dc.DachuRules(declare_once_per=99)), "dachu.rules.declare_once_per")
 
 
 # ---- 打儲 ----
@@ -309,60 +343,64 @@ def test_dachu_declare_once_per(stub):
 def test_dachu_beats_seed_vectors(stub):
     for chu in ("red", "black"):
         cases = [c for c in VECTORS["dachu_beats"] if c["chu"] == chu]
-        req = pb.CompareRequest(dachu=dc.DachuCompareRequest(chu=chu, items=[dc.DachuCompareItem(play=c["play"], table=c["table"]) for c in cases]))
+        req = pb.CompareRequest(dachu=dc.DachuCompareRequest(items=[
+            dc.DachuCompareItem(play=C(c["play"]), table=C(c["table"]), chu=E(dc.DachuColour, chu)) for c in cases]))
         res = stub.Compare(req, timeout=10).dachu.results
         assert [r.beats for r in res] == [c["expected"] for c in cases]
         assert [r.beats for r in res] == [dachu.beats(c["play"], c["table"], chu) for c in cases]
 
 
-def test_dachu_bad_chu_is_invalid_argument(stub):
-    req = pb.CompareRequest(dachu=dc.DachuCompareRequest(chu="green", items=[dc.DachuCompareItem(play="3s", table="4s")]))
-    with pytest.raises(grpc.RpcError) as ei:
-        stub.Compare(req, timeout=10)
-    assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert bad_request_fields(ei.value)[0][0] == "dachu.chu"
+def test_dachu_chu_is_per_item(stub):
+    """An item without its 儲 colour is that item's error; the rest of a mixed batch is
+    answered."""
+    req = pb.CompareRequest(dachu=dc.DachuCompareRequest(items=[
+        dc.DachuCompareItem(play=C("4s"), table=C("3s")), dc.DachuCompareItem(play=C("4s"), table=C("3s"), chu=RED)]))
+    res = stub.Compare(req, timeout=10).dachu.results
+    assert res[0].error.field == "items[0].chu" and res[0].error.reason == common_pb2.ERROR_REASON_INVALID
+    assert res[1].beats
 
 
 def test_dachu_every_rule_option_reaches_the_api(stub):
     # mixed_ace_pair off: one 儲A + one plain A is not a pair
-    items = [dc.DachuEvaluateItem(play="Ah As")]
-    on = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(chu="red", items=items)), timeout=10)
+    items = [dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=C("Ah As"), chu=RED))]
+    on = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=items)), timeout=10)
     off = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(
-        chu="red", rules=dc.DachuRules(mixed_ace_pair=False), items=items)), timeout=10)
-    assert on.dachu.results[0].play.kind == "pair"
+        rules=dc.DachuRules(mixed_ace_pair=False), items=items)), timeout=10)
+    assert on.dachu.results[0].play.kind == dc.DACHU_PLAY_KIND_PAIR
     assert off.dachu.results[0].WhichOneof("result") == "error"
 
 
 def test_dachu_classify_legal_and_timeout_plays(stub):
     plays = ["Ah Ad", "As 2s 3s", "5s 5h 5d", "9s", "3s 5h"]
     hand = "3h 4s 5d 6c 9s 9h Ts Jd Qc Kh Ah 2s 2d"
-    items = [dc.DachuEvaluateItem(play=p) for p in plays] + [
-        dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=hand, table="8d")),
-        dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=hand, first_lead=True)),
-        dc.DachuEvaluateItem(timeout_play=dc.DachuTimeoutPlayQuery(hand=hand, first_lead=True)),
-        dc.DachuEvaluateItem(timeout_play=dc.DachuTimeoutPlayQuery(hand=hand, table="8d")),
-        dc.DachuEvaluateItem(timeout_play=dc.DachuTimeoutPlayQuery(hand="4s 5d", first_lead=True))]
-    res = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(chu="red", items=items)), timeout=10).dachu.results
-    assert [r.play.kind for r in res[:4]] == [dachu.classify(p, "red").kind for p in plays[:4]]
-    assert res[0].play.kind == "du_chu"
+    items = [dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=C(p), chu=RED)) for p in plays] + [
+        dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=C(hand), table=C("8d"), chu=RED)),
+        dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=C(hand), first_lead=True, chu=RED)),
+        dc.DachuEvaluateItem(timeout_play=dc.DachuTimeoutPlayQuery(hand=C(hand), first_lead=True, chu=RED)),
+        dc.DachuEvaluateItem(timeout_play=dc.DachuTimeoutPlayQuery(hand=C(hand), table=C("8d"), chu=RED)),
+        dc.DachuEvaluateItem(timeout_play=dc.DachuTimeoutPlayQuery(hand=C("4s 5d"), first_lead=True, chu=RED))]
+    res = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=items)), timeout=10).dachu.results
+    assert [N(dc.DachuPlayKind, r.play.kind) for r in res[:4]] == [dachu.classify(p, "red").kind for p in plays[:4]]
+    assert res[0].play.kind == dc.DACHU_PLAY_KIND_DU_CHU
     assert res[4].error.field == "items[4].play"
     n = len(plays)
-    assert [list(p.cards) for p in res[n].legal_plays.plays] == [p.cards for p in dachu.legal_plays(hand, "8d", "red")]
-    assert [list(p.cards) for p in res[n + 1].legal_plays.plays] == [
+    assert [list(p.cards.cards) for p in res[n].legal_plays.plays] == [p.cards for p in dachu.legal_plays(hand, "8d", "red")]
+    assert [list(p.cards.cards) for p in res[n + 1].legal_plays.plays] == [
         p.cards for p in dachu.legal_plays(hand, None, "red", first_lead=True)]
     t = res[n + 2].timeout_play
-    assert not t.passes and list(t.cards) == dachu.timeout_play(hand, None, "red", first_lead=True)
+    assert not t.passes and list(t.cards.cards) == dachu.timeout_play(hand, None, "red", first_lead=True)
     assert res[n + 3].timeout_play.passes and dachu.timeout_play(hand, "8d", "red") is None
     assert res[n + 4].error.field.startswith(f"items[{n + 4}].timeout_play.hand"), res[n + 4]
 
 
 def _dc_deal_action(t):
     kind, rest = t[0], t[1:]
+    k = E(dc.DachuDealActionKind, kind)
     if kind == "cheng_chu":
-        return dc.DachuDealAction(kind=kind, seat=rest[0], colour=rest[1] if len(rest) > 1 else "")
+        return dc.DachuDealAction(kind=k, seat=rest[0], colour=E(dc.DachuColour, rest[1] if len(rest) > 1 else None))
     if kind in ("meng_xuan", "meng_chuai"):
-        return dc.DachuDealAction(kind=kind, seat=rest[0], cards=rest[1] if isinstance(rest[1], str) else " ".join(rest[1]))
-    return dc.DachuDealAction(kind=kind)
+        return dc.DachuDealAction(kind=k, seat=rest[0], cards=C(rest[1]))
+    return dc.DachuDealAction(kind=k)
 
 
 def _dc_eval(stub, *items):
@@ -379,7 +417,7 @@ def test_dachu_whole_game_deal_calling_settle(stub, seed):
     hands = [" ".join(deck[13 * i:13 * i + 13]) for i in range(4)]
     first_seat = rng.randrange(4)
     py = dachu.Deal(hands, first_seat)
-    query = dc.DachuDealQuery(hands=hands, first_seat=first_seat)
+    query = dc.DachuDealQuery(hands=[C(h) for h in hands], first_seat=first_seat)
     while True:
         st = _dc_eval(stub, dc.DachuEvaluateItem(deal=query))[0].deal
         assert [_dc_deal_action(a) for a in py.legal_actions] == list(st.legal_actions)
@@ -387,7 +425,8 @@ def test_dachu_whole_game_deal_calling_settle(stub, seed):
             py.dealt, py.finished, py.multiplier, py.declared, py.first_leader)
         assert [list(h.cards) for h in st.held] == [list(h) for h in py.held]
         if st.finished:
-            assert (st.chu, list(st.chu_side), st.teams) == (py.chu, list(py.chu_side), py.teams)
+            assert (N(dc.DachuColour, st.chu), list(st.chu_side), N(dc.DachuTeams, st.teams)) == (
+                py.chu, list(py.chu_side), py.teams)
             break
         pick = rng.choice(list(st.legal_actions)) if rng.random() < 0.3 else st.legal_actions[0]
         query.actions.append(pick)
@@ -396,53 +435,58 @@ def test_dachu_whole_game_deal_calling_settle(stub, seed):
     pyc = py.calling()
     while True:
         st = _dc_eval(stub, dc.DachuEvaluateItem(calling=calling))[0].calling
-        assert [(a.call, a.seat) for a in st.legal_actions] == list(pyc.legal_actions)
-        assert (st.turn if st.HasField("turn") else None, st.multiplier, st.over, st.phase) == (
+        assert [(N(dc.DachuCallKind, a.call), a.seat) for a in st.legal_actions] == list(pyc.legal_actions)
+        assert (st.turn if st.HasField("turn") else None, st.multiplier, st.over, N(dc.DachuCallingPhase, st.phase)) == (
             pyc.turn, pyc.multiplier, pyc.over, pyc.phase)
         if st.over:
-            assert (list(st.playing), list(st.surrendered), list(st.bei_bao_da), st.outcome) == (
+            assert (list(st.playing), list(st.surrendered), list(st.bei_bao_da), N(dc.DachuCallingOutcome, st.outcome)) == (
                 list(pyc.playing), list(pyc.surrendered), list(pyc.bei_bao_da), pyc.outcome)
             break
         call = rng.choice(list(st.legal_actions))
         calling.calls.append(call)
-        pyc = pyc.apply((call.call, call.seat))
+        pyc = pyc.apply((N(dc.DachuCallKind, call.call), call.seat))
     places = list(st.playing)
     rng.shuffle(places)
-    deal = dc.DachuDeal(calling=calling, places=places if st.outcome == "play" else (), base=10)
+    play = st.outcome == dc.DACHU_CALLING_OUTCOME_PLAY
+    deal = dc.DachuDeal(outcome=dc.DachuOutcome(calling=calling, places=places if play else ()), base=10)
     r = stub.Settle(pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=[deal])), timeout=10).dachu.results[0]
     assert r.WhichOneof("result") == "settlement", r
     want = pyc.settle(places if pyc.outcome == "play" else None, base=10)
     s = r.settlement
     assert list(s.deltas) == want.deltas and sum(want.deltas) == 0
-    assert [(x.item, x.seat, x.amount, x.note) for x in s.lines] == [(x.item, x.seat, x.amount, x.note) for x in want.lines]
-    assert (s.verdict if s.HasField("verdict") else None, s.wipe_out, s.result_multiplier, list(s.theoretical)) == (
+    assert [(N(dc.DachuLineKind, x.kind), x.seat, x.amount, x.text) for x in s.lines] == [
+        (x.item, x.seat, x.amount, x.note) for x in want.lines]
+    assert (N(dc.DachuVerdict, s.verdict), s.wipe_out, s.result_multiplier, list(s.theoretical)) == (
         want.verdict, want.wipe_out, want.result_multiplier, want.theoretical)
 
 
 def _py_action(a):
-    if a.kind in ("deal", "finish"):
-        return (a.kind,)
-    if a.kind == "cheng_chu":
-        return (a.kind, a.seat, a.colour) if a.colour else (a.kind, a.seat)
-    return (a.kind, a.seat, a.cards)
+    kind = N(dc.DachuDealActionKind, a.kind)
+    if kind in ("deal", "finish"):
+        return (kind,)
+    if kind == "cheng_chu":
+        return (kind, a.seat, N(dc.DachuColour, a.colour)) if a.colour else (kind, a.seat)
+    return (kind, a.seat, list(a.cards.cards))
 
 
 def test_dachu_illegal_actions_name_them(stub):
     hands = [" ".join(TL_DECK[i::4][:13]) for i in range(4)]
-    deal = dc.DachuDealQuery(hands=hands, actions=[dc.DachuDealAction(kind="deal"), dc.DachuDealAction(kind="finish")])
+    deal = dc.DachuDealQuery(hands=[C(h) for h in hands], actions=[
+        dc.DachuDealAction(kind=dc.DACHU_DEAL_ACTION_KIND_DEAL), dc.DachuDealAction(kind=dc.DACHU_DEAL_ACTION_KIND_FINISH)])
     start = dc.DachuCallingStart(chu_side=[0, 2])
     c = dachu.Calling([0, 2])
     wrong = next(s for s in range(4) if s != c.turn)
     res = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=[
         dc.DachuEvaluateItem(deal=deal),
-        dc.DachuEvaluateItem(calling=dc.DachuCallingQuery(start=start, calls=[dc.DachuCall(call="chuai", seat=wrong)])),
-        dc.DachuEvaluateItem(calling=dc.DachuCallingQuery(start=start, calls=[dc.DachuCall(call="bogus", seat=c.turn)])),
-        dc.DachuEvaluateItem(deal=dc.DachuDealQuery(hands=hands[:3])),
+        dc.DachuEvaluateItem(calling=dc.DachuCallingQuery(start=start, calls=[
+            dc.DachuCall(call=dc.DACHU_CALL_KIND_CHUAI, seat=wrong)])),
+        dc.DachuEvaluateItem(calling=dc.DachuCallingQuery(start=start, calls=[dc.DachuCall(seat=c.turn)])),
+        dc.DachuEvaluateItem(deal=dc.DachuDealQuery(hands=[C(h) for h in hands[:3]])),
     ])), timeout=10).dachu.results
     assert res[0].error.field.startswith("items[0].deal.actions[1]"), res[0]
     assert res[1].error.field.startswith("items[1].calling.calls[0]") and str(wrong) in res[1].error.message, res[1]
-    assert res[2].error.field.startswith("items[2].calling.calls[0]") and "bogus" in res[2].error.message, res[2]
-    assert res[3].error.field.startswith("items[3].deal"), res[3]
+    assert res[2].error.field == "items[2].calling.calls[0].call", res[2]
+    assert res[3].error.field == "items[3].deal.hands" and res[3].error.reason == common_pb2.ERROR_REASON_WRONG_COUNT
 
 
 def test_dachu_settle_typed_equals_python(stub):
@@ -451,18 +495,20 @@ def test_dachu_settle_typed_equals_python(stub):
              dict(chu_side=[1, 3], places=[0, 1, 2, 3], carried=[5, None, 5, None], base=10)]
     deals = []
     for c in cases:
-        d = dc.DachuDeal(chu_side=c["chu_side"], places=c["places"], escaped=c.get("escaped", ()), base=c.get("base", 1))
+        d = dc.DachuDeal(outcome=dc.DachuOutcome(chu_side=c["chu_side"], places=c["places"]),
+                         escaped=c.get("escaped", ()), base=c.get("base", 1))
         if "multiplier" in c:
-            d.multiplier = c["multiplier"]
+            d.outcome.multiplier = c["multiplier"]
         for x in c.get("carried", ()):
             d.carried.add(**({} if x is None else {"amount": x}))
         deals.append(d)
-    deals.append(dc.DachuDeal(chu_side=[0, 1, 2], places=[0, 1, 2, 3]))  # three 儲 holders: an error
+    deals.append(dc.DachuDeal(outcome=dc.DachuOutcome(chu_side=[0, 1, 2], places=[0, 1, 2, 3])))  # three 儲 holders
     res = stub.Settle(pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=deals)), timeout=10).dachu.results
     for c, r in zip(cases, res):
         want = dachu.settle(c["chu_side"], c["places"] or None, base=c.get("base", 1), multiplier=c.get("multiplier"),
                             escaped=c.get("escaped", ()), carried=c.get("carried"))
         assert r.WhichOneof("result") == "settlement", r
         assert list(r.settlement.deltas) == want.deltas
-        assert [(x.item, x.seat, x.amount) for x in r.settlement.lines] == [(x.item, x.seat, x.amount) for x in want.lines]
-    assert res[-1].error.field.startswith(f"deals[{len(cases)}].chu_side"), res[-1]
+        assert [(N(dc.DachuLineKind, x.kind), x.seat, x.amount) for x in r.settlement.lines] == [
+            (x.item, x.seat, x.amount) for x in want.lines]
+    assert res[-1].error.field.startswith(f"deals[{len(cases)}].outcome.chu_side"), res[-1]

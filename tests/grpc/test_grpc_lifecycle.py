@@ -15,7 +15,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 from grpc_fixtures import children, ServerProcess, metric_value, random_deals as deals, wait_for
 
@@ -24,7 +24,7 @@ SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.Health
 
 
 def evaluate_request(n=1):
-    return pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs")] * n))
+    return pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))] * n))
 
 
 def test_sigterm_finishes_the_call_in_flight_and_exits_0(tmp_path):
@@ -118,7 +118,7 @@ def test_token_required_except_for_health(tmp_path):
                     stub.Evaluate(evaluate_request(), timeout=10, metadata=md)
                 assert ei.value.code() == grpc.StatusCode.UNAUTHENTICATED
             ok = stub.Evaluate(evaluate_request(), timeout=10, metadata=(("authorization", "Bearer s3cret"),))
-            assert ok.shisanshui.results[0].row.category == "high_card"
+            assert ok.shisanshui.results[0].row.category == ssw.SHISANSHUI_CATEGORY_HIGH_CARD
         assert s.terminate() == 0
     finally:
         s.close()

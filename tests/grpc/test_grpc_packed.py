@@ -12,7 +12,7 @@ import pytest
 
 from handeval import shisanshui
 from handeval.server.client import bad_request_fields
-from handeval.v1 import handeval_pb2 as pb, shisanshui_pb2 as ssw
+from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
 
 from grpc_fixtures import channel, server, stub  # noqa: F401  (fixtures)
 
@@ -72,19 +72,19 @@ def test_random_rows_equal_the_python_api(stub, size):
 
 def test_rules_are_applied_and_items_answered_alongside(stub):
     wheel = bytes(packed_id(c) for c in "Ah 2s 3h 4d 5c".split())
-    rules = ssw.ShisanshuiRules(a2345="second_highest")
+    rules = ssw.ShisanshuiRules(a2345=ssw.SHISANSHUI_A2345_SECOND_HIGHEST)
     res = evaluate(stub, rules=rules, packed_rows=wheel,
-                   items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs"), ssw.ShisanshuiEvaluateItem(row="As As")])
+                   items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split())), ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As As".split()))])
     assert res.packed_categories == shisanshui.categories_from_ids(
         wheel, 5, rules=shisanshui.Rules(a2345="second_highest"))
     assert shisanshui.CATEGORIES[res.packed_categories[0]] == "straight"
     assert [r.WhichOneof("result") for r in res.results] == ["row", "error"]
-    assert res.results[0].row.category == "high_card" and "As" in res.results[1].error.message
+    assert res.results[0].row.category == ssw.SHISANSHUI_CATEGORY_HIGH_CARD and "As" in res.results[1].error.message
 
 
 def test_no_packed_rows_gives_empty_packed_categories(stub):
-    res = evaluate(stub, items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs")])
-    assert res.packed_categories == b"" and res.results[0].row.category == "high_card"
+    res = evaluate(stub, items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))])
+    assert res.packed_categories == b"" and res.results[0].row.category == ssw.SHISANSHUI_CATEGORY_HIGH_CARD
     assert evaluate(stub, packed_rows=b"", row_size=3).packed_categories == b""
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 
 from handeval import shisanshui as ssw
-from handeval.v1 import common_pb2, shisanshui_pb2 as pb
+from handeval.v2 import common_pb2, shisanshui_pb2 as pb
 
 from test_shisanshui import DECK, RANKS, deal  # deal: 2-4 seats, specials, fouls, caps, rules
 
@@ -19,10 +19,12 @@ def settlement_from_fields(s) -> pb.ShisanshuiSettlement:
         p = dict(p)
         if p["scooper"] is None:
             del p["scooper"]  # proto3 optional: unset
+        p["kind"] = pb.ShisanshuiPairKind.Value("SHISANSHUI_PAIR_KIND_" + p["kind"].upper())
         pairs.append(pb.ShisanshuiPair(**p))
     return pb.ShisanshuiSettlement(
         waters=d["waters"], deltas=d["deltas"], pairwise=[common_pb2.IntRow(values=r) for r in d["pairwise"]],
-        fouls=d["fouls"], specials=[x or "" for x in d["specials"]], home_runs=d["home_runs"],
+        fouls=d["fouls"], specials=[pb.ShisanshuiSpecialKind.Value("SHISANSHUI_SPECIAL_KIND_" + x.upper()) if x else 0
+                                          for x in d["specials"]], home_runs=d["home_runs"],
         theoretical=d["theoretical"], rake=d["rake"], pairs=pairs)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 from grpc_fixtures import children, ServerProcess, wait_for
 
@@ -23,7 +23,7 @@ def _cmdline(pid) -> str:
 
 
 def _evaluate(stub, md):
-    req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row="As Ks Qs")]))
+    req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]))
     return stub.Evaluate(req, timeout=30, metadata=md)
 
 

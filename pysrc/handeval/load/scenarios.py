@@ -1,7 +1,7 @@
 """The load scenarios: every request the load tests send and every check of an answer.
 
 This is the only module of ``handeval.load`` that knows the gRPC contract
-(``handeval.v1``): it builds the serialised requests of each scenario and counts the item
+(``handeval.v2``): it builds the serialised requests of each scenario and counts the item
 errors in a serialised response. The locustfile, the report and the spawned servers see
 scenario names, method names and bytes only, so moving to another version of the contract
 changes this file alone.
@@ -17,7 +17,7 @@ import random
 from dataclasses import dataclass
 from typing import Callable, Dict, List, Tuple
 
-SERVICE = "handeval.v1.Handeval"
+SERVICE = "handeval.v2.Handeval"
 RPCS = ("Evaluate", "Compare", "Settle", "Arrange")
 RANKS = "23456789TJQKA"
 DECK = [r + s for r in RANKS for s in "shdc"]  # index = card id = rank * 4 + suit (packed rows)
@@ -39,9 +39,33 @@ def method_path(rpc: str) -> str:
 # ---------------------------------------------------------------- request builders
 
 def _pb():
-    from handeval.v1 import dachu_pb2, handeval_pb2, shisanshui_pb2, tienlen_pb2
+    from handeval.v2 import dachu_pb2, handeval_pb2, shisanshui_pb2, tienlen_pb2
 
     return handeval_pb2, shisanshui_pb2, tienlen_pb2, dachu_pb2
+
+
+def C(cards):
+    """A ``Cards`` message from "As Ks" or a list of cards."""
+    from handeval.v2 import common_pb2
+
+    return common_pb2.Cards(cards=cards.split() if isinstance(cards, str) else list(cards))
+
+
+def E(enum, name):
+    """The value of a v2 enum named like the Python API (``E(DachuCallKind, "chuai")``)."""
+    if name is None:
+        return 0
+    prefix = enum.DESCRIPTOR.values_by_number[0].name[:-len("UNSPECIFIED")]
+    return enum.Value(prefix + name.upper())
+
+
+def _act(seat, play):
+    """A PlayAction from the API's ``(seat, cards | "pass")``."""
+    from handeval.v2 import common_pb2
+
+    if play == "pass":
+        return common_pb2.PlayAction(seat=seat, kind=common_pb2.ACTION_KIND_PASS)
+    return common_pb2.PlayAction(seat=seat, kind=common_pb2.ACTION_KIND_PLAY, cards=C(play))
 
 
 def _arrangement(cards13):
@@ -72,7 +96,7 @@ def ssw_packed(rng, batch):
 
 def ssw_evaluate(rng, batch):
     pb, ssw, _, _ = _pb()
-    items = [ssw.ShisanshuiEvaluateItem(row=" ".join(rng.sample(DECK, 5))) for _ in range(batch)]
+    items = [ssw.ShisanshuiEvaluateItem(row=C(rng.sample(DECK, 5))) for _ in range(batch)]
     return [_call("Evaluate", pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=items)), batch)]
 
 
@@ -81,7 +105,7 @@ def ssw_compare(rng, batch):
     items = []
     for _ in range(batch):
         t = rng.sample(DECK, 10)  # one deck per pair
-        items.append(ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=" ".join(t[:5]), b=" ".join(t[5:]))))
+        items.append(ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(t[:5]), b=C(t[5:]))))
     return [_call("Compare", pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=items)), batch)]
 
 
@@ -94,26 +118,26 @@ def ssw_settle(rng, batch):
         for s in range(4):
             f, m, b = _arrangement(deck[13 * s:13 * s + 13])
             players.append(ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
-                front=" ".join(f), middle=" ".join(m), back=" ".join(b))))
+                front=C(f), middle=C(m), back=C(b))))
         deals.append(ssw.ShisanshuiDeal(players=players, base=10))
     return [_call("Settle", pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals)), batch)]
 
 
 def ssw_arrange(rng, batch):
     pb, ssw, _, _ = _pb()
-    items = [ssw.ShisanshuiArrangeItem(hand=" ".join(rng.sample(DECK, 13))) for _ in range(batch)]
+    items = [ssw.ShisanshuiArrangeItem(hand=C(rng.sample(DECK, 13))) for _ in range(batch)]
     return [_call("Arrange", pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=items)), batch)]
 
 
 def tienlen_evaluate(rng, batch):
     pb, _, tl, _ = _pb()
-    items = [tl.TienlenEvaluateItem(play=p) for p in _same_rank_plays(rng, batch)]
+    items = [tl.TienlenEvaluateItem(play=C(p)) for p in _same_rank_plays(rng, batch)]
     return [_call("Evaluate", pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=items)), batch)]
 
 
 def tienlen_compare(rng, batch):
     pb, _, tl, _ = _pb()
-    items = [tl.TienlenCompareItem(play=a, table=b) for a, b in (rng.sample(DECK, 2) for _ in range(batch))]
+    items = [tl.TienlenCompareItem(play=C([a]), table=C([b])) for a, b in (rng.sample(DECK, 2) for _ in range(batch))]
     return [_call("Compare", pb.CompareRequest(tienlen=tl.TienlenCompareRequest(items=items)), batch)]
 
 
@@ -157,9 +181,9 @@ def _tienlen_game(rng) -> dict:
 
 
 def _tienlen_deal(tl, g, base=10):
-    return tl.TienlenDeal(game=tl.TienlenGame(
-        remaining=g["remaining"], winner=g["winner"], played_any=g["played"],
-        chops=[tl.TienlenRound(turns=[tl.TienlenTurn(seat=s, play=p) for s, p in r]) for r in g["rounds"]]), base=base)
+    return tl.TienlenDeal(outcome=tl.TienlenOutcome(
+        remaining=[C(r) for r in g["remaining"]], winner=g["winner"], played_any=g["played"],
+        chops=[tl.TienlenRound(actions=[_act(s, p) for s, p in r]) for r in g["rounds"]]), base=base)
 
 
 def tienlen_settle(rng, batch):
@@ -180,17 +204,17 @@ def tienlen_flow(rng, batch):
 
     for _ in range(batch):
         g = _tienlen_game(rng)
-        evaluate(tl.TienlenEvaluateItem(first_leader=tl.TienlenFirstLeaderQuery(hands=g["dealt"])))
+        evaluate(tl.TienlenEvaluateItem(first_leader=tl.TienlenFirstLeaderQuery(hands=[C(h) for h in g["dealt"]])))
         for hand, table, passed, turns, first_round, leader, (seat, action) in g["steps"]:
-            lp = tl.TienlenLegalPlaysQuery(hand=hand, passed=passed)
+            lp = tl.TienlenLegalPlaysQuery(hand=C(hand), passed=passed)
             if table:
-                lp.table = table
+                lp.table.CopyFrom(C(table))
             evaluate(tl.TienlenEvaluateItem(legal_plays=lp))
-            q = tl.TienlenRoundQuery(turns=[tl.TienlenTurn(seat=s, play=p) for s, p in turns],
-                                     hands=g["dealt"] if first_round else ())
+            q = tl.TienlenRoundQuery(actions=[_act(s, p) for s, p in turns],
+                                     hands=[C(h) for h in g["dealt"]] if first_round else ())
             if not first_round:
                 q.leader = leader
-            q.check.CopyFrom(tl.TienlenTurn(seat=seat, play=action))
+            q.check.CopyFrom(_act(seat, action))
             evaluate(tl.TienlenEvaluateItem(round_state=q))
         calls.append(_call("Settle", pb.SettleRequest(tienlen=tl.TienlenSettleRequest(deals=[_tienlen_deal(tl, g)])), 1))
     return calls
@@ -198,23 +222,26 @@ def tienlen_flow(rng, batch):
 
 def dachu_evaluate(rng, batch):
     pb, _, _, dc = _pb()
-    items = [dc.DachuEvaluateItem(play=p) for p in _same_rank_plays(rng, batch)]
-    return [_call("Evaluate", pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(chu="red", items=items)), batch)]
+    items = [dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=C(p), chu=dc.DACHU_COLOUR_RED))
+             for p in _same_rank_plays(rng, batch)]
+    return [_call("Evaluate", pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=items)), batch)]
 
 
 def dachu_compare(rng, batch):
     pb, _, _, dc = _pb()
-    items = [dc.DachuCompareItem(play=a, table=b) for a, b in (rng.sample(DECK, 2) for _ in range(batch))]
-    return [_call("Compare", pb.CompareRequest(dachu=dc.DachuCompareRequest(chu="black", items=items)), batch)]
+    items = [dc.DachuCompareItem(play=C([a]), table=C([b]), chu=dc.DACHU_COLOUR_BLACK)
+             for a, b in (rng.sample(DECK, 2) for _ in range(batch))]
+    return [_call("Compare", pb.CompareRequest(dachu=dc.DachuCompareRequest(items=items)), batch)]
 
 
 def _dachu_action(dc, a):
     kind, rest = a[0], a[1:]
+    k = E(dc.DachuDealActionKind, kind)
     if kind == "cheng_chu":
-        return dc.DachuDealAction(kind=kind, seat=rest[0], colour=rest[1] if len(rest) > 1 else "")
+        return dc.DachuDealAction(kind=k, seat=rest[0], colour=E(dc.DachuColour, rest[1] if len(rest) > 1 else None))
     if kind in ("meng_xuan", "meng_chuai"):
-        return dc.DachuDealAction(kind=kind, seat=rest[0], cards=rest[1] if isinstance(rest[1], str) else " ".join(rest[1]))
-    return dc.DachuDealAction(kind=kind)
+        return dc.DachuDealAction(kind=k, seat=rest[0], cards=C(rest[1]))
+    return dc.DachuDealAction(kind=k)
 
 
 def _dachu_game(rng, dc):
@@ -226,25 +253,27 @@ def _dachu_game(rng, dc):
     hands = [" ".join(deck[13 * i:13 * i + 13]) for i in range(4)]
     first_seat = rng.randrange(4)
     deal = dachu.Deal(hands, first_seat)
-    query = dc.DachuDealQuery(hands=hands, first_seat=first_seat)
-    deal_states = [dc.DachuDealQuery(hands=hands, first_seat=first_seat)]
+    hands_c = [C(h) for h in hands]
+    query = dc.DachuDealQuery(hands=hands_c, first_seat=first_seat)
+    deal_states = [dc.DachuDealQuery(hands=hands_c, first_seat=first_seat)]
     while not deal.finished:
         legal = list(deal.legal_actions)
         pick = rng.choice(legal) if rng.random() < 0.3 else legal[0]
         query.actions.append(_dachu_action(dc, pick))
-        deal_states.append(dc.DachuDealQuery(hands=hands, first_seat=first_seat, actions=list(query.actions)))
+        deal_states.append(dc.DachuDealQuery(hands=hands_c, first_seat=first_seat, actions=list(query.actions)))
         deal = deal.apply(pick)
     calling = deal.calling()
     cq = dc.DachuCallingQuery(deal=query)
     calling_states = [dc.DachuCallingQuery(deal=query)]
     while not calling.over:
         call, seat = rng.choice(list(calling.legal_actions))
-        cq.calls.append(dc.DachuCall(call=call, seat=seat))
+        cq.calls.append(dc.DachuCall(call=E(dc.DachuCallKind, call), seat=seat))
         calling_states.append(dc.DachuCallingQuery(deal=query, calls=list(cq.calls)))
         calling = calling.apply((call, seat))
     places = list(calling.playing)
     rng.shuffle(places)
-    settle = dc.DachuDeal(calling=cq, places=places if calling.outcome == "play" else (), base=10)
+    settle = dc.DachuDeal(outcome=dc.DachuOutcome(calling=cq, places=places if calling.outcome == "play" else ()),
+                          base=10)
     return deal_states, calling_states, settle
 
 
@@ -263,10 +292,10 @@ def dachu_flow(rng, batch):
         deal_states, calling_states, settle = _dachu_game(rng, dc)
         for q in deal_states:
             calls.append(_call("Evaluate", pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(
-                chu="red", items=[dc.DachuEvaluateItem(deal=q)])), 1))
+                items=[dc.DachuEvaluateItem(deal=q)])), 1))
         for q in calling_states:
             calls.append(_call("Evaluate", pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(
-                chu="red", items=[dc.DachuEvaluateItem(calling=q)])), 1))
+                items=[dc.DachuEvaluateItem(calling=q)])), 1))
         calls.append(_call("Settle", pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=[settle])), 1))
     return calls
 

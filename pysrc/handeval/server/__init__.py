@@ -1,4 +1,4 @@
-"""The handeval gRPC service (``handeval.v1.Handeval``): ``handeval serve``.
+"""The handeval gRPC service (``handeval.v2.Handeval``): ``handeval serve``.
 
 Layout: ``config`` (flags and environment), ``app`` (one grpc.aio server process),
 ``supervisor`` (``--workers N``), ``service`` (dispatch, limits, status codes, metrics,

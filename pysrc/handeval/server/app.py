@@ -19,7 +19,7 @@ from grpc_reflection.v1alpha import reflection
 
 from handeval.server.config import EXIT_STARTUP, ServerConfig, StartupError, check_port_free, is_loopback, setup_logging
 from handeval.server.service import HandevalService, add_to_server
-from handeval.v1 import handeval_pb2
+from handeval.v2 import handeval_pb2
 
 log = logging.getLogger("handeval.server")
 

@@ -1,9 +1,11 @@
 """``handeval call``: one RPC with a proto3-JSON request, the JSON answer on stdout. Status
-errors print their code, message and google.rpc.BadRequest field violations to stderr.
+errors print their code, message, google.rpc.ErrorInfo reason and google.rpc.BadRequest
+field violations to stderr.
 
 The answer is printed as the Python API would show it: snake_case field names, every
 field of a message including zero values (``0``, ``false``, ``""``, ``[]``), integers as
-JSON numbers (proto3 JSON would quote int64), unset ``optional`` fields and messages as
+JSON numbers (proto3 JSON would quote int64), enums by their value names (as proto3 JSON
+does), unset ``optional`` fields and messages as
 ``null``; only the oneof members that are not set are left out."""
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any, Dict
 import grpc
 from google.protobuf import json_format
 
-from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc
+from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc
 
 
 def bad_request_fields(err: grpc.RpcError):
@@ -33,6 +35,20 @@ def bad_request_fields(err: grpc.RpcError):
             detail.Unpack(br)
             out += [(v.field, v.description) for v in br.field_violations]
     return out
+
+
+def error_info(err: grpc.RpcError):
+    """``(reason, metadata)`` of the google.rpc.ErrorInfo detail of a failed call, or None."""
+    from google.rpc import error_details_pb2
+    from grpc_status import rpc_status
+
+    status = rpc_status.from_call(err)
+    for detail in status.details if status else ():
+        if detail.Is(error_details_pb2.ErrorInfo.DESCRIPTOR):
+            info = error_details_pb2.ErrorInfo()
+            detail.Unpack(info)
+            return info.reason, dict(info.metadata)
+    return None
 
 
 def to_python(msg) -> dict:
@@ -57,6 +73,9 @@ def _value(fd, v):
         return to_python(v)
     if fd.type == fd.TYPE_BYTES:
         return base64.b64encode(v).decode()
+    if fd.type == fd.TYPE_ENUM:
+        value = fd.enum_type.values_by_number.get(v)
+        return value.name if value is not None else v
     return v
 
 
@@ -81,6 +100,9 @@ def call(args) -> int:
             response = getattr(stub, args.rpc)(request, timeout=args.timeout, metadata=metadata)
         except grpc.RpcError as e:
             print(f"handeval call: {e.code().name}: {e.details()}", file=sys.stderr)
+            info = error_info(e)
+            if info is not None:
+                print(f"  reason {info[0]}", file=sys.stderr)
             for field, description in bad_request_fields(e):
                 print(f"  field {field}: {description}", file=sys.stderr)
             return 1

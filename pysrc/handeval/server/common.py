@@ -8,9 +8,14 @@ ones); it never touches the grpc context.
 from __future__ import annotations
 
 import time
-from typing import Callable, Optional
+from typing import Any, Callable, Optional
 
 from handeval.errors import HandevalError
+from handeval.v2 import common_pb2
+
+#: ErrorReason enum value of each core reason name ("bad_card" -> ERROR_REASON_BAD_CARD).
+REASONS = {v.name[len("ERROR_REASON_"):].lower(): v.number
+           for v in common_pb2.ErrorReason.DESCRIPTOR.values if v.number}
 
 #: Echoed input (a bad value in a message) is cut to this many characters, so a huge bad
 #: value cannot bloat an answer, a status trailer or the log. The Rust core cuts the card
@@ -32,15 +37,22 @@ def clip(message: str) -> str:
     return message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS] + "…"
 
 
-class BadRequest(Exception):
-    """The request as a whole is bad → INVALID_ARGUMENT with a google.rpc.BadRequest
-    detail naming ``field`` (a path in the request, e.g. ``shisanshui.rules.a2345``)."""
+def reason_of(e) -> Any:
+    """The ErrorReason value of an error's ``reason`` name (INVALID when unknown)."""
+    return REASONS.get(getattr(e, "reason", None) or "invalid", common_pb2.ERROR_REASON_INVALID)
 
-    def __init__(self, field: str, message: str):
+
+class BadRequest(Exception):
+    """The request as a whole is bad → INVALID_ARGUMENT with google.rpc.BadRequest naming
+    ``field`` (a path in the request, e.g. ``shisanshui.rules.a2345``) and
+    google.rpc.ErrorInfo carrying ``reason`` (a core reason name, e.g. ``"bad_rule"``)."""
+
+    def __init__(self, field: str, message: str, reason: str = "invalid"):
         message = clip(message)
         super().__init__(f"{field}: {message}" if field else message)
         self.field = field
         self.description = message
+        self.reason = reason
 
 
 class Stopped(Exception):
@@ -56,10 +68,11 @@ class ItemFailed(Exception):
     """An item's error at a path the converter knows better than the Python API (e.g.
     ``round_state.turns[2]`` for the API's ``round[2]``)."""
 
-    def __init__(self, field: str, description: str):
+    def __init__(self, field: str, description: str, reason: str = "invalid"):
         super().__init__(description)
         self.field = field
         self.description = description
+        self.reason = reason
 
 
 def join(*parts) -> str:
@@ -92,7 +105,7 @@ def rename(e: HandevalError, renames: dict, prefix: str = ""):
     base, bracket, index = head.partition("[")
     if base in renames:
         field = join(renames[base], bracket + index, rest if sep else "")
-    return ItemFailed(join(prefix, field), describe(e))
+    return ItemFailed(join(prefix, field), describe(e), e.reason)
 
 
 def at(field: str, fn, *args, **kw):
@@ -103,7 +116,7 @@ def at(field: str, fn, *args, **kw):
     except HandevalError as e:
         if is_rules_field(e.field):
             raise
-        raise ItemFailed(field, describe(e)) from None
+        raise ItemFailed(field, describe(e), e.reason) from None
 
 
 class Batch:
@@ -169,6 +182,7 @@ class Batch:
         self.item_errors += 1
         out.Clear()
         out.error.field = join(f"{name}[{i}]", getattr(e, "field", None) or "")
+        out.error.reason = reason_of(e)
         out.error.message = clip(describe(e))
 
 
@@ -178,13 +192,25 @@ def rules_from(req, cls, field: str):
     rejects is a BadRequest naming ``field.<option>``."""
     if not req.HasField("rules"):
         return None
-    options = {fd.name: value for fd, value in req.rules.ListFields()}
+    options = {}
+    for fd, value in req.rules.ListFields():
+        try:
+            options[fd.name] = enum_name(fd.enum_type, value) if fd.enum_type else value
+        except ItemFailed as e:
+            raise BadRequest(join(field, fd.name), e.description, "bad_rule") from None
+    options = {k: v for k, v in options.items() if v is not None}  # UNSPECIFIED = the default
     if not options:
         return None
     try:
         return cls(**options)
     except HandevalError as e:
-        raise BadRequest(join(field, rule_option(e.field)), describe(e)) from None
+        raise BadRequest(join(field, rule_option(e.field)), describe(e), rule_reason(e)) from None
+
+
+def rule_reason(e) -> str:
+    """A rules error's reason: the core's when it names one, else ``bad_rule``."""
+    reason = getattr(e, "reason", None)
+    return reason if reason and reason != "invalid" else "bad_rule"
 
 
 def rule_option(field: Optional[str]) -> str:
@@ -198,7 +224,7 @@ def rules_error(e: HandevalError, game: str) -> Optional[BadRequest]:
     whole request fails naming the option (rule values the game's ``Rules`` does not
     check when it is built are checked by the core on first use)."""
     if is_rules_field(e.field):
-        return BadRequest(join(f"{game}.rules", rule_option(e.field)), describe(e))
+        return BadRequest(join(f"{game}.rules", rule_option(e.field)), describe(e), rule_reason(e))
     return None
 
 
@@ -212,3 +238,56 @@ def carried_from(carried) -> Optional[list]:
 def opt(msg, name: str, default=None):
     """A proto3 ``optional`` field's value, or ``default`` when unset."""
     return getattr(msg, name) if msg.HasField(name) else default
+
+
+# ---- enums: the proto value <-> the Python API's name ----
+
+#: Python API names that are not the enum value's suffix lower-cased.
+ENUM_ALIASES = {"DACHU_TEAMS_ONE_VS_THREE": "1v3", "DACHU_TEAMS_TWO_VS_TWO": "2v2"}
+_TO_NAME: dict = {}
+_TO_VALUE: dict = {}
+
+
+def _enum_tables(enum):
+    key = enum.full_name
+    if key not in _TO_NAME:
+        prefix = enum.values_by_number[0].name[:-len("UNSPECIFIED")]
+        names = {v.number: ENUM_ALIASES.get(v.name, v.name[len(prefix):].lower())
+                 for v in enum.values if v.number}
+        _TO_NAME[key] = names
+        _TO_VALUE[key] = {n: k for k, n in names.items()}
+    return _TO_NAME[key], _TO_VALUE[key]
+
+
+def enum_name(enum, value: int, field: str = "") -> Optional[str]:
+    """The Python API's name of a proto enum value (``enum`` a descriptor or a generated
+    enum wrapper); None for UNSPECIFIED. An unknown number (a newer client) is an
+    INVALID ItemFailed."""
+    enum = getattr(enum, "DESCRIPTOR", enum)
+    if not value:
+        return None
+    names, _ = _enum_tables(enum)
+    try:
+        return names[value]
+    except KeyError:
+        raise ItemFailed(field, f"{value} is not a value of {enum.name}") from None
+
+
+def enum_value(enum, name: Optional[str]) -> Any:
+    """The proto enum value of a Python API name (None → 0, UNSPECIFIED)."""
+    if name is None:
+        return 0
+    enum = getattr(enum, "DESCRIPTOR", enum)
+    return _enum_tables(enum)[1][name]
+
+
+def cards(m) -> list:
+    """A ``Cards`` message → the list of its entries (one card each) for the Python API."""
+    return list(m.cards)
+
+
+def required(value: Optional[str], field: str, what: str) -> str:
+    """``value``, or an ItemFailed naming ``field`` when the enum was left UNSPECIFIED."""
+    if value is None:
+        raise ItemFailed(field, f"set {what}", "invalid")
+    return value

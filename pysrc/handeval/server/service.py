@@ -1,4 +1,4 @@
-"""The ``handeval.v1.Handeval`` servicer: dispatch by RPC and game, limits, status codes,
+"""The ``handeval.v2.Handeval`` servicer: dispatch by RPC and game, limits, status codes,
 metrics and one log line per call. A small batch runs inline on the event loop (the hop
 to a thread costs more than its work); a larger one runs in the thread pool so it never
 blocks the event loop (the Rust calls release the GIL), and stops at its next check when
@@ -21,7 +21,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from handeval.server import common, metrics
 from handeval.server import dachu, shisanshui, tienlen
 from handeval.server.config import ServerConfig
-from handeval.v1 import handeval_pb2 as pb, handeval_pb2_grpc
+from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc
 
 log = logging.getLogger("handeval.server")
 
@@ -105,6 +105,12 @@ def wrap(rpc: str, game: str, payload: bytes) -> bytes:
     return TAGS[rpc, game] + bytes(length) + payload
 
 
+#: Each game's bound check on the records in a request (before any work): a record longer
+#: than 52 cards allow is the request's fault → BadRequest with reason too_large.
+LIMITS: Dict[str, Callable[[str, Any], None]] = {
+    "shisanshui": lambda rpc, sub: None, "tienlen": tienlen.check_limits, "dachu": dachu.check_limits,
+}
+
 #: The batch field of each RPC's game request.
 BATCH_FIELD = {"Evaluate": "items", "Compare": "items", "Settle": "deals", "Arrange": "items"}
 #: Batches of at most this many items run inline on the event loop: the hop to the
@@ -129,14 +135,28 @@ def _packed_rows(rpc: str, game: str, sub) -> int:
     return 0
 
 
-async def abort_bad_request(context, field: str, message: str):
-    """INVALID_ARGUMENT with a google.rpc.BadRequest detail naming ``field``."""
-    detail = any_pb2.Any()
-    detail.Pack(error_details_pb2.BadRequest(
+#: google.rpc.ErrorInfo.domain of the service's errors.
+ERROR_DOMAIN = "handeval.io"
+
+
+def bad_request_status(field: str, message: str, reason: str = "invalid") -> status_pb2.Status:
+    """The google.rpc.Status of an INVALID_ARGUMENT: a google.rpc.BadRequest naming
+    ``field`` and a google.rpc.ErrorInfo whose reason is the ErrorReason value name."""
+    bad, info = any_pb2.Any(), any_pb2.Any()
+    bad.Pack(error_details_pb2.BadRequest(
         field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]
     ))
-    status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=f"{field}: {message}" if field else message,
-                               details=[detail])
+    info.Pack(error_details_pb2.ErrorInfo(
+        reason=common_pb2.ErrorReason.Name(common.reason_of(common.ItemFailed(field, message, reason))),
+        domain=ERROR_DOMAIN, metadata={"field": field},
+    ))
+    return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=f"{field}: {message}" if field else message,
+                             details=[bad, info])
+
+
+async def abort_bad_request(context, field: str, message: str, reason: str = "invalid"):
+    """INVALID_ARGUMENT with the details of :func:`bad_request_status`."""
+    status = bad_request_status(field, message, reason)
     await context.abort(
         grpc.StatusCode.INVALID_ARGUMENT, status.message,
         trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),),
@@ -234,11 +254,12 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
                     f"{self.config.max_batch} per request (split the batch; the server's --max-batch)"
                     if items != len(getattr(sub, field)) else
                     f"{items} {field} exceed the limit of {self.config.max_batch} per request "
-                    "(split the batch; the server's --max-batch)")
+                    "(split the batch; the server's --max-batch)", "too_large")
+            LIMITS[game](rpc, sub)
             if rpc == "Arrange" and sub.samples > self.config.max_samples:  # unset: 0
                 raise common.BadRequest(
                     f"{game}.samples", f"{sub.samples} samples per hand exceed the limit of {self.config.max_samples} "
-                    "(the server's --max-samples)")
+                    "(the server's --max-samples)", "too_large")
             packed = _packed_rows(rpc, game, sub)
             items += packed
             if rpc != "Arrange" and items <= INLINE_ITEMS:
@@ -259,7 +280,7 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
         except common.BadRequest as e:
             code = "INVALID_ARGUMENT"
             self._warn(rpc, game, items, code, str(e), context)
-            await abort_bad_request(context, e.field, e.description)
+            await abort_bad_request(context, e.field, e.description, e.reason)
         except ResponseTooLarge as e:
             code = "RESOURCE_EXHAUSTED"
             self._warn(rpc, game, items, code, str(e), context)

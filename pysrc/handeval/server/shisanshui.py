@@ -10,9 +10,10 @@ from __future__ import annotations
 from handeval import shisanshui as api
 from handeval.errors import HandevalError
 from handeval.server.common import (
-    CHECK_EVERY, BadRequest, Batch, ItemFailed, at, carried_from, describe, opt, rename, rules_from,
+    CHECK_EVERY, BadRequest, Batch, ItemFailed, at, cards, carried_from, describe, enum_name, enum_value, opt, rename,
+    rules_from,
 )
-from handeval.v1 import shisanshui_pb2 as pb
+from handeval.v2 import shisanshui_pb2 as pb
 
 #: arrange_many is called on chunks of this many exact arrangements (a few ms), with a
 #: deadline check between; with Monte-Carlo ``samples`` on one hand at a time, as
@@ -22,6 +23,8 @@ ARRANGE_CHUNK = 256
 #: check between.
 ORDER_CHUNK = 4096
 ROWS = ("front", "middle", "back")
+#: ShisanshuiCategory value of each category name.
+CATEGORY = {name: enum_value(pb.ShisanshuiCategory, name) for name in api.CATEGORIES}
 
 
 def _rules(req):
@@ -30,14 +33,14 @@ def _rules(req):
 
 def _row(m: pb.ShisanshuiRow, r) -> None:
     """Write the classified row ``r`` into ``m`` in place."""
-    m.category = r.category
+    m.category = CATEGORY[r.category]
     m.category_zh = r.category_zh
     m.strength = r.strength
-    m.cards.extend(r.cards)
+    m.cards.cards.extend(r.cards)
 
 
 def _special(m: pb.ShisanshuiSpecial, s) -> None:
-    m.id = s.id
+    m.kind = enum_value(pb.ShisanshuiSpecialKind, s.id)
     m.name_zh = s.name_zh
     m.waters = s.waters
     for row in s.split or ():
@@ -62,7 +65,7 @@ def _packed(req, rules) -> bytes:
         if field.startswith("data[") and field.endswith("]"):  # data[i] = row i
             i = int(field[5:-1])
             message = f"row {i} (bytes {i * row_size}..{i * row_size + row_size - 1}): {message}"
-        raise BadRequest("shisanshui.packed_rows", message) from None
+        raise BadRequest("shisanshui.packed_rows", message, e.reason) from None
 
 
 def evaluate(req: pb.ShisanshuiEvaluateRequest, batch: Batch) -> pb.ShisanshuiEvaluateResponse:
@@ -72,17 +75,17 @@ def evaluate(req: pb.ShisanshuiEvaluateRequest, batch: Batch) -> pb.ShisanshuiEv
     def one(item, out):
         kind = item.WhichOneof("item")
         if kind == "row":
-            _row(out.row, at("row", api.classify, item.row, rules=rules))
+            _row(out.row, at("row", api.classify, cards(item.row), rules=rules))
         elif kind == "hand":
-            s = at("hand", api.special_hand, item.hand)
+            s = at("hand", api.special_hand, cards(item.hand))
             out.hand.SetInParent()
             if s is not None:
                 _special(out.hand.special, s)
         elif kind == "arrangement":
             a = item.arrangement
-            rows = [at(f"arrangement.{name}", api.classify, getattr(a, name), rules=rules) for name in ROWS]
+            rows = [at(f"arrangement.{name}", api.classify, cards(getattr(a, name)), rules=rules) for name in ROWS]
             try:
-                foul = api.is_foul(a.front, a.middle, a.back, rules=rules)
+                foul = api.is_foul(cards(a.front), cards(a.middle), cards(a.back), rules=rules)
             except HandevalError as e:
                 raise rename(e, {}, "arrangement") from None
             m = out.arrangement
@@ -122,11 +125,11 @@ def compare(req: pb.ShisanshuiCompareRequest, batch: Batch) -> pb.ShisanshuiComp
         kind = item.WhichOneof("item")
         if kind == "pair":
             try:
-                out.comparison = api.compare(item.pair.a, item.pair.b, rules=rules)
+                out.comparison = api.compare(cards(item.pair.a), cards(item.pair.b), rules=rules)
             except HandevalError as e:
                 raise rename(e, {}, "pair") from None
         elif kind == "order":
-            order(item.order.rows, out.order)
+            order([cards(r) for r in item.order.rows], out.order)
         else:
             raise ItemFailed("", "set one of pair, order")
 
@@ -144,7 +147,8 @@ def _order_error(e: HandevalError, offset: int):
     field = e.field or ""
     if not field.startswith("rows["):
         return e  # a rules error: Batch.each fails the request for it
-    return ItemFailed(f"order.rows[{offset + int(field[5:field.index(']')])}]{field[field.index(']') + 1:]}", describe(e))
+    return ItemFailed(f"order.rows[{offset + int(field[5:field.index(']')])}]{field[field.index(']') + 1:]}", describe(e),
+                      e.reason)
 
 
 # ---- Settle ----
@@ -153,9 +157,12 @@ def _player(i, p):
     kind = p.WhichOneof("hand")
     if kind == "arrangement":
         a = p.arrangement
-        return {"front": a.front, "middle": a.middle, "back": a.back}
+        return {"front": cards(a.front), "middle": cards(a.middle), "back": cards(a.back)}
     if kind == "special":
-        return {"special": p.special.id, "cards": p.special.cards}
+        special = enum_name(pb.ShisanshuiSpecialKind, p.special.kind, f"players[{i}].special.kind")
+        if special is None:
+            raise ItemFailed(f"players[{i}].special.kind", "set the declared special hand")
+        return {"special": special, "cards": cards(p.special.cards)}
     raise ItemFailed(f"players[{i}]", "set arrangement or special")
 
 
@@ -182,17 +189,16 @@ def settle(req: pb.ShisanshuiSettleRequest, batch: Batch) -> pb.ShisanshuiSettle
 # ---- Arrange ----
 
 def _choice(m: pb.ShisanshuiArrangeChoice, a) -> None:
-    m.front.extend(a.front)
-    m.middle.extend(a.middle)
-    m.back.extend(a.back)
+    m.arrangement.front.cards.extend(a.front)
+    m.arrangement.middle.cards.extend(a.middle)
+    m.arrangement.back.cards.extend(a.back)
     m.expected = a.expected
 
 
 def answer_msg(m: pb.ShisanshuiArrangeAnswer, a) -> None:
     """Write the arrangement ``a`` into ``m`` in place."""
     _choice(m.best, a)
-    if a.special is not None:
-        m.special = a.special
+    m.special = enum_value(pb.ShisanshuiSpecialKind, a.special)
     m.declare_special = a.declare_special
     for x in a.alternatives:
         _choice(m.alternatives.add(), x)
@@ -212,9 +218,9 @@ def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArra
         chunk = hands[start:start + step]
         try:
             # one item per hand: its Arrangement, or the HandevalError that hand would raise
-            answers = api.arrange_many([req.items[i].hand for i in chunk], rules=rules, **kw)
+            answers = api.arrange_many([cards(req.items[i].hand) for i in chunk], rules=rules, **kw)
         except HandevalError as e:  # a bad option: the whole request's fault
-            raise BadRequest(f"shisanshui.{e.field or 'items'}", describe(e)) from None
+            raise BadRequest(f"shisanshui.{e.field or 'items'}", describe(e), e.reason) from None
         for i, a in zip(chunk, answers):
             if isinstance(a, HandevalError):  # the error arrange(hand) raises, in place
                 batch.fail(outs[i], rename(a, {"cards13": "hand", "cards": "hand"}), i)
@@ -227,9 +233,9 @@ def arrange(req: pb.ShisanshuiArrangeRequest, batch: Batch) -> pb.ShisanshuiArra
         if kinds[i] != "best_response":
             raise ItemFailed("", "set one of hand, best_response")
         br = req.items[i].best_response
-        opponents = [{"front": o.front, "middle": o.middle, "back": o.back} for o in br.opponents]
+        opponents = [{"front": cards(o.front), "middle": cards(o.middle), "back": cards(o.back)} for o in br.opponents]
         try:
-            answer_msg(out.answer, api.best_response(br.cards, opponents, rules=rules, **top_k))
+            answer_msg(out.answer, api.best_response(cards(br.cards), opponents, rules=rules, **top_k))
         except HandevalError as e:
             raise rename(e, {"cards13": "cards"}, "best_response") from None
 

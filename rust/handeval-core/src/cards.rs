@@ -4,7 +4,7 @@
 //! 0..=3 for `s h d c`. Each game imposes its own rank and suit *order* on top of this;
 //! the numbering here is only an identity. A [`CardSet`] is a 52-bit mask.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use std::fmt;
 
 pub const RANK_CHARS: [char; 13] = ['2', '3', '4', '5', '6', '7', '8', '9', 'T', 'J', 'Q', 'K', 'A'];
@@ -63,7 +63,7 @@ impl Card {
         if id < 52 {
             Ok(Card(id))
         } else {
-            Err(Error::new(format!("card id {id} is out of range 0..51")))
+            Err(Error::new(format!("card id {id} is out of range 0..51")).because(Reason::BadCard))
         }
     }
 }
@@ -140,7 +140,7 @@ fn parse_suit(s: &str) -> Option<u8> {
 pub fn parse_card(token: &str) -> Result<Card> {
     let chars: Vec<(usize, char)> = token.char_indices().collect();
     if chars.is_empty() {
-        return Err(Error::new("empty card"));
+        return Err(Error::new("empty card").because(Reason::BadCard));
     }
     // Try every split point: rank|suit, then suit|rank.
     for &(at, _) in chars.iter().skip(1) {
@@ -168,7 +168,7 @@ pub fn parse_card(token: &str) -> Result<Card> {
     } else {
         "expected a rank (2-9, T/10, J, Q, K, A) and a suit (s h d c or ♠ ♥ ♦ ♣)".to_string()
     };
-    Err(Error::new(why))
+    Err(Error::new(why).because(Reason::BadCard))
 }
 
 /// Parse a list of cards separated by spaces and/or commas; reject empty tokens and
@@ -186,7 +186,8 @@ pub fn parse_cards(text: &str) -> Result<Vec<Card>> {
                 return Err(Error::new(format!(
                     "empty card at position {} (two commas in a row, or a leading/trailing comma)",
                     tokens.len()
-                )));
+                ))
+                .because(Reason::BadCard));
             }
         }
     }
@@ -198,7 +199,8 @@ pub fn parse_tokens<S: AsRef<str>>(tokens: &[S]) -> Result<Vec<Card>> {
     let mut cards = Vec::with_capacity(tokens.len());
     for (i, t) in tokens.iter().enumerate() {
         let t = t.as_ref().trim();
-        let c = parse_card(t).map_err(|e| Error::new(format!("bad card {t:?} at position {i}: {}", e.message)))?;
+        let c = parse_card(t)
+            .map_err(|e| Error::new(format!("bad card {t:?} at position {i}: {}", e.message)).because(Reason::BadCard))?;
         cards.push(c);
     }
     check_distinct(&cards)?;
@@ -211,7 +213,7 @@ pub fn check_distinct(cards: &[Card]) -> Result<()> {
     for (i, c) in cards.iter().enumerate() {
         let prev = seen[c.0 as usize];
         if prev != usize::MAX {
-            return Err(Error::new(format!("duplicate card {c} at positions {prev} and {i}")));
+            return Err(Error::new(format!("duplicate card {c} at positions {prev} and {i}")).because(Reason::DuplicateCard));
         }
         seen[c.0 as usize] = i;
     }
@@ -225,9 +227,9 @@ pub fn check_distinct_across(groups: &[(String, &[Card])]) -> Result<()> {
         for c in cards.iter() {
             if let Some(prev) = seen[c.0 as usize] {
                 if prev == g {
-                    return Err(Error::field(name.clone(), format!("duplicate card {c}")));
+                    return Err(Error::field(name.clone(), format!("duplicate card {c}")).because(Reason::DuplicateCard));
                 }
-                return Err(Error::field(name.clone(), format!("card {c} is also in {}", groups[prev].0)));
+                return Err(Error::field(name.clone(), format!("card {c} is also in {}", groups[prev].0)).because(Reason::DuplicateCard));
             }
             seen[c.0 as usize] = Some(g);
         }

@@ -12,6 +12,89 @@ use std::fmt;
 pub struct Error {
     pub field: Option<String>,
     pub message: String,
+    /// What kind of mistake it is, for programs (a game server branches on this, never
+    /// on the English `message`).
+    pub reason: Reason,
+}
+
+/// The machine-readable kind of an [`Error`]: one closed set for every game, so a client
+/// tells a bad card from a duplicate from an out-of-turn action without reading text.
+/// `as_str` is the name the Python API (`HandevalError.reason`) and the gRPC
+/// `ErrorReason` enum use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Reason {
+    /// Malformed or out-of-range input not covered by a more specific reason.
+    #[default]
+    Invalid,
+    /// A token that is not a card.
+    BadCard,
+    /// The same card twice: in one hand, or across the players of one deal.
+    DuplicateCard,
+    /// The wrong number of cards, seats, players or list entries.
+    WrongCount,
+    /// A card set that is no play (or no row) of the game.
+    NotAPlay,
+    /// A play that does not beat the play on the table.
+    DoesNotBeat,
+    /// An action by a seat whose turn it is not.
+    NotYourTurn,
+    /// A card the acting seat does not hold (any more).
+    CardNotInHand,
+    /// An action the game's state does not allow (other than the reasons above).
+    IllegalAction,
+    /// An action after the game, or its phase, has ended.
+    GameOver,
+    /// A rule option with a value it does not take.
+    BadRule,
+    /// A number outside what the game allows, or money overflowing 64 bits.
+    OutOfRange,
+    /// A fouled (倒水) hand where the rules reject fouls.
+    Foul,
+    /// A record or batch larger than the game (52 cards) or the limits allow.
+    TooLarge,
+    /// Parts of the input that contradict each other (places against the record, a round
+    /// sent twice, a declared special the cards do not make…).
+    Inconsistent,
+}
+
+impl Reason {
+    pub const ALL: [Reason; 15] = [
+        Reason::Invalid,
+        Reason::BadCard,
+        Reason::DuplicateCard,
+        Reason::WrongCount,
+        Reason::NotAPlay,
+        Reason::DoesNotBeat,
+        Reason::NotYourTurn,
+        Reason::CardNotInHand,
+        Reason::IllegalAction,
+        Reason::GameOver,
+        Reason::BadRule,
+        Reason::OutOfRange,
+        Reason::Foul,
+        Reason::TooLarge,
+        Reason::Inconsistent,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Invalid => "invalid",
+            Reason::BadCard => "bad_card",
+            Reason::DuplicateCard => "duplicate_card",
+            Reason::WrongCount => "wrong_count",
+            Reason::NotAPlay => "not_a_play",
+            Reason::DoesNotBeat => "does_not_beat",
+            Reason::NotYourTurn => "not_your_turn",
+            Reason::CardNotInHand => "card_not_in_hand",
+            Reason::IllegalAction => "illegal_action",
+            Reason::GameOver => "game_over",
+            Reason::BadRule => "bad_rule",
+            Reason::OutOfRange => "out_of_range",
+            Reason::Foul => "foul",
+            Reason::TooLarge => "too_large",
+            Reason::Inconsistent => "inconsistent",
+        }
+    }
 }
 
 pub type Result<T> = std::result::Result<T, Error>;
@@ -24,11 +107,17 @@ pub const ECHO_CHARS: usize = 64;
 
 impl Error {
     pub fn new(message: impl Into<String>) -> Self {
-        Error { field: None, message: shorten_quoted(message.into()) }
+        Error { field: None, message: shorten_quoted(message.into()), reason: Reason::Invalid }
     }
 
     pub fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
-        Error { field: Some(field.into()), message: shorten_quoted(message.into()) }
+        Error { field: Some(field.into()), message: shorten_quoted(message.into()), reason: Reason::Invalid }
+    }
+
+    /// The same error, of the given kind.
+    pub fn because(mut self, reason: Reason) -> Self {
+        self.reason = reason;
+        self
     }
 
     /// Prefix the error with the field it belongs to (outermost context first).
@@ -38,7 +127,7 @@ impl Error {
             Some(inner) => format!("{field}.{inner}"),
             None => field.to_string(),
         };
-        Error { field: Some(path), message: self.message }
+        Error { field: Some(path), message: self.message, reason: self.reason }
     }
 }
 
@@ -106,9 +195,17 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-/// `bail!(...)` / `bail!(field = "x", ...)`: return an [`Error`] early.
+/// `bail!(...)` / `bail!(field = "x", ...)`: return an [`Error`] early;
+/// `bail!(reason = NotYourTurn, field = "x", ...)` / `bail!(reason = BadCard, ...)` also
+/// names its [`Reason`].
 #[macro_export]
 macro_rules! bail {
+    (reason = $reason:ident, field = $field:expr, $($arg:tt)+) => {
+        return Err($crate::error::Error::field($field, format!($($arg)+)).because($crate::error::Reason::$reason))
+    };
+    (reason = $reason:ident, $($arg:tt)+) => {
+        return Err($crate::error::Error::new(format!($($arg)+)).because($crate::error::Reason::$reason))
+    };
     (field = $field:expr, $($arg:tt)+) => {
         return Err($crate::error::Error::field($field, format!($($arg)+)))
     };
@@ -120,6 +217,17 @@ macro_rules! bail {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn reasons_survive_nesting_and_have_distinct_names() {
+        let e = Error::field("front", "bad card").because(Reason::BadCard).within("players[2]");
+        assert_eq!(e.reason, Reason::BadCard);
+        assert_eq!(Error::new("x").reason, Reason::Invalid);
+        let names: std::collections::HashSet<_> = Reason::ALL.iter().map(|r| r.as_str()).collect();
+        assert_eq!(names.len(), Reason::ALL.len());
+        assert_eq!(crate::cards::parse_cards("As Xx").unwrap_err().reason, Reason::BadCard);
+        assert_eq!(crate::cards::parse_cards("As As").unwrap_err().reason, Reason::DuplicateCard);
+    }
 
     #[test]
     fn within_nests_paths() {

@@ -16,4 +16,4 @@ pub mod shisanshui;
 pub mod tienlen;
 
 pub use cards::{Card, CardSet};
-pub use error::{Error, Result};
+pub use error::{Error, Reason, Result};

@@ -9,7 +9,7 @@ pyo3::create_exception!(
     handeval._core,
     HandevalError,
     pyo3::exceptions::PyValueError,
-    "Bad input to handeval. `.field` is the path of the bad input (e.g. `players[1].front`) or None, `.description` says what is wrong, and `str()` is `\"field: description\"`."
+    "Bad input to handeval. `.field` is the path of the bad input (e.g. `players[1].front`) or None, `.description` says what is wrong, `.reason` names the kind of mistake for programs (`\"bad_card\"`, `\"duplicate_card\"`, `\"not_your_turn\"`…; `\"invalid\"` when no narrower kind fits), and `str()` is `\"field: description\"`."
 );
 
 /// Map a core error to `HandevalError` with `.field` and `.description` kept apart
@@ -20,6 +20,7 @@ pub fn to_py(e: Error) -> PyErr {
         let v = err.value(py);
         let _ = v.setattr(pyo3::intern!(py, "field"), e.field);
         let _ = v.setattr(pyo3::intern!(py, "description"), e.message);
+        let _ = v.setattr(pyo3::intern!(py, "reason"), e.reason.as_str());
         err
     })
 }

@@ -10,7 +10,7 @@ use handeval_core::cards::Card;
 use handeval_core::dachu::calling::{side_name, Call, Calling as CoreCalling, Outcome, Stage};
 use handeval_core::dachu::deal::{Deal as CoreDeal, DealAction};
 use handeval_core::dachu::rules::{DeclareOncePer, FirstCaller, UnitPer};
-use handeval_core::dachu::{self as dc, Chu, Constraints, Kind};
+use handeval_core::dachu::{self as dc, Chu, Constraints, Kind, PlayAction};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 
@@ -42,6 +42,9 @@ crate::native_rules! {
     /// [decision] the deal's declarations are once per "player_and_kind" (default), once
     /// per "player" (one of any kind each) or once per "game" per kind.
     declare_once_per: choice(DeclareOncePer::parse) => &'static str = |c| c.declare_once_per.as_str();
+    /// [decision] a pass does not stop a player from playing later in the same trick
+    /// (default False); True: a player who passed sits out the rest of the trick.
+    pass_is_final: flag => bool = |c| c.pass_is_final;
 }
 
 fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<dc::Rules> {
@@ -284,7 +287,7 @@ fn action_parts<'py>(action: &Bound<'py, PyAny>) -> PyResult<(String, Vec<Bound<
     }
     let items: Vec<Bound<'py, PyAny>> = action.try_iter()?.collect::<PyResult<_>>()?;
     let Some(first) = items.first() else { return Err(bad("action", "is empty")) };
-    let name: String = first.extract().map_err(|_| bad("action[0]", "must be the action's name"))?;
+    let name: String = first.extract().map_err(|_| bad("action.name", "must be the action's name"))?;
     Ok((name, items[1..].to_vec()))
 }
 
@@ -305,23 +308,23 @@ fn deal_action(d: &CoreDeal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> 
         }
         "meng_xuan" => {
             arity(&name, &rest, 2, 2)?;
-            let seat = seat_from(&rest[0], "action[1]")?;
-            let cards = cards_from(&rest[1], "action[2]")?;
+            let seat = seat_from(&rest[0], "action.seat")?;
+            let cards = cards_from(&rest[1], "action.cards")?;
             if cards.len() != 1 {
-                return Err(bad("action[2]", format!("夢宣 reveals one ace, got {} cards", cards.len())));
+                return Err(bad("action.cards", format!("夢宣 reveals one ace, got {} cards", cards.len())));
             }
             Ok(DealAction::MengXuan { seat, card: cards[0] })
         }
         "meng_chuai" => {
             arity(&name, &rest, 2, 2)?;
-            let seat = seat_from(&rest[0], "action[1]")?;
-            let cards = cards_from(&rest[1], "action[2]")?;
-            let cards: [Card; 3] = cards.try_into().map_err(|c: Vec<Card>| bad("action[2]", format!("夢踹 shows three cards, got {}", c.len())))?;
+            let seat = seat_from(&rest[0], "action.seat")?;
+            let cards = cards_from(&rest[1], "action.cards")?;
+            let cards: [Card; 3] = cards.try_into().map_err(|c: Vec<Card>| bad("action.cards", format!("夢踹 shows three cards, got {}", c.len())))?;
             Ok(DealAction::MengChuai { seat, cards })
         }
         "cheng_chu" => {
             arity(&name, &rest, 1, 2)?;
-            let seat = seat_from(&rest[0], "action[1]")?;
+            let seat = seat_from(&rest[0], "action.seat")?;
             let chu = match rest.get(1) {
                 Some(c) if !c.is_none() => chu_from(c)?,
                 _ => d.cheng_chu_colour(seat).py()?,
@@ -667,7 +670,7 @@ impl DachuCalling {
         let (name, rest) = action_parts(action)?;
         let call = Call::parse(&name).py()?;
         arity(&name, &rest, 1, 1)?;
-        let seat = seat_from(&rest[0], "action[1]")?;
+        let seat = seat_from(&rest[0], "action.seat")?;
         Ok(DachuCalling { inner: self.inner.apply(seat, call).py()?, origin: self.origin.clone() })
     }
 
@@ -810,6 +813,336 @@ impl DachuCalling {
     }
 }
 
+
+// ---- the play ----
+
+/// One action of the play: `("play", seat, cards)`, `("pass", seat)`, `("timeout", seat)`.
+fn play_action(action: &Bound<'_, PyAny>) -> PyResult<PlayAction> {
+    let (name, rest) = action_parts(action)?;
+    match name.as_str() {
+        "play" => {
+            arity(&name, &rest, 2, 2)?;
+            let seat = seat_from(&rest[0], "action.seat")?;
+            let cards = set_from(&rest[1], "action.cards")?;
+            Ok(PlayAction::Play { seat, cards })
+        }
+        "pass" | "timeout" => {
+            arity(&name, &rest, 1, 1)?;
+            let seat = seat_from(&rest[0], "action.seat")?;
+            Ok(if name == "pass" { PlayAction::Pass { seat } } else { PlayAction::Timeout { seat } })
+        }
+        other => Err(bad("action.name", format!("unknown play action {other:?} (play, pass, timeout)"))),
+    }
+}
+
+fn play_action_py<'py>(py: Python<'py>, a: &PlayAction) -> PyResult<Bound<'py, PyTuple>> {
+    Ok(match a {
+        PlayAction::Play { seat, cards } => (a.name(), *seat, card_list(py, cards)?).into_pyobject(py)?,
+        PlayAction::Pass { seat } | PlayAction::Timeout { seat } => (a.name(), *seat).into_pyobject(py)?,
+    })
+}
+
+/// A pyo3 error renamed inside `field` (`action.cards` → `plays[3].cards`).
+fn renamed(py: Python<'_>, e: PyErr, field: &str) -> PyErr {
+    if !e.is_instance_of::<crate::conv::HandevalError>(py) {
+        return e;
+    }
+    let v = e.value(py);
+    let inner: Option<String> = v.getattr("field").ok().and_then(|f| f.extract().ok());
+    let inner = inner.map(|f| f.strip_prefix("action").map(|r| r.to_string()).unwrap_or(format!(".{f}")));
+    let path = format!("{field}{}", inner.unwrap_or_default());
+    let _ = v.setattr("field", &path);
+    let desc: String = v.getattr("description").and_then(|d| d.extract()).unwrap_or_default();
+    let reason: String = v.getattr("reason").and_then(|d| d.extract()).unwrap_or_default();
+    let err = crate::conv::HandevalError::new_err(format!("{path}: {desc}"));
+    let nv = err.value(py);
+    let _ = nv.setattr("field", path);
+    let _ = nv.setattr("description", desc);
+    let _ = nv.setattr("reason", reason);
+    err
+}
+
+/// The play of a 打儲 game (RULES 3.4, 3.4a) as an immutable state machine.
+///
+/// ``Game(deal, calling)``: from a finished :class:`Deal` and the finished
+/// :class:`Calling` made from it. ``apply(action)`` with ``("play", seat, cards)``,
+/// ``("pass", seat)`` or ``("timeout", seat)`` returns the next state or raises a
+/// HandevalError whose ``reason`` says why. ``settle(*, base=1, escaped=(), carried=None)``
+/// settles from the record. States compare by value, hash, pickle (by replaying the whole
+/// record) and have ``to_dict()``.
+#[pyclass(frozen, module = "handeval.dachu", name = "Game")]
+pub struct DachuGame {
+    inner: dc::game::Game,
+    deal: CoreDeal,
+    calling: DachuCallingParts,
+}
+
+/// What pickling needs of the calling: where it started and its calls.
+#[derive(Clone, Debug)]
+struct DachuCallingParts {
+    origin: CallingOrigin,
+    history: Vec<(usize, Call)>,
+}
+
+impl NativeResult for DachuGame {
+    const FIELDS: &'static [&'static str] = &[
+        "chu", "chu_side", "multiplier", "playing", "surrendered", "bei_bao_da", "shown_triples", "hands", "held", "auto_lead", "turn",
+        "leader", "table", "table_seat", "passed", "legal_plays", "may_pass", "legal_actions", "places", "over", "decided", "wipe_out",
+        "history",
+    ];
+}
+
+fn game_from(deal: &DachuDeal, calling: &DachuCalling) -> PyResult<DachuGame> {
+    let o = &calling.origin;
+    let mut side = deal.inner.chu_side().unwrap_or_default();
+    side.sort_unstable();
+    let mut called = o.chu_side.clone();
+    called.sort_unstable();
+    if deal.inner.finished && (called != side || o.multiplier != deal.inner.multiplier || o.declared != deal.inner.declared()) {
+        return Err(to_py(
+            handeval_core::Error::field("calling", "was not made from this deal (its 儲方, multiplier or declaration differ): use deal.calling()")
+                .because(handeval_core::Reason::Inconsistent),
+        ));
+    }
+    let inner = dc::game::Game::new(&deal.inner, &calling.inner).py()?;
+    Ok(DachuGame { inner, deal: deal.inner.clone(), calling: DachuCallingParts { origin: o.clone(), history: calling.inner.history.clone() } })
+}
+
+/// ``replay_game(hands, deal_actions, calls, plays, *, first_seat=0, start_seat=None,
+/// first_side=None, rules=None) -> Game``: the deal, the calling and the play replayed in
+/// one call; an error names ``deal_actions[i]``, ``calls[i]`` or ``plays[i]``.
+#[pyfunction]
+#[pyo3(signature = (hands, deal_actions, calls, plays, *, first_seat=None, start_seat=None, first_side=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
+fn dc_replay_game(
+    py: Python<'_>,
+    hands: &Bound<'_, PyAny>,
+    deal_actions: &Bound<'_, PyAny>,
+    calls: &Bound<'_, PyAny>,
+    plays: &Bound<'_, PyAny>,
+    first_seat: Option<&Bound<'_, PyAny>>,
+    start_seat: Option<&Bound<'_, PyAny>>,
+    first_side: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<DachuGame> {
+    // Bounds first: a deal has at most 9 deals + 12 declarations + finish; a calling at
+    // most a few dozen calls; the play at most MAX_PLAYS.
+    for (obj, field, max) in [(deal_actions, "deal_actions", 64usize), (calls, "calls", 64), (plays, "plays", dc::game::MAX_PLAYS)] {
+        crate::conv::check_list(obj, field)?;
+        let n = obj.len()?;
+        if n > max {
+            return Err(to_py(handeval_core::Error::field(field, format!("{n} entries are more than a game allows (at most {max})")).because(handeval_core::Reason::TooLarge)));
+        }
+    }
+    let mut deal = DachuDeal::new(hands, first_seat, rules)?;
+    for (i, a) in deal_actions.try_iter()?.enumerate() {
+        deal = deal.apply(&a?).map_err(|e| renamed(py, e, &format!("deal_actions[{i}]")))?;
+    }
+    let mut calling = deal.calling(start_seat, first_side)?;
+    for (i, a) in calls.try_iter()?.enumerate() {
+        calling = calling.apply(&a?).map_err(|e| renamed(py, e, &format!("calls[{i}]")))?;
+    }
+    let mut game = game_from(&deal, &calling)?;
+    for (i, a) in plays.try_iter()?.enumerate() {
+        game = game.apply(&a?).map_err(|e| renamed(py, e, &format!("plays[{i}]")))?;
+    }
+    Ok(game)
+}
+
+/// Rebuilds a pickled `Game` (positional form of :func:`dc_replay_game`).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn dc_game_replay(
+    py: Python<'_>,
+    hands: &Bound<'_, PyAny>,
+    first_seat: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyAny>,
+    deal_actions: &Bound<'_, PyAny>,
+    start_seat: &Bound<'_, PyAny>,
+    first_side: &Bound<'_, PyAny>,
+    calls: &Bound<'_, PyAny>,
+    plays: &Bound<'_, PyAny>,
+) -> PyResult<DachuGame> {
+    dc_replay_game(py, hands, deal_actions, calls, plays, Some(first_seat), Some(start_seat), Some(first_side), Some(rules))
+}
+
+#[pymethods]
+impl DachuGame {
+    #[new]
+    fn new(deal: &Bound<'_, PyAny>, calling: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let deal = deal.cast::<DachuDeal>().map_err(|_| bad("deal", format!("expected a dachu.Deal, got {}", crate::conv::type_name(deal))))?;
+        let calling = calling.cast::<DachuCalling>().map_err(|_| bad("calling", format!("expected a dachu.Calling, got {}", crate::conv::type_name(calling))))?;
+        game_from(deal.get(), calling.get())
+    }
+
+    /// The next state; an action the record does not allow raises (``.reason`` says why).
+    fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuGame> {
+        let a = play_action(action)?;
+        let inner = self.inner.apply(&a).map_err(|e| e.within("action")).py()?;
+        Ok(DachuGame { inner, deal: self.deal.clone(), calling: self.calling.clone() })
+    }
+
+    /// Settle from the record (RULES 3.7, then the cap): the places are derived (once
+    /// decided, the players still holding cards follow in turn order); ``escaped``
+    /// abandons the game.
+    #[pyo3(signature = (*, base=None, escaped=None, carried=None))]
+    fn settle(&self, base: Option<&Bound<'_, PyAny>>, escaped: Option<&Bound<'_, PyAny>>, carried: Option<&Bound<'_, PyAny>>) -> PyResult<Settlement> {
+        let base = match base {
+            Some(b) if !b.is_none() => int_from(b, "base")?,
+            _ => 1,
+        };
+        let escaped = seats_from(escaped, "escaped")?;
+        let carried = carried_from(carried, "carried")?;
+        Ok(settlement(self.inner.settle(base, &escaped, carried).py()?))
+    }
+
+    #[getter]
+    fn chu(&self) -> &'static str {
+        self.inner.chu.as_str()
+    }
+    #[getter]
+    fn chu_side(&self) -> Vec<usize> {
+        self.inner.chu_side.clone()
+    }
+    #[getter]
+    fn multiplier(&self) -> i64 {
+        self.inner.multiplier
+    }
+    /// Seats that play the cards (not 繳, not 被包打).
+    #[getter]
+    fn playing(&self) -> Vec<usize> {
+        (0..4).filter(|&s| self.inner.playing[s]).collect()
+    }
+    #[getter]
+    fn surrendered(&self) -> Vec<usize> {
+        self.inner.surrendered.clone()
+    }
+    #[getter]
+    fn bei_bao_da(&self) -> Vec<usize> {
+        self.inner.bei_bao_da.clone()
+    }
+    /// Per seat: the triple shown by 夢踹, or None.
+    #[getter]
+    fn shown_triples(&self) -> Vec<Option<Cards>> {
+        self.inner.shown.iter().map(|c| c.map(|c| Cards(c.to_vec()))).collect()
+    }
+    /// The dealt hands, in dealing order.
+    #[getter]
+    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+        self.inner.hands().iter().map(|h| card_list(py, h)).collect()
+    }
+    /// Cards left per seat, in dealing order.
+    #[getter]
+    fn held<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+        (0..4).map(|s| card_list(py, self.inner.held(s))).collect()
+    }
+    /// The seat whose 3♥ was played out for it (it does not play), or None.
+    #[getter]
+    fn auto_lead(&self) -> Option<usize> {
+        self.inner.auto_lead
+    }
+    /// The seat to move; None once over.
+    #[getter]
+    fn turn(&self) -> Option<usize> {
+        self.inner.turn
+    }
+    /// Who led the current trick.
+    #[getter]
+    fn leader(&self) -> Option<usize> {
+        self.inner.leader
+    }
+    /// The play to beat, or None on a lead.
+    #[getter]
+    fn table(&self) -> PyResult<Option<DachuPlay>> {
+        Ok(self.inner.table.as_ref().map(|(_, cards, core)| DachuPlay { core: *core, cards: cards.clone() }))
+    }
+    #[getter]
+    fn table_seat(&self) -> Option<usize> {
+        self.inner.table.as_ref().map(|t| t.0)
+    }
+    /// Seats that passed since the last play.
+    #[getter]
+    fn passed(&self) -> Vec<usize> {
+        self.inner.passed_seats()
+    }
+    /// Every play the seat to move may make, weakest first.
+    #[getter]
+    fn legal_plays(&self, py: Python<'_>) -> Vec<DachuPlay> {
+        py.detach(|| self.inner.legal_plays()).into_iter().map(|p| DachuPlay { core: p.play, cards: p.cards }).collect()
+    }
+    #[getter]
+    fn may_pass(&self) -> bool {
+        self.inner.may_pass()
+    }
+    /// Every action allowed now, as tuples.
+    #[getter]
+    fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        let Some(seat) = self.inner.turn else { return Ok(Vec::new()) };
+        let mut out: Vec<PlayAction> = py.detach(|| self.inner.legal_plays()).into_iter().map(|p| PlayAction::Play { seat, cards: p.cards }).collect();
+        if self.inner.may_pass() {
+            out.push(PlayAction::Pass { seat });
+        }
+        out.iter().map(|a| play_action_py(py, a)).collect()
+    }
+    /// The finishing order so far.
+    #[getter]
+    fn places(&self) -> Vec<usize> {
+        self.inner.places.clone()
+    }
+    #[getter]
+    fn over(&self) -> bool {
+        self.inner.is_over()
+    }
+    /// The 儲方's result ("win", "draw", "loss") once no finishing order can change it;
+    /// "surrender" when a whole side surrendered; else None.
+    #[getter]
+    fn decided(&self) -> Option<&'static str> {
+        if self.inner.surrender {
+            return Some("surrender");
+        }
+        self.inner.decided().map(|(v, _)| v.as_str())
+    }
+    /// 全殲, once decided.
+    #[getter]
+    fn wipe_out(&self) -> Option<bool> {
+        self.inner.decided().map(|(_, w)| w)
+    }
+    /// The actions applied (a timeout as the play or pass it became).
+    #[getter]
+    fn history<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+        self.inner.history.iter().map(|a| play_action_py(py, a)).collect()
+    }
+
+    fn to_dict<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        result::to_dict(slf)
+    }
+    fn __repr__(&self) -> String {
+        let turn = self.inner.turn.map_or("None".to_string(), |t| t.to_string());
+        format!("Game(turn={turn}, places={:?}, over={})", self.inner.places, if self.inner.is_over() { "True" } else { "False" })
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        state_eq(other, &self.inner, |o: &DachuGame| &o.inner)
+    }
+    fn __hash__(&self) -> isize {
+        state_hash(&self.inner)
+    }
+    /// Pickled as the whole record: `dc_game_replay(hands, first_seat, rules,
+    /// deal_actions, start_seat, first_side, calls, plays)`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let me = slf.get();
+        let replay = py.import("handeval._core")?.getattr("dc_game_replay")?;
+        let hands: Vec<Bound<'py, PyList>> = me.deal.hands().iter().map(|h| card_list(py, h)).collect::<PyResult<_>>()?;
+        let rules = Bound::new(py, DachuRules { core: me.deal.rules().clone() })?;
+        let deal_actions: Vec<Bound<'py, PyTuple>> = me.deal.history.iter().map(|a| deal_action_py(py, a)).collect::<PyResult<_>>()?;
+        let o = &me.calling.origin;
+        let calls: Vec<(&'static str, usize)> = me.calling.history.iter().map(|(s, c)| (c.name(), *s)).collect();
+        let plays = me.history(py)?;
+        let args = (hands, me.deal.first_seat, rules, deal_actions, o.start_seat, o.first_side.map(side_name), calls, plays);
+        (replay, args.into_pyobject(py)?).into_pyobject(py)
+    }
+}
+
 // ---- settlement ----
 
 native_result! {
@@ -924,15 +1257,18 @@ fn dc_settle(
         escaped: seats_from(escaped, "escaped")?,
         carried: carried_from(carried, "carried")?,
     };
-    let s = dc::settle(&g, &rules).py()?;
-    Ok(Settlement {
+    Ok(settlement(dc::settle(&g, &rules).py()?))
+}
+
+fn settlement(s: dc::Settlement) -> Settlement {
+    Settlement {
         verdict: s.verdict.map(|v| v.as_str().to_string()),
         wipe_out: s.wipe_out,
         result_multiplier: s.result_multiplier,
         lines: s.lines.into_iter().map(|l| Line { item: l.item.to_string(), seat: l.seat, amount: l.amount, note: l.note }).collect(),
         theoretical: s.theoretical,
         deltas: s.deltas,
-    })
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -943,6 +1279,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_class::<DachuPlay>(m, "DachuPlay")?;
     add_class::<DachuDeal>(m, "DachuDeal")?;
     add_class::<DachuCalling>(m, "DachuCalling")?;
+    add_class::<DachuGame>(m, "DachuGame")?;
     add_class::<Line>(m, "DachuLine")?;
     add_class::<Settlement>(m, "DachuSettlement")?;
     m.add_function(wrap_pyfunction!(dc_classify, m)?)?;
@@ -953,5 +1290,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(dc_settle, m)?)?;
     m.add_function(wrap_pyfunction!(dc_deal_replay, m)?)?;
     m.add_function(wrap_pyfunction!(dc_calling_replay, m)?)?;
+    m.add_function(wrap_pyfunction!(dc_replay_game, m)?)?;
+    m.add_function(wrap_pyfunction!(dc_game_replay, m)?)?;
     Ok(())
 }

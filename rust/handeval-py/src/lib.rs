@@ -22,6 +22,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // Class-level defaults, so an error raised from Python without them still has both.
     err.setattr("field", m.py().None())?;
     err.setattr("description", m.py().None())?;
+    err.setattr("reason", handeval_core::Reason::Invalid.as_str())?;
+    // Every reason a HandevalError can carry (the gRPC ErrorReason enum mirrors it).
+    m.add("ERROR_REASONS", handeval_core::Reason::ALL.map(|r| r.as_str()).to_vec())?;
     m.add("HandevalError", err)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     conv::register(m)?;

@@ -333,15 +333,20 @@ fn action_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Action> {
     Ok(Action::Play(cards))
 }
 
-/// `[[seat, "cards" | "pass"], ...]`, items named `field[i]`.
+/// `[[seat, "cards" | "pass"], ...]`, items named `field[i]` (their parts
+/// `field[i].seat`, `field[i].cards`). A list longer than a whole game's record
+/// ([`tl::MAX_ACTIONS`]) is refused before any item is read.
 fn round_named(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<(usize, Action)>> {
+    if let Ok(n) = obj.len() {
+        tl::game::check_record_len(n, field).py()?;
+    }
     list_from(obj, field, |item, f| {
         let ok = (item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>()) && item.len()? == 2;
         if !ok {
             return Err(bad(f, "expected [seat, \"cards\" or \"pass\"]"));
         }
-        let seat = usize_from(&item.get_item(0)?, &format!("{f}[0]"))?;
-        Ok((seat, action_from(&item.get_item(1)?, &format!("{f}[1]"))?))
+        let seat = usize_from(&item.get_item(0)?, &format!("{f}.seat"))?;
+        Ok((seat, action_from(&item.get_item(1)?, &format!("{f}.cards"))?))
     })
 }
 
@@ -622,7 +627,14 @@ fn tl_settle(
             x.extract::<bool>()
         })
     })?;
-    let chops = opt(chops, |c| list_from(c, "chops", chop_item))?.unwrap_or_default();
+    let chops = opt(chops, |c| {
+        // A game of 52 cards has at most 52 rounds (each holds a play): refuse more first.
+        if let Ok(n) = c.len() {
+            tl::game::check_record_len(n, "chops").py()?;
+        }
+        list_from(c, "chops", chop_item)
+    })?
+    .unwrap_or_default();
     let chops = tl::chop_list(&remaining, &chops, base, &rules).py()?;
     let carried = carried_from(carried, "carried")?;
     Ok(settlement(tl::settle(&remaining, winner, base, played_any.as_deref(), &chops, carried.as_deref(), &rules).py()?))
@@ -639,6 +651,227 @@ fn tl_settle_instant(hands13: &Bound<'_, PyAny>, base: &Bound<'_, PyAny>, carrie
     let base = int_from(base, "base")?;
     let carried = carried_from(carried, "carried")?;
     Ok(settlement(tl::settle_instant(&hands, base, carried.as_deref(), &rules).py()?))
+}
+
+
+// ---- the whole game ----
+
+/// One action `(seat, cards | "pass")`, its parts named `field.seat` / `field.cards`.
+fn game_action(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<(usize, Action)> {
+    let ok = (obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) && obj.len()? == 2;
+    if !ok {
+        return Err(bad(field, "expected (seat, \"cards\" or \"pass\")"));
+    }
+    let seat = usize_from(&obj.get_item(0)?, &format!("{field}.seat"))?;
+    Ok((seat, action_from(&obj.get_item(1)?, &format!("{field}.cards"))?))
+}
+
+fn hands_from(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Card>>> {
+    if let Ok(n) = obj.len() {
+        if n > 4 && !obj.is_instance_of::<PyString>() {
+            return Err(to_py(handeval_core::Error::field("hands", format!("越式13张 has 2 to 4 players (got {n} hands)")).because(handeval_core::error::Reason::WrongCount)));
+        }
+    }
+    list_from(obj, "hands", cards_from)
+}
+
+/// A whole 越式13张 game as an immutable state machine (RULES 2.4–2.6).
+///
+/// ``Game(hands, rules=None)``: the 13 dealt cards of each seat (2–4 seats). ``apply((seat,
+/// cards | "pass"))`` returns the next state or raises a HandevalError whose ``reason``
+/// says why (``not_your_turn``, ``card_not_in_hand``, ``not_a_play``, ``does_not_beat``,
+/// ``illegal_action``, ``game_over``); ``check(action)`` returns that error instead of
+/// raising it (None when allowed). ``settle(base=1, carried=None)`` settles the finished
+/// game from its record. States compare by value, hash, pickle (by replaying their
+/// history) and have ``to_dict()``.
+#[pyclass(frozen, module = "handeval.tienlen", name = "Game")]
+pub struct TienlenGame {
+    inner: tl::Game,
+}
+
+impl crate::result::NativeResult for TienlenGame {
+    const FIELDS: &'static [&'static str] = &[
+        "players", "hands", "held", "played_any", "history", "round", "leader", "turn", "table", "table_seat", "passed", "must_contain",
+        "legal_plays", "may_pass", "chop_offers", "chops", "winner", "instant", "over",
+    ];
+}
+
+/// ``replay(hands, actions, rules=None) -> Game``: the game after ``actions`` (at most
+/// 208); an error names ``actions[i]``.
+#[pyfunction]
+#[pyo3(signature = (hands, actions, rules=None))]
+fn tl_replay(py: Python<'_>, hands: &Bound<'_, PyAny>, actions: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<TienlenGame> {
+    let rules = rules_from(rules)?;
+    if let Ok(n) = actions.len() {
+        tl::game::check_record_len(n, "actions").py()?;
+    }
+    let hands = hands_from(hands)?;
+    let actions = list_from(actions, "actions", game_action)?;
+    let inner = py.detach(|| tl::Game::replay(&hands, &actions, &rules)).py()?;
+    Ok(TienlenGame { inner })
+}
+
+fn history_item(py: Python<'_>, seat: usize, a: &Action) -> PyResult<Py<PyAny>> {
+    Ok(match a {
+        Action::Pass => (seat, "pass").into_pyobject(py)?.into_any().unbind(),
+        Action::Play(c) => (seat, crate::result::card_list(py, &play::sorted(c))?).into_pyobject(py)?.into_any().unbind(),
+    })
+}
+
+#[pymethods]
+impl TienlenGame {
+    #[new]
+    #[pyo3(signature = (hands, rules=None))]
+    fn new(hands: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let rules = rules_from(rules)?;
+        let hands = hands_from(hands)?;
+        Ok(TienlenGame { inner: tl::Game::new(&hands, &rules).py()? })
+    }
+
+    /// The next state; an action the record does not allow raises (``.field`` names
+    /// ``action``, ``action.seat`` or ``action.cards``; ``.reason`` says why).
+    fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<TienlenGame> {
+        let (seat, a) = game_action(action, "action")?;
+        Ok(TienlenGame { inner: self.inner.apply(seat, &a).map_err(|e| e.within("action")).py()? })
+    }
+
+    /// The HandevalError ``apply(action)`` would raise (not raised), or None when allowed.
+    fn check(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
+        match self.apply(action) {
+            Ok(_) => Ok(None),
+            Err(e) => crate::result::item_error(py, e).map(Some),
+        }
+    }
+
+    /// Settle the finished game from its record (RULES 2.6, the cap, the rake): cards
+    /// left, plays, 2s, specials and chops are derived, an instant win settled as one.
+    #[pyo3(signature = (base=None, carried=None))]
+    fn settle(&self, base: Option<&Bound<'_, PyAny>>, carried: Option<&Bound<'_, PyAny>>) -> PyResult<Settlement> {
+        let base = opt(base, |b| int_from(b, "base"))?.unwrap_or(1);
+        let carried = carried_from(carried, "carried")?;
+        Ok(settlement(self.inner.settle(base, carried.as_deref()).py()?))
+    }
+
+    #[getter]
+    fn players(&self) -> usize {
+        self.inner.players
+    }
+    /// The dealt hands, in the game's order.
+    #[getter]
+    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+        self.inner.hands().iter().map(|h| crate::result::card_list(py, h)).collect()
+    }
+    /// Cards left per seat, in the game's order.
+    #[getter]
+    fn held<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+        (0..self.inner.players).map(|s| crate::result::card_list(py, &self.inner.held(s))).collect()
+    }
+    /// Whether each seat has played a card.
+    #[getter]
+    fn played_any(&self) -> Vec<bool> {
+        (0..self.inner.players).map(|s| self.inner.played_any(s)).collect()
+    }
+    /// ``[(seat, cards | "pass")]``: the actions applied.
+    #[getter]
+    fn history(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+        self.inner.history.iter().map(|(s, a)| history_item(py, *s, a)).collect()
+    }
+    /// The current round, 0 for the first.
+    #[getter]
+    fn round(&self) -> usize {
+        self.inner.round_no
+    }
+    /// Who led the current round (None after an instant win).
+    #[getter]
+    fn leader(&self) -> Option<usize> {
+        self.inner.instant.is_none().then_some(self.inner.current.leader)
+    }
+    /// The seat to move in turn; None once over.
+    #[getter]
+    fn turn(&self) -> Option<usize> {
+        self.inner.turn()
+    }
+    /// The play to beat, or None on a lead.
+    #[getter]
+    fn table(&self) -> Option<TienlenPlay> {
+        self.inner.table().map(|t| TienlenPlay { core: t.1.clone() })
+    }
+    #[getter]
+    fn table_seat(&self) -> Option<usize> {
+        self.inner.table().map(|t| t.0)
+    }
+    /// Seats that passed in the current round.
+    #[getter]
+    fn passed(&self) -> Vec<usize> {
+        self.inner.passed()
+    }
+    /// The card the next play must contain (the first lead under the rule), or None.
+    #[getter]
+    fn must_contain<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+        self.inner.must_contain().map(|c| card_str(py, c))
+    }
+    /// Every play the seat in turn may make, weakest first.
+    #[getter]
+    fn legal_plays(&self, py: Python<'_>) -> Vec<TienlenPlay> {
+        py.detach(|| self.inner.legal_plays()).into_iter().map(|core| TienlenPlay { core }).collect()
+    }
+    /// Whether the seat in turn may pass.
+    #[getter]
+    fn may_pass(&self) -> bool {
+        self.inner.may_pass()
+    }
+    /// ``[(seat, [Play])]``: passed seats that may chop the table now, out of turn.
+    #[getter]
+    fn chop_offers(&self, py: Python<'_>) -> Vec<(usize, Vec<TienlenPlay>)> {
+        py.detach(|| self.inner.chop_offers()).into_iter().map(|(s, ps)| (s, ps.into_iter().map(|core| TienlenPlay { core }).collect())).collect()
+    }
+    /// ``[(from, to, value)]``: each round's chop chain so far, paid ``base × value``.
+    #[getter]
+    fn chops(&self) -> Vec<(usize, usize, i64)> {
+        self.inner.chops.clone()
+    }
+    /// The first seat out, or the instant winner.
+    #[getter]
+    fn winner(&self) -> Option<usize> {
+        self.inner.winner
+    }
+    /// The instant win that ended the game at the deal, or None.
+    #[getter]
+    fn instant(&self) -> Option<&'static str> {
+        self.inner.instant.map(|k| k.name())
+    }
+    #[getter]
+    fn over(&self) -> bool {
+        self.inner.is_over()
+    }
+
+    fn to_dict<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
+        crate::result::to_dict(slf)
+    }
+    fn __repr__(&self) -> String {
+        format!("Game({})", self.inner.describe())
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+        let py = other.py();
+        match other.cast::<TienlenGame>() {
+            Ok(o) => pyo3::types::PyBool::new(py, o.get().inner == self.inner).to_owned().into_any().unbind(),
+            Err(_) => py.NotImplemented(),
+        }
+    }
+    fn __hash__(&self) -> isize {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        format!("{:?}", self.inner).hash(&mut h);
+        h.finish() as isize
+    }
+    /// Pickled as ``tl_replay(hands, history, rules)``.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let me = slf.get();
+        let replay = py.import("handeval._core")?.getattr("tl_replay")?;
+        let rules = Bound::new(py, TienlenRules { core: me.inner.rules().clone() })?;
+        (replay, (me.hands(py)?, me.history(py)?, rules)).into_pyobject(py)
+    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -659,6 +892,8 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_class::<RoundState>(m, "TienlenRoundState")?;
     add_class::<Line>(m, "TienlenLine")?;
     add_class::<Settlement>(m, "TienlenSettlement")?;
+    add_class::<TienlenGame>(m, "TienlenGame")?;
+    m.add_function(wrap_pyfunction!(tl_replay, m)?)?;
     m.add_function(wrap_pyfunction!(tl_classify, m)?)?;
     m.add_function(wrap_pyfunction!(tl_classify_many, m)?)?;
     m.add_function(wrap_pyfunction!(tl_beats, m)?)?;

@@ -2,18 +2,21 @@
 //!
 //! * [`play`] — play types, the 儲 order and beating, legal plays, the timeout play;
 //! * [`deal`] — the deal and its declarations (夢宣 / 夢踹 / 撐儲 / 平宣) as a state machine;
+//! * [`game`] — the play after the calling (tricks, turns, places) as a state machine;
 //! * [`calling`] — 叫牌 (平打 / 踹 / 包踹 / 繳) as a state machine;
 //! * [`settle`] — money by finishing places, 全殲, 繳, 被包打, escapes and the cap;
 //! * [`rules`] — the house-rule options (every [decision] of RULES §3).
 
 pub mod calling;
 pub mod deal;
+pub mod game;
 pub mod play;
 pub mod rules;
 pub mod settle;
 
 pub use calling::{Call, Calling, Outcome};
 pub use deal::{Deal, DealAction};
+pub use game::PlayAction;
 pub use play::{beats, beats_play, classify, legal_plays, timeout_play, Chu, Constraints, Kind, LegalPlay, Play};
 pub use rules::Rules;
 pub use settle::{settle, Game, Settlement, Verdict};

@@ -114,6 +114,10 @@ pub struct Rules {
     pub jiao_round_up: bool,
     /// **[decision]** how often the deal's declarations may be made (see [`DeclareOncePer`]).
     pub declare_once_per: DeclareOncePer,
+    /// **[decision]** a pass is final for the rest of the trick (RULES 3.4a): default
+    /// false — a player who passed may play again when the turn comes back in the same
+    /// trick; true — a player who passed sits out the rest of the trick, as in 越式13张.
+    pub pass_is_final: bool,
 }
 
 impl Default for Rules {
@@ -127,6 +131,7 @@ impl Default for Rules {
             escape_units: 5,
             jiao_round_up: true,
             declare_once_per: DeclareOncePer::PlayerAndKind,
+            pass_is_final: false,
         }
     }
 }

@@ -5,11 +5,13 @@
 //! * [`instant`] — 直接获胜 instant wins on the 13 dealt cards;
 //! * [`settle`] — remaining-card payments, chop transfers, the cap and the rake.
 
+pub mod game;
 pub mod instant;
 pub mod play;
 pub mod round;
 pub mod settle;
 
+pub use game::{Game, MAX_ACTIONS};
 pub use instant::{instant_win, instant_winner, InstantHand, InstantWin};
 pub use play::{beats, beats_key, classify, legal_plays, Kind, Play, PlayKey};
 pub use round::{chop_chain, chop_transfers, first_leader, Action, RoundState, Transfer};

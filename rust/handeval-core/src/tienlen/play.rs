@@ -161,13 +161,13 @@ impl Play {
 }
 
 fn not_a_play(cards: &[Card], why: impl std::fmt::Display) -> Error {
-    Error::new(format!("{} is not a play: {why}", text(cards)))
+    Error::new(format!("{} is not a play: {why}", text(cards))).because(crate::error::Reason::NotAPlay)
 }
 
 /// Classify a set of cards as a play (RULES 2.2), or say why it is not one.
 pub fn classify(cards: &[Card]) -> Result<Play> {
     if cards.is_empty() {
-        return Err(Error::new("an empty set is not a play"));
+        return Err(Error::new("an empty set is not a play").because(crate::error::Reason::NotAPlay));
     }
     check_distinct(cards)?;
     let cards = sorted(cards);

@@ -10,7 +10,7 @@
 use super::play::{beats_key, classify, strength, text, why_not, Play};
 use super::{check_players, check_seat, Rules, TurnAfterChop};
 use crate::cards::Card;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::money;
 
 /// One entry of a round: a pass (跳过) or a set of cards.
@@ -103,14 +103,20 @@ impl RoundState {
     /// the game, a set that is not a play, a card already played); the inner `Err` says
     /// why the action is not allowed now. `Ok(Ok(play))` carries the classified play.
     pub fn check(&self, seat: usize, action: &Action) -> Result<std::result::Result<Option<Play>, String>> {
+        Ok(self.check_reason(seat, action)?.map_err(|e| e.message))
+    }
+
+    /// [`check`](Self::check) with the inner error as an [`Error`] carrying its
+    /// [`Reason`] (`NotYourTurn`, `DoesNotBeat`, `IllegalAction`, `GameOver`).
+    pub fn check_reason(&self, seat: usize, action: &Action) -> Result<std::result::Result<Option<Play>, Error>> {
         check_seat(seat, self.players, "seat")?;
         let play = match action {
             Action::Pass => None,
             Action::Play(cards) => {
-                let p = classify(cards)?;
+                let p = classify(cards).map_err(|e| e.within("cards"))?;
                 let again = p.mask() & self.used;
                 if again != 0 {
-                    return Err(Error::new(format!("card {} was already played in this round", Card(again.trailing_zeros() as u8))));
+                    return Err(Error::field("cards", format!("card {} was already played in this round", Card(again.trailing_zeros() as u8))).because(Reason::CardNotInHand));
                 }
                 Some(p)
             }
@@ -118,53 +124,54 @@ impl RoundState {
         Ok(self.allowed(seat, play))
     }
 
-    fn allowed(&self, seat: usize, play: Option<Play>) -> std::result::Result<Option<Play>, String> {
+    fn allowed(&self, seat: usize, play: Option<Play>) -> std::result::Result<Option<Play>, Error> {
+        let no = |reason: Reason, msg: String| Err(Error::new(msg).because(reason));
         let Some(to_move) = self.to_move else {
             let l = self.table().map(|t| t.0).unwrap_or(self.leader);
-            return Err(format!("the round is over; seat {l} leads the next round"));
+            return no(Reason::IllegalAction, format!("the round is over; seat {l} leads the next round"));
         };
         let table = self.table();
         let Some(play) = play else {
-            if table.is_none() {
-                return Err(format!("seat {seat} leads this round and may not pass"));
-            }
             if self.passed[seat] {
-                return Err(format!("seat {seat} has already passed"));
+                return no(Reason::IllegalAction, format!("seat {seat} has already passed"));
             }
             if seat != to_move {
-                return Err(format!("it is seat {to_move}'s turn, not seat {seat}'s"));
+                return no(Reason::NotYourTurn, format!("it is seat {to_move}'s turn, not seat {seat}'s"));
+            }
+            if table.is_none() {
+                return no(Reason::IllegalAction, format!("seat {seat} leads this round and may not pass"));
             }
             return Ok(None);
         };
         match table {
             None => {
                 if seat != to_move {
-                    return Err(format!("seat {to_move} leads this round, not seat {seat}"));
+                    return no(Reason::NotYourTurn, format!("seat {to_move} leads this round, not seat {seat}"));
                 }
                 if let Some(c) = self.must_contain {
                     if !play.cards.contains(&c) {
-                        return Err(format!(
-                            "the first play of the game must contain {c}, the lowest card (rule first_lead_must_contain_lowest)"
-                        ));
+                        return no(
+                            Reason::IllegalAction,
+                            format!("the first play of the game must contain {c}, the lowest card (rule first_lead_must_contain_lowest)"),
+                        );
                     }
                 }
             }
             Some((owner, t)) => {
                 if *owner == seat {
-                    return Err(format!("seat {seat}'s own play is on the table"));
+                    return no(Reason::NotYourTurn, format!("seat {seat}'s own play is on the table"));
                 }
                 if self.passed[seat] {
                     if !(play.is_special() && beats_key(play.key, t.key)) {
-                        return Err(format!(
-                            "seat {seat} has passed and may only chop with a special that beats {} {}",
-                            t.kind().name_zh(),
-                            text(&t.cards)
-                        ));
+                        return no(
+                            Reason::IllegalAction,
+                            format!("seat {seat} has passed and may only chop with a special that beats {} {}", t.kind().name_zh(), text(&t.cards)),
+                        );
                     }
                 } else if seat != to_move {
-                    return Err(format!("it is seat {to_move}'s turn, not seat {seat}'s"));
+                    return no(Reason::NotYourTurn, format!("it is seat {to_move}'s turn, not seat {seat}'s"));
                 } else if let Some(why) = why_not(&play, t) {
-                    return Err(why);
+                    return no(Reason::DoesNotBeat, why);
                 }
             }
         }
@@ -173,7 +180,7 @@ impl RoundState {
 
     /// Apply an action, or say why it is not allowed.
     pub fn apply(&mut self, seat: usize, action: &Action) -> Result<()> {
-        let play = self.check(seat, action)?.map_err(Error::new)?;
+        let play = self.check_reason(seat, action)??;
         // Only a passed seat's chop comes out of turn (`allowed` refuses anything else).
         let interrupted = self.to_move.filter(|&t| t != seat);
         match play {

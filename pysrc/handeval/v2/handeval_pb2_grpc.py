@@ -3,7 +3,7 @@
 import grpc
 import warnings
 
-from handeval.v1 import handeval_pb2 as handeval_dot_v1_dot_handeval__pb2
+from handeval.v2 import handeval_pb2 as handeval_dot_v2_dot_handeval__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -18,7 +18,7 @@ except ImportError:
 if _version_not_supported:
     raise RuntimeError(
         f'The grpc package installed is at version {GRPC_VERSION},'
-        + ' but the generated code in handeval/v1/handeval_pb2_grpc.py depends on'
+        + ' but the generated code in handeval/v2/handeval_pb2_grpc.py depends on'
         + f' grpcio>={GRPC_GENERATED_VERSION}.'
         + f' Please upgrade your grpc module to grpcio>={GRPC_GENERATED_VERSION}'
         + f' or downgrade your generated code using grpcio-tools<={GRPC_VERSION}.'
@@ -35,24 +35,24 @@ class HandevalStub:
             channel: A grpc.Channel.
         """
         self.Evaluate = channel.unary_unary(
-                '/handeval.v1.Handeval/Evaluate',
-                request_serializer=handeval_dot_v1_dot_handeval__pb2.EvaluateRequest.SerializeToString,
-                response_deserializer=handeval_dot_v1_dot_handeval__pb2.EvaluateResponse.FromString,
+                '/handeval.v2.Handeval/Evaluate',
+                request_serializer=handeval_dot_v2_dot_handeval__pb2.EvaluateRequest.SerializeToString,
+                response_deserializer=handeval_dot_v2_dot_handeval__pb2.EvaluateResponse.FromString,
                 _registered_method=True)
         self.Compare = channel.unary_unary(
-                '/handeval.v1.Handeval/Compare',
-                request_serializer=handeval_dot_v1_dot_handeval__pb2.CompareRequest.SerializeToString,
-                response_deserializer=handeval_dot_v1_dot_handeval__pb2.CompareResponse.FromString,
+                '/handeval.v2.Handeval/Compare',
+                request_serializer=handeval_dot_v2_dot_handeval__pb2.CompareRequest.SerializeToString,
+                response_deserializer=handeval_dot_v2_dot_handeval__pb2.CompareResponse.FromString,
                 _registered_method=True)
         self.Settle = channel.unary_unary(
-                '/handeval.v1.Handeval/Settle',
-                request_serializer=handeval_dot_v1_dot_handeval__pb2.SettleRequest.SerializeToString,
-                response_deserializer=handeval_dot_v1_dot_handeval__pb2.SettleResponse.FromString,
+                '/handeval.v2.Handeval/Settle',
+                request_serializer=handeval_dot_v2_dot_handeval__pb2.SettleRequest.SerializeToString,
+                response_deserializer=handeval_dot_v2_dot_handeval__pb2.SettleResponse.FromString,
                 _registered_method=True)
         self.Arrange = channel.unary_unary(
-                '/handeval.v1.Handeval/Arrange',
-                request_serializer=handeval_dot_v1_dot_handeval__pb2.ArrangeRequest.SerializeToString,
-                response_deserializer=handeval_dot_v1_dot_handeval__pb2.ArrangeResponse.FromString,
+                '/handeval.v2.Handeval/Arrange',
+                request_serializer=handeval_dot_v2_dot_handeval__pb2.ArrangeRequest.SerializeToString,
+                response_deserializer=handeval_dot_v2_dot_handeval__pb2.ArrangeResponse.FromString,
                 _registered_method=True)
 
 
@@ -93,29 +93,29 @@ def add_HandevalServicer_to_server(servicer, server):
     rpc_method_handlers = {
             'Evaluate': grpc.unary_unary_rpc_method_handler(
                     servicer.Evaluate,
-                    request_deserializer=handeval_dot_v1_dot_handeval__pb2.EvaluateRequest.FromString,
-                    response_serializer=handeval_dot_v1_dot_handeval__pb2.EvaluateResponse.SerializeToString,
+                    request_deserializer=handeval_dot_v2_dot_handeval__pb2.EvaluateRequest.FromString,
+                    response_serializer=handeval_dot_v2_dot_handeval__pb2.EvaluateResponse.SerializeToString,
             ),
             'Compare': grpc.unary_unary_rpc_method_handler(
                     servicer.Compare,
-                    request_deserializer=handeval_dot_v1_dot_handeval__pb2.CompareRequest.FromString,
-                    response_serializer=handeval_dot_v1_dot_handeval__pb2.CompareResponse.SerializeToString,
+                    request_deserializer=handeval_dot_v2_dot_handeval__pb2.CompareRequest.FromString,
+                    response_serializer=handeval_dot_v2_dot_handeval__pb2.CompareResponse.SerializeToString,
             ),
             'Settle': grpc.unary_unary_rpc_method_handler(
                     servicer.Settle,
-                    request_deserializer=handeval_dot_v1_dot_handeval__pb2.SettleRequest.FromString,
-                    response_serializer=handeval_dot_v1_dot_handeval__pb2.SettleResponse.SerializeToString,
+                    request_deserializer=handeval_dot_v2_dot_handeval__pb2.SettleRequest.FromString,
+                    response_serializer=handeval_dot_v2_dot_handeval__pb2.SettleResponse.SerializeToString,
             ),
             'Arrange': grpc.unary_unary_rpc_method_handler(
                     servicer.Arrange,
-                    request_deserializer=handeval_dot_v1_dot_handeval__pb2.ArrangeRequest.FromString,
-                    response_serializer=handeval_dot_v1_dot_handeval__pb2.ArrangeResponse.SerializeToString,
+                    request_deserializer=handeval_dot_v2_dot_handeval__pb2.ArrangeRequest.FromString,
+                    response_serializer=handeval_dot_v2_dot_handeval__pb2.ArrangeResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
-            'handeval.v1.Handeval', rpc_method_handlers)
+            'handeval.v2.Handeval', rpc_method_handlers)
     server.add_generic_rpc_handlers((generic_handler,))
-    server.add_registered_method_handlers('handeval.v1.Handeval', rpc_method_handlers)
+    server.add_registered_method_handlers('handeval.v2.Handeval', rpc_method_handlers)
 
 
  # This class is part of an EXPERIMENTAL API.
@@ -136,9 +136,9 @@ class Handeval:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/handeval.v1.Handeval/Evaluate',
-            handeval_dot_v1_dot_handeval__pb2.EvaluateRequest.SerializeToString,
-            handeval_dot_v1_dot_handeval__pb2.EvaluateResponse.FromString,
+            '/handeval.v2.Handeval/Evaluate',
+            handeval_dot_v2_dot_handeval__pb2.EvaluateRequest.SerializeToString,
+            handeval_dot_v2_dot_handeval__pb2.EvaluateResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -163,9 +163,9 @@ class Handeval:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/handeval.v1.Handeval/Compare',
-            handeval_dot_v1_dot_handeval__pb2.CompareRequest.SerializeToString,
-            handeval_dot_v1_dot_handeval__pb2.CompareResponse.FromString,
+            '/handeval.v2.Handeval/Compare',
+            handeval_dot_v2_dot_handeval__pb2.CompareRequest.SerializeToString,
+            handeval_dot_v2_dot_handeval__pb2.CompareResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -190,9 +190,9 @@ class Handeval:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/handeval.v1.Handeval/Settle',
-            handeval_dot_v1_dot_handeval__pb2.SettleRequest.SerializeToString,
-            handeval_dot_v1_dot_handeval__pb2.SettleResponse.FromString,
+            '/handeval.v2.Handeval/Settle',
+            handeval_dot_v2_dot_handeval__pb2.SettleRequest.SerializeToString,
+            handeval_dot_v2_dot_handeval__pb2.SettleResponse.FromString,
             options,
             channel_credentials,
             insecure,
@@ -217,9 +217,9 @@ class Handeval:
         return grpc.experimental.unary_unary(
             request,
             target,
-            '/handeval.v1.Handeval/Arrange',
-            handeval_dot_v1_dot_handeval__pb2.ArrangeRequest.SerializeToString,
-            handeval_dot_v1_dot_handeval__pb2.ArrangeResponse.FromString,
+            '/handeval.v2.Handeval/Arrange',
+            handeval_dot_v2_dot_handeval__pb2.ArrangeRequest.SerializeToString,
+            handeval_dot_v2_dot_handeval__pb2.ArrangeResponse.FromString,
             options,
             channel_credentials,
             insecure,

@@ -1,0 +1,428 @@
+//! A whole 越式13张 game as a checked record (RULES 2.4–2.6): from the dealt hands and
+//! the actions so far, across every round, the state — instant win at the deal, whose
+//! turn, the table, who passed, which passed seats may chop now, the legal plays, each
+//! seat's cards left, the chops so far, the winner — and a refusal, with its [`Reason`],
+//! of every action the record does not allow.
+//!
+//! The rounds are [`RoundState`]s; this module adds what a round does not know: the
+//! hands (a card must be held to be played), the first lead, the chain of rounds and the
+//! end of the game (the first seat out wins, RULES 2.6).
+
+use super::instant::{instant_winner, InstantWin};
+use super::play::{legal_plays, sorted, text, Play};
+use super::round::{chop_chain, first_leader, Action, RoundState, Transfer};
+use super::settle::{settle, settle_instant, Settlement};
+use super::{check_players, Rules};
+use crate::cards::{check_distinct_across, Card};
+use crate::error::{Error, Reason, Result};
+use crate::money;
+
+/// The most actions a game record can hold: 52 cards are at most 52 plays, and after a
+/// play at most three seats pass before the next play or the round's end.
+pub const MAX_ACTIONS: usize = 52 * 4;
+
+/// The state of a game after the actions of its record. Immutable in use:
+/// [`Game::apply`] returns the next state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Game {
+    pub players: usize,
+    /// The dealt hands, in the game's order.
+    hands: Vec<Vec<Card>>,
+    /// Cards each seat still holds (bit masks).
+    held: Vec<u64>,
+    /// Every action applied, in order.
+    pub history: Vec<(usize, Action)>,
+    /// The round being played (the last one, once the game is over).
+    pub current: RoundState,
+    /// Number of rounds finished before `current`.
+    pub round_no: usize,
+    /// The chop chain of each round that had one: (payer, payee, value in bases).
+    pub chops: Vec<(usize, usize, i64)>,
+    /// The first seat out, or the instant winner.
+    pub winner: Option<usize>,
+    /// The instant win (RULES 2.5) that ended the game at the deal.
+    pub instant: Option<InstantWin>,
+    rules: Rules,
+}
+
+fn mask(cards: &[Card]) -> u64 {
+    cards.iter().fold(0, |m, c| m | c.bit())
+}
+
+fn cards_of(mask: u64) -> Vec<Card> {
+    sorted(&crate::cards::CardSet(mask).cards())
+}
+
+impl Game {
+    /// A new game: `hands[seat]` are that seat's 13 dealt cards (2–4 seats).
+    pub fn new(hands: &[Vec<Card>], rules: &Rules) -> Result<Game> {
+        rules.validate().map_err(|e| e.within("rules").because(Reason::BadRule))?;
+        check_players(hands.len()).map_err(|e| Error::field("hands", e.message).because(Reason::WrongCount))?;
+        for (i, h) in hands.iter().enumerate() {
+            if h.len() != 13 {
+                return Err(Error::field(format!("hands[{i}]"), format!("a dealt hand has 13 cards (got {})", h.len())).because(Reason::WrongCount));
+            }
+        }
+        let groups: Vec<(String, &[Card])> = hands.iter().enumerate().map(|(i, h)| (format!("hands[{i}]"), h.as_slice())).collect();
+        check_distinct_across(&groups)?;
+        let players = hands.len();
+        let (wins, best) = instant_winner(hands)?;
+        let (leader, lowest) = first_leader(hands)?;
+        let must = rules.first_lead_must_contain_lowest.then_some(lowest);
+        let mut current = RoundState::new(players, leader, must, rules)?;
+        if best.is_some() {
+            current.to_move = None;
+        }
+        Ok(Game {
+            players,
+            hands: hands.iter().map(|h| sorted(h)).collect(),
+            held: hands.iter().map(|h| mask(h)).collect(),
+            history: Vec::new(),
+            current,
+            round_no: 0,
+            chops: Vec::new(),
+            winner: best,
+            instant: best.and_then(|w| wins[w].as_ref().map(|h| h.kind)),
+            rules: rules.clone(),
+        })
+    }
+
+    /// Replay a record; an error names the action (`actions[i]`). A record longer than
+    /// [`MAX_ACTIONS`] is refused before anything is replayed.
+    pub fn replay(hands: &[Vec<Card>], actions: &[(usize, Action)], rules: &Rules) -> Result<Game> {
+        check_record_len(actions.len(), "actions")?;
+        let mut g = Game::new(hands, rules)?;
+        for (i, (seat, a)) in actions.iter().enumerate() {
+            g = g.apply(*seat, a).map_err(|e| e.within(&format!("actions[{i}]")))?;
+        }
+        Ok(g)
+    }
+
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    pub fn hands(&self) -> &[Vec<Card>] {
+        &self.hands
+    }
+
+    /// The cards `seat` still holds, in the game's order.
+    pub fn held(&self, seat: usize) -> Vec<Card> {
+        cards_of(self.held[seat])
+    }
+
+    pub fn played_any(&self, seat: usize) -> bool {
+        self.held[seat] != mask(&self.hands[seat])
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.winner.is_some()
+    }
+
+    /// The seat to move in turn (`None` once the game is over).
+    pub fn turn(&self) -> Option<usize> {
+        if self.is_over() {
+            None
+        } else {
+            self.current.to_move
+        }
+    }
+
+    /// The play to beat and its seat (`None` on a lead).
+    pub fn table(&self) -> Option<&(usize, Play)> {
+        self.current.table()
+    }
+
+    /// Seats that passed in the current round.
+    pub fn passed(&self) -> Vec<usize> {
+        (0..self.players).filter(|&s| self.current.passed[s]).collect()
+    }
+
+    /// The card the next play must contain (the first lead, under the rule).
+    pub fn must_contain(&self) -> Option<Card> {
+        if self.history.is_empty() && !self.is_over() {
+            self.current.must_contain
+        } else {
+            None
+        }
+    }
+
+    /// Every play the seat in turn may make, weakest first.
+    pub fn legal_plays(&self) -> Vec<Play> {
+        let Some(seat) = self.turn() else { return Vec::new() };
+        let hand = self.held(seat);
+        let mut plays = legal_plays(&hand, self.table().map(|t| &t.1), false).unwrap_or_default();
+        if let Some(c) = self.must_contain() {
+            plays.retain(|p| p.cards.contains(&c));
+        }
+        plays
+    }
+
+    /// Whether the seat in turn may pass (not on a lead).
+    pub fn may_pass(&self) -> bool {
+        self.turn().is_some() && self.table().is_some()
+    }
+
+    /// The passed seats that may chop the table now (out of turn), with their chops.
+    pub fn chop_offers(&self) -> Vec<(usize, Vec<Play>)> {
+        let Some(t) = self.table().filter(|_| !self.is_over()) else { return Vec::new() };
+        (0..self.players)
+            .filter(|&s| self.current.passed[s] && s != t.0)
+            .filter_map(|s| {
+                let plays = legal_plays(&self.held(s), Some(&t.1), true).unwrap_or_default();
+                (!plays.is_empty()).then_some((s, plays))
+            })
+            .collect()
+    }
+
+    /// Why `seat` may not make `action` now (with its [`Reason`]), or the next state.
+    pub fn apply(&self, seat: usize, action: &Action) -> Result<Game> {
+        if seat >= self.players {
+            return Err(Error::field("seat", format!("seat {seat} is not in the game (seats 0..{})", self.players - 1)).because(Reason::OutOfRange));
+        }
+        if let Some(w) = self.winner {
+            let why = match self.instant {
+                Some(k) => format!("the game is over: seat {w} won at the deal with {} ({})", k.name(), k.name_zh()),
+                None => format!("the game is over: seat {w} has played all its cards"),
+            };
+            return Err(Error::new(why).because(Reason::GameOver));
+        }
+        if let Action::Play(cards) = action {
+            let p = super::play::classify(cards).map_err(|e| e.within("cards"))?;
+            let missing = p.mask() & !self.held[seat];
+            if missing != 0 {
+                let c = Card(missing.trailing_zeros() as u8);
+                let why = match (0..self.players).find(|&s| self.held[s] & c.bit() != 0) {
+                    Some(o) => format!("seat {seat} does not hold {c} (seat {o} does)"),
+                    None if self.hands[seat].contains(&c) => format!("seat {seat} has already played {c}"),
+                    None => format!("seat {seat} does not hold {c}, which has already been played"),
+                };
+                return Err(Error::field("cards", why).because(Reason::CardNotInHand));
+            }
+        }
+        let mut next = self.clone();
+        next.current.apply(seat, action)?;
+        next.history.push((seat, action.clone()));
+        if let Action::Play(cards) = action {
+            next.held[seat] &= !mask(cards);
+            if next.held[seat] == 0 {
+                // The first seat out wins; the round's chop chain, if any, ends here.
+                next.winner = Some(seat);
+                next.current.to_move = None;
+                next.close_round();
+                return Ok(next);
+            }
+        }
+        if let Some(leader) = next.current.next_leader() {
+            next.close_round();
+            next.current = RoundState::new(next.players, leader, None, &next.rules)?;
+            next.round_no += 1;
+        }
+        Ok(next)
+    }
+
+    fn close_round(&mut self) {
+        if let Some((_, value, from, to)) = chop_chain(&self.current.plays) {
+            self.chops.push((from, to, value));
+        }
+    }
+
+    /// The chop payments so far at `base`.
+    pub fn chop_transfers(&self, base: i64) -> Result<Vec<Transfer>> {
+        money::check_base(base)?;
+        self.chops.iter().map(|&(from, to, v)| Ok(Transfer { from, to, amount: money::mul(base, v, "chop payment")? })).collect()
+    }
+
+    /// Settle the finished game from its record (RULES 2.6): the cards left, who played
+    /// no card, the 2s and specials left and the chops are derived; an instant win is
+    /// settled as one.
+    pub fn settle(&self, base: i64, carried: Option<&[Option<i64>]>) -> Result<Settlement> {
+        let Some(winner) = self.winner else {
+            let turn = self.current.to_move.map_or(String::new(), |t| format!(" (seat {t} to move)"));
+            return Err(Error::new(format!("the game is not over{turn}: nobody has played all their cards")).because(Reason::IllegalAction));
+        };
+        if self.instant.is_some() {
+            return settle_instant(&self.hands, base, carried, &self.rules);
+        }
+        let remaining: Vec<Vec<Card>> = (0..self.players).map(|s| self.held(s)).collect();
+        let played: Vec<bool> = (0..self.players).map(|s| self.played_any(s)).collect();
+        let chops = self.chop_transfers(base)?;
+        settle(&remaining, winner, base, Some(&played), &chops, carried, &self.rules)
+    }
+
+    /// A short description of the state (for messages and the CLI).
+    pub fn describe(&self) -> String {
+        match (self.winner, self.turn(), self.table()) {
+            (Some(w), _, _) => format!("over: seat {w} wins"),
+            (None, Some(t), Some((s, p))) => format!("seat {t} to move on seat {s}'s {} {}", p.kind().name_zh(), text(&p.cards)),
+            (None, Some(t), None) => format!("seat {t} leads"),
+            _ => "over".into(),
+        }
+    }
+}
+
+/// Refuse a record longer than a game allows ([`MAX_ACTIONS`]), before any work.
+pub fn check_record_len(n: usize, field: &str) -> Result<()> {
+    if n > MAX_ACTIONS {
+        return Err(Error::field(
+            field,
+            format!("{n} actions are more than a game of 52 cards allows (at most {MAX_ACTIONS}: 52 plays, each followed by at most 3 passes)"),
+        )
+        .because(Reason::TooLarge));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::cards;
+    use proptest::prelude::*;
+
+    fn hands4() -> Vec<Vec<Card>> {
+        ["3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h", "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc", "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah"]
+            .iter()
+            .map(|h| cards(h))
+            .collect()
+    }
+
+    fn act(a: &str) -> Action {
+        if a == "pass" {
+            Action::Pass
+        } else {
+            Action::Play(cards(a))
+        }
+    }
+
+    #[test]
+    fn a_short_game_and_its_settlement() {
+        let g = Game::new(&hands4(), &Rules::default()).unwrap();
+        assert_eq!((g.turn(), g.instant), (Some(0), None));
+        let rec: Vec<(usize, Action)> = [(0, "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "2c 2d")].iter().map(|&(s, a)| (s, act(a))).collect();
+        let g = Game::replay(&hands4(), &rec, &Rules::default()).unwrap();
+        assert_eq!(g.winner, Some(0));
+        assert_eq!(g.round_no, 1);
+        let s = g.settle(1, None).unwrap();
+        assert_eq!(s.deltas.iter().sum::<i64>() + s.rake, 0);
+        // Seat 1 keeps 2s 2h (red 5 + black 2) and played no card: 26 + 7.
+        assert_eq!(s.pays[1], 26 + 7);
+    }
+
+    #[test]
+    fn reasons_and_fields() {
+        let g = Game::new(&hands4(), &Rules::default()).unwrap();
+        let e = g.apply(1, &act("3h")).unwrap_err();
+        assert_eq!(e.reason, Reason::NotYourTurn, "{e}");
+        let e = g.apply(0, &act("As")).unwrap_err();
+        assert_eq!((e.reason, e.field.as_deref()), (Reason::CardNotInHand, Some("cards")), "{e}");
+        assert!(e.message.contains("seat 3 does"), "{e}");
+        let e = g.apply(0, &act("3s 5s")).unwrap_err();
+        assert_eq!(e.reason, Reason::NotAPlay);
+        let e = g.apply(0, &act("pass")).unwrap_err();
+        assert_eq!(e.reason, Reason::IllegalAction);
+        let g = g.apply(0, &act("5s")).unwrap();
+        let e = g.apply(1, &act("4h")).unwrap_err();
+        assert_eq!(e.reason, Reason::DoesNotBeat);
+        let e = g.apply(1, &act("5s")).unwrap_err();
+        assert_eq!(e.reason, Reason::CardNotInHand);
+        assert!(e.message.contains("already been played"), "{e}");
+        let rec = vec![(0, act("5s")), (1, act("6h")), (1, act("7h"))];
+        let e = Game::replay(&hands4(), &rec, &Rules::default()).unwrap_err();
+        assert_eq!((e.field.as_deref(), e.reason), (Some("actions[2]"), Reason::NotYourTurn));
+        let rec = vec![(0, act("5s")), (1, act("3h 4h"))];
+        let e = Game::replay(&hands4(), &rec, &Rules::default()).unwrap_err();
+        assert_eq!((e.field.as_deref(), e.reason), (Some("actions[1].cards"), Reason::NotAPlay));
+        let long = vec![(0, Action::Pass); MAX_ACTIONS + 1];
+        assert_eq!(Game::replay(&hands4(), &long, &Rules::default()).unwrap_err().reason, Reason::TooLarge);
+        let must = Rules { first_lead_must_contain_lowest: true, ..Rules::default() };
+        let g = Game::new(&hands4(), &must).unwrap();
+        assert_eq!(g.must_contain(), Some(cards("3s")[0]));
+        assert!(g.legal_plays().iter().all(|p| p.cards.contains(&cards("3s")[0])));
+        assert_eq!(g.apply(0, &act("4s")).unwrap_err().reason, Reason::IllegalAction);
+    }
+
+    #[test]
+    fn chop_offers_and_chops() {
+        let rec: Vec<(usize, Action)> = [(0, "3s"), (1, "4h"), (2, "5d"), (3, "pass"), (0, "2d")].iter().map(|&(s, a)| (s, act(a))).collect();
+        let g = Game::replay(&hands4(), &rec, &Rules::default()).unwrap();
+        assert_eq!(g.turn(), Some(1));
+        // Seat 3 passed and holds four aces: it may chop the 2 now, out of turn.
+        let offers = g.chop_offers();
+        assert_eq!(offers.len(), 1);
+        assert_eq!((offers[0].0, offers[0].1[0].cards.clone()), (3, sorted(&cards("Ad As Ac Ah"))));
+        // Anything else from the passed seat is refused.
+        assert_eq!(g.apply(3, &act("Jc")).unwrap_err().reason, Reason::IllegalAction);
+        let g = g.apply(3, &act("Ad As Ac Ah")).unwrap();
+        assert_eq!(g.turn(), Some(0), "from the chopper: the next seat after it");
+        let g = g.apply(0, &act("pass")).unwrap().apply(1, &act("pass")).unwrap().apply(2, &act("pass")).unwrap();
+        assert_eq!((g.round_no, g.turn()), (1, Some(3)));
+        assert_eq!(g.chops, vec![(0, 3, 3)]);
+        assert_eq!(g.chop_transfers(10).unwrap(), vec![Transfer { from: 0, to: 3, amount: 30 }]);
+    }
+
+    #[test]
+    fn instant_win_ends_the_game_at_the_deal() {
+        let mut h = hands4();
+        // Seat 3 gets four 2s.
+        h[3] = cards("3c 4c 5c 6c 7c 8c 9c Tc Jc 2c 2d 2s 2h");
+        h[0] = cards("3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ac Ad");
+        h[1] = cards("3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh As Ah");
+        let g = Game::new(&h, &Rules::default()).unwrap();
+        assert!(g.is_over());
+        assert_eq!(g.apply(0, &act("3s")).unwrap_err().reason, Reason::GameOver);
+        let s = g.settle(10, None).unwrap();
+        assert_eq!(s.deltas.iter().sum::<i64>() + s.rake, 0);
+    }
+
+    fn deal(seed: u64, players: usize) -> Vec<Vec<Card>> {
+        let mut deck: Vec<u8> = (0..52).collect();
+        let mut x = seed | 1;
+        for i in (1..52).rev() {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            deck.swap(i, (x % (i as u64 + 1)) as usize);
+        }
+        (0..players).map(|p| deck[p * 13..p * 13 + 13].iter().map(|&id| Card(id)).collect()).collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        /// Random games played to the end through legal actions (chops by passed seats
+        /// included): every offered play is accepted, random other actions are refused,
+        /// money is zero-sum and the record stays within MAX_ACTIONS.
+        #[test]
+        fn random_games(seed in any::<u64>(), players in 2usize..=4, picks in proptest::collection::vec(any::<u32>(), 300)) {
+            let hands = deal(seed, players);
+            let mut g = Game::new(&hands, &Rules::default()).unwrap();
+            let mut k = 0;
+            while !g.is_over() {
+                let pick = picks[k % picks.len()] as usize;
+                k += 1;
+                prop_assert!(k < 1000);
+                // A wrong seat is refused with NotYourTurn (unless it may chop).
+                let t = g.turn().unwrap();
+                let other = (t + 1 + pick % (players - 1)) % players;
+                if let Some(p) = g.legal_plays().first() {
+                    if !g.current.passed[other] {
+                        let e = g.apply(other, &Action::Play(p.cards.clone())).unwrap_err();
+                        prop_assert!(matches!(e.reason, Reason::NotYourTurn | Reason::CardNotInHand), "{e}");
+                    }
+                }
+                let offers = g.chop_offers();
+                let mut choices: Vec<(usize, Action)> = g.legal_plays().into_iter().map(|p| (t, Action::Play(p.cards))).collect();
+                if g.may_pass() { choices.push((t, Action::Pass)); }
+                for (s, plays) in offers { for p in plays { choices.push((s, Action::Play(p.cards))); } }
+                prop_assert!(!choices.is_empty());
+                // Prefer passing now and then so rounds end.
+                let (s, a) = if g.may_pass() && pick % 3 == 0 { (t, Action::Pass) } else { choices[pick % choices.len()].clone() };
+                g = g.apply(s, &a).unwrap();
+                prop_assert!(g.history.len() <= MAX_ACTIONS);
+            }
+            let again = Game::replay(&hands, &g.history, &Rules::default()).unwrap();
+            prop_assert_eq!(&again, &g);
+            let s = g.settle(3, None).unwrap();
+            prop_assert_eq!(s.deltas.iter().sum::<i64>() + s.rake, 0);
+        }
+    }
+}
