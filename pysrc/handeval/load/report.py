@@ -16,7 +16,7 @@ import csv
 import sys
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 AGGREGATED = "Aggregated"
 
@@ -60,15 +60,15 @@ def summarize(prefix: str) -> dict:
             name = r["Name"]
             method = r["Type"] or None
             agg = name == AGGREGATED
-            n = int(r["Request Count"])
+            n, failed = int(r["Request Count"]), int(r["Failure Count"])
             rps = _num(r["Requests/s"])
-            row = {"method": method, "name": name, "requests": n, "failures": int(r["Failure Count"]),
+            row: Dict[str, Any] = {"method": method, "name": name, "requests": n, "failures": int(r["Failure Count"]),
                    "errors": failures.get((None, AGGREGATED) if agg else (method, name), {}),
                    "requests_per_s": rps,
                    "latency_ms": {"avg": _num(r["Average Response Time"]), "p50": _num(r["50%"]),
                                   "p95": _num(r["95%"]), "p99": _num(r["99%"]), "max": _num(r["Max Response Time"])}}
             if not agg:  # items of the answered requests only
-                row["items_per_s"] = rps * (n - row["failures"]) / max(n, 1) * items_per_request(name)
+                row["items_per_s"] = rps * (n - failed) / max(n, 1) * items_per_request(name)
             rows.append(row)
     total = next((r for r in rows if r["name"] == AGGREGATED), None)
     rows = [r for r in rows if r["name"] != AGGREGATED]

@@ -20,7 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, Dict, List, Optional
 
 from handeval.load import scenarios
 from handeval.load.target import RemoteTargetRefused, SpawnedServer, checked_target, free_port, machine_info
@@ -138,7 +138,7 @@ def main(argv: Optional[List[str]] = None, prog: str = "handeval bench-load") ->
         s = report.summarize(prefix)
         n = s["total"]["requests"] if s["total"] else 0
         gen_run = sum(float(f.read_text()) for f in Path(cpu_dir).glob("cpu-*.txt"))
-        cpu = {"generator": _cost(gen_run, n, args.run_time), "generator_with_startup_s": round(gen_total, 3),
+        cpu: Dict[str, Any] = {"generator": _cost(gen_run, n, args.run_time), "generator_with_startup_s": round(gen_total, 3),
                "server": _cost(server1 - server0, n, wall) if server0 is not None and server1 is not None else None}
         report.print_summary(s)
         for side in ("generator", "server"):

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 SERVICE = "handeval.v2.Handeval"
 RPCS = ("Evaluate", "Compare", "Settle", "Arrange")
@@ -151,7 +151,8 @@ def _tienlen_game(rng) -> dict:
     dealt = [" ".join(h) for h in hands]
     held = [set(h) for h in hands]
     first = tienlen.first_leader(hands)
-    first_round, leader, rounds, played, winner = True, first.seat, [], [False] * 4, None
+    leader: Optional[int] = first.seat
+    first_round, rounds, played, winner = True, [], [False] * 4, None
     steps = []  # (hand, table, passed, turns-so-far, first_round, leader, action)
     while winner is None:
         turns: List[Tuple[int, str]] = []
@@ -162,6 +163,7 @@ def _tienlen_game(rng) -> dict:
                 leader = st.next_leader
                 break
             seat = st.to_move
+            assert seat is not None  # a round not over has a player to move
             table = " ".join(st.plays[-1][1].cards) if st.plays else None
             hand = " ".join(sorted(held[seat]))
             plays = tienlen.legal_plays(hand, table=table, passed=seat in st.passed)

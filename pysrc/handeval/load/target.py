@@ -60,7 +60,7 @@ def checked_target(target: str, allow_remote: bool = False) -> str:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
         except OSError as e:
             raise RemoteTargetRefused(f"cannot resolve {host!r}: {e}") from None
-        ips = [ipaddress.ip_address(i[4][0].split("%")[0]) for i in infos]
+        ips = [ipaddress.ip_address(str(i[4][0]).split("%")[0]) for i in infos]
     bad = [str(ip) for ip in ips if not ip.is_loopback]
     if bad or not ips:
         raise RemoteTargetRefused(
@@ -137,8 +137,8 @@ class SpawnedServer:
         else:
             cmd = [sys.executable, "-m", "handeval", "serve", "--host", "127.0.0.1", "--port", str(self.port),
                    "--workers", str(workers), *extra]
-        self._log = open(log_path, "wb") if log_path else subprocess.DEVNULL
-        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT)
+        self._log_file = open(log_path, "wb") if log_path else None
+        self.proc = subprocess.Popen(cmd, stdout=self._log_file or subprocess.DEVNULL, stderr=subprocess.STDOUT)
 
     def wait_serving(self, timeout: float = 60.0) -> "SpawnedServer":
         import grpc
@@ -170,8 +170,8 @@ class SpawnedServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
-        if self._log is not subprocess.DEVNULL:
-            self._log.close()
+        if self._log_file is not None:
+            self._log_file.close()
 
     def __enter__(self):
         return self.wait_serving()
