@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # What the load generator itself costs: CPU per request and requests/s per generator core
-# of Locust (handeval bench-load) against the grpc.aio generator it replaced (benches/load.py
-# of commit d514858, read from git history), interleaved in one run against the same kind
-# of server (a fresh `handeval serve --workers 1` per run), same load: ssw.evaluate@1
+# of Locust (handeval bench-load) against the grpc.aio generator it replaced
+# (benches/load.py of commit dcf7aad, its last version, read from git history),
+# interleaved in one run against the same kind of server (a fresh `handeval serve --workers 1` per run), same load: ssw.evaluate@1
 # (one row per call), 32 callers back to back, 4 connections per process.
 # Needs a git checkout and pip install -e '.[load]'. Environment: PYTHON, SECS (default 15),
 # ROUNDS (default 2), BENCH_OUT (default target/generator-cost).
@@ -13,11 +13,11 @@ SECS=${SECS:-15}
 ROUNDS=${ROUNDS:-2}
 OUT=${BENCH_OUT:-target/generator-cost}
 mkdir -p "$OUT"
-git show d514858:benches/load.py > "$OUT/load_d514858.py"
+git show dcf7aad:benches/load.py > "$OUT/load_dcf7aad.py"
 echo "== start: $(date -u '+%Y-%m-%d %H:%M:%S UTC'); $(uptime)" | tee "$OUT/uptime.txt"
 for r in $(seq 1 "$ROUNDS"); do
-    echo "== round $r: grpc.aio generator (benches/load.py of d514858)"
-    "$PY" "$OUT/load_d514858.py" --spawn-server --mix ssw.evaluate@1 --concurrency 32 --channels 4 \
+    echo "== round $r: grpc.aio generator (benches/load.py of dcf7aad)"
+    "$PY" "$OUT/load_dcf7aad.py" --spawn-server --mix ssw.evaluate@1 --concurrency 32 --channels 4 \
         --duration "$SECS" --warmup 2 --quiet --json-out "$OUT/aio-$r.json" | tail -3
     echo "== round $r: Locust, one process"
     "$PY" -m handeval bench-load --spawn-server --mix ssw.evaluate@1 --users 32 --channels 4 \
