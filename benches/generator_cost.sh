@@ -2,8 +2,9 @@
 # What the load generator itself costs: CPU per request and requests/s per generator core
 # of Locust (handeval bench-load) against the grpc.aio generator it replaced
 # (benches/load.py of commit dcf7aad, its last version, read from git history),
-# interleaved in one run against the same kind of server (a fresh `handeval serve --workers 1` per run), same load: ssw.evaluate@1
-# (one row per call), 32 callers back to back, 4 connections per process.
+# interleaved in one run against the same kind of server (a fresh `handeval serve
+# --workers 1` per run), same load: ssw.evaluate@1 (one row per call), 32 callers back
+# to back, 4 connections per process.
 # Needs a git checkout and pip install -e '.[load]'. Environment: PYTHON, SECS (default 15),
 # ROUNDS (default 2), BENCH_OUT (default target/generator-cost).
 set -euo pipefail
