@@ -3,7 +3,7 @@
 Run it with Locust (``pip install 'handeval[load]'``)::
 
     locust -f "$(python -m handeval.load locustfile)" -H 127.0.0.1:50051       # web UI on :8089
-    handeval bench-load --target 127.0.0.1:50051 --users 16 --run-time 10s   # headless
+    handeval bench-load --target 127.0.0.1:50051 --users 16 --run-time 10    # headless
 
 Each user sends the units of its scenario (``handeval.load.scenarios``) back to back:
 one call per unit for a batch scenario, a whole game's calls for a game flow. Every call

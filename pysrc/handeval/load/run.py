@@ -5,7 +5,7 @@ per request, and optionally a throughput/latency plot and a JSON result.
 Bounded (``--run-time`` at most 3600 s, every call has a deadline) and loopback-only unless
 ``--allow-remote``. ``--processes N`` runs N Locust workers under a local master on
 loopback (-1: one per core); for many machines run Locust's master and workers yourself
-(docs/benchmarks.md, deploy/k8s/locust.yaml). Arguments after ``--`` go to Locust as they are.
+(docs/benchmarks.md, deploy/k8s/load/locust.yaml). Arguments after ``--`` go to Locust as they are.
 """
 
 from __future__ import annotations
