@@ -244,6 +244,7 @@ DC_BAD = [
     ("escape_units", -1, "non-negative"),
     ("escape_units", 2.5, "integer"),
     ("jiao_round_up", "yes", "True or False"),
+    ("pass_is_final", "yes", "True or False"),
     ("declare_once_per", "never", "player_and_kind"),
     ("declare_once_per", 0, "string"),
 ]
@@ -271,7 +272,8 @@ def test_game_rules_defaults():
                                     "turn_after_chop": "from_chopper", "rake_percent": 5}
     assert dachu.Rules().to_dict() == {"mixed_ace_pair": True, "cheng_chu_alone": True, "escape_shared_by_all": True,
                                        "unit_per": "larger_side", "first_caller_2v2": "other", "escape_units": 5,
-                                       "jiao_round_up": True, "declare_once_per": "player_and_kind"}
+                                       "jiao_round_up": True, "declare_once_per": "player_and_kind",
+                                       "pass_is_final": False}
     for cls in (tl.Rules, dachu.Rules):
         assert cls(**{k: None for k in cls.__match_args__}) == cls()
     assert handeval.Rules().tienlen == tl.Rules() and handeval.Rules().dachu == dachu.Rules()
