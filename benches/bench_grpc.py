@@ -32,11 +32,9 @@ def C(text: str) -> common_pb2.Cards:
 def arrangement(p) -> ssw.ShisanshuiArrangement:
     return ssw.ShisanshuiArrangement(**{k: C(v) for k, v in p.items()})
 
-_spec = importlib.util.spec_from_file_location("handeval_bench_load", Path(__file__).with_name("load.py"))
-load = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(load)
+from handeval.load import scenarios, target as load
 
-DECK = load.DECK
+DECK = scenarios.DECK
 rng = random.Random(7)
 ROWS = [rng.sample(DECK, 5) for _ in range(10_000)]
 ROW_STRINGS = [" ".join(r) for r in ROWS]
@@ -46,7 +44,7 @@ PAIRS = [(" ".join(t[:5]), " ".join(t[5:])) for t in (rng.sample(DECK, 10) for _
 DEALS = []
 for _ in range(200):
     deck = rng.sample(DECK, 52)
-    DEALS.append([dict(zip(("front", "middle", "back"), (" ".join(x) for x in load._arrangement(rng, deck[13 * s:13 * s + 13]))))
+    DEALS.append([dict(zip(("front", "middle", "back"), (" ".join(x) for x in scenarios._arrangement(deck[13 * s:13 * s + 13]))))
                   for s in range(4)])
 OPTIONS = [("grpc.max_receive_message_length", 64 << 20), ("grpc.max_send_message_length", 64 << 20)]
 
@@ -221,7 +219,7 @@ def test_settle_grpc(benchmark, stub):
 
 PLAYS = []
 for _ in range(1000):
-    r = rng.choice(load.RANKS)
+    r = rng.choice(scenarios.RANKS)
     PLAYS.append(" ".join(rng.sample([r + s for s in "shdc"], rng.choice((1, 2, 3)))))
 G_TL = "grpc: 越式13张 classify, 1,000 plays per call"
 G_DC = "grpc: 打儲 classify, 1,000 plays per call"
@@ -290,7 +288,7 @@ def _concurrent(target, payload: bytes, n: int, channels: int = 8):
 
     async def setup():
         chans = [grpc.aio.insecure_channel(target, options=opts) for _ in range(channels)]
-        return chans, [c.unary_unary(load.SERVICE + "Evaluate") for c in chans]
+        return chans, [c.unary_unary(scenarios.method_path("Evaluate")) for c in chans]
 
     chans, calls = loop.run_until_complete(setup())
 
@@ -386,7 +384,7 @@ def _cpu_per_call_together(servers, rpc: str, payload: bytes, seconds: float, wi
 
     async def run():
         chans = [[grpc.aio.insecure_channel(s.target, options=opts) for _ in range(callers or 4)] for s in servers]
-        stubs = [[c.unary_unary(load.SERVICE + rpc) for c in cs] for cs in chans]
+        stubs = [[c.unary_unary(scenarios.method_path(rpc)) for c in cs] for cs in chans]
         done = [0] * len(servers)
         tasks = set()
         running = True
@@ -434,7 +432,7 @@ def _cpu_per_call_together(servers, rpc: str, payload: bytes, seconds: float, wi
 
 def test_server_cpu_overhead_vs_bare_grpc_aio(capsys):
     """Server CPU per unary call of `handeval serve` (1 worker) over that of a bare
-    grpc.aio server answering every call with an empty message (load.py serve-floor),
+    grpc.aio server answering every call with an empty message (`bench-load --server-kind floor`),
     both called at once in each measuring window (see _cpu_per_call_together), open loop
     at OVERHEAD_RATE calls/s and closed loop with OVERHEAD_CALLERS callers per server.
     Prints the per-window ratios, their median and the load; docs/grpc.md quotes the

@@ -591,19 +591,10 @@ def _cmd_call(args):
 
 
 def _cmd_bench_load(args):
-    # The load generator lives in benches/load.py of a source checkout (it is a
-    # benchmark, not part of the installed package); all its flags pass through.
-    import importlib.util
-    from pathlib import Path
+    # The Locust load tests of the package (handeval.load); all flags pass through.
+    from handeval.load.run import main
 
-    for path in (Path(__file__).resolve().parents[2] / "benches" / "load.py", Path.cwd() / "benches" / "load.py"):
-        if path.is_file():
-            spec = importlib.util.spec_from_file_location("handeval_bench_load", path)
-            mod = importlib.util.module_from_spec(spec)
-            spec.loader.exec_module(mod)
-            return mod.main(args.args, prog="handeval bench-load")
-    print("handeval bench-load: benches/load.py not found; run it from a source checkout of handeval", file=sys.stderr)
-    return 2
+    return main(args.args, prog="handeval bench-load")
 
 
 # ------------------------------------------------------------------------ parser
@@ -766,9 +757,10 @@ def _build_parser():
     k.add_argument("--token", default=None, help="shared token (default: $HANDEVAL_TOKEN)")
     k.add_argument("--tls-ca", default=None, help="PEM CA to verify the server: use TLS")
 
-    # prefix_chars="\0": every flag after bench-load goes to benches/load.py unparsed.
+    # prefix_chars="\0": every flag after bench-load goes to handeval.load.run unparsed.
     b = sub.add_parser("bench-load", add_help=False, prefix_chars="\0",
-                       help="gRPC load generator (benches/load.py; loopback only, bounded; --help for its flags)")
+                       help="Locust load test of the gRPC service, headless (needs handeval[load]; loopback "
+                            "only, bounded; --help for its flags)")
     b.add_argument("args", nargs="*")
     b.set_defaults(func=_cmd_bench_load)
     return p

@@ -245,6 +245,7 @@ DC_BAD = [
     ("escape_units", -1, "non-negative"),
     ("escape_units", 2.5, "integer"),
     ("jiao_round_up", "yes", "True or False"),
+    ("pass_is_final", "yes", "True or False"),
     ("declare_once_per", "never", "player_and_kind"),
     ("declare_once_per", 0, "string"),
     ("pass_is_final", "yes", "True or False"),

@@ -1,30 +1,43 @@
-"""The load generator (benches/load.py, ``handeval bench-load``): it refuses non-loopback
-targets before opening a socket, and a short bounded run against a real server on a
-free loopback port reports consistent counts, percentiles and errors by status."""
+"""The Locust load tests (handeval.load, ``handeval bench-load``): loopback only and
+bounded; a master with two workers over loopback runs every scenario against a real
+server with no failure; errors are counted by gRPC status code; gRPC's blocking client
+runs under gevent with calls that overlap."""
 
 from __future__ import annotations
 
+import csv
 import importlib.util
 import json
 import subprocess
 import sys
+import threading
+from concurrent import futures
 from pathlib import Path
 
 import pytest
 
 from grpc_fixtures import server  # noqa: F401  (fixture: --max-batch 500, 256 KiB messages)
+from handeval.load import report, scenarios
+from handeval.load.run import LOCUSTFILE
+from handeval.load.target import RemoteTargetRefused, checked_target, free_port
+
+# Not imported here: importing locust monkey-patches this process for gevent.
+if importlib.util.find_spec("locust") is None:
+    pytest.skip("the load tests need Locust: pip install 'handeval[load]'", allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parents[2]
-spec = importlib.util.spec_from_file_location("load", ROOT / "benches" / "load.py")
-load = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(load)
-
-RUN_TIMEOUT = 180  # the subprocess must stop by itself well before this
+RUN_TIMEOUT = 180  # every run stops by itself (--run-time) well before this
+EVERY_SCENARIO = ",".join(f"{n}@{min(s.batch, 1000)}" for n, s in scenarios.SCENARIOS.items())
 
 
-def run_cli(*args):
+def bench_load(*args, env=None):
     return subprocess.run([sys.executable, "-m", "handeval", "bench-load", *args], capture_output=True,
-                          text=True, timeout=RUN_TIMEOUT, cwd=ROOT)
+                          text=True, timeout=RUN_TIMEOUT, cwd=ROOT, env=env)
+
+
+def read_csv(path):
+    with open(path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
 
 
 # ---- loopback only ----
@@ -37,12 +50,11 @@ def run_cli(*args):
     ("unix:/tmp/handeval.sock", "unix:/tmp/handeval.sock"),
 ])
 def test_loopback_targets_are_accepted(target, want):
-    assert load.checked_target(target) == want
+    assert checked_target(target) == want
 
 
 def test_localhost_resolves_to_a_loopback_address():
-    got = load.checked_target("localhost:50051")
-    assert got in ("127.0.0.1:50051", "[::1]:50051")
+    assert checked_target("localhost:50051") in ("127.0.0.1:50051", "[::1]:50051")
 
 
 @pytest.mark.parametrize("target", [
@@ -50,137 +62,199 @@ def test_localhost_resolves_to_a_loopback_address():
     "[2001:db8::1]:50051", "[::]:50051", "dns:///10.1.2.3:50051", "no-such-host.invalid:50051",
 ])
 def test_other_targets_are_refused(target):
-    with pytest.raises(load.RemoteTargetRefused) as ei:
-        load.checked_target(target)
+    with pytest.raises(RemoteTargetRefused) as ei:
+        checked_target(target)
     assert "refusing" in str(ei.value) or "cannot resolve" in str(ei.value)
 
 
 def test_target_without_port_is_refused():
-    with pytest.raises(load.RemoteTargetRefused, match="no port"):
-        load.checked_target("127.0.0.1")
+    with pytest.raises(RemoteTargetRefused, match="no port"):
+        checked_target("127.0.0.1")
 
 
-def test_allow_remote_lifts_the_refusal_without_connecting():
-    assert load.checked_target("10.0.0.1:50051", allow_remote=True) == "10.0.0.1:50051"
+def test_allow_remote_keeps_the_target_as_given():
+    assert checked_target("dns:///handeval.default.svc.cluster.local:50051", allow_remote=True) == \
+        "dns:///handeval.default.svc.cluster.local:50051"
 
 
-def test_refusal_happens_before_any_channel(monkeypatch, capsys):
-    import grpc
-
-    def no_channel(*a, **k):
-        raise AssertionError("a channel was opened to a refused target")
-
-    monkeypatch.setattr(grpc.aio, "insecure_channel", no_channel)
-    assert load.main(["--target", "10.1.2.3:50051", "--duration", "1"]) == 2
-    assert "not a loopback address" in capsys.readouterr().err
-
-
-def test_cli_refuses_remote_target():
-    r = run_cli("--target", "192.0.2.7:50051", "--duration", "1")
+def test_cli_refuses_remote_target_before_starting_locust():
+    r = bench_load("--target", "192.0.2.7:50051", "--run-time", "1")
     assert r.returncode == 2 and "--allow-remote" in r.stderr
 
 
-# ---- always bounded ----
+def test_locustfile_refuses_remote_host():
+    r = subprocess.run([sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless", "-H", "192.0.2.7:50051",
+                        "-u", "1", "-t", "1s"], capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    assert r.returncode != 0 and "not a loopback address" in r.stderr
 
-@pytest.mark.parametrize("flags", [["--duration", "0"], ["--duration", "100000"], ["--duration", "-1"],
-                                   ["--concurrency", "0"], ["--requests", "-5"], ["--timeout", "0"],
-                                   ["--rate", "-1"]])
-def test_unbounded_or_bad_settings_are_rejected(flags, capsys):
-    assert load.main(["--target", "127.0.0.1:1", *flags]) == 2
-    assert capsys.readouterr().err
+
+# ---- always bounded, mix ----
+
+@pytest.mark.parametrize("flags", [["--run-time", "0"], ["--run-time", "100000"], ["--run-time", "-1"],
+                                   ["--users", "0"], ["--call-timeout", "0"], ["--mix", "nope"],
+                                   ["--processes", "-2"]])
+def test_unbounded_or_bad_settings_are_rejected(flags):
+    r = bench_load("--target", "127.0.0.1:1", *flags)
+    assert r.returncode == 2 and r.stderr
 
 
 def test_mix_parsing():
-    assert load.parse_mix("ssw.packed=2@1000, ssw.evaluate", 7) == [("ssw.packed", 2.0, 1000), ("ssw.evaluate", 1.0, 7)]
-    for bad in ("nope", "ssw.packed=0", "ssw.packed@0", ""):
+    assert scenarios.parse_mix("ssw.packed=2@1000, ssw.evaluate") == [("ssw.packed", 2, 1000), ("ssw.evaluate", 1, 1)]
+    assert [n for n, _, _ in scenarios.parse_mix("default")] == list(scenarios.SCENARIOS)
+    for bad in ("nope", "ssw.packed=0", "ssw.packed@0", "ssw.packed=0.5", "", "ssw.evaluate,ssw.evaluate"):
         with pytest.raises(ValueError):
-            load.parse_mix(bad, 1)
+            scenarios.parse_mix(bad)
 
 
-def test_percentile_nearest_rank():
-    xs = [float(i) for i in range(1, 101)]
-    assert [load.percentile(xs, q) for q in (50, 95, 99, 100)] == [50.0, 95.0, 99.0, 100.0]
-    assert load.percentile([3.0], 99) == 3.0
+def test_items_per_request_from_the_name():
+    assert report.items_per_request("ssw.packed@10000") == 10000
+    assert report.items_per_request("tienlen.flow@3") == 1  # a flow's call carries one game
 
 
 # ---- real runs ----
 
-def test_bounded_run_against_a_real_server(server, tmp_path):
-    out = tmp_path / "run.json"
-    r = run_cli("--target", server.target, "--mix", "ssw.evaluate=2@5,ssw.packed@1000,ssw.compare@3,tienlen.evaluate@2",
-                "--concurrency", "4", "--channels", "2", "--requests", "60", "--duration", "30", "--warmup", "0.2",
-                "--json-out", str(out))
-    assert r.returncode == 0, r.stderr
-    res = json.loads(out.read_text())
-    o = res["overall"]
-    assert o["requests"] == 60 and o["ok"] == 60 and o["errors"] == {}  # the --requests bound, exactly
-    assert o["item_errors"] == 0
-    lat = o["latency_ms"]
-    assert 0 < lat["p50"] <= lat["p95"] <= lat["p99"] <= lat["max"]
-    per = res["scenarios"]
-    assert sum(s["requests"] for s in per.values()) == 60
-    assert o["items"] == sum(s["items"] for s in per.values())
-    assert per["ssw.packed"]["items"] == 1000 * per["ssw.packed"]["requests"]
-    assert per["ssw.evaluate"]["items"] == 5 * per["ssw.evaluate"]["requests"]
-    if "tienlen.evaluate" in res["skipped"]:  # 越式13张 not in this build yet
-        assert "UNIMPLEMENTED" in res["skipped"]["tienlen.evaluate"] and "tienlen.evaluate" not in per
-    else:
-        assert "tienlen.evaluate" in per
-    assert sum(b["ok"] for b in res["timeline"]) == 60
-    assert "ssw.packed" in r.stdout and "p99 ms" in r.stdout
-    assert "[load]" in r.stderr or res["overall"]["seconds"] < 1.0  # the progress line (if it had time)
+def test_master_and_two_workers_over_loopback(server, tmp_path):
+    """The documented cluster mode on one machine: a headless master waiting for two
+    workers, all on loopback; every scenario runs against a real server, none fails."""
+    port, prefix = free_port(), tmp_path / "cluster"
+    common = [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE)]
+    master = subprocess.Popen(
+        common + ["--master", "--master-bind-host", "127.0.0.1", "--master-bind-port", str(port), "--expect-workers", "2",
+                  "--headless", "-H", server.target, "-u", str(len(scenarios.SCENARIOS)), "-r", "100", "-t", "5s",
+                  "--stop-timeout", "0", "--csv", str(prefix), "--csv-full-history", "--mix", EVERY_SCENARIO],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    workers = [subprocess.Popen(common + ["--worker", "--master-host", "127.0.0.1", "--master-port", str(port)],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(2)]
+    try:
+        out, _ = master.communicate(timeout=RUN_TIMEOUT)
+        for w in workers:
+            w.wait(timeout=RUN_TIMEOUT)  # workers quit when the master does
+    finally:
+        for p in [master, *workers]:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+    assert master.returncode == 0, out
+    assert "2 workers connected" in out
+    rows = read_csv(f"{prefix}_stats.csv")
+    by_scenario = {}
+    for r in rows:
+        if r["Name"] != "Aggregated":
+            name = r["Name"].partition("@")[0]
+            by_scenario[name] = by_scenario.get(name, 0) + int(r["Request Count"])
+            assert r["Failure Count"] == "0", r
+    assert set(by_scenario) == set(scenarios.SCENARIOS) and all(n > 0 for n in by_scenario.values()), by_scenario
+    assert read_csv(f"{prefix}_failures.csv") == []
+    s = report.summarize(str(prefix))
+    assert s["total"]["requests"] == sum(by_scenario.values()) and s["total"]["failures"] == 0
+    packed = next(r for r in s["rows"] if r["name"] == "ssw.packed@1000")
+    assert packed["items_per_s"] == pytest.approx(1000 * packed["requests_per_s"])
+    assert {r["method"] for r in s["rows"] if r["name"].startswith("tienlen.flow")} <= {"Evaluate", "Settle"}
 
 
-def test_paced_run_sends_the_bounded_count(server, tmp_path):
-    out = tmp_path / "paced.json"
-    r = run_cli("--target", server.target, "--mix", "ssw.compare@2", "--rate", "40", "--concurrency", "4",
-                "--requests", "12", "--duration", "30", "--warmup", "0", "--quiet", "--json-out", str(out))
-    assert r.returncode == 0, r.stderr
-    res = json.loads(out.read_text())
-    assert res["config"]["rate"] == 40 and res["overall"]["ok"] == 12 and res["overall"]["items"] == 24
-    assert "paced at 40 req/s" in r.stdout
-
-
-def test_errors_are_counted_by_status(server, tmp_path):
+def test_errors_are_counted_by_status_code(server, tmp_path):
     # 100,000 packed rows = 500 kB > the fixture's 256 KiB limit -> RESOURCE_EXHAUSTED;
-    # 600 items > its --max-batch 500 -> INVALID_ARGUMENT.
-    out = tmp_path / "err.json"
-    r = run_cli("--target", server.target, "--mix", "ssw.packed@100000,ssw.evaluate@600,ssw.evaluate@1",
-                "--requests", "30", "--duration", "30", "--warmup", "0", "--pool", "2", "--quiet",
-                "--json-out", str(out))
-    assert r.returncode == 0, r.stderr
+    # 600 items > its --max-batch 500 -> INVALID_ARGUMENT; single rows succeed.
+    out, prefix = tmp_path / "err.json", tmp_path / "err"
+    r = bench_load("--target", server.target, "--mix", "ssw.packed@100000,ssw.evaluate@600,ssw.compare@1",
+                   "--users", "3", "--run-time", "3", "--pool", "1", "--csv", str(prefix), "--json-out", str(out))
+    assert r.returncode == 1, r.stderr  # Locust's exit code when requests failed
     res = json.loads(out.read_text())
-    errors = res["overall"]["errors"]
-    assert set(errors) <= {"RESOURCE_EXHAUSTED", "INVALID_ARGUMENT"}
-    assert res["overall"]["requests"] == 30 == res["overall"]["ok"] + sum(errors.values())
-    assert res["scenarios"]["ssw.packed"]["errors"].get("RESOURCE_EXHAUSTED") == res["scenarios"]["ssw.packed"]["requests"]
-    assert "RESOURCE_EXHAUSTED" in r.stdout
+    rows = {x["name"]: x for x in res["summary"]["rows"]}
+    assert rows["ssw.packed@100000"]["errors"] == {"RESOURCE_EXHAUSTED": rows["ssw.packed@100000"]["requests"]}
+    assert rows["ssw.evaluate@600"]["errors"] == {"INVALID_ARGUMENT": rows["ssw.evaluate@600"]["requests"]}
+    assert rows["ssw.compare@1"]["failures"] == 0 and rows["ssw.compare@1"]["requests"] > 0
+    total = res["summary"]["total"]
+    assert total["errors"] == {"RESOURCE_EXHAUSTED": rows["ssw.packed@100000"]["requests"],
+                               "INVALID_ARGUMENT": rows["ssw.evaluate@600"]["requests"]}
+    assert total["failures"] == sum(total["errors"].values())
+    assert {f["Error"] for f in read_csv(f"{prefix}_failures.csv")} == {"RESOURCE_EXHAUSTED", "INVALID_ARGUMENT"}
+    assert "RESOURCE_EXHAUSTED" in r.stdout and "generator CPU" in r.stdout
 
 
-def test_spawned_server_duration_bound_and_plot(tmp_path):
+class BarrierServer:
+    """A gRPC server in this process whose Evaluate answers only once ``parties`` calls
+    wait at the same time: a load generator whose calls do not overlap never gets an answer
+    (each call fails UNKNOWN when the barrier's wait runs out)."""
+
+    def __init__(self, parties: int, wait: float):
+        import grpc
+
+        self.barrier = threading.Barrier(parties)
+        self.answered = 0
+
+        def evaluate(request, context):
+            self.barrier.wait(timeout=wait)
+            self.answered += 1
+            return scenarios.empty_response()
+
+        handlers = {"Evaluate": grpc.unary_unary_rpc_method_handler(evaluate)}
+        self.server = grpc.server(futures.ThreadPoolExecutor(max_workers=parties + 4))
+        self.server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(scenarios.SERVICE, handlers),))
+        self.port = self.server.add_insecure_port("127.0.0.1:0")
+        self.target = f"127.0.0.1:{self.port}"
+        self.server.start()
+
+    def stop(self):
+        self.barrier.abort()  # releases calls still waiting
+        self.server.stop(0)
+
+
+def test_calls_of_one_locust_process_overlap_with_gevent_grpc(tmp_path):
+    srv = BarrierServer(parties=4, wait=60)
+    try:
+        out = tmp_path / "overlap.json"
+        r = bench_load("--target", srv.target, "--mix", "ssw.evaluate", "--users", "4", "--run-time", "3",
+                       "--json-out", str(out))
+        total = json.loads(out.read_text())["summary"]["total"]
+    finally:
+        srv.stop()
+    assert r.returncode == 0, r.stderr
+    assert total["failures"] == 0 and total["requests"] >= 4 and srv.answered >= 4
+
+
+def test_without_gevent_grpc_the_calls_do_not_overlap(tmp_path):
+    """What init_gevent() is for: with plain blocking gRPC the four users of one process
+    send one call at a time, so the barrier never fills and every call fails."""
+    import os
+
+    srv = BarrierServer(parties=4, wait=1)
+    try:
+        out = tmp_path / "plain.json"
+        r = bench_load("--target", srv.target, "--mix", "ssw.evaluate", "--users", "4", "--run-time", "2",
+                       "--json-out", str(out), env=dict(os.environ, HANDEVAL_LOAD_PLAIN_GRPC="1"))
+        total = json.loads(out.read_text())["summary"]["total"]
+    finally:
+        srv.stop()
+    assert r.returncode == 1, r.stderr
+    assert srv.answered == 0 and total["failures"] == total["requests"] > 0
+    assert set(total["errors"]) == {"UNKNOWN"}
+
+
+def test_spawned_server_processes_and_plot(tmp_path):
     png, out = tmp_path / "plot.png", tmp_path / "run.json"
-    args = ["--spawn-server", "--mix", "ssw.packed@2000", "--concurrency", "2", "--duration", "1",
-            "--warmup", "0.2", "--quiet", "--json-out", str(out), "--plot", str(png)]
+    args = ["--spawn-server", "--mix", "ssw.packed@2000,tienlen.flow", "--users", "2", "--run-time", "3",
+            "--processes", "2", "--json-out", str(out), "--plot", str(png)]
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        r = run_cli(*args)
+        r = bench_load(*args)
         assert r.returncode == 2 and "matplotlib" in r.stderr and not out.exists()
         return
-    r = run_cli(*args)
+    r = bench_load(*args)
     assert r.returncode == 0, r.stderr
     res = json.loads(out.read_text())
     assert res["server_workers"] == 1 and res["target"].startswith("127.0.0.1:")
-    assert res["overall"]["ok"] > 0 and res["overall"]["errors"] == {}
-    assert res["overall"]["seconds"] <= 1.0
-    assert res["cpu"]["client"]["cpu_s"] >= 0 and res["cpu"]["server"] is not None
+    assert res["summary"]["total"]["requests"] > 0 and res["summary"]["total"]["failures"] == 0
+    assert res["cpu"]["generator"]["cpu_s"] > 0 and res["cpu"]["server"]["cpu_s"] >= 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
-def test_floor_server_answers_every_call(tmp_path):
+def test_floor_server_answers_every_scenario_method(tmp_path):
     out = tmp_path / "floor.json"
-    r = run_cli("--spawn-server", "--server-kind", "floor", "--mix", "ssw.evaluate@1,ssw.settle@2", "--requests", "20",
-                "--duration", "30", "--warmup", "0", "--quiet", "--json-out", str(out))
+    r = bench_load("--spawn-server", "--server-kind", "floor", "--mix", "ssw.evaluate,ssw.settle@2,ssw.arrange",
+                   "--users", "3", "--run-time", "2", "--json-out", str(out))
     assert r.returncode == 0, r.stderr
     res = json.loads(out.read_text())
-    assert res["server_workers"] == "floor" and res["overall"]["ok"] == 20 and res["overall"]["errors"] == {}
+    assert res["server_workers"] == "floor" and res["summary"]["total"]["failures"] == 0
+    assert {x["method"] for x in res["summary"]["rows"]} == {"Evaluate", "Settle", "Arrange"}
