@@ -4,12 +4,12 @@
 //! other jobs hits both alike. Also checks that both give the same answer on every hand,
 //! lists the slowest hands, and measures `arrange_many` at 1 and 2 rayon threads.
 //!
-//! Baselines (`--baseline`): `prior` (default; the search at the start of issue 23,
-//! `prior_arrange`) or `reference` (the exhaustive branch and bound of issue 13,
-//! `baseline_arrange`).
+//! Baselines (`--baseline`): `reference` (default; the exhaustive branch and bound of
+//! issue 13, `baseline_arrange`) or `prior` (the search at the start of issue 23,
+//! `prior_arrange`).
 //!
 //! `cargo run --release -p handeval-core --example arrange_speed -- [--hands 2000] [--seed 1]
-//!  [--opponents 3] [--top-k 1] [--rounds 3] [--baseline prior|reference] [--worst 10]`;
+//!  [--opponents 3] [--top-k 1] [--rounds 3] [--baseline reference|prior] [--worst 10]`;
 //! with `ARRANGE_PROFILE=fast` (or `prior`, `baseline`) it only runs that search, for
 //! `perf` or `valgrind --tool=callgrind`.
 
@@ -38,8 +38,8 @@ fn summary(name: &str, ns: &mut [f64]) -> f64 {
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut hands, mut seed, mut rounds, mut worst) = (2000usize, 1u64, 3usize, 10usize);
-    let mut baseline: fn(&[Card], &Options, &Rules) -> Result<ArrangeResult> = prior_arrange;
-    let mut baseline_name = "prior";
+    let mut baseline: fn(&[Card], &Options, &Rules) -> Result<ArrangeResult> = baseline_arrange;
+    let mut baseline_name = "reference";
     let mut o = Options::default();
     while let Some(a) = args.next() {
         let mut v = || args.next().unwrap_or_else(|| panic!("{a} needs a value"));
