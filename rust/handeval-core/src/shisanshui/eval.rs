@@ -410,6 +410,61 @@ pub fn row_value(cards: &[Card], rules: &Rules) -> Result<RowValue> {
 }
 
 #[cfg(test)]
+mod single_row_tests {
+    use super::*;
+    use crate::shisanshui::WheelRank;
+
+    /// Random distinct rows of 3 or 5 cards (xorshift, fixed seed), and a second row
+    /// disjoint from the first.
+    fn rows(n: usize) -> Vec<(Vec<Card>, Vec<Card>)> {
+        let mut s: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        (0..n)
+            .map(|i| {
+                let len = if i % 4 == 0 { 3 } else { 5 };
+                let mut deck: Vec<Card> = (0..52).map(Card).collect();
+                for k in 0..2 * len {
+                    let j = k + (next() % (52 - k as u64)) as usize;
+                    deck.swap(k, j);
+                }
+                (deck[..len].to_vec(), deck[len..2 * len].to_vec())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn classify_row_and_compare_rows_agree_with_the_row_value() {
+        let variants = [
+            Rules::default(),
+            Rules { a2345: WheelRank::SecondHighest, suit_tiebreak: false, ..Rules::default() },
+        ];
+        let mut cases = rows(20_000);
+        // Ties of strength (suits decide) and A2345 straights, on purpose.
+        for (a, b) in [("As 2d 3c 4h 5s", "Ah 2s 3d 4c 5h"), ("Ks Kh 7d 7c 2s", "Kd Kc 7s 7h 2h"), ("Qs Qh 3d", "Qd Qc 3s")] {
+            cases.push((crate::cards::cards(a), crate::cards::cards(b)));
+        }
+        for r in &variants {
+            for (a, b) in &cases {
+                let (s, order) = classify_row(a, r).unwrap();
+                assert_eq!(s, strength(a, r).unwrap());
+                assert_eq!(order[..a.len()], significance_order(a, r)[..]);
+                let want = row_value(a, r).unwrap().key.cmp(&row_value(b, r).unwrap().key);
+                assert_eq!(compare_rows(a, b, r).unwrap(), want, "{a:?} vs {b:?}");
+            }
+        }
+        let r = Rules::default();
+        assert!(classify_row(&crate::cards::cards("As As Kd"), &r).is_err());
+        assert!(classify_row(&crate::cards::cards("As Kd"), &r).is_err());
+        assert!(compare_rows(&crate::cards::cards("As Kd Qh"), &crate::cards::cards("As 2d 3h"), &r).unwrap_err().to_string().contains("As"));
+    }
+}
+
+#[cfg(test)]
 mod repeated_card_tests {
     use super::*;
     use crate::cards::cards;
