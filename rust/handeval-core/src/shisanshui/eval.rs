@@ -458,7 +458,9 @@ mod single_row_tests {
             }
         }
         let r = Rules::default();
-        assert!(classify_row(&crate::cards::cards("As As Kd"), &r).is_err());
+        let mut dup = crate::cards::cards("As Kd Qh");
+        dup[1] = dup[0];
+        assert!(classify_row(&dup, &r).unwrap_err().to_string().contains("twice"));
         assert!(classify_row(&crate::cards::cards("As Kd"), &r).is_err());
         assert!(compare_rows(&crate::cards::cards("As Kd Qh"), &crate::cards::cards("As 2d 3h"), &r).unwrap_err().to_string().contains("As"));
     }
