@@ -1,12 +1,18 @@
 """十三水 row classification and comparison through the Python API, single calls and
 batched, against treys (a pure-Python Cactus-Kev evaluator) on pre-converted treys cards,
-in the same run. Run: ``python3 -m pytest benches/bench_shisanshui.py -q``; the summary
-at the end prints items/s and the ratio to each group's baseline (docs/benchmarks.md)."""
+in the same run; the single calls also against the public C evaluators' fastest calls
+(peers): eval7 (``evaluate`` on pre-built ``eval7.Card``s) and phevaluator (its C
+function ``_pheval.evaluate_5cards`` on card ids), and against the floor of a call into
+the extension (``_core._call_floor``: same signature, no work, a cached object). Run:
+``python3 -m pytest benches/bench_shisanshui.py -q`` (eval7 and phevaluator come with the
+``bench`` extra; without them their benchmarks are skipped); the summary at the end
+prints items/s and the ratio to each group's baseline and peers (docs/benchmarks.md)."""
 
 import random
 
 import pytest
 
+from handeval import _core
 from handeval import shisanshui as ssw
 
 treys = pytest.importorskip("treys")
@@ -42,6 +48,66 @@ def _treys_compare(a, b):
 
 def _per_call(benchmark, fn, *args):
     return benchmark.pedantic(fn, args, iterations=2000, rounds=40, warmup_rounds=2)
+
+
+def _peer(benchmark, group):
+    benchmark.group = group
+    benchmark.extra_info["items"] = 1
+    benchmark.extra_info["peer"] = True
+
+
+def _eval7():
+    eval7 = pytest.importorskip("eval7")
+    return eval7, [eval7.Card(c) for c in ONE.split()], [eval7.Card(c) for c in TWO.split()]
+
+
+def _phevaluator():
+    pytest.importorskip("phevaluator")
+    from phevaluator import _pheval
+    from phevaluator.card import Card
+
+    return _pheval.evaluate_5cards, [Card.to_id(c) for c in ONE.split()], [Card.to_id(c) for c in TWO.split()]
+
+
+def test_single_peer_eval7(benchmark):
+    eval7, one, _ = _eval7()
+    _peer(benchmark, "classify one 5-card row")
+    _per_call(benchmark, eval7.evaluate, one)
+
+
+def test_single_peer_phevaluator_c(benchmark):
+    ev5, one, _ = _phevaluator()
+    _peer(benchmark, "classify one 5-card row")
+    _per_call(benchmark, ev5, *one)
+
+
+def test_single_floor_pyo3_call(benchmark):
+    benchmark.group = "classify one 5-card row"
+    benchmark.extra_info["items"] = 1
+    _per_call(benchmark, _core._call_floor, ONE)
+
+
+def test_compare_peer_eval7(benchmark):
+    eval7, one, two = _eval7()
+    evaluate = eval7.evaluate
+
+    def compare(a, b):  # higher is stronger
+        ra, rb = evaluate(a), evaluate(b)
+        return (ra > rb) - (ra < rb)
+
+    _peer(benchmark, "compare two 5-card rows")
+    assert _per_call(benchmark, compare, one, two) == 1
+
+
+def test_compare_peer_phevaluator_c(benchmark):
+    ev5, one, two = _phevaluator()
+
+    def compare(a, b):  # lower is stronger
+        ra, rb = ev5(*a), ev5(*b)
+        return (ra < rb) - (ra > rb)
+
+    _peer(benchmark, "compare two 5-card rows")
+    assert _per_call(benchmark, compare, one, two) == 1
 
 
 def test_single_baseline_treys(benchmark):

@@ -376,7 +376,7 @@ def test_dachu_classify_legal_and_timeout_plays(stub):
     res = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=items)), timeout=10).dachu.results
     assert [N(dc.DachuPlayKind, r.play.kind) for r in res[:4]] == [dachu.classify(p, "red").kind for p in plays[:4]]
     assert res[0].play.kind == dc.DACHU_PLAY_KIND_DU_CHU
-    assert res[4].error.field == "items[4].play"
+    assert res[4].error.field == "items[4].play.cards"
     n = len(plays)
     assert [list(p.cards.cards) for p in res[n].legal_plays.plays] == [p.cards for p in dachu.legal_plays(hand, "8d", "red")]
     assert [list(p.cards.cards) for p in res[n + 1].legal_plays.plays] == [
@@ -387,6 +387,27 @@ def test_dachu_classify_legal_and_timeout_plays(stub):
     t = res[n + 3].timeout_play
     assert not t.passes and list(t.cards.cards) == dachu.timeout_play(hand, "8d", "red") == ["2s"]
     assert res[n + 4].error.field.startswith(f"items[{n + 4}].timeout_play.hand"), res[n + 4]
+
+
+def test_dachu_timeout_play_takes_the_columns_as_shown(stub):
+    """The hand as the client shows it (RULES 3.7) reaches the API whole: explicit columns,
+    ``surrendered``; both hand forms at once, and an empty column, are item errors."""
+    columns = [["Kh"], ["9c"], ["4d", "4h", "4s"]]
+    q = dc.DachuTimeoutPlayQuery
+    items = [dc.DachuEvaluateItem(timeout_play=x) for x in [
+        q(columns=[C(" ".join(c)) for c in columns], chu=RED),
+        q(columns=[C(" ".join(c)) for c in reversed(columns)], chu=RED),
+        q(hand=C("3h 3s 3d 5c"), first_lead=True, surrendered=True, chu=RED),
+        q(hand=C("Kh"), columns=[C("9c")], chu=RED),
+        q(columns=[C("Kh"), C("")], chu=RED)]]
+    res = stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=items)), timeout=10).dachu.results
+    assert list(res[0].timeout_play.cards.cards) == dachu.timeout_play(columns, None, "red") == ["4d"]
+    assert list(res[1].timeout_play.cards.cards) == dachu.timeout_play(columns[::-1], None, "red") == ["Kh"]
+    assert list(res[2].timeout_play.cards.cards) == dachu.timeout_play(
+        "3h 3s 3d 5c", None, "red", first_lead=True, surrendered=True)
+    assert res[3].error.field == "items[3].timeout_play.columns"
+    assert res[3].error.reason == common_pb2.ERROR_REASON_INCONSISTENT
+    assert res[4].error.field.startswith("items[4].timeout_play.columns"), res[4]
 
 
 def _dc_deal_action(t):

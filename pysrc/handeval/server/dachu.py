@@ -316,8 +316,12 @@ def evaluate(req: pb.DachuEvaluateRequest, batch: Batch) -> pb.DachuEvaluateResp
             q = getattr(item, kind)
             chu = _chu(q.chu, f"{kind}.chu")
             hand, table, shown = cards(q.hand), _opt_cards(q, "table"), _opt_cards(q, "shown_triple")
+            columns = [cards(c) for c in q.columns] if kind == "timeout_play" else []
+            if columns and hand:
+                raise ItemFailed(f"{kind}.columns", "set either hand or columns, not both", "inconsistent")
             try:
-                if shown is not None and not set(parse_cards(shown)) <= set(parse_cards(hand)):
+                flat = [c for col in columns for c in col] or hand
+                if shown is not None and not set(parse_cards(shown)) <= set(parse_cards(flat)):
                     raise ItemFailed(f"{kind}.shown_triple", "the shown triple is not in the hand", "card_not_in_hand")
                 if kind == "legal_plays":
                     plays = api.legal_plays(hand, table, chu, first_lead=q.first_lead, surrendered=q.surrendered,
@@ -326,9 +330,16 @@ def evaluate(req: pb.DachuEvaluateRequest, batch: Batch) -> pb.DachuEvaluateResp
                     for p in plays:
                         _play(out.legal_plays.plays.add(), p)
                 else:
-                    if not hand:
+                    if not flat:
                         raise ItemFailed(f"{kind}.hand", "an empty hand has no timeout play", "wrong_count")
-                    got = api.timeout_play(hand, table, chu, first_lead=q.first_lead, shown_triple=shown, rules=rules)
+                    try:
+                        got = api.timeout_play(columns or hand, table, chu, first_lead=q.first_lead,
+                                               surrendered=q.surrendered, shown_triple=shown, rules=rules)
+                    except HandevalError as e:
+                        # The API names a column hand[i]; over gRPC that is columns[i].
+                        if columns and e.field and e.field.startswith("hand["):
+                            raise rename(e, {"hand": "columns"}, kind) from None
+                        raise
                     out.timeout_play.SetInParent()
                     out.timeout_play.passes = got is None
                     out.timeout_play.cards.cards.extend(got or ())

@@ -227,18 +227,22 @@ class DachuLegalPlaysQuery(_message.Message):
     def __init__(self, hand: _Optional[_Union[_common_pb2.Cards, _Mapping]] = ..., table: _Optional[_Union[_common_pb2.Cards, _Mapping]] = ..., chu: _Optional[_Union[DachuColour, str]] = ..., first_lead: _Optional[bool] = ..., surrendered: _Optional[bool] = ..., shown_triple: _Optional[_Union[_common_pb2.Cards, _Mapping]] = ...) -> None: ...
 
 class DachuTimeoutPlayQuery(_message.Message):
-    __slots__ = ("hand", "table", "chu", "first_lead", "shown_triple")
+    __slots__ = ("hand", "table", "chu", "first_lead", "shown_triple", "surrendered", "columns")
     HAND_FIELD_NUMBER: _ClassVar[int]
     TABLE_FIELD_NUMBER: _ClassVar[int]
     CHU_FIELD_NUMBER: _ClassVar[int]
     FIRST_LEAD_FIELD_NUMBER: _ClassVar[int]
     SHOWN_TRIPLE_FIELD_NUMBER: _ClassVar[int]
+    SURRENDERED_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
     hand: _common_pb2.Cards
     table: _common_pb2.Cards
     chu: DachuColour
     first_lead: bool
     shown_triple: _common_pb2.Cards
-    def __init__(self, hand: _Optional[_Union[_common_pb2.Cards, _Mapping]] = ..., table: _Optional[_Union[_common_pb2.Cards, _Mapping]] = ..., chu: _Optional[_Union[DachuColour, str]] = ..., first_lead: _Optional[bool] = ..., shown_triple: _Optional[_Union[_common_pb2.Cards, _Mapping]] = ...) -> None: ...
+    surrendered: bool
+    columns: _containers.RepeatedCompositeFieldContainer[_common_pb2.Cards]
+    def __init__(self, hand: _Optional[_Union[_common_pb2.Cards, _Mapping]] = ..., table: _Optional[_Union[_common_pb2.Cards, _Mapping]] = ..., chu: _Optional[_Union[DachuColour, str]] = ..., first_lead: _Optional[bool] = ..., shown_triple: _Optional[_Union[_common_pb2.Cards, _Mapping]] = ..., surrendered: _Optional[bool] = ..., columns: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ...) -> None: ...
 
 class DachuDealAction(_message.Message):
     __slots__ = ("kind", "seat", "cards", "colour")

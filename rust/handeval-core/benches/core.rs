@@ -1,13 +1,15 @@
 //! Core speed of the 十三水 row evaluator: five-card strength over a fixed set of random
 //! hands, against the straightforward reference classifier (`strength_slow`) measured in
 //! the same run; and of the arrangement search (`arrange`, default options) against the
-//! search it replaced (`baseline_arrange`, same answers) on the same seeded 13-card hands.
+//! searches it replaced, same answers, on the same seeded 13-card hands:
+//! `baseline_arrange` (the exhaustive branch and bound before issue 13) and
+//! `prior_arrange` (the search at the start of issue 23).
 //! `cargo bench -p handeval-core --bench core` (`-- arrange` for the arrangement only).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::arrange::sim::{deck, Rng};
-use handeval_core::shisanshui::arrange::{arrange, baseline_arrange, Options};
+use handeval_core::shisanshui::arrange::{arrange, baseline_arrange, prior_arrange, Options};
 use handeval_core::shisanshui::eval::{strength3, strength5, strength_slow};
 use handeval_core::shisanshui::Rules;
 
@@ -96,6 +98,9 @@ fn bench_arrange(c: &mut Criterion) {
     g.throughput(Throughput::Elements(hands.len() as u64));
     g.bench_function("baseline_arrange (exhaustive branch and bound, before issue 13)", |b| {
         b.iter(|| hands.iter().map(|h| baseline_arrange(black_box(h), &o, &r).unwrap().best.expected).sum::<f64>())
+    });
+    g.bench_function("prior_arrange (the search at the start of issue 23)", |b| {
+        b.iter(|| hands.iter().map(|h| prior_arrange(black_box(h), &o, &r).unwrap().best.expected).sum::<f64>())
     });
     g.bench_function("arrange", |b| b.iter(|| hands.iter().map(|h| arrange(black_box(h), &o, &r).unwrap().best.expected).sum::<f64>()));
     g.finish();

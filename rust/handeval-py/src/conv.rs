@@ -98,6 +98,11 @@ pub fn quick_cards(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
 /// [`quick_cards`] into `out` (no allocation); `None` also when more than `out.len()`
 /// cards are given.
 pub fn quick_cards_into(obj: &Bound<'_, PyAny>, out: &mut [Card]) -> Option<usize> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        if let Some(n) = canonical_cards(s.to_str().ok()?.as_bytes(), out) {
+            return Some(n);
+        }
+    }
     let mut seen = 0u64;
     let mut n = 0;
     let mut push = |c: Card| {
@@ -131,6 +136,29 @@ pub fn quick_cards_into(obj: &Bound<'_, PyAny>, out: &mut [Card]) -> Option<usiz
 /// An optional argument: `None` when absent or Python `None`.
 pub fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
     value.filter(|v| !v.is_none())
+}
+
+/// The canonical text form (`"As Kd Qh"`: two-letter tokens, single spaces, either case),
+/// distinct cards, at most `out.len()`: the common case of [`quick_cards_into`], read
+/// without splitting. `None` for anything else (then read by the general loop).
+#[inline]
+fn canonical_cards(text: &[u8], out: &mut [Card]) -> Option<usize> {
+    if text.len() % 3 != 2 || text.len() / 3 >= out.len() {
+        return None;
+    }
+    let mut seen = 0u64;
+    for (i, t) in text.chunks(3).enumerate() {
+        if t.len() == 3 && t[2] != b' ' {
+            return None;
+        }
+        let c = Card::new(ascii_rank(t[0])?, ascii_suit(t[1])?);
+        if seen & c.bit() != 0 {
+            return None;
+        }
+        seen |= c.bit();
+        out[i] = c;
+    }
+    Some(text.len() / 3 + 1)
 }
 
 /// Cards from a string (`"As Td"`) or a list/tuple of one-card strings.

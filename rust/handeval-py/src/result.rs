@@ -306,6 +306,47 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Text {
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Cards(pub Vec<Card>);
 
+/// The cards of a row (at most 5) held inline: like [`Cards`] to and from Python, without
+/// an allocation per result (the single `classify` call builds one per call).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RowCards {
+    cards: [Card; 5],
+    len: u8,
+}
+
+impl RowCards {
+    /// The first `len` (≤ 5) of `cards`.
+    pub fn new(cards: [Card; 5], len: usize) -> RowCards {
+        debug_assert!(len <= 5);
+        RowCards { cards, len: len as u8 }
+    }
+    pub fn as_slice(&self) -> &[Card] {
+        &self.cards[..self.len as usize]
+    }
+}
+
+impl<'py> IntoPyObject<'py> for &RowCards {
+    type Target = PyList;
+    type Output = Bound<'py, PyList>;
+    type Error = PyErr;
+    fn into_pyobject(self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        card_list(py, self.as_slice())
+    }
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for RowCards {
+    type Error = PyErr;
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        let cards = crate::conv::cards_from(&obj.to_owned(), "cards")?;
+        if cards.len() > 5 {
+            return Err(crate::conv::bad("cards", format!("a row has at most 5 cards, got {}", cards.len())));
+        }
+        let mut buf = [Card(0); 5];
+        buf[..cards.len()].copy_from_slice(&cards);
+        Ok(RowCards::new(buf, cards.len()))
+    }
+}
+
 /// The 52 canonical card strings, interned once.
 pub fn card_str(py: Python<'_>, c: Card) -> Bound<'_, PyString> {
     static TABLE: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();

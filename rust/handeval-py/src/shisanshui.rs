@@ -3,7 +3,7 @@
 use crate::conv::{bad, base_from, given, cards_from, check_list, quick_cards_into, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
-use crate::result::{add_class, item_error, Cards, Text};
+use crate::result::{add_class, item_error, Cards, RowCards, Text};
 use crate::native_rules;
 use crate::rules::rules_arg;
 use pyo3::prelude::*;
@@ -32,7 +32,7 @@ crate::native_result! {
         /// Orders rows by category and ranks (no suits); also valid across 3 vs 5 cards.
         pub strength: u32,
         /// The cards in order of significance (biggest group first, A last in A2345).
-        pub cards: Cards,
+        pub cards: RowCards,
     }
 }
 
@@ -44,20 +44,39 @@ fn row(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
     Ok(cards)
 }
 
+/// A row's cards into `buf`, their number returned (3 or 5): the allocation-free fast
+/// path of [`quick_cards_into`], anything else through [`row`] (which words the error).
+#[inline]
+fn row_into(obj: &Bound<'_, PyAny>, field: &str, buf: &mut [Card; 5]) -> PyResult<usize> {
+    match quick_cards_into(obj, buf) {
+        Some(n @ (3 | 5)) => Ok(n),
+        _ => {
+            let cards = row(obj, field)?;
+            buf[..cards.len()].copy_from_slice(&cards);
+            Ok(cards.len())
+        }
+    }
+}
+
 /// Classify a 3-card front or a 5-card row.
 #[pyfunction]
 #[pyo3(signature = (cards, rules=None))]
 fn ssw_classify(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Row> {
     let rules = rules_from(rules)?;
-    let cards = row(cards, "cards")?;
-    let v = eval::row_value(&cards, &rules).py()?;
-    let cat = v.category();
-    Ok(Row {
-        category: cat.name().into(),
-        category_zh: cat.name_zh().into(),
-        strength: v.strength,
-        cards: Cards(eval::significance_order(&cards, &rules)),
-    })
+    let mut buf = [Card(0); 5];
+    let n = row_into(cards, "cards", &mut buf)?;
+    let (strength, order) = eval::classify_row(&buf[..n], &rules).py()?;
+    let cat = eval::Category::from_strength(strength);
+    Ok(Row { category: cat.name().into(), category_zh: cat.name_zh().into(), strength, cards: RowCards::new(order, n) })
+}
+
+/// The floor of a call into the extension, for the benchmarks: the signature of
+/// `classify` (one positional argument, `rules=None`), no work, a cached object returned.
+#[pyfunction]
+#[pyo3(signature = (cards, rules=None))]
+fn _call_floor(py: Python<'_>, cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> Py<PyAny> {
+    let _ = (cards, rules);
+    category_names(py)[0].clone_ref(py).into_any()
 }
 
 /// Category names as interned strings, indexed like `Category::ALL`.
@@ -165,8 +184,9 @@ fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: Op
 #[pyo3(signature = (a, b, rules=None))]
 fn ssw_compare(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<i32> {
     let rules = rules_from(rules)?;
-    let (a, b) = (row(a, "a")?, row(b, "b")?);
-    Ok(eval::compare_rows(&a, &b, &rules).py()? as i32)
+    let (mut x, mut y) = ([Card(0); 5], [Card(0); 5]);
+    let (na, nb) = (row_into(a, "a", &mut x)?, row_into(b, "b", &mut y)?);
+    Ok(eval::compare_rows(&x[..na], &y[..nb], &rules).py()? as i32)
 }
 
 #[pyfunction]
@@ -348,6 +368,7 @@ fn ssw_settle(
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ssw_classify, m)?)?;
+    m.add_function(wrap_pyfunction!(_call_floor, m)?)?;
     add_class::<ShisanshuiRules>(m, "ShisanshuiRules")?;
     // Category names, lowest first (the index is the byte of categories_from_ids).
     m.add("SSW_CATEGORIES", pyo3::types::PyTuple::new(m.py(), eval::Category::ALL.iter().map(|c| c.name()))?)?;

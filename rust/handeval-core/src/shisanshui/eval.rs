@@ -289,9 +289,20 @@ pub fn adjust_for_rules(strength: u32, rules: &Rules) -> u32 {
 
 /// Rank-only strength of a 3- or 5-card row under the rules.
 pub fn strength(cards: &[Card], rules: &Rules) -> Result<u32> {
-    // A repeated card (or a bad id) would index past the lookup tables: refuse it here,
-    // so every Result entry (row_value, compare_rows, is_foul) answers instead of
-    // panicking (a fuzz finding). One OR per card.
+    check_row_cards(cards)?;
+    let s = match cards.len() {
+        3 => strength3(&[cards[0], cards[1], cards[2]]),
+        5 => strength5(&[cards[0], cards[1], cards[2], cards[3], cards[4]]),
+        n => return Err(Error::new(format!("a row has 3 or 5 cards, got {n}"))),
+    };
+    Ok(adjust_for_rules(s, rules))
+}
+
+/// A repeated card (or a bad id) would index past the lookup tables: refuse it here, so
+/// every Result entry (row_value, compare_rows, is_foul) answers instead of panicking (a
+/// fuzz finding). One OR per card.
+#[inline]
+fn check_row_cards(cards: &[Card]) -> Result<()> {
     let mut seen = 0u64;
     for c in cards {
         if c.0 >= 52 {
@@ -302,36 +313,74 @@ pub fn strength(cards: &[Card], rules: &Rules) -> Result<u32> {
         }
         seen |= c.bit();
     }
-    let s = match cards.len() {
-        3 => strength3(&[cards[0], cards[1], cards[2]]),
-        5 => strength5(&[cards[0], cards[1], cards[2], cards[3], cards[4]]),
-        n => return Err(Error::new(format!("a row has 3 or 5 cards, got {n}"))),
-    };
-    Ok(adjust_for_rules(s, rules))
+    Ok(())
 }
 
 /// The cards of a row in order of significance (RULES §1.3): biggest group first, inside
 /// a group and among kickers the higher rank then the higher suit first; in `A2345` the
 /// ace is last.
 pub fn significance_order(cards: &[Card], rules: &Rules) -> Vec<Card> {
+    if cards.len() <= 5 {
+        return significance_array(cards, rules)[..cards.len()].to_vec();
+    }
+    let mut out = cards.to_vec();
+    sort_by_significance(&mut out, rules, 0);
+    out
+}
+
+/// [`significance_order`] of a row of at most 5 cards, in a fixed array (the first
+/// `cards.len()` entries; no allocation, for the single-row calls).
+pub fn significance_array(cards: &[Card], rules: &Rules) -> [Card; 5] {
+    let mut out = [Card(0); 5];
+    let n = cards.len().min(5);
+    out[..n].copy_from_slice(&cards[..n]);
+    let s = if n == 5 { strength5(&[out[0], out[1], out[2], out[3], out[4]]) } else { 0 };
+    sort_by_significance(&mut out[..n], rules, s);
+    out
+}
+
+/// [`strength`] and [`significance_array`] of one row at once (one evaluation, no
+/// allocation): what a single `classify` call needs.
+pub fn classify_row(cards: &[Card], rules: &Rules) -> Result<(u32, [Card; 5])> {
+    check_row_cards(cards)?;
+    let mut out = [Card(0); 5];
+    let s = match cards.len() {
+        3 => strength3(&[cards[0], cards[1], cards[2]]),
+        5 => strength5(&[cards[0], cards[1], cards[2], cards[3], cards[4]]),
+        n => return Err(Error::new(format!("a row has 3 or 5 cards, got {n}"))),
+    };
+    out[..cards.len()].copy_from_slice(cards);
+    sort_by_significance(&mut out[..cards.len()], rules, if cards.len() == 5 { s } else { 0 });
+    Ok((adjust_for_rules(s, rules), out))
+}
+
+/// `out` in order of significance; `s`: its standard five-card strength (0 for other
+/// sizes), which tells whether it is an `A2345` straight.
+fn sort_by_significance(out: &mut [Card], rules: &Rules, s: u32) {
     let mut counts = [0u8; 13];
-    for c in cards {
+    for c in out.iter() {
         counts[c.rank() as usize] += 1;
     }
     let suit_value = |c: &Card| rules.suit_order.0[c.suit() as usize];
-    let mut out = cards.to_vec();
-    out.sort_by(|a, b| {
+    // Insertion sort: rows are 3 or 5 cards.
+    let before = |a: &Card, b: &Card| {
         counts[b.rank() as usize]
             .cmp(&counts[a.rank() as usize])
             .then(b.rank().cmp(&a.rank()))
             .then(suit_value(b).cmp(&suit_value(a)))
-    });
-    let s = if cards.len() == 5 { strength5(&[cards[0], cards[1], cards[2], cards[3], cards[4]]) } else { 0 };
+            .is_lt()
+    };
+    for i in 1..out.len() {
+        let mut j = i;
+        while j > 0 && before(&out[j], &out[j - 1]) {
+            out.swap(j, j - 1);
+            j -= 1;
+        }
+    }
     let cat = s >> 20;
     if (cat == Category::Straight as u32 || cat == Category::StraightFlush as u32) && (s >> 16) & 0xF == 5 {
         out.rotate_left(1); // the ace goes last in A2345
     }
-    out
 }
 
 /// A row's full value: `key` orders rows completely (strength, then suits card by card
@@ -353,11 +402,68 @@ pub fn row_value(cards: &[Card], rules: &Rules) -> Result<RowValue> {
     let strength = strength(cards, rules)?;
     let mut suits = 0u64;
     if rules.suit_tiebreak {
-        for (i, c) in significance_order(cards, rules).iter().enumerate() {
+        for (i, c) in significance_array(cards, rules)[..cards.len()].iter().enumerate() {
             suits |= (rules.suit_order.0[c.suit() as usize] as u64) << (8 - 2 * i);
         }
     }
     Ok(RowValue { strength, key: (strength as u64) << 10 | suits })
+}
+
+#[cfg(test)]
+mod single_row_tests {
+    use super::*;
+    use crate::shisanshui::WheelRank;
+
+    /// Random distinct rows of 3 or 5 cards (xorshift, fixed seed), and a second row
+    /// disjoint from the first.
+    fn rows(n: usize) -> Vec<(Vec<Card>, Vec<Card>)> {
+        let mut s: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut next = move || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        (0..n)
+            .map(|i| {
+                let len = if i % 4 == 0 { 3 } else { 5 };
+                let mut deck: Vec<Card> = (0..52).map(Card).collect();
+                for k in 0..2 * len {
+                    let j = k + (next() % (52 - k as u64)) as usize;
+                    deck.swap(k, j);
+                }
+                (deck[..len].to_vec(), deck[len..2 * len].to_vec())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn classify_row_and_compare_rows_agree_with_the_row_value() {
+        let variants = [
+            Rules::default(),
+            Rules { a2345: WheelRank::SecondHighest, suit_tiebreak: false, ..Rules::default() },
+        ];
+        let mut cases = rows(20_000);
+        // Ties of strength (suits decide) and A2345 straights, on purpose.
+        for (a, b) in [("As 2d 3c 4h 5s", "Ah 2s 3d 4c 5h"), ("Ks Kh 7d 7c 2s", "Kd Kc 7s 7h 2h"), ("Qs Qh 3d", "Qd Qc 3s")] {
+            cases.push((crate::cards::cards(a), crate::cards::cards(b)));
+        }
+        for r in &variants {
+            for (a, b) in &cases {
+                let (s, order) = classify_row(a, r).unwrap();
+                assert_eq!(s, strength(a, r).unwrap());
+                assert_eq!(order[..a.len()], significance_order(a, r)[..]);
+                let want = row_value(a, r).unwrap().key.cmp(&row_value(b, r).unwrap().key);
+                assert_eq!(compare_rows(a, b, r).unwrap(), want, "{a:?} vs {b:?}");
+            }
+        }
+        let r = Rules::default();
+        let mut dup = crate::cards::cards("As Kd Qh");
+        dup[1] = dup[0];
+        assert!(classify_row(&dup, &r).unwrap_err().to_string().contains("twice"));
+        assert!(classify_row(&crate::cards::cards("As Kd"), &r).is_err());
+        assert!(compare_rows(&crate::cards::cards("As Kd Qh"), &crate::cards::cards("As 2d 3h"), &r).unwrap_err().to_string().contains("As"));
+    }
 }
 
 #[cfg(test)]
@@ -389,8 +495,17 @@ pub fn compare_rows(a: &[Card], b: &[Card], rules: &Rules) -> Result<Ordering> {
             b.len()
         )));
     }
-    // One deck (RULES §0): a card cannot be in both rows.
-    crate::cards::check_distinct_across(&[("a".into(), a), ("b".into(), b)])?;
+    // One deck (RULES §0): a card cannot be in both rows. (One OR per card first; the
+    // named check words the error.)
+    let mask = |row: &[Card]| row.iter().fold(0u64, |m, c| m | if c.0 < 52 { c.bit() } else { 0 });
+    if mask(a) & mask(b) != 0 {
+        crate::cards::check_distinct_across(&[("a".into(), a), ("b".into(), b)])?;
+    }
+    // The key is the strength above the suits: different strengths decide without them.
+    let (sa, sb) = (strength(a, rules)?, strength(b, rules)?);
+    if sa != sb {
+        return Ok(sa.cmp(&sb));
+    }
     Ok(row_value(a, rules)?.key.cmp(&row_value(b, rules)?.key))
 }
 
