@@ -3,7 +3,8 @@
 //! Model: seats `0..players` play counter-clockwise (0 → 1 → 2 → 3 → 0). The turn goes to
 //! the next seat that has neither passed nor made the play on the table. A seat that
 //! passed keeps no turn, but may still chop (out of turn, like a real table) with a
-//! special that beats the table; it stays passed, and the rule `turn_after_chop` says who
+//! special that beats the table, at once: right after the play, or right after its own
+//! pass on it, before the next player in turn acts; it stays passed, and the rule `turn_after_chop` says who
 //! moves next (default: the seat after the chopper). The round ends when every seat but
 //! the one whose play is on the table has passed; that seat leads the next round.
 
@@ -63,6 +64,11 @@ pub struct RoundState {
     /// The rule `turn_after_chop` this round follows.
     pub turn_after_chop: TurnAfterChop,
     used: u64,
+    /// Passes since the table's play, and the seat of the last one: a seat that passed may
+    /// chop only at once (RULES 2.4), i.e. right after the play, or right after its own
+    /// pass on it, before the next player in turn acts.
+    passes_since_play: u32,
+    last_passer: usize,
 }
 
 impl RoundState {
@@ -78,6 +84,8 @@ impl RoundState {
             must_contain,
             turn_after_chop: rules.turn_after_chop,
             used: 0,
+            passes_since_play: 0,
+            last_passer: 0,
         })
     }
 
@@ -162,6 +170,12 @@ impl RoundState {
                     return no(Reason::NotYourTurn, format!("seat {seat}'s own play is on the table"));
                 }
                 if self.passed[seat] {
+                    if !(self.passes_since_play == 0 || (self.passes_since_play == 1 && self.last_passer == seat)) {
+                        return no(
+                            Reason::IllegalAction,
+                            format!("seat {seat} has passed and may chop only at once, before the next player in turn acts (RULES 2.4); the chance has gone"),
+                        );
+                    }
                     if !(play.is_special() && beats_key(play.key, t.key)) {
                         return no(
                             Reason::IllegalAction,
@@ -183,6 +197,12 @@ impl RoundState {
         let play = self.check_reason(seat, action)??;
         // Only a passed seat's chop comes out of turn (`allowed` refuses anything else).
         let interrupted = self.to_move.filter(|&t| t != seat);
+        if play.is_some() {
+            self.passes_since_play = 0;
+        } else {
+            self.passes_since_play += 1;
+            self.last_passer = seat;
+        }
         match play {
             None => self.passed[seat] = true,
             Some(p) => {
@@ -334,6 +354,25 @@ mod tests {
         let chop = vec![Transfer { from: 2, to: 1, amount: 30 }];
         assert_eq!(chop_transfers(4, None, &full(&[(2, "pass"), (3, "pass"), (0, "pass")]), 10, &Rules::default()).unwrap(), chop);
         assert_eq!(chop_transfers(4, None, &full(&[(3, "pass"), (0, "pass"), (2, "pass")]), 10, &resume).unwrap(), chop);
+    }
+
+    /// RULES 2.4 [decision]: a seat that passed chops at once, before the next player in
+    /// turn acts; once anyone has passed since the play, the chance is gone.
+    #[test]
+    fn a_passed_seat_chops_only_at_once() {
+        let bomb = (1, "7s 7h 7d 7c");
+        let at_once = acts(&[(0, "9s"), (1, "pass"), (2, "2s"), bomb]);
+        assert!(RoundState::replay(4, None, None, &at_once, &Rules::default()).is_ok());
+        let late = acts(&[(0, "9s"), (1, "pass"), (2, "2s"), (3, "pass"), bomb]);
+        let e = RoundState::replay(4, None, None, &late, &Rules::default()).unwrap_err();
+        assert_eq!(e.reason, Reason::IllegalAction);
+        assert!(e.message.contains("at once"), "{e}");
+        // Right after its own pass on the play, a seat may still chop it.
+        let own = acts(&[(0, "9s"), (1, "pass"), (2, "2s"), (3, "pass"), (3, "7s 7h 7d 7c")]);
+        assert!(RoundState::replay(4, None, None, &own, &Rules::default()).is_ok());
+        // A seat that has not passed chops only in turn.
+        let out_of_turn = acts(&[(0, "2s"), (2, "7s 7h 7d 7c")]);
+        assert_eq!(RoundState::replay(4, None, None, &out_of_turn, &Rules::default()).unwrap_err().reason, Reason::NotYourTurn);
     }
 
     #[test]
