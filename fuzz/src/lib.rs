@@ -473,6 +473,7 @@ fn dachu_rules(u: &mut Unstructured) -> AResult<dachu::Rules> {
         escape_units: if u.ratio(1, 8)? { u.arbitrary()? } else { u.int_in_range(0..=10)? },
         jiao_round_up: u.arbitrary()?,
         declare_once_per: *u.choose(&[dachu::rules::DeclareOncePer::PlayerAndKind, dachu::rules::DeclareOncePer::Player, dachu::rules::DeclareOncePer::Game])?,
+        pass_is_final: u.arbitrary()?,
     })
 }
 

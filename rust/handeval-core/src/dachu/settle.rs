@@ -4,7 +4,7 @@
 use super::calling::check_multiplier;
 use super::rules::{Rules, UnitPer};
 use crate::bail;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::money;
 
 /// What happened in a game, as settlement needs it.
@@ -175,6 +175,11 @@ pub fn outcome(chu_places: &[usize], other_places: &[usize], n: usize) -> (Verdi
     }
 }
 
+/// `a × b` in 128 bits, or an error: amounts beyond even that cannot be any seat's result.
+fn wide_mul(a: i128, b: i128, what: &str) -> Result<i128> {
+    a.checked_mul(b).ok_or_else(|| Error::new(format!("{what}: {a} × {b} overflows")).because(Reason::OutOfRange))
+}
+
 pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
     rules.validate().map_err(|e| e.within("rules"))?;
     let chu = seats(&g.chu_side, "chu_side")?;
@@ -231,7 +236,7 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
         if g.places.is_some() {
             bail!(field = "places", "must be omitted when someone escaped: the game is abandoned");
         }
-        let penalty = unit * rules.escape_units as i128;
+        let penalty = wide_mul(unit, rules.escape_units as i128, "escape penalty")?;
         let mut groups: Vec<(u8, Vec<usize>)> = Vec::new();
         for s in members(esc) {
             let receivers = if rules.escape_shared_by_all { 0b1111 & !esc } else { (0b1111 & !side_of(s)) & !esc };
@@ -243,7 +248,7 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
         for (receivers, payers) in groups {
             let head = format!("seat {} escaped (逃跑)", seat_list(&payers));
             let formula = times(payers.len(), &format!("base × {m} × {}", rules.escape_units));
-            transfer(&mut lines, "escape", &payers, &members(receivers), penalty * payers.len() as i128, &head, &formula)?;
+            transfer(&mut lines, "escape", &payers, &members(receivers), wide_mul(penalty, payers.len() as i128, "escape penalty")?, &head, &formula)?;
         }
     } else if whole_side_out {
         if g.places.as_ref().is_some_and(|p| !p.is_empty()) {
@@ -283,7 +288,7 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
                 UnitPer::LargerSide => winners.len().max(losers.len()),
                 UnitPer::LosingSide => losers.len(),
             };
-            let total = g.base as i128 * result_multiplier as i128 * units as i128;
+            let total = wide_mul(g.base as i128 * result_multiplier as i128, units as i128, "result")?;
             let head = format!("儲方 {}{}", v.as_str(), if w { " with 全殲 (×2)" } else { "" });
             let formula = times(units, &format!("base × {result_multiplier}"));
             transfer(&mut lines, "result", &losers, &winners, total, &head, &formula)?;
@@ -292,7 +297,9 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
 
     let mut wide = [0i128; 4];
     for l in &lines {
-        wide[l.seat] += l.amount;
+        wide[l.seat] = wide[l.seat]
+            .checked_add(l.amount)
+            .ok_or_else(|| Error::new(format!("seat {}'s result overflows", l.seat)).because(Reason::OutOfRange))?;
     }
     let mut theoretical = vec![0i64; 4];
     for s in 0..4 {
