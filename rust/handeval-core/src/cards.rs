@@ -247,6 +247,24 @@ pub fn cards(text: &str) -> Vec<Card> {
     parse_cards(text).unwrap_or_else(|e| panic!("{text:?}: {e}"))
 }
 
+
+/// The most actions a play record of a 52-card shedding game (越式13张, 打儲) can hold: 52
+/// plays, each followed by at most three passes.
+pub const MAX_RECORD_ACTIONS: usize = 52 * 4;
+
+/// Refuse a record of `n` actions longer than [`MAX_RECORD_ACTIONS`] (reason `TooLarge`),
+/// before any of it is read.
+pub fn check_record_len(n: usize, field: &str) -> Result<()> {
+    if n > MAX_RECORD_ACTIONS {
+        return Err(Error::field(
+            field,
+            format!("{n} actions are more than a game of 52 cards allows (at most {MAX_RECORD_ACTIONS}: 52 plays, each followed by at most 3 passes)"),
+        )
+        .because(Reason::TooLarge));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,7 +15,7 @@ use crate::error::{Error, Reason, Result};
 
 /// The most plays a record can hold: 52 cards are at most 52 plays, each followed by at
 /// most three passes before the next play or the trick's end.
-pub const MAX_PLAYS: usize = 52 * 4;
+pub use crate::cards::MAX_RECORD_ACTIONS as MAX_PLAYS;
 
 /// One action of the play.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -148,7 +148,7 @@ impl Game {
     /// Replay the play; an error names the action (`plays[i]`). A record longer than
     /// [`MAX_PLAYS`] is refused before anything is replayed.
     pub fn replay(deal: &Deal, calling: &Calling, plays: &[PlayAction]) -> Result<Game> {
-        check_plays_len(plays.len(), "plays")?;
+        crate::cards::check_record_len(plays.len(), "plays")?;
         let mut g = Game::new(deal, calling)?;
         for (i, a) in plays.iter().enumerate() {
             g = g.apply(a).map_err(|e| e.within(&format!("plays[{i}]")))?;
@@ -423,18 +423,6 @@ fn permutations(items: &[usize], f: &mut dyn FnMut(&[usize])) {
         }
     }
     rec(&mut items.to_vec(), 0, f)
-}
-
-/// Refuse a play record longer than a game allows ([`MAX_PLAYS`]), before any work.
-pub fn check_plays_len(n: usize, field: &str) -> Result<()> {
-    if n > MAX_PLAYS {
-        return Err(Error::field(
-            field,
-            format!("{n} plays are more than a game of 52 cards allows (at most {MAX_PLAYS}: 52 plays, each followed by at most 3 passes)"),
-        )
-        .because(Reason::TooLarge));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use crate::money;
 
 /// The most actions a game record can hold: 52 cards are at most 52 plays, and after a
 /// play at most three seats pass before the next play or the round's end.
-pub const MAX_ACTIONS: usize = 52 * 4;
+pub use crate::cards::{check_record_len, MAX_RECORD_ACTIONS as MAX_ACTIONS};
 
 /// The state of a game after the actions of its record. Immutable in use:
 /// [`Game::apply`] returns the next state.
@@ -167,7 +167,7 @@ impl Game {
     pub fn chop_offers(&self) -> Vec<(usize, Vec<Play>)> {
         let Some(t) = self.table().filter(|_| !self.is_over()) else { return Vec::new() };
         (0..self.players)
-            .filter(|&s| self.current.passed[s] && s != t.0)
+            .filter(|&s| self.current.chop_window_open(s) && s != t.0)
             .filter_map(|s| {
                 let plays = legal_plays(&self.held(s), Some(&t.1), true).unwrap_or_default();
                 (!plays.is_empty()).then_some((s, plays))
@@ -267,18 +267,6 @@ impl Game {
             _ => "over".into(),
         }
     }
-}
-
-/// Refuse a record longer than a game allows ([`MAX_ACTIONS`]), before any work.
-pub fn check_record_len(n: usize, field: &str) -> Result<()> {
-    if n > MAX_ACTIONS {
-        return Err(Error::field(
-            field,
-            format!("{n} actions are more than a game of 52 cards allows (at most {MAX_ACTIONS}: 52 plays, each followed by at most 3 passes)"),
-        )
-        .because(Reason::TooLarge));
-    }
-    Ok(())
 }
 
 #[cfg(test)]

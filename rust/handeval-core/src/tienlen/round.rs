@@ -98,6 +98,13 @@ impl RoundState {
         self.to_move.is_none()
     }
 
+    /// Whether `seat`, which passed, may chop the play on the table now (RULES 2.4): at
+    /// once, right after the play or right after its own pass on it, before the next
+    /// player in turn acts.
+    pub fn chop_window_open(&self, seat: usize) -> bool {
+        self.passed[seat] && (self.passes_since_play == 0 || (self.passes_since_play == 1 && self.last_passer == seat))
+    }
+
     /// The seat that leads the next round, once this one is over.
     pub fn next_leader(&self) -> Option<usize> {
         if self.is_over() {
@@ -170,7 +177,7 @@ impl RoundState {
                     return no(Reason::NotYourTurn, format!("seat {seat}'s own play is on the table"));
                 }
                 if self.passed[seat] {
-                    if !(self.passes_since_play == 0 || (self.passes_since_play == 1 && self.last_passer == seat)) {
+                    if !self.chop_window_open(seat) {
                         return no(
                             Reason::IllegalAction,
                             format!("seat {seat} has passed and may chop only at once, before the next player in turn acts (RULES 2.4); the chance has gone"),
