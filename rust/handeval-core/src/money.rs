@@ -1,6 +1,6 @@
 //! Money (RULES §0 and §4): integer units, exactly zero-sum, overflow is an error.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 
 /// `a * b`, or an error naming what overflowed.
 pub fn mul(a: i64, b: i64, what: &str) -> Result<i64> {
@@ -86,7 +86,7 @@ pub fn share_wide(total: i128, weights: &[i128]) -> Result<Vec<i128>> {
 
 /// An `i128` amount as an `i64`, or an error naming what overflowed.
 pub fn narrow(v: i128, what: &str) -> Result<i64> {
-    i64::try_from(v).map_err(|_| Error::new(format!("{what}: {v} overflows a 64-bit integer")))
+    i64::try_from(v).map_err(|_| Error::new(format!("{what}: {v} overflows a 64-bit integer")).because(Reason::OutOfRange))
 }
 
 /// Split `total` in proportion to non-negative `weights`, exactly: each share is rounded

@@ -316,9 +316,9 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
     let deltas = money::cap(&theoretical, &carried)?;
     for s in 0..4 {
         if deltas[s] != theoretical[s] {
-            // |delta| ≤ |theoretical| with the same sign: the difference fits.
-            let amount = deltas[s] - theoretical[s];
-            let note = format!("防以小博大 (RULES §4): {} capped to {}, difference = {}", theoretical[s], deltas[s], amount.abs());
+            // The difference fits in an i64 unless the result was i64::MIN itself.
+            let amount = money::narrow(deltas[s] as i128 - theoretical[s] as i128, &format!("seat {s}'s cap line"))?;
+            let note = format!("防以小博大 (RULES §4): {} capped to {}, difference = {}", theoretical[s], deltas[s], amount.unsigned_abs());
             lines.push(Line { item: "cap", seat: s, amount, note });
         }
     }
