@@ -4,7 +4,6 @@
 
 use pyo3::prelude::*;
 
-mod arrange;
 mod batch;
 mod conv;
 mod dachu;
@@ -30,7 +29,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     conv::register(m)?;
     rules::register(m)?;
     shisanshui::register(m)?;
-    arrange::register(m)?;
     tienlen::register(m)?;
     dachu::register(m)?;
     Ok(())

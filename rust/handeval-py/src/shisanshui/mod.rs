@@ -1,5 +1,8 @@
 //! Binding of handeval_core::shisanshui (十三水).
 
+mod arrange;
+mod wire;
+
 use crate::conv::{bad, base_from, given, cards_from, check_list, quick_cards_into, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
@@ -385,6 +388,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ssw_makes_special, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_settle, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_order_keys, m)?)?;
+    arrange::register(m)?;
     Ok(())
 }
 
