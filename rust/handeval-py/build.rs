@@ -8,7 +8,7 @@ fn main() {
     let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
     let root = manifest.join("../../protos");
     println!("cargo:rerun-if-changed={}", root.display());
-    let files = protox::compile([root.join("handeval/v2/shisanshui.proto")], [&root])
+    let files = protox::compile([root.join("handeval/v2/handeval.proto")], [&root])
         .unwrap_or_else(|e| panic!("compiling the protos under {}: {e}", root.display()));
     prost_build::Config::new()
         .compile_fds(files)

@@ -394,16 +394,16 @@ def test_internal_fault_is_internal_without_details(monkeypatch, caplog):
     from handeval.server.config import ServerConfig
     from handeval.v2 import handeval_pb2 as pb
 
-    def broken(req, batch):
+    def broken(*args):
         raise KeyError("secret internal detail")
 
-    monkeypatch.setitem(service.HANDLERS["Evaluate"], "shisanshui", broken)
+    monkeypatch.setattr(service._core, "wire_answer", broken)
     ctx = _AbortContext()
     with ThreadPoolExecutor(1) as ex:
         svc = service.HandevalService(ServerConfig(), ex)
         req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=C("As Ks Qs"))]))
         with pytest.raises(RuntimeError, match="aborted"):
-            asyncio.run(svc.Evaluate(req, ctx))
+            asyncio.run(svc.Evaluate(req.SerializeToString(), ctx))
     code, details, _ = ctx.aborted
     assert code == grpc.StatusCode.INTERNAL
     assert "secret" not in details and "incident" in details

@@ -1,8 +1,10 @@
-"""The ``handeval.v2.Handeval`` servicer: dispatch by RPC and game, limits, status codes,
-metrics and one log line per call. A small batch runs inline on the event loop (the hop
-to a thread costs more than its work); a larger one runs in the thread pool so it never
-blocks the event loop (the Rust calls release the GIL), and stops at its next check when
-the deadline passes or the client cancels."""
+"""The ``handeval.v2.Handeval`` servicer: dispatch by RPC, limits, status codes, metrics and
+one log line per call. The request's bytes go to the binding (``_core.wire_answer``),
+which decodes them, answers in Rust and hands back the answer's bytes: no Python object
+per item. Work is scheduled by its cost: a small request (at most :data:`INLINE_BYTES`,
+not an Arrange) runs inline on the event loop, where the hop to a thread would cost more
+than the work; anything larger runs in the thread pool with the GIL released, and stops
+at its next check when the deadline passes or the client cancels."""
 
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
+from handeval import _core
 from handeval.server import common, metrics
 from handeval.server import dachu, shisanshui, tienlen
 from handeval.server.config import ServerConfig
@@ -42,42 +45,20 @@ REQUESTS: Dict[str, Any] = {
 }
 
 
-class Undecodable:
-    """Request bytes that do not parse as the RPC's message (corrupt wire format, nesting
-    deeper than protobuf's limit). gRPC would answer UNKNOWN for a deserializer that
-    raises; handing this to the servicer lets it answer INVALID_ARGUMENT."""
-
-    def __init__(self, type_name: str, error: str):
-        self.type_name = type_name
-        self.error = error
-
-    def WhichOneof(self, _name):
-        return None
-
-
-def _deserializer(cls):
-    def parse(data: bytes):
-        try:
-            return cls.FromString(data)
-        except Exception as e:  # DecodeError, RecursionError
-            return Undecodable(cls.DESCRIPTOR.full_name, str(e) or type(e).__name__)
-
-    return parse
-
-
 class ResponseTooLarge(Exception):
     """The answer is larger than --max-message-bytes → RESOURCE_EXHAUSTED (gRPC would
     fail the send with a traceback in the log)."""
 
 
 def add_to_server(service, server) -> None:
-    """Register the servicer like ``add_HandevalServicer_to_server`` does, but with
-    deserializers that never raise (see :class:`Undecodable`) and responses that the
-    servicer serializes itself, in its worker thread (so their size can be checked)."""
+    """Register the servicer like ``add_HandevalServicer_to_server`` does, but the
+    servicer gets the request's bytes (decoded in Rust; bad bytes are INVALID_ARGUMENT,
+    where a raising deserializer would make gRPC answer UNKNOWN) and returns the answer's
+    bytes (so their size can be checked)."""
     handlers = {
         rpc: grpc.unary_unary_rpc_method_handler(
-            getattr(service, rpc), request_deserializer=_deserializer(cls), response_serializer=None)
-        for rpc, cls in REQUESTS.items()
+            getattr(service, rpc), request_deserializer=None, response_serializer=None)
+        for rpc in REQUESTS
     }
     name = pb.DESCRIPTOR.services_by_name["Handeval"].full_name
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
@@ -116,6 +97,11 @@ BATCH_FIELD = {"Evaluate": "items", "Compare": "items", "Settle": "deals", "Arra
 #: Batches of at most this many items run inline on the event loop: the hop to the
 #: thread pool and back costs more than the work (tens of µs per item at most).
 INLINE_ITEMS = 16
+#: Requests of at most this many bytes (not Arrange) are answered inline on the event
+#: loop: decoding, work and encoding cost tens of ns per byte for every item kind, so the
+#: largest takes well under a millisecond, less than the hop to a worker thread and back.
+#: Anything larger runs in the thread pool, so no request holds the loop.
+INLINE_BYTES = 1024
 
 
 def _counted(rpc: str, game: str, sub) -> int:
@@ -228,10 +214,78 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
                 f"({self.config.max_message_bytes}): split the batch")
         return data
 
-    async def _call(self, rpc: str, request, context):
+    def _answer(self, rpc: str, data: bytes, call, detach: bool):
+        try:
+            out = _core.wire_answer(rpc, data, call, self.config.max_batch, self.config.max_samples, detach)
+        except _core.WireError as e:
+            if call.cancelled:  # nobody awaits this call any more: say so here
+                log.warning(json.dumps({"event": "stopped", "rpc": rpc, "game": call.game, "code": e.code,
+                                        "message": str(e)}))
+            raise
+        if out is not None and len(out) > self.config.max_message_bytes:
+            raise ResponseTooLarge(
+                f"the answer is {len(out)} bytes, more than the server's --max-message-bytes "
+                f"({self.config.max_message_bytes}): split the batch")
+        return out
+
+    async def _call(self, rpc: str, data: bytes, context):
         if self.gate.closed:  # shutting down: held, not counted in flight (see ShutdownGate)
             await self.gate.hold()
         start = time.perf_counter()
+        call = _core.WireCall(context.time_remaining())
+        code = "OK"
+        out = None
+        self.inflight += 1
+        gauged = False
+        try:
+            if rpc != "Arrange" and len(data) <= INLINE_BYTES:
+                out = self._answer(rpc, data, call, False)
+            else:
+                metrics.INFLIGHT.inc()
+                gauged = True
+                future = asyncio.get_running_loop().run_in_executor(self.executor, self._answer, rpc, data, call, True)
+                try:
+                    out = await future
+                except asyncio.CancelledError:
+                    call.cancel()  # the worker thread stops at its next check
+                    raise
+            if out is not None:
+                return out
+        except _core.WireError as e:
+            code = e.code
+            self._warn(rpc, call.game, call.items, code, str(e), context)
+            if code == "INVALID_ARGUMENT":
+                await abort_bad_request(context, e.field, e.description, e.reason)
+            await context.abort(getattr(grpc.StatusCode, code), str(e))
+        except ResponseTooLarge as e:
+            code = "RESOURCE_EXHAUSTED"
+            self._warn(rpc, call.game, call.items, code, str(e), context)
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(e))
+        except asyncio.CancelledError:
+            code = call.cancelled or "CANCELLED"
+            raise
+        except Exception:
+            code = "INTERNAL"
+            incident = uuid.uuid4().hex[:12]
+            log.exception("internal error %s in %s/%s", incident, rpc, call.game)
+            await context.abort(grpc.StatusCode.INTERNAL, f"internal error (incident {incident}, see the server log)")
+        finally:
+            self.inflight -= 1
+            if gauged:
+                metrics.INFLIGHT.dec()
+            if code != "OK" or out is not None:
+                elapsed = time.perf_counter() - start
+                self._observe(rpc, call.game or "none", code, elapsed, call.items, call.item_errors)
+                if log.isEnabledFor(logging.DEBUG):
+                    log.debug(json.dumps({
+                        "event": "call", "rpc": rpc, "game": call.game, "items": call.items,
+                        "item_errors": call.item_errors, "code": code,
+                        "ms": round(elapsed * 1000, 3), "peer": context.peer(),
+                    }))
+        # The game is not answered in Rust yet: the Python converter answers it.
+        return await self._python_call(rpc, REQUESTS[rpc].FromString(data), context, start)
+
+    async def _python_call(self, rpc: str, request, context, start: float):
         game = request.WhichOneof("game") or ""
         items = 0
         code = "OK"
@@ -239,8 +293,6 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
         self.inflight += 1
         gauged = False
         try:
-            if isinstance(request, Undecodable):
-                raise common.BadRequest("", f"the request is not a valid {request.type_name}: {request.error}")
             if not game:
                 choices = ", ".join(f.name for f in request.DESCRIPTOR.oneofs_by_name["game"].fields)
                 raise common.BadRequest("game", f"set one of {choices}")

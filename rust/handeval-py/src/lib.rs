@@ -31,5 +31,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     shisanshui::register(m)?;
     tienlen::register(m)?;
     dachu::register(m)?;
+    wire::register(m)?;
     Ok(())
 }

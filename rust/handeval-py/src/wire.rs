@@ -1,12 +1,443 @@
-//! The `handeval.v2` gRPC messages as Rust types (prost), generated from `protos/` by
-//! native call and one `MergeFromString` in place of a protobuf write per field from
-//! Python (most of a small Settle call's server CPU). The message types are generated
-//! from `protos/` by `build.rs`, so the protos stay the one definition of the wire form;
-//! `tests/grpc/test_grpc_wire.py` checks these bytes against the messages the Python
-//! converter would write.
+//! The gRPC wire in Rust: the servicer hands a request's bytes to [`handle`] and gets the
+//! answer's bytes back (or a [`WireError`] naming the bad field). Requests are decoded
+//! and answers encoded with prost types generated from `protos/` by `build.rs`, so the
+//! protos stay the one definition of the wire form, and each game's results go from the
+//! core's types to their messages in one conversion (`<game>/wire.rs`): no Python object
+//! per row. Python keeps the server, auth, deadlines, cancellation, metrics and logs.
+
+// Parts unused until every game answers here (the games' wire modules are being filled).
+#![allow(dead_code)]
+
+use handeval_core::{Error, Reason};
+use prost::Message;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 #[allow(clippy::all, dead_code)]
 pub mod pb {
     include!(concat!(env!("OUT_DIR"), "/handeval.v2.rs"));
 }
 
+/// Deadline and cancellation are checked after this many items (and inside long work).
+pub const CHECK_EVERY: usize = 16;
+/// Longest description the server sends (a message quoting several cut values).
+pub const MESSAGE_CHARS: usize = 1024;
+/// gRPC cancels a call whose deadline passes by its own clock, which can run a few ms
+/// ahead of ours: a cancel this close to the deadline is the deadline.
+const DEADLINE_SLACK: Duration = Duration::from_millis(250);
+
+/// `message` cut to [`MESSAGE_CHARS`] characters.
+pub fn clip(message: String) -> String {
+    match message.char_indices().nth(MESSAGE_CHARS) {
+        Some((i, _)) => format!("{}…", &message[..i]),
+        None => message,
+    }
+}
+
+/// Field path parts → `a.b[2].c` (empty parts skipped, `[i]` glued on).
+pub fn join(parts: &[&str]) -> String {
+    let mut out = String::new();
+    for p in parts.iter().filter(|p| !p.is_empty()) {
+        if !out.is_empty() && !p.starts_with('[') {
+            out.push('.');
+        }
+        out.push_str(p);
+    }
+    out
+}
+
+/// Why a call ends without an answer.
+#[derive(Debug)]
+pub enum Fail {
+    /// The request as a whole is bad → INVALID_ARGUMENT naming `field` (a path from the
+    /// top-level request's game, e.g. `tienlen.rules.turn_after_chop`).
+    Bad { field: String, message: String, reason: Reason },
+    /// The deadline passed (`DEADLINE_EXCEEDED`) or the client cancelled (`CANCELLED`).
+    Stopped { code: &'static str, message: String },
+}
+
+impl Fail {
+    pub fn bad(field: impl Into<String>, message: impl Into<String>, reason: Reason) -> Fail {
+        Fail::Bad { field: field.into(), message: clip(message.into()), reason }
+    }
+
+    /// A core error about the whole request, its field under `prefix` (e.g. a rules
+    /// error under `tienlen.rules`).
+    pub fn from_core(prefix: &str, e: Error) -> Fail {
+        let field = join(&[prefix, e.field.as_deref().unwrap_or("")]);
+        Fail::bad(field, e.message, e.reason)
+    }
+}
+
+/// What stops one item: its own error (written as the item's `ItemError`, the rest of
+/// the batch goes on) or the request's (the call fails).
+#[derive(Debug)]
+pub enum ItemFail {
+    Item(Error),
+    Request(Fail),
+}
+
+impl From<Error> for ItemFail {
+    fn from(e: Error) -> Self {
+        ItemFail::Item(e)
+    }
+}
+
+impl From<Fail> for ItemFail {
+    fn from(f: Fail) -> Self {
+        ItemFail::Request(f)
+    }
+}
+
+/// A core error at the field `field` of the item (the proto field that held the
+/// argument), the core's own path appended.
+pub fn at(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
+    move |e| ItemFail::Item(e.within_opt(field))
+}
+
+trait Within {
+    fn within_opt(self, field: &str) -> Error;
+}
+
+impl Within for Error {
+    fn within_opt(self, field: &str) -> Error {
+        if field.is_empty() {
+            self
+        } else {
+            self.within(field)
+        }
+    }
+}
+
+/// The proto `ErrorReason` value of a core reason (the enums mirror each other; a test
+/// keeps them equal).
+pub fn reason_value(reason: Reason) -> i32 {
+    let name = format!("ERROR_REASON_{}", reason.as_str().to_ascii_uppercase());
+    pb::ErrorReason::from_str_name(&name).map_or(pb::ErrorReason::Invalid as i32, |r| r as i32)
+}
+
+/// The `ItemError` of an item's core error at `name[i]`.
+pub fn item_error(name: &str, i: usize, e: Error) -> pb::ItemError {
+    let head = format!("{name}[{i}]");
+    pb::ItemError {
+        field: join(&[&head, e.field.as_deref().unwrap_or("")]),
+        reason: reason_value(e.reason),
+        message: clip(e.message),
+    }
+}
+
+/// One call in flight, shared between the servicer (Python: cancel, read the counts) and
+/// the work (Rust: deadline checks, the counts).
+#[pyclass(module = "handeval._core", frozen)]
+pub struct WireCall {
+    deadline: Option<Instant>,
+    /// 0 running, 1 cancelled, 2 cancelled at the deadline.
+    stop: AtomicU8,
+    game: Mutex<&'static str>,
+    items: AtomicUsize,
+    item_errors: AtomicUsize,
+}
+
+#[pymethods]
+impl WireCall {
+    /// A call whose client waits `time_remaining` more seconds (None: no deadline).
+    #[new]
+    #[pyo3(signature = (time_remaining=None))]
+    fn new(time_remaining: Option<f64>) -> Self {
+        let deadline = time_remaining.map(|s| Instant::now() + Duration::from_secs_f64(s.clamp(0.0, 1e9)));
+        WireCall { deadline, stop: AtomicU8::new(0), game: Mutex::new(""), items: AtomicUsize::new(0), item_errors: AtomicUsize::new(0) }
+    }
+
+    /// The call's task was cancelled: the work stops at its next check, as
+    /// DEADLINE_EXCEEDED when the deadline has (all but) passed, else CANCELLED.
+    fn cancel(&self) {
+        let expired = self.deadline.is_some_and(|d| Instant::now() + DEADLINE_SLACK > d);
+        self.stop.store(if expired { 2 } else { 1 }, Ordering::Relaxed);
+    }
+
+    /// The status code the cancel stands for, or None while not cancelled.
+    #[getter]
+    fn cancelled(&self) -> Option<&'static str> {
+        match self.stop.load(Ordering::Relaxed) {
+            0 => None,
+            1 => Some("CANCELLED"),
+            _ => Some("DEADLINE_EXCEEDED"),
+        }
+    }
+
+    /// The request's game ("" until decoded, or when it names none).
+    #[getter]
+    fn game(&self) -> &'static str {
+        *self.game.lock().unwrap()
+    }
+
+    /// Items of the batch (十三水 Compare `order` rows and packed rows counted).
+    #[getter]
+    fn items(&self) -> usize {
+        self.items.load(Ordering::Relaxed)
+    }
+
+    /// Items answered with an ItemError.
+    #[getter]
+    fn item_errors(&self) -> usize {
+        self.item_errors.load(Ordering::Relaxed)
+    }
+}
+
+/// The server's limits, as its config sets them.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    pub max_batch: usize,
+    pub max_samples: u32,
+}
+
+/// What the work of one call sees: its limits, its clock, its counts.
+pub struct Ctx<'a> {
+    call: &'a WireCall,
+    pub limits: Limits,
+    /// The game's field name in the top-level request (`"tienlen"`): every request-level
+    /// field path starts with it.
+    pub game: &'static str,
+}
+
+impl Ctx<'_> {
+    /// `game.rest` — a request-level field path.
+    pub fn field(&self, rest: &str) -> String {
+        join(&[self.game, rest])
+    }
+
+    /// A request-level error at `game.rest`.
+    pub fn bad(&self, rest: &str, message: impl Into<String>, reason: Reason) -> Fail {
+        Fail::bad(self.field(rest), message, reason)
+    }
+
+    /// Counts `n` items of the batch field `name` (of which `len` are entries of the
+    /// field itself; the rest are rows inside them) against `--max-batch`: a larger batch
+    /// is the request's fault (TOO_LARGE), found before any work.
+    pub fn batch(&self, name: &str, len: usize, n: usize) -> Result<(), Fail> {
+        self.call.items.store(n, Ordering::Relaxed);
+        let max = self.limits.max_batch;
+        if n <= max {
+            return Ok(());
+        }
+        let message = if n != len {
+            format!("{n} {name} (counting the rows of order items) exceed the limit of {max} per request (split the batch; the server's --max-batch)")
+        } else {
+            format!("{n} {name} exceed the limit of {max} per request (split the batch; the server's --max-batch)")
+        };
+        Err(self.bad(name, message, Reason::TooLarge))
+    }
+
+    /// Adds `n` to the items counted for the metrics (packed rows: not items of
+    /// `--max-batch`, bounded by the message size).
+    pub fn count_more(&self, n: usize) {
+        self.call.items.fetch_add(n, Ordering::Relaxed);
+    }
+
+    /// Stops the work when the deadline passed or the call was cancelled; `where_` says
+    /// where (e.g. "after 32 of 100 items").
+    pub fn check_at(&self, where_: impl FnOnce() -> String) -> Result<(), Fail> {
+        let mut stop = self.call.stop.load(Ordering::Relaxed);
+        if stop == 0 && self.call.deadline.is_some_and(|d| Instant::now() > d) {
+            stop = 2;
+        }
+        match stop {
+            0 => Ok(()),
+            1 => Err(Fail::Stopped { code: "CANCELLED", message: format!("the call was cancelled; stopped {}", where_()) }),
+            _ => Err(Fail::Stopped { code: "DEADLINE_EXCEEDED", message: format!("deadline exceeded; stopped {}", where_()) }),
+        }
+    }
+
+    pub fn check(&self, done: usize, total: usize) -> Result<(), Fail> {
+        self.check_at(|| format!("after {done} of {total} items"))
+    }
+
+    /// True once the deadline passed or the call was cancelled (for core work that takes
+    /// a stop flag).
+    pub fn stopped(&self) -> bool {
+        self.check_at(String::new).is_err()
+    }
+
+    /// One result per item of the batch field `name`: `f(i, item)` answers the item; its
+    /// core error becomes the result `error(ItemError)` at `name[i].…` (counted); a
+    /// request error fails the call. The deadline is checked every [`CHECK_EVERY`] items.
+    pub fn each<I, R>(
+        &self,
+        name: &str,
+        items: impl IntoIterator<Item = I, IntoIter: ExactSizeIterator>,
+        mut f: impl FnMut(usize, I) -> Result<R, ItemFail>,
+        error: impl Fn(pb::ItemError) -> R,
+    ) -> Result<Vec<R>, Fail> {
+        let items = items.into_iter();
+        let total = items.len();
+        let mut out = Vec::with_capacity(total);
+        for (i, item) in items.enumerate() {
+            if i % CHECK_EVERY == 0 {
+                self.check(i, total)?;
+            }
+            match f(i, item) {
+                Ok(r) => out.push(r),
+                Err(ItemFail::Item(e)) => {
+                    self.call.item_errors.fetch_add(1, Ordering::Relaxed);
+                    out.push(error(item_error(name, i, e)));
+                }
+                Err(ItemFail::Request(fail)) => return Err(fail),
+            }
+        }
+        Ok(out)
+    }
+}
+
+pyo3::create_exception!(
+    _core,
+    WireError,
+    pyo3::exceptions::PyException,
+    "A call that ends without an answer: `code` (INVALID_ARGUMENT, DEADLINE_EXCEEDED, \
+     CANCELLED), `field` (the bad field's path, \"\" for none), `description`, `reason` \
+     (a core reason name)."
+);
+
+fn raise(py: Python<'_>, fail: Fail) -> PyErr {
+    let (code, field, message, reason) = match fail {
+        Fail::Bad { field, message, reason } => ("INVALID_ARGUMENT", field, message, reason.as_str()),
+        Fail::Stopped { code, message } => (code, String::new(), message, Reason::Invalid.as_str()),
+    };
+    let text = if field.is_empty() { message.clone() } else { format!("{field}: {message}") };
+    let err = WireError::new_err(text);
+    let value = err.value(py);
+    let _ = value.setattr("code", code);
+    let _ = value.setattr("field", field);
+    let _ = value.setattr("description", message);
+    let _ = value.setattr("reason", reason);
+    err
+}
+
+/// The RPCs, by their names in the service.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rpc {
+    Evaluate,
+    Compare,
+    Settle,
+    Arrange,
+}
+
+impl Rpc {
+    fn from_name(name: &str) -> Option<Rpc> {
+        Some(match name {
+            "Evaluate" => Rpc::Evaluate,
+            "Compare" => Rpc::Compare,
+            "Settle" => Rpc::Settle,
+            "Arrange" => Rpc::Arrange,
+            _ => return None,
+        })
+    }
+
+    fn request_type(self) -> &'static str {
+        match self {
+            Rpc::Evaluate => "handeval.v2.EvaluateRequest",
+            Rpc::Compare => "handeval.v2.CompareRequest",
+            Rpc::Settle => "handeval.v2.SettleRequest",
+            Rpc::Arrange => "handeval.v2.ArrangeRequest",
+        }
+    }
+}
+
+fn decode<M: Message + Default>(rpc: Rpc, data: &[u8]) -> Result<M, Fail> {
+    M::decode(data).map_err(|e| Fail::bad("", format!("the request is not a valid {}: {e}", rpc.request_type()), Reason::Invalid))
+}
+
+fn no_game(choices: &str) -> Fail {
+    Fail::bad("game", format!("set one of {choices}"), Reason::Invalid)
+}
+
+/// The answer's bytes for the request `data` of `rpc`, or None when the request's game
+/// is not answered here yet (the servicer's Python converter answers it).
+fn answer(rpc: Rpc, data: &[u8], call: &WireCall, limits: Limits) -> Result<Option<Vec<u8>>, Fail> {
+    use crate::{dachu::wire as dc, shisanshui::wire as ssw, tienlen::wire as tl};
+    let ctx = |game: &'static str| {
+        *call.game.lock().unwrap() = game;
+        Ctx { call, limits, game }
+    };
+    let out = match rpc {
+        Rpc::Evaluate => {
+            use pb::evaluate_request::Game as Q;
+            use pb::evaluate_response::Game as A;
+            let game = decode::<pb::EvaluateRequest>(rpc, data)?.game.ok_or_else(|| no_game("shisanshui, tienlen, dachu"))?;
+            let game = match game {
+                Q::Shisanshui(r) => ssw::evaluate(r, &ctx("shisanshui"))?.map(A::Shisanshui),
+                Q::Tienlen(r) => tl::evaluate(r, &ctx("tienlen"))?.map(A::Tienlen),
+                Q::Dachu(r) => dc::evaluate(r, &ctx("dachu"))?.map(A::Dachu),
+            };
+            game.map(|g| pb::EvaluateResponse { game: Some(g) }.encode_to_vec())
+        }
+        Rpc::Compare => {
+            use pb::compare_request::Game as Q;
+            use pb::compare_response::Game as A;
+            let game = decode::<pb::CompareRequest>(rpc, data)?.game.ok_or_else(|| no_game("shisanshui, tienlen, dachu"))?;
+            let game = match game {
+                Q::Shisanshui(r) => ssw::compare(r, &ctx("shisanshui"))?.map(A::Shisanshui),
+                Q::Tienlen(r) => tl::compare(r, &ctx("tienlen"))?.map(A::Tienlen),
+                Q::Dachu(r) => dc::compare(r, &ctx("dachu"))?.map(A::Dachu),
+            };
+            game.map(|g| pb::CompareResponse { game: Some(g) }.encode_to_vec())
+        }
+        Rpc::Settle => {
+            use pb::settle_request::Game as Q;
+            use pb::settle_response::Game as A;
+            let game = decode::<pb::SettleRequest>(rpc, data)?.game.ok_or_else(|| no_game("shisanshui, tienlen, dachu"))?;
+            let game = match game {
+                Q::Shisanshui(r) => ssw::settle(r, &ctx("shisanshui"))?.map(A::Shisanshui),
+                Q::Tienlen(r) => tl::settle(r, &ctx("tienlen"))?.map(A::Tienlen),
+                Q::Dachu(r) => dc::settle(r, &ctx("dachu"))?.map(A::Dachu),
+            };
+            game.map(|g| pb::SettleResponse { game: Some(g) }.encode_to_vec())
+        }
+        Rpc::Arrange => {
+            use pb::arrange_request::Game as Q;
+            use pb::arrange_response::Game as A;
+            let game = decode::<pb::ArrangeRequest>(rpc, data)?.game.ok_or_else(|| no_game("shisanshui"))?;
+            let game = match game {
+                Q::Shisanshui(r) => ssw::arrange(r, &ctx("shisanshui"))?.map(A::Shisanshui),
+            };
+            game.map(|g| pb::ArrangeResponse { game: Some(g) }.encode_to_vec())
+        }
+    };
+    Ok(out)
+}
+
+/// The answer's bytes for the request bytes `data` of the RPC named `rpc`; None when the
+/// request's game is not answered in Rust yet (`call.game` says which). With `detach`
+/// the GIL is released for the work (the servicer's worker threads); without, it runs on
+/// the caller's thread holding the GIL (small requests on the event loop, where the hop
+/// to a thread costs more than the work). Raises WireError for a bad request, a passed
+/// deadline or a cancel.
+#[pyfunction]
+#[pyo3(signature = (rpc, data, call, max_batch, max_samples, detach))]
+fn wire_answer<'py>(
+    py: Python<'py>,
+    rpc: &str,
+    data: &[u8],
+    call: &WireCall,
+    max_batch: usize,
+    max_samples: u32,
+    detach: bool,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let rpc = Rpc::from_name(rpc).ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("no RPC named {rpc:?}")))?;
+    let limits = Limits { max_batch, max_samples };
+    let out = if detach { py.detach(|| answer(rpc, data, call, limits)) } else { answer(rpc, data, call, limits) };
+    match out {
+        Ok(Some(bytes)) => Ok(Some(PyBytes::new(py, &bytes))),
+        Ok(None) => Ok(None),
+        Err(fail) => Err(raise(py, fail)),
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<WireCall>()?;
+    m.add("WireError", m.py().get_type::<WireError>())?;
+    m.add_function(wrap_pyfunction!(wire_answer, m)?)?;
+    Ok(())
+}

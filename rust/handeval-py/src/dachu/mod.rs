@@ -2,6 +2,8 @@
 //! `handeval.dachu` and the functions that build them. Conversions only; the rules are
 //! in the core.
 
+pub mod wire;
+
 use crate::conv::{bad, base_from, given, bool_from, cards_from, carried_from, int_from, list_from, to_py, IntoPyResult};
 use crate::result::{self, add_class, card_list, many_items, Cards, NativeResult, Names};
 use crate::native_rules;

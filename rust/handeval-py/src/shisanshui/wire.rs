@@ -49,3 +49,23 @@ impl From<&super::Settlement> for pb::ShisanshuiSettlement {
         }
     }
 }
+
+// ---- the RPCs (`crate::wire::answer` dispatches here); None: answered in Python ----
+
+use crate::wire::{Ctx, Fail};
+
+pub fn evaluate(_req: pb::ShisanshuiEvaluateRequest, _ctx: &Ctx) -> Result<Option<pb::ShisanshuiEvaluateResponse>, Fail> {
+    Ok(None)
+}
+
+pub fn compare(_req: pb::ShisanshuiCompareRequest, _ctx: &Ctx) -> Result<Option<pb::ShisanshuiCompareResponse>, Fail> {
+    Ok(None)
+}
+
+pub fn settle(_req: pb::ShisanshuiSettleRequest, _ctx: &Ctx) -> Result<Option<pb::ShisanshuiSettleResponse>, Fail> {
+    Ok(None)
+}
+
+pub fn arrange(_req: pb::ShisanshuiArrangeRequest, _ctx: &Ctx) -> Result<Option<pb::ShisanshuiArrangeResponse>, Fail> {
+    Ok(None)
+}

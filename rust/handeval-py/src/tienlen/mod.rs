@@ -2,6 +2,8 @@
 //! `handeval.tienlen` and the functions that build them. Conversions only; every rule
 //! is in the core.
 
+pub mod wire;
+
 use crate::conv::{bad, base_from, given, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
 use crate::result::{add_class, card_str, item_error, many_items, Cards, Names};
 use crate::native_rules;
