@@ -278,8 +278,10 @@ impl Names {
 /// ```
 ///
 /// `#[pyclass(…)]` takes pyo3's options (`frozen` is added); `fields { … }` holds the
-/// getters of the public fields, in order (`#[getter]` is added); `impl { … }` holds the
-/// class's other methods and attributes (`#[new]`, other `#[getter]`s, `__len__` …).
+/// getters of the public fields, in order (`#[getter]` and `pub(crate)` are added, so
+/// Rust code in the crate reads a field the same way); `impl { … }` holds the class's
+/// other methods and attributes (`#[new]`, getters that are not fields, `__len__` …),
+/// in the same `#[pymethods]` block as the derived ones.
 /// A stored field's type needs `Clone`, a conversion to Python (for `&T` or by value)
 /// and one from Python (for the constructor), e.g. `String`, `i64`, `bool`, [`Cards`],
 /// `Vec<…>`, `Option<…>` and other result classes.

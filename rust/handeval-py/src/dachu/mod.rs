@@ -148,7 +148,7 @@ fn replay_each<S>(state: S, actions: &Bound<'_, PyAny>, field: Option<&str>, app
 /// record.
 fn replay_reduce<'py>(py: Python<'py>, replay: &str, args: impl IntoPyObject<'py>) -> PyResult<Bound<'py, PyTuple>> {
     let replay = py.import("handeval._core")?.getattr(replay)?;
-    (replay, args).into_pyobject(py).map_err(Into::into)
+    (replay, args).into_pyobject(py)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
