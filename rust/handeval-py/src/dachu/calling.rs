@@ -1,8 +1,8 @@
 //! 打儲's 叫牌 (RULES 3.6): the `Calling` state class.
 
 use super::settle::{dc_settle, Settlement};
-use super::{action_parts, arity, flag, int_or, opt_seat, replay_each, replay_reduce, rules_from, rules_py, seat_from};
-use crate::conv::{bad, given, list_from, IntoPyResult};
+use super::{action_parts, arity, int_or, opt_seat, replay_each, replay_reduce, rules_from, rules_py, seat_from};
+use crate::conv::{bad, given, list_from, opt_flag, IntoPyResult};
 use crate::native_class;
 use handeval_core::dachu::calling::{side_name, Call, Calling as CoreCalling, Outcome, Stage};
 use handeval_core::dachu as dc;
@@ -154,7 +154,7 @@ native_class! {
             let side = list_from(chu_side, "chu_side", seat_from)?;
             let m = int_or(multiplier, "multiplier", 1)?;
             let start = opt_seat(start_seat, "start_seat")?.unwrap_or(0);
-            let declared = flag(declared, "declared")?;
+            let declared = opt_flag(declared, "declared")?;
             let first = side_from(first_side)?;
             let inner = CoreCalling::new(&side, declared, m, start, first, &rules).py()?;
             Ok(DachuCalling { inner, origin: CallingOrigin { chu_side: side, declared, multiplier: m, start_seat: start, first_side: first, rules } })

@@ -17,7 +17,7 @@ pub use game::DachuGame;
 pub use play::DachuPlay;
 pub use settle::{Line, Settlement};
 
-use crate::conv::{bad, bool_from, given, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, int_from, list_from, opt, IntoPyResult};
 use crate::native_class;
 use crate::result::add_class;
 use crate::rules::rules_arg;
@@ -47,11 +47,6 @@ fn rules_py<'py>(py: Python<'py>, rules: &dc::Rules) -> PyResult<Bound<'py, Dach
 
 // ---- arguments ----
 
-/// An optional argument read by `read`: None when left out or None.
-fn opt<'py, T>(obj: Option<&Bound<'py, PyAny>>, read: impl FnOnce(&Bound<'py, PyAny>) -> PyResult<T>) -> PyResult<Option<T>> {
-    given(obj).map(read).transpose()
-}
-
 fn chu_from(obj: &Bound<'_, PyAny>) -> PyResult<Chu> {
     let s: String = obj.extract().map_err(|_| bad("chu", "must be \"red\" or \"black\""))?;
     Chu::parse(&s).py()
@@ -73,11 +68,6 @@ fn opt_seat(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Option<usiz
 /// An optional list of seats (left out: none).
 fn seats_from(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Vec<usize>> {
     Ok(opt(obj, |o| list_from(o, field, seat_from))?.unwrap_or_default())
-}
-
-/// An optional flag: None (or left out) is false.
-fn flag(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
-    Ok(opt(obj, |o| bool_from(o, field))?.unwrap_or(false))
 }
 
 /// An optional integer (left out: `default`).

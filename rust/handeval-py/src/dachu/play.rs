@@ -1,7 +1,7 @@
 //! 打儲 plays (RULES 3.2–3.3, 3.7's timeout): the `Play` class and the functions on cards.
 
-use super::{chu_from, flag, opt, rules_from};
-use crate::conv::{bad, cards_from, list_from, to_py, IntoPyResult};
+use super::{chu_from, rules_from};
+use crate::conv::{bad, cards_from, list_from, opt, opt_flag, to_py, IntoPyResult};
 use crate::native_class;
 use crate::result::{card_list, many_items, Cards, Names};
 use handeval_core::cards::Card;
@@ -174,8 +174,8 @@ fn play_args<'py, H>(
     let hand = read_hand(hand)?;
     let table = opt_cards(table, "table")?;
     let cons = Constraints {
-        first_lead: flag(first_lead, "first_lead")?,
-        surrendered: flag(surrendered, "surrendered")?,
+        first_lead: opt_flag(first_lead, "first_lead")?,
+        surrendered: opt_flag(surrendered, "surrendered")?,
         shown_triple: opt_cards(shown_triple, "shown_triple")?.unwrap_or_default(),
     };
     Ok(PlayArgs { rules, chu, hand, table, cons })

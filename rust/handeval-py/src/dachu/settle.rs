@@ -1,8 +1,8 @@
 //! The 打儲 settlement (RULES 3.7, then the cap of RULES 4): `Line`, `Settlement` and
 //! `settle`.
 
-use super::{int_or, opt, rules_from, seat_from, seats_from, DachuCalling, DachuDeal};
-use crate::conv::{bad, base_from, carried_from, given, list_from, IntoPyResult};
+use super::{int_or, rules_from, seat_from, seats_from, DachuCalling, DachuDeal};
+use crate::conv::{bad, base_from, carried_from, given, list_from, opt, IntoPyResult};
 use crate::native_class;
 use handeval_core::dachu as dc;
 use pyo3::prelude::*;

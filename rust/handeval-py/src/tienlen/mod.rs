@@ -2,7 +2,7 @@
 //! `handeval.tienlen` and the functions that build them. Conversions only; every rule
 //! is in the core.
 
-use crate::conv::{bad, base_from, given, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
+use crate::conv::{bad, base_from, cards_from, carried_from, given, int_from, list_from, opt, opt_flag, to_py, type_name, IntoPyResult};
 use crate::result::{add_class, card_str, item_error, many_items, Cards, Names};
 use crate::native_class;
 use crate::rules::rules_arg;
@@ -192,13 +192,6 @@ fn tl_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, rules: Option<&Bound<
     })
 }
 
-fn flag_arg(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
-    match given(obj) {
-        Some(o) => bool_from(o, field),
-        _ => Ok(false),
-    }
-}
-
 /// Every play ``hand`` may make now, weakest first: all leads when ``table`` is None;
 /// otherwise the plays that beat it, only specials if the seat has ``passed``. A
 /// ``Play`` given as ``table`` is used as is.
@@ -207,7 +200,7 @@ fn flag_arg(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
 fn tl_legal_plays(py: Python<'_>, hand: &Bound<'_, PyAny>, table: Option<&Bound<'_, PyAny>>, passed: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<TienlenPlay>> {
     let hand = cards_from(hand, "hand")?;
     let table = opt(table, |t| play_from(t, "table"))?;
-    let passed = flag_arg(passed, "passed")?;
+    let passed = opt_flag(passed, "passed")?;
     let plays = py.detach(|| tl::legal_plays(&hand, table.as_ref(), passed)).py()?;
     Ok(plays.into_iter().map(|core| TienlenPlay { core }).collect())
 }
@@ -296,13 +289,6 @@ fn players_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
             usize::try_from(v).map_err(|_| bad("players", format!("越式13张 has 2 to 4 players (got {v})")))
         }
         _ => Ok(4),
-    }
-}
-
-fn opt<T>(obj: Option<&Bound<'_, PyAny>>, f: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>) -> PyResult<Option<T>> {
-    match given(obj) {
-        Some(o) => f(o).map(Some),
-        _ => Ok(None),
     }
 }
 
