@@ -38,11 +38,39 @@ pub struct Game {
     pub round_no: usize,
     /// The chop chain of each round that had one: (payer, payee, value in bases).
     pub chops: Vec<(usize, usize, i64)>,
+    /// Every round (trick) of the record so far, the current one last (none before the
+    /// first action).
+    pub tricks: Vec<Trick>,
     /// The first seat out, or the instant winner.
     pub winner: Option<usize>,
     /// The instant win (RULES 2.5) that ended the game at the deal.
     pub instant: Option<InstantWin>,
     rules: Rules,
+}
+
+/// A round (trick) of a game record: the actions `first_action..=last_action` of the
+/// record, led by `leader`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Trick {
+    /// The round's index (0 = the first).
+    pub round: usize,
+    pub leader: usize,
+    pub first_action: usize,
+    /// The round's last action so far.
+    pub last_action: usize,
+    /// The round ended with the play on the table left unbeaten (a new round began). The
+    /// round in which a seat goes out stays open: the game ended instead.
+    pub over: bool,
+    /// When over: the seat whose play ended it, who leads the next round.
+    pub won_by: Option<usize>,
+}
+
+/// A record of more than 4 hands is refused before any hand is read.
+pub fn check_hands_len(n: usize) -> Result<()> {
+    if n > 4 {
+        return Err(Error::field("hands", format!("越式13张 has 2 to 4 players (got {n} hands)")).because(Reason::WrongCount));
+    }
+    Ok(())
 }
 
 fn mask(cards: &[Card]) -> u64 {
@@ -81,6 +109,7 @@ impl Game {
             current,
             round_no: 0,
             chops: Vec::new(),
+            tricks: Vec::new(),
             winner: best,
             instant: best.and_then(|w| wins[w].as_ref().map(|h| h.kind)),
             rules: rules.clone(),
@@ -206,6 +235,14 @@ impl Game {
             (true, Reason::DoesNotBeat) => Error::field("cards", e.message).because(Reason::DoesNotBeat),
             _ => e,
         })?;
+        // The round this action belongs to (a new one when the last ended).
+        let k = next.history.len();
+        if next.tricks.last().is_none_or(|t| t.round != self.round_no) {
+            next.tricks.push(Trick { round: self.round_no, leader: self.current.leader, first_action: k, last_action: k, over: false, won_by: None });
+        }
+        if let Some(t) = next.tricks.last_mut() {
+            t.last_action = k;
+        }
         // Cards in the game's order, so equal records give equal states.
         next.history.push((seat, match action {
             Action::Play(c) => Action::Play(sorted(c)),
@@ -225,6 +262,9 @@ impl Game {
             next.close_round();
             next.current = RoundState::new(next.players, leader, None, &next.rules)?;
             next.round_no += 1;
+            if let Some(t) = next.tricks.last_mut() {
+                (t.over, t.won_by) = (true, Some(leader));
+            }
         }
         Ok(next)
     }
@@ -353,6 +393,10 @@ mod tests {
         let g = g.apply(0, &act("pass")).unwrap().apply(1, &act("pass")).unwrap().apply(2, &act("pass")).unwrap();
         assert_eq!((g.round_no, g.turn()), (1, Some(3)));
         assert_eq!(g.chops, vec![(0, 3, 3)]);
+        // One trick so far, over: actions 0..=8, won by the chopper, who leads next.
+        assert_eq!(g.tricks, vec![Trick { round: 0, leader: 0, first_action: 0, last_action: 8, over: true, won_by: Some(3) }]);
+        let g = g.apply(3, &act("3c")).unwrap();
+        assert_eq!(g.tricks[1], Trick { round: 1, leader: 3, first_action: 9, last_action: 9, over: false, won_by: None });
         assert_eq!(g.chop_transfers(10).unwrap(), vec![Transfer { from: 0, to: 3, amount: 30 }]);
     }
 
