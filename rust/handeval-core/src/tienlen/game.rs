@@ -122,7 +122,7 @@ impl Game {
         check_record_len(actions.len(), "actions")?;
         let mut g = Game::new(hands, rules)?;
         for (i, (seat, a)) in actions.iter().enumerate() {
-            g = g.apply(*seat, a).map_err(|e| e.within(&format!("actions[{i}]")))?;
+            g.apply_mut(*seat, a).map_err(|e| e.within(&format!("actions[{i}]")))?;
         }
         Ok(g)
     }
@@ -206,6 +206,14 @@ impl Game {
 
     /// Why `seat` may not make `action` now (with its [`Reason`]), or the next state.
     pub fn apply(&self, seat: usize, action: &Action) -> Result<Game> {
+        let mut next = self.clone();
+        next.apply_mut(seat, action)?;
+        Ok(next)
+    }
+
+    /// [`apply`](Self::apply) in place (a record is replayed without a copy of the state
+    /// per action); on an error the state is unchanged.
+    pub fn apply_mut(&mut self, seat: usize, action: &Action) -> Result<()> {
         if seat >= self.players {
             return Err(Error::field("seat", format!("seat {seat} is not in the game (seats 0..{})", self.players - 1)).because(Reason::OutOfRange));
         }
@@ -229,44 +237,44 @@ impl Game {
                 return Err(Error::field("cards", why).because(Reason::CardNotInHand));
             }
         }
-        let mut next = self.clone();
-        next.current.apply(seat, action).map_err(|e| match (e.field.is_none(), e.reason) {
+        let (round_no, leader) = (self.round_no, self.current.leader);
+        self.current.apply(seat, action).map_err(|e| match (e.field.is_none(), e.reason) {
             (true, Reason::NotYourTurn) => Error::field("seat", e.message).because(Reason::NotYourTurn),
             (true, Reason::DoesNotBeat) => Error::field("cards", e.message).because(Reason::DoesNotBeat),
             _ => e,
         })?;
         // The round this action belongs to (a new one when the last ended).
-        let k = next.history.len();
-        if next.tricks.last().is_none_or(|t| t.round != self.round_no) {
-            next.tricks.push(Trick { round: self.round_no, leader: self.current.leader, first_action: k, last_action: k, over: false, won_by: None });
+        let k = self.history.len();
+        if self.tricks.last().is_none_or(|t| t.round != round_no) {
+            self.tricks.push(Trick { round: round_no, leader, first_action: k, last_action: k, over: false, won_by: None });
         }
-        if let Some(t) = next.tricks.last_mut() {
+        if let Some(t) = self.tricks.last_mut() {
             t.last_action = k;
         }
         // Cards in the game's order, so equal records give equal states.
-        next.history.push((seat, match action {
+        self.history.push((seat, match action {
             Action::Play(c) => Action::Play(sorted(c)),
             Action::Pass => Action::Pass,
         }));
         if let Action::Play(cards) = action {
-            next.held[seat] &= !mask(cards);
-            if next.held[seat] == 0 {
+            self.held[seat] &= !mask(cards);
+            if self.held[seat] == 0 {
                 // The first seat out wins; the round's chop chain, if any, ends here.
-                next.winner = Some(seat);
-                next.current.to_move = None;
-                next.close_round();
-                return Ok(next);
+                self.winner = Some(seat);
+                self.current.to_move = None;
+                self.close_round();
+                return Ok(());
             }
         }
-        if let Some(leader) = next.current.next_leader() {
-            next.close_round();
-            next.current = RoundState::new(next.players, leader, None, &next.rules)?;
-            next.round_no += 1;
-            if let Some(t) = next.tricks.last_mut() {
-                (t.over, t.won_by) = (true, Some(leader));
+        if let Some(next) = self.current.next_leader() {
+            self.close_round();
+            self.current = RoundState::new(self.players, next, None, &self.rules)?;
+            self.round_no += 1;
+            if let Some(t) = self.tricks.last_mut() {
+                (t.over, t.won_by) = (true, Some(next));
             }
         }
-        Ok(next)
+        Ok(())
     }
 
     fn close_round(&mut self) {

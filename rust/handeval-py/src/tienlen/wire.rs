@@ -210,13 +210,13 @@ fn replay(record: &pb::TienlenGameRecord, rules: &tl::Rules, field: &str) -> Res
     for (k, a) in record.actions.iter().enumerate() {
         let path = format!("{field}.actions[{k}]");
         let (s, a) = raw_action(a, &path)?;
-        let next = (|| {
+        let applied = (|| {
             let s = seat_from(s, "seat")?;
             let a = action_from(a, "cards")?;
-            g.apply(s, &a)
+            g.apply_mut(s, &a)
         })();
         // The core names the action's parts (seat, cards): here under actions[k].
-        g = next.map_err(|e| e.within(&path))?;
+        applied.map_err(|e| e.within(&path))?;
     }
     Ok(g)
 }
