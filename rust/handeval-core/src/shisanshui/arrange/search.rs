@@ -111,6 +111,10 @@ struct Hand {
     bits5: [[u64; 13]; W5],
     built5: usize,
     bits3: [[u64; 13]; W3],
+    /// Scratch of [`order_desc`]: a counter per sort key and a bitmap of the keys
+    /// present, all zero between calls.
+    count: [u16; 1 << 13],
+    present: [u64; (1 << 13) / 64],
 }
 
 impl Hand {
@@ -127,6 +131,8 @@ impl Hand {
             bits5: [[0; 13]; W5],
             built5: 0,
             bits3: [[0; 13]; W3],
+            count: [0; 1 << 13],
+            present: [0; (1 << 13) / 64],
         })
     }
 
@@ -171,11 +177,10 @@ impl Hand {
                 }
             }
         }
-        let mut tmp = [0u16; N5];
         let keys5: [u16; N5] = std::array::from_fn(|i| model.rank5[h.c5[i] as usize]);
-        order_desc(&keys5, &mut h.ord5, &mut tmp);
+        order_desc(&keys5, &mut h.ord5, &mut h.count, &mut h.present);
         // Three-card classes are numbered in strength order.
-        order_desc(&h.c3, &mut h.ord3, &mut tmp[..N3]);
+        order_desc(&h.c3, &mut h.ord3, &mut h.count, &mut h.present);
         for j in 0..N5 {
             h.srt5[j] = h.s5[h.ord5[j] as usize];
         }
@@ -196,7 +201,8 @@ impl Hand {
         }
     }
 
-    /// (strongest middle, strongest front) a back leaves, as subset indices: the middle
+    /// (strongest middle, strongest front) a back leaves, the middle as its sorted
+    /// position, the front as its subset index: the middle
     /// disjoint from the back and no stronger than it, the front disjoint from the back
     /// and no stronger than that middle. `start`: the first sorted position no stronger
     /// than the back.
@@ -228,7 +234,7 @@ impl Hand {
             }
             (w, live) = (w + 1, !0);
         };
-        Some((self.ord5[jm] as usize, self.ord3[jf] as usize))
+        Some((jm, jf))
     }
 
     /// Visit the foul-free splits with back `bi` as (middle, front) subset indices, in
@@ -344,39 +350,41 @@ fn card_bits(order: &[u16], masks: &[u16], w: usize) -> [u64; 13] {
     acc
 }
 
-/// Indices of `keys` (each < 8192), largest key first: two counting passes (7 + 6 bits),
-/// cheaper than a comparison sort for 1,287 keys.
-fn order_desc(keys: &[u16], out: &mut [u16], tmp: &mut [u16]) {
-    let n = keys.len();
-    let inv = |i: u16| (!keys[i as usize] & 0x1FFF) as usize;
-    let starts = |bins: &mut [u16]| {
-        let mut sum = 0;
-        for b in bins.iter_mut() {
-            (*b, sum) = (sum, sum + *b);
+/// Indices of `keys` (each < 8192), largest key first, equal keys by index: a counting
+/// sort whose bins are only the keys present (a bitmap of them, walked from the top),
+/// so it costs two passes over the keys and one over the distinct keys, not over the
+/// 8,192 possible ones. `count` and `present` are zero on entry and left zero.
+fn order_desc(keys: &[u16], out: &mut [u16], count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
+    let mut top = 0;
+    for &k in keys {
+        let k = k as usize;
+        count[k] += 1;
+        present[k / 64] |= 1 << (k % 64);
+        top = top.max(k / 64);
+    }
+    // Bin starts, largest key first; the counters become the next free slot of a bin.
+    let mut pos = 0u16;
+    for w in (0..=top).rev() {
+        let mut bits = present[w];
+        while bits != 0 {
+            let b = 63 - bits.leading_zeros() as usize;
+            bits ^= 1 << b;
+            let n = count[64 * w + b];
+            count[64 * w + b] = pos;
+            pos += n;
         }
-    };
-    // Subsets next to each other in `combos` order share four cards and often the high
-    // digit: counting that digit in the order of the first pass avoids a chain of
-    // increments of one counter.
-    let mut lo = [0u16; 128];
-    for i in 0..n as u16 {
-        lo[inv(i) & 127] += 1;
     }
-    starts(&mut lo);
-    for i in 0..n as u16 {
-        let d = inv(i) & 127;
-        tmp[lo[d] as usize] = i;
-        lo[d] += 1;
+    for (i, &k) in keys.iter().enumerate() {
+        let slot = &mut count[k as usize];
+        out[*slot as usize] = i as u16;
+        *slot += 1;
     }
-    let mut hi = [0u16; 64];
-    for &i in &tmp[..n] {
-        hi[inv(i) >> 7] += 1;
-    }
-    starts(&mut hi);
-    for &i in &tmp[..n] {
-        let d = inv(i) >> 7;
-        out[hi[d] as usize] = i;
-        hi[d] += 1;
+    for w in 0..=top {
+        let mut bits = std::mem::take(&mut present[w]);
+        while bits != 0 {
+            count[64 * w + bits.trailing_zeros() as usize] = 0;
+            bits &= bits - 1;
+        }
     }
 }
 
@@ -392,13 +400,6 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
     let e = Ev::new(model, n);
     let mut top = TopK { k: top_k, items: Vec::new() };
     let bar = |top: &TopK| if top.items.len() == top.k { top.items[top.k - 1].ev } else { f64::NEG_INFINITY };
-    let visit = |h: &Hand, bi: usize, top: &mut TopK| {
-        let b = e.role(2, h.c5[bi]);
-        h.for_back(bi, |mi, fi| {
-            let ev = e.ev(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), b);
-            top.offer(Cand { ev, split: (bi, mi, fi), triple: (h.s3[fi], h.s5[mi], h.s5[bi]) });
-        });
-    };
     // Best first: backs strongest first, each back's tight bound computed as the walk
     // reaches it; a pending back is searched as soon as its bound is at least the loose
     // bound of the walk (which bounds every back not reached yet), so the incumbent rises
@@ -421,24 +422,25 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
             while pending.peek().is_some_and(|p| p.0 >= loose) {
                 let p = pending.pop().unwrap();
                 if p.0 >= bar(&top) {
-                    visit(&h, p.1, &mut top);
+                    visit(&mut h, &e, &p, &mut top);
                 }
             }
         }
         if loose < bar(&top) {
             break;
         }
-        let Some((mi, fi)) = h.strongest_rest(bi, class_start) else { continue };
+        let Some((jm, jf)) = h.strongest_rest(bi, class_start) else { continue };
+        let (mi, fi) = (h.ord5[jm] as usize, h.ord3[jf] as usize);
         let tight = e.ev(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), e.role(2, h.c5[bi]));
         if tight >= bar(&top) {
-            pending.push(Pending(tight, bi));
+            pending.push(Pending(tight, bi, jm, jf));
         }
     }
     while let Some(p) = pending.pop() {
         if p.0 < bar(&top) {
             break;
         }
-        visit(&h, p.1, &mut top);
+        visit(&mut h, &e, &p, &mut top);
     }
     let mut items = top.items;
     for c in items.iter_mut() {
@@ -448,8 +450,70 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
     items
 }
 
-/// A back waiting to be searched, by its bound.
-struct Pending(f64, usize);
+/// Search the splits of a pending back whose expectation can reach the bar, as a
+/// threshold algorithm over two sorted lists: the middles the back leaves, strongest
+/// first (from the strongest, sorted position `p.2`), and the fronts it leaves no
+/// stronger than that middle, strongest first (from sorted position `p.3`). Each step
+/// scores the split of the middle at the one cursor and the split of the front at the
+/// other; a split not scored yet has its middle at or after the middle cursor and its
+/// front at or after the front cursor, so `ev` of the two cursors bounds it (monotone),
+/// and the search stops when that bound is below the bar.
+fn visit(h: &mut Hand, e: &Ev, p: &Pending, top: &mut TopK) {
+    let c = combos();
+    let bi = p.1;
+    let bmask = c.five[bi];
+    let rest = 0x1FFF ^ bmask;
+    let cards = Cards::of(bmask);
+    let b = e.role(2, h.c5[bi]);
+    let sb = h.s5[bi];
+    // Cursors: the current word and its free bits not yet taken.
+    let (mut wm, mut fm);
+    wm = p.2 / 64;
+    h.build5(wm);
+    fm = cards.free(&h.bits5[wm]) & (!0u64 << (p.2 % 64));
+    let (mut wf, mut ff) = (p.3 / 64, cards.free(&h.bits3[p.3 / 64]) & (!0u64 << (p.3 % 64)));
+    loop {
+        while fm == 0 {
+            wm += 1;
+            if wm == W5 {
+                return;
+            }
+            h.build5(wm);
+            fm = cards.free(&h.bits5[wm]);
+        }
+        while ff == 0 {
+            wf += 1;
+            if wf == W3 {
+                return;
+            }
+            ff = cards.free(&h.bits3[wf]);
+        }
+        let mi = h.ord5[64 * wm + fm.trailing_zeros() as usize] as usize;
+        let fi = h.ord3[64 * wf + ff.trailing_zeros() as usize] as usize;
+        fm &= fm - 1;
+        ff &= ff - 1;
+        let (m, f) = (e.role(1, h.c5[mi]), e.role(0, h.c3[fi]));
+        if top.items.len() == top.k && e.ev(f, m, b) < top.items[top.k - 1].ev {
+            return;
+        }
+        // The split of the middle at the cursor.
+        let f2 = c.index[(rest ^ c.five[mi]) as usize] as usize;
+        if h.s3[f2] <= h.s5[mi] {
+            let ev = e.ev(e.role(0, h.c3[f2]), m, b);
+            top.offer(Cand { ev, split: (bi, mi, f2), triple: (h.s3[f2], h.s5[mi], sb) });
+        }
+        // The split of the front at the cursor.
+        let m2 = c.index[(rest ^ c.three[fi]) as usize] as usize;
+        if h.s5[m2] <= sb && h.s3[fi] <= h.s5[m2] {
+            let ev = e.ev(f, e.role(1, h.c5[m2]), b);
+            top.offer(Cand { ev, split: (bi, m2, fi), triple: (h.s3[fi], h.s5[m2], sb) });
+        }
+    }
+}
+
+/// A back waiting to be searched, by its bound: (bound, back, sorted position of the
+/// strongest middle it leaves, the strongest front it leaves).
+struct Pending(f64, usize, usize, usize);
 
 impl PartialEq for Pending {
     fn eq(&self, other: &Self) -> bool {
@@ -504,7 +568,8 @@ fn reported_split(h: &mut Hand, e: &Ev, t: (u32, u32, u32)) -> (usize, usize, us
     }
     let mut best: Option<(f64, (usize, usize, usize))> = None;
     for &x in &with_t {
-        let (mi, fi) = h.strongest_rest(x.0, from).expect("a back with a split leaves a middle and a front");
+        let (jm, jf) = h.strongest_rest(x.0, from).expect("a back with a split leaves a middle and a front");
+        let (mi, fi) = (h.ord5[jm] as usize, h.ord3[jf] as usize);
         let ub = e.visit_order_bound(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), e.role(2, h.c5[x.0]));
         // Highest bound first, then the lowest back index.
         if best.is_none_or(|(b, y)| ub > b || (ub == b && x.0 < y.0)) {

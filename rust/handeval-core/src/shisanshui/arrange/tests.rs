@@ -443,3 +443,26 @@ fn fast_search_equals_reference_with_monte_carlo_reranking() {
         same_answer(&cards(text), &o, &r).unwrap();
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Random deals, rule sets, opponent counts and list lengths: the search answers
+    /// exactly (same splits, same bits of every `expected`) what the search of the start
+    /// of issue 23 (`prior.rs`) and the exhaustive reference answer.
+    #[test]
+    fn fast_search_equals_prior_and_reference(
+        hand in hand_strategy(),
+        rules in 0usize..5,
+        opponents in 1usize..=3,
+        top_k in prop_oneof![3 => Just(1usize), 1 => 2usize..12],
+    ) {
+        let r = &rule_variants()[rules];
+        let o = Options { opponents, top_k, ..Options::default() };
+        let (fast, prior) = (arrange(&hand, &o, r).unwrap(), prior_arrange(&hand, &o, r).unwrap());
+        let bits = |a: &ArrangeResult| a.alternatives.iter().map(|x| x.expected.to_bits()).collect::<Vec<_>>();
+        prop_assert_eq!(&fast, &prior);
+        prop_assert_eq!(bits(&fast), bits(&prior));
+        prop_assert!(same_answer(&hand, &o, r).is_ok(), "{}", same_answer(&hand, &o, r).unwrap_err());
+    }
+}
