@@ -18,7 +18,7 @@
 pub mod model;
 mod prior;
 mod reference;
-mod search;
+pub mod search;
 pub mod sim;
 
 use super::eval::{adjust_for_rules, check_row_sizes, row_value, significance_order, strength3, strength5};

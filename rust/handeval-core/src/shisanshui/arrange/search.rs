@@ -23,7 +23,7 @@
 use super::model::{class_of, Model, RoleValue};
 use super::{combos, pow, Cand, TopK};
 use crate::cards::Card;
-use crate::shisanshui::eval::{strength3, strength5_key, strength5_of_keys, strength5_slot_of_keys, STRENGTH5_SLOTS};
+use crate::shisanshui::eval::{strength3, strength5_key, strength5_of_keys};
 
 const N5: usize = 1287;
 const N3: usize = 286;
@@ -142,22 +142,36 @@ impl Hand {
         let c = combos();
         let h = self;
         h.built5 = 0;
-        // Five-card strengths from sums of per-card keys, the subsets in `combos` order
-        // (ascending masks: the highest card outermost), each sum one addition.
-        let key: [u64; 13] = std::array::from_fn(|p| strength5_key(cards[p]));
-        let (classes, adjusted) = (classes5_by_slot(), &model.strength5);
+        // Five-card classes from sums of per-card keys, the subsets in `combos` order
+        // (ascending masks: the highest card outermost), each sum one addition: the low
+        // half sums to the rank multiset's index (`multiset5_index`; the cards are sorted,
+        // so the k-th lowest card of a subset adds its term k), the high half counts
+        // suits, a byte each, for the flush test.
+        let rank: [usize; 13] = std::array::from_fn(|p| cards[p].rank() as usize);
+        let key: [[u64; 13]; 5] = std::array::from_fn(|k| {
+            std::array::from_fn(|p| binom(rank[p] + k, k + 1) as u64 | 1 << (32 + 8 * cards[p].suit() as u32))
+        });
+        let (classes, adjusted) = (classes5_by_multiset(), &model.strength5);
+        let mut keys5 = [0u16; N5];
         let mut i = 0;
         for e in 4..13 {
             for d in 3..e {
-                let kde = key[e] + key[d];
+                let kde = key[4][e] + key[3][d];
                 for c3 in 2..d {
-                    let kcde = kde + key[c3];
+                    let kcde = kde + key[2][c3];
                     for b in 1..c3 {
-                        let kbcde = kcde + key[b];
+                        let kbcde = kcde + key[1][b];
                         for a in 0..b {
-                            let c = classes[strength5_slot_of_keys(kbcde + key[a])];
+                            let k = kbcde + key[0][a];
+                            // A suit byte of 5 carries into its top bit.
+                            let flush = (((k >> 32) as u32).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 != 0) as usize;
+                            let c = classes[(k as u32 & 0xFFFF) as usize + flush * MULTISETS5];
                             h.c5[i] = c;
                             h.s5[i] = adjusted[c as usize];
+                            let key = model.rank5[c as usize] as usize;
+                            keys5[i] = key as u16;
+                            h.count[key] += 1;
+                            h.present[key / 64] |= 1 << (key % 64);
                             i += 1;
                         }
                     }
@@ -167,7 +181,6 @@ impl Hand {
         // Fronts: (strength, class) by their three ranks, lowest first (the cards are
         // sorted, so a subset's ranks come in order), in `combos` order.
         let fronts = fronts_by_ranks();
-        let rank: [usize; 13] = std::array::from_fn(|p| cards[p].rank() as usize);
         let mut i = 0;
         for c3 in 2..13 {
             for b in 1..c3 {
@@ -177,16 +190,13 @@ impl Hand {
                 }
             }
         }
-        let keys5: [u16; N5] = std::array::from_fn(|i| model.rank5[h.c5[i] as usize]);
-        order_desc(&keys5, &mut h.ord5, &mut h.count, &mut h.present);
+        order_desc(&keys5, &h.s5, &mut h.ord5, &mut h.srt5, &mut h.count, &mut h.present);
         // Three-card classes are numbered in strength order.
-        order_desc(&h.c3, &mut h.ord3, &mut h.count, &mut h.present);
-        for j in 0..N5 {
-            h.srt5[j] = h.s5[h.ord5[j] as usize];
+        for &k in &h.c3 {
+            h.count[k as usize] += 1;
+            h.present[k as usize / 64] |= 1 << (k % 64);
         }
-        for j in 0..N3 {
-            h.srt3[j] = h.s3[h.ord3[j] as usize];
-        }
+        order_desc(&h.c3, &h.s3, &mut h.ord3, &mut h.srt3, &mut h.count, &mut h.present);
         for w in 0..W3 {
             h.bits3[w] = card_bits(&h.ord3, &c.three, w);
         }
@@ -237,6 +247,31 @@ impl Hand {
         Some((jm, jf))
     }
 
+    /// The sorted position of the strongest subset that some disjoint subset at least
+    /// as strong leaves (every split's middle is one: its back is disjoint and no
+    /// weaker), so no split's middle is stronger than it.
+    fn middle_cap(&mut self) -> usize {
+        let five = &combos().five;
+        let mut end = 0; // the end of the current strength's positions
+        for j in 0..N5 {
+            if j == end {
+                end = j + 1;
+                while end < N5 && self.srt5[end] == self.srt5[j] {
+                    end += 1;
+                }
+            }
+            let cards = Cards::of(five[self.ord5[j] as usize]);
+            for w in 0..end.div_ceil(64) {
+                self.build5(w);
+                let live = if 64 * w + 64 <= end { !0 } else { !(!0u64 << (end % 64)) };
+                if cards.free(&self.bits5[w]) & live != 0 {
+                    return j;
+                }
+            }
+        }
+        unreachable!("the weakest subset of 13 cards leaves a stronger one")
+    }
+
     /// Visit the foul-free splits with back `bi` as (middle, front) subset indices, in
     /// the order of the exhaustive search (which decides the reported suit variant).
     #[inline]
@@ -269,23 +304,45 @@ impl Cards {
     }
 }
 
-/// Standard five-card class by [`strength5_slot_of_keys`] (one lookup instead of the
-/// strength table and a hash of the strength).
-pub(super) fn classes5_by_slot() -> &'static [u16] {
+/// Binomial coefficient C(n, k) for the small numbers of the multiset index.
+const fn binom(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    let (mut r, mut i) = (1, 0);
+    while i < k {
+        r = r * (n - i) / (i + 1);
+        i += 1;
+    }
+    r
+}
+
+/// Rank multisets of five cards (ranks 0..13, with repetition): C(17, 5).
+const MULTISETS5: usize = binom(17, 5);
+
+/// The index of a multiset of five ranks `r0 ≤ … ≤ r4` among [`MULTISETS5`]: the colex
+/// rank of the five-subset `{r0, r1+1, …, r4+4}` of 0..17, Σ C(r_k + k, k + 1).
+pub(super) fn multiset5_index(r: [usize; 5]) -> usize {
+    (0..5).map(|k| binom(r[k] + k, k + 1)).sum()
+}
+
+/// Standard five-card class by rank multiset index ([`multiset5_index`]), not suited at
+/// `[i]`, all one suit at `[MULTISETS5 + i]`: 24 KB, where a table by key sum would
+/// take 720 KB and miss the cache on most lookups.
+pub(super) fn classes5_by_multiset() -> &'static [u16] {
     static T: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
     T.get_or_init(|| {
-        let mut t = vec![u16::MAX; STRENGTH5_SLOTS];
-        // Every five distinct cards' key sum lands on a slot; it is enough to visit one
-        // card set per (rank multiset, flush or not): distinct suits per rank, and for
-        // five distinct ranks both all one suit and not.
-        let mut ranks = [0u8; 5];
-        fn walk(from: u8, at: usize, ranks: &mut [u8; 5], t: &mut [u16]) {
+        let mut t = vec![u16::MAX; 2 * MULTISETS5];
+        let mut ranks = [0usize; 5];
+        fn walk(from: usize, at: usize, ranks: &mut [usize; 5], t: &mut [u16]) {
             if at == 5 {
-                let key = |suit: &dyn Fn(usize) -> u8| (0..5).map(|i| strength5_key(Card::new(ranks[i], suit(i)))).sum::<u64>();
-                let mut put = |k: u64| t[strength5_slot_of_keys(k)] = class_of(5, strength5_of_keys(k)) as u16;
-                put(key(&|i| (i % 4) as u8));
+                let key = |suit: &dyn Fn(usize) -> u8| (0..5).map(|i| strength5_key(Card::new(ranks[i] as u8, suit(i)))).sum::<u64>();
+                let class = |k: u64| class_of(5, strength5_of_keys(k)) as u16;
+                let i = multiset5_index(*ranks);
+                // Equal ranks are neighbours, at most four: suits i % 4 differ among them.
+                t[i] = class(key(&|i| (i % 4) as u8));
                 if ranks.windows(2).all(|w| w[0] != w[1]) {
-                    put(key(&|_| 0));
+                    t[MULTISETS5 + i] = class(key(&|_| 0));
                 }
                 return;
             }
@@ -350,21 +407,16 @@ fn card_bits(order: &[u16], masks: &[u16], w: usize) -> [u64; 13] {
     acc
 }
 
-/// Indices of `keys` (each < 8192), largest key first, equal keys by index: a counting
-/// sort whose bins are only the keys present (a bitmap of them, walked from the top),
-/// so it costs two passes over the keys and one over the distinct keys, not over the
-/// 8,192 possible ones. `count` and `present` are zero on entry and left zero.
-fn order_desc(keys: &[u16], out: &mut [u16], count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
-    let mut top = 0;
-    for &k in keys {
-        let k = k as usize;
-        count[k] += 1;
-        present[k / 64] |= 1 << (k % 64);
-        top = top.max(k / 64);
-    }
+/// Indices of `keys` (each < 8192), largest key first, equal keys by index, into `out`
+/// and their `vals` into `sorted`: a counting sort whose bins are only the keys present
+/// (a bitmap of them, walked from the top), so it costs a pass over the keys and one
+/// over the distinct keys, not over the 8,192 possible ones. On entry `count` holds how
+/// often each key occurs and `present` marks them (the caller counts as it computes the
+/// keys); both are left zero.
+fn order_desc(keys: &[u16], vals: &[u32], out: &mut [u16], sorted: &mut [u32], count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
     // Bin starts, largest key first; the counters become the next free slot of a bin.
     let mut pos = 0u16;
-    for w in (0..=top).rev() {
+    for w in (0..present.len()).rev() {
         let mut bits = present[w];
         while bits != 0 {
             let b = 63 - bits.leading_zeros() as usize;
@@ -377,9 +429,10 @@ fn order_desc(keys: &[u16], out: &mut [u16], count: &mut [u16; 1 << 13], present
     for (i, &k) in keys.iter().enumerate() {
         let slot = &mut count[k as usize];
         out[*slot as usize] = i as u16;
+        sorted[*slot as usize] = vals[i];
         *slot += 1;
     }
-    for w in 0..=top {
+    for w in 0..present.len() {
         let mut bits = std::mem::take(&mut present[w]);
         while bits != 0 {
             count[64 * w + bits.trailing_zeros() as usize] = 0;
@@ -407,6 +460,11 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
     let mut pending = std::collections::BinaryHeap::<Pending>::new();
     let (mut class_start, mut fpos) = (0usize, 0usize);
     let mut loose = f64::INFINITY;
+    // No split's middle is stronger than `cap` (sorted position of the strongest subset
+    // with a disjoint one at least as strong): the loose bound's middle is the weaker
+    // of the back's class and this one.
+    let cap = h.middle_cap();
+    let cap_front = h.srt3.partition_point(|&x| x > h.srt5[cap]);
     for j in 0..N5 {
         let (bi, s) = (h.ord5[j] as usize, h.srt5[j]);
         if j == 0 || s != h.srt5[j - 1] {
@@ -418,7 +476,11 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
                 break; // no front fits under this back, nor under any weaker one
             }
             let cls = h.c5[bi];
-            loose = e.ev(e.role(0, h.c3[h.ord3[fpos] as usize]), e.role(1, cls), e.role(2, cls));
+            let (mcls, mfront) = if j >= cap { (cls, fpos) } else { (h.c5[h.ord5[cap] as usize], cap_front) };
+            if mfront == N3 {
+                break; // no front fits under any middle
+            }
+            loose = e.ev(e.role(0, h.c3[h.ord3[mfront] as usize]), e.role(1, mcls), e.role(2, cls));
             while pending.peek().is_some_and(|p| p.0 >= loose) {
                 let p = pending.pop().unwrap();
                 if p.0 >= bar(&top) {

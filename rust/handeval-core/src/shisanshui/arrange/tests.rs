@@ -73,24 +73,40 @@ fn classes_are_the_standard_counts() {
 }
 
 #[test]
-fn class_by_key_slot_is_the_class_of_every_five_card_set() {
-    // The search's one-lookup class table, against strength5 + class_of, exhaustively.
-    use crate::shisanshui::eval::{strength5, strength5_key, strength5_slot_of_keys};
-    let table = search::classes5_by_slot();
-    let key: Vec<u64> = (0..52).map(|i| strength5_key(Card(i))).collect();
-    for a in 0..52 {
+fn class_by_rank_multiset_is_the_class_of_every_five_card_set() {
+    // The search's class table by rank multiset index and flush, against strength5 +
+    // class_of, exhaustively; and the index is a bijection onto 0..C(17, 5).
+    use crate::shisanshui::eval::strength5;
+    let table = search::classes5_by_multiset();
+    for a in 0..52u8 {
         for b in a + 1..52 {
             for c in b + 1..52 {
                 for d in c + 1..52 {
-                    let k4 = key[a] + key[b] + key[c] + key[d];
                     for e in d + 1..52 {
-                        let h = [a, b, c, d, e].map(|i| Card(i as u8));
-                        assert_eq!(table[strength5_slot_of_keys(k4 + key[e])] as usize, model::class_of(5, strength5(&h)), "{h:?}");
+                        let h = [a, b, c, d, e].map(Card);
+                        let ranks = h.map(|c| c.rank() as usize);
+                        let flush = h.iter().all(|c| c.suit() == h[0].suit());
+                        let at = search::multiset5_index(ranks) + if flush { table.len() / 2 } else { 0 };
+                        assert_eq!(table[at] as usize, model::class_of(5, strength5(&h)), "{h:?}");
                     }
                 }
             }
         }
     }
+    let mut seen = vec![false; table.len() / 2];
+    for r0 in 0..13 {
+        for r1 in r0..13 {
+            for r2 in r1..13 {
+                for r3 in r2..13 {
+                    for r4 in r3..13 {
+                        let i = search::multiset5_index([r0, r1, r2, r3, r4]);
+                        assert!(!std::mem::replace(&mut seen[i], true));
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen.iter().all(|&x| x));
 }
 
 #[test]
