@@ -115,6 +115,9 @@ struct Hand {
     /// present, all zero between calls.
     count: [u16; 1 << 13],
     present: [u64; (1 << 13) / 64],
+    /// Per card position a byte-packed suit count (`1 << 8·suit`), and their sum.
+    suit: [u32; 13],
+    suits: u32,
 }
 
 impl Hand {
@@ -133,6 +136,8 @@ impl Hand {
             bits3: [[0; 13]; W3],
             count: [0; 1 << 13],
             present: [0; (1 << 13) / 64],
+            suit: [0; 13],
+            suits: 0,
         })
     }
 
@@ -148,6 +153,8 @@ impl Hand {
         // so the k-th lowest card of a subset adds its term k), the high half counts
         // suits, a byte each, for the flush test.
         let rank: [usize; 13] = std::array::from_fn(|p| cards[p].rank() as usize);
+        h.suit = std::array::from_fn(|p| 1 << (8 * cards[p].suit() as u32));
+        h.suits = h.suit.iter().sum();
         let key: [[u64; 13]; 5] = std::array::from_fn(|k| {
             std::array::from_fn(|p| binom(rank[p] + k, k + 1) as u64 | 1 << (32 + 8 * cards[p].suit() as u32))
         });
@@ -245,6 +252,20 @@ impl Hand {
             (w, live) = (w + 1, !0);
         };
         Some((jm, jf))
+    }
+
+    /// Whether the eight cards a back leaves hold fewer than five of every suit: then
+    /// no middle of theirs is a flush, and their splits' classes depend only on their
+    /// ranks.
+    #[inline]
+    fn rest_flushless(&self, bi: usize) -> bool {
+        let (mut m, mut used) = (combos().five[bi], 0);
+        while m != 0 {
+            used += self.suit[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        // A count of 5 or more carries into its byte's top bit.
+        (self.suits - used).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 == 0
     }
 
     /// The sorted position of the strongest subset that some disjoint subset at least
@@ -458,7 +479,7 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
     // bound of the walk (which bounds every back not reached yet), so the incumbent rises
     // early and the walk stops at the first back whose loose bound is below it.
     let mut pending = std::collections::BinaryHeap::<Pending>::new();
-    let (mut class_start, mut fpos) = (0usize, 0usize);
+    let (mut class_start, mut fpos, mut flushless_seen) = (0usize, 0usize, false);
     let mut loose = f64::INFINITY;
     // No split's middle is stronger than `cap` (sorted position of the strongest subset
     // with a disjoint one at least as strong): the loose bound's middle is the weaker
@@ -469,6 +490,7 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
         let (bi, s) = (h.ord5[j] as usize, h.srt5[j]);
         if j == 0 || s != h.srt5[j - 1] {
             class_start = j;
+            flushless_seen = false;
             while fpos < N3 && h.srt3[fpos] > s {
                 fpos += 1;
             }
@@ -491,7 +513,18 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
         if loose < bar(&top) {
             break;
         }
-        let Some((jm, jf)) = h.strongest_rest(bi, class_start) else { continue };
+        // Backs of one class hold the same ranks (a strength names its five ranks), so
+        // they leave the same ranks; when those hold no five of a suit, every split of
+        // one back has a twin of the same classes in the other (a card for a card of
+        // the same rank): the same expectation and strength triple. Only the first such
+        // back of a class is searched.
+        if h.rest_flushless(bi) {
+            if flushless_seen {
+                continue;
+            }
+            flushless_seen = true;
+        }
+        let Some((jm, jf)) = h.strongest_rest(bi, class_start.max(cap)) else { continue };
         let (mi, fi) = (h.ord5[jm] as usize, h.ord3[jf] as usize);
         let tight = e.ev(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), e.role(2, h.c5[bi]));
         if tight >= bar(&top) {
@@ -534,6 +567,7 @@ fn visit(h: &mut Hand, e: &Ev, p: &Pending, top: &mut TopK) {
     h.build5(wm);
     fm = cards.free(&h.bits5[wm]) & (!0u64 << (p.2 % 64));
     let (mut wf, mut ff) = (p.3 / 64, cards.free(&h.bits3[p.3 / 64]) & (!0u64 << (p.3 % 64)));
+    let mut last_middle = u16::MAX;
     loop {
         while fm == 0 {
             wm += 1;
@@ -558,9 +592,12 @@ fn visit(h: &mut Hand, e: &Ev, p: &Pending, top: &mut TopK) {
         if top.items.len() == top.k && e.ev(f, m, b) < top.items[top.k - 1].ev {
             return;
         }
-        // The split of the middle at the cursor.
+        // The split of the middle at the cursor; a middle of the class just scored holds
+        // the same ranks and leaves a front of the same ranks: the same split up to suits.
         let f2 = c.index[(rest ^ c.five[mi]) as usize] as usize;
-        if h.s3[f2] <= h.s5[mi] {
+        let repeat = h.c5[mi] == last_middle;
+        last_middle = h.c5[mi];
+        if !repeat && h.s3[f2] <= h.s5[mi] {
             let ev = e.ev(e.role(0, h.c3[f2]), m, b);
             top.offer(Cand { ev, split: (bi, mi, f2), triple: (h.s3[f2], h.s5[mi], sb) });
         }
