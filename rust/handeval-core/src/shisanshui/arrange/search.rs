@@ -13,12 +13,21 @@
 //! enter (or tie into) the result is missed, and the kept splits' expectations are the
 //! same floating-point expression as before.
 //!
-//! Per hand: every subset's strength and class once, the subsets sorted by strength and
-//! a bitset per card over each sorted list, so "the strongest subset no stronger than s
-//! and disjoint from these 5 cards" is an OR of five words and a trailing-zero count.
-//! Backs are taken strongest first; the loose bound (the back's own class as middle, the
-//! strongest front of the hand no stronger) is monotone in the back's strength, so the
-//! walk stops at the first back whose loose bound is below the incumbent.
+//! Per hand: every subset's class once (five-card classes from a 24 KB table by rank
+//! multiset and flush, [`classes5_by_multiset`]), the subsets sorted by strength (a
+//! counting sort over the keys present) and a bitset per card over each sorted list, so
+//! "the strongest subset no stronger than s and disjoint from these 5 cards" is an OR of
+//! five words and a trailing-zero count.
+//!
+//! Backs are taken strongest first. The loose bound of the walk (as middle the weaker of
+//! the back's class and the strongest subset any split can have as middle, the strongest
+//! front of the hand no stronger) is monotone in the back's strength, so the walk stops
+//! at the first back whose loose bound is below the incumbent. Backs of one class hold
+//! the same ranks; when the eight cards they leave hold no five of a suit, their splits
+//! are the same up to suits, so only the first of them is searched. A back is searched
+//! best first by its tight bound, as a threshold algorithm over two sorted lists (the
+//! middles it leaves and the fronts it leaves, strongest first, see [`visit`]): a few
+//! steps rather than all 56 middles.
 
 use super::model::{class_of, Model, RoleValue};
 use super::{combos, pow, Cand, TopK};
