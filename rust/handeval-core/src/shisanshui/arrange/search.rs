@@ -560,8 +560,9 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
 /// stronger than that middle, strongest first (from sorted position `p.3`). Each step
 /// scores the split of the middle at the one cursor and the split of the front at the
 /// other; a split not scored yet has its middle at or after the middle cursor and its
-/// front at or after the front cursor, so `ev` of the two cursors bounds it (monotone),
-/// and the search stops when that bound is below the bar.
+/// front at or after the front cursor and no stronger than that middle (the front
+/// cursor skips stronger fronts), so `ev` of the two cursors bounds it (monotone), and
+/// the search stops when that bound is below the bar.
 fn visit(h: &mut Hand, e: &Ev, p: &Pending, top: &mut TopK) {
     let c = combos();
     let bi = p.1;
@@ -586,15 +587,23 @@ fn visit(h: &mut Hand, e: &Ev, p: &Pending, top: &mut TopK) {
             h.build5(wm);
             fm = cards.free(&h.bits5[wm]);
         }
-        while ff == 0 {
-            wf += 1;
-            if wf == W3 {
-                return;
-            }
-            ff = cards.free(&h.bits3[wf]);
-        }
         let mi = h.ord5[64 * wm + fm.trailing_zeros() as usize] as usize;
-        let fi = h.ord3[64 * wf + ff.trailing_zeros() as usize] as usize;
+        // Fronts stronger than the middle at the cursor are in no split left: such a
+        // split's middle is no stronger than that middle (fouled), or was scored.
+        let fi = loop {
+            while ff == 0 {
+                wf += 1;
+                if wf == W3 {
+                    return;
+                }
+                ff = cards.free(&h.bits3[wf]);
+            }
+            let jf = 64 * wf + ff.trailing_zeros() as usize;
+            if h.srt3[jf] <= h.s5[mi] {
+                break h.ord3[jf] as usize;
+            }
+            ff &= ff - 1;
+        };
         fm &= fm - 1;
         ff &= ff - 1;
         let (m, f) = (e.role(1, h.c5[mi]), e.role(0, h.c3[fi]));
