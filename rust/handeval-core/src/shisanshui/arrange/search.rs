@@ -116,10 +116,12 @@ struct Hand {
     srt3: [u32; N3],
     /// `bits5[w][p]`: bit j set when subset `ord5[64·w + j]` holds card position p (bits
     /// past the end set for every card, so they never look free); built a word at a time
-    /// when first needed (`built5` words so far), since the search rarely goes deep.
+    /// when first needed (`built5` words so far), since the search rarely goes deep; the
+    /// same for `bits3` over `ord3` (`built3`).
     bits5: [[u64; 13]; W5],
     built5: usize,
     bits3: [[u64; 13]; W3],
+    built3: usize,
     /// Scratch of [`order_desc`]: a counter per sort key and a bitmap of the keys
     /// present, all zero between calls.
     count: [u16; 1 << 13],
@@ -143,6 +145,7 @@ impl Hand {
             bits5: [[0; 13]; W5],
             built5: 0,
             bits3: [[0; 13]; W3],
+            built3: 0,
             count: [0; 1 << 13],
             present: [0; (1 << 13) / 64],
             suit: [0; 13],
@@ -153,7 +156,6 @@ impl Hand {
     /// Fill every table for `cards` (sorted). Every field is overwritten (the bitset
     /// words of `bits5` before they are read), so one `Hand` serves hand after hand.
     fn fill(&mut self, cards: &[Card; 13], model: &Model) {
-        let c = combos();
         let h = self;
         h.built5 = 0;
         // Five-card classes from sums of per-card keys, the subsets in `combos` order
@@ -181,7 +183,7 @@ impl Hand {
                             let k = kbcde + key[0][a];
                             // A suit byte of 5 carries into its top bit.
                             let flush = (((k >> 32) as u32).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 != 0) as usize;
-                            let c = classes[(k as u32 & 0xFFFF) as usize + flush * MULTISETS5];
+                            let c = classes[(k as usize & 0x1FFF) | flush << 13];
                             h.c5[i] = c;
                             h.s5[i] = adjusted[c as usize];
                             let key = model.rank5[c as usize] as usize;
@@ -213,8 +215,15 @@ impl Hand {
             h.present[k as usize / 64] |= 1 << (k % 64);
         }
         order_desc(&h.c3, &h.s3, &mut h.ord3, &mut h.srt3, &mut h.count, &mut h.present);
-        for w in 0..W3 {
-            h.bits3[w] = card_bits(&h.ord3, &c.three, w);
+        h.built3 = 0;
+    }
+
+    /// The words of `bits3` up to `w`.
+    #[inline]
+    fn build3(&mut self, w: usize) {
+        while self.built3 <= w {
+            self.bits3[self.built3] = card_bits(&self.ord3, &combos().three, self.built3);
+            self.built3 += 1;
         }
     }
 
@@ -254,6 +263,7 @@ impl Hand {
             if w == W3 {
                 return None;
             }
+            self.build3(w);
             let free = cards.free(&self.bits3[w]) & live;
             if free != 0 {
                 break 64 * w + free.trailing_zeros() as usize;
@@ -348,7 +358,8 @@ const fn binom(n: usize, k: usize) -> usize {
 }
 
 /// Rank multisets of five cards (ranks 0..13, with repetition): C(17, 5).
-const MULTISETS5: usize = binom(17, 5);
+pub(super) const MULTISETS5: usize = binom(17, 5);
+const _: () = assert!(MULTISETS5 <= 1 << 13, "a multiset index fits in 13 bits");
 
 /// The index of a multiset of five ranks `r0 ≤ … ≤ r4` among [`MULTISETS5`]: the colex
 /// rank of the five-subset `{r0, r1+1, …, r4+4}` of 0..17, Σ C(r_k + k, k + 1).
@@ -356,13 +367,13 @@ pub(super) fn multiset5_index(r: [usize; 5]) -> usize {
     (0..5).map(|k| binom(r[k] + k, k + 1)).sum()
 }
 
-/// Standard five-card class by rank multiset index ([`multiset5_index`]), not suited at
-/// `[i]`, all one suit at `[MULTISETS5 + i]`: 24 KB, where a table by key sum would
-/// take 720 KB and miss the cache on most lookups.
-pub(super) fn classes5_by_multiset() -> &'static [u16] {
-    static T: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
+/// Standard five-card class by rank multiset index ([`multiset5_index`], below 2^13),
+/// not suited at `[i]`, all one suit at `[8192 + i]`: 32 KB, where a table by key sum
+/// would take 720 KB and miss the cache on most lookups.
+pub(super) fn classes5_by_multiset() -> &'static [u16; 1 << 14] {
+    static T: std::sync::OnceLock<Box<[u16; 1 << 14]>> = std::sync::OnceLock::new();
     T.get_or_init(|| {
-        let mut t = vec![u16::MAX; 2 * MULTISETS5];
+        let mut t = Box::new([u16::MAX; 1 << 14]);
         let mut ranks = [0usize; 5];
         fn walk(from: usize, at: usize, ranks: &mut [usize; 5], t: &mut [u16]) {
             if at == 5 {
@@ -372,7 +383,7 @@ pub(super) fn classes5_by_multiset() -> &'static [u16] {
                 // Equal ranks are neighbours, at most four: suits i % 4 differ among them.
                 t[i] = class(key(&|i| (i % 4) as u8));
                 if ranks.windows(2).all(|w| w[0] != w[1]) {
-                    t[MULTISETS5 + i] = class(key(&|_| 0));
+                    t[(1 << 13) + i] = class(key(&|_| 0));
                 }
                 return;
             }
@@ -383,7 +394,7 @@ pub(super) fn classes5_by_multiset() -> &'static [u16] {
                 }
             }
         }
-        walk(0, 0, &mut ranks, &mut t);
+        walk(0, 0, &mut ranks, &mut t[..]);
         t
     })
 }
@@ -576,6 +587,7 @@ fn visit(h: &mut Hand, e: &Ev, p: &Pending, top: &mut TopK) {
     wm = p.2 / 64;
     h.build5(wm);
     fm = cards.free(&h.bits5[wm]) & (!0u64 << (p.2 % 64));
+    h.build3(p.3 / 64);
     let (mut wf, mut ff) = (p.3 / 64, cards.free(&h.bits3[p.3 / 64]) & (!0u64 << (p.3 % 64)));
     let mut last_middle = u16::MAX;
     loop {
@@ -596,6 +608,7 @@ fn visit(h: &mut Hand, e: &Ev, p: &Pending, top: &mut TopK) {
                 if wf == W3 {
                     return;
                 }
+                h.build3(wf);
                 ff = cards.free(&h.bits3[wf]);
             }
             let jf = 64 * wf + ff.trailing_zeros() as usize;

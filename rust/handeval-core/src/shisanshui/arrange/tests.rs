@@ -93,7 +93,7 @@ fn class_by_rank_multiset_is_the_class_of_every_five_card_set() {
             }
         }
     }
-    let mut seen = vec![false; table.len() / 2];
+    let mut seen = vec![false; search::MULTISETS5];
     for r0 in 0..13 {
         for r1 in r0..13 {
             for r2 in r1..13 {
