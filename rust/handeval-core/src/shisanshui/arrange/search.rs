@@ -13,7 +13,7 @@
 //! enter (or tie into) the result is missed, and the kept splits' expectations are the
 //! same floating-point expression as before.
 //!
-//! Per hand: every subset's class once (five-card classes from a 24 KB table by rank
+//! Per hand: every subset's class once (five-card classes from a 32 KB table by rank
 //! multiset and flush, [`classes5_by_multiset`]), the subsets sorted by strength (a
 //! counting sort over the keys present) and a bitset per card over each sorted list, so
 //! "the strongest subset no stronger than s and disjoint from these 5 cards" is an OR of
