@@ -231,11 +231,15 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             else:
                 metrics.INFLIGHT.inc()
                 gauged = True
-                future = asyncio.get_running_loop().run_in_executor(self.executor, self._answer, rpc, data, call, True)
+                work = self.executor.submit(self._answer, rpc, data, call, True)
                 try:
-                    out = await future
+                    out = await asyncio.wrap_future(work)
                 except asyncio.CancelledError:
                     call.cancel()  # the worker thread stops at its next check
+                    # The call stays in flight until its work stops (a large request's
+                    # decoding runs to its end before the first check).
+                    gauged = False
+                    work.add_done_callback(lambda _: metrics.INFLIGHT.dec())
                     raise
             if out is not None:
                 return out
