@@ -10,7 +10,7 @@ medians and the per-window ratios. docs/benchmarks.md ("gRPC wire") quotes it.
 Cases (十三水, the game answered in Rust over the wire): a 1,000-row card-string
 Evaluate (per row), unary Evaluate and Compare, a 4-seat Settle (per call), 100,000
 packed rows (per row), and the delay a worst-shape request (a Compare `order` item of
-100,000 rows) causes to a one-row call sent while it runs.
+300,000 rows, on a server whose --max-batch lets it in) causes to a one-row call sent while it runs.
 
 Run: ``python benches/bench_wire.py`` (or ``python -m pytest benches/bench_wire.py -s``).
 """
