@@ -23,15 +23,11 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v2 import common_pb2, dachu_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import children, ServerProcess, free_port, metric_value, random_deals as deals, wait_for
+from grpc_fixtures import children, ServerProcess, free_port, metric_value, settle_request, wait_for
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 ROOT = Path(__file__).resolve().parents[2]
 
-
-
-def settle_request(n, seed=0):
-    return pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals(n, seed)))
 
 
 #: Deals in one call that must still be running when the test acts on it: about 2 s of
