@@ -33,29 +33,11 @@ import urllib.request
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from handeval.load.target import closed_by_peer, free_port
+
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
 SETTINGS_ACK = b"\x00\x00\x00\x04\x01\x00\x00\x00\x00"
 HALF_REQUEST = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def closed_by_peer(s: socket.socket) -> bool:
-    """Whether the server closed ``s``, without waiting (non-blocking: with a timeout set,
-    Python would wait for data before even a MSG_DONTWAIT read)."""
-    s.setblocking(False)
-    while True:
-        try:
-            if s.recv(65536) == b"":
-                return True
-        except BlockingIOError:
-            return False
-        except OSError:
-            return True
 
 
 def served(target: str, timeout=1.0) -> bool:

@@ -9,4 +9,6 @@ python3 -m pip install --quiet --disable-pip-version-check -e '.[test]'
 # build everything again). --lib: the unit tests only (the examples and the criterion
 # benches are compiled by .ci/run).
 cargo test --release --locked -p handeval-core --lib
-python3 -m pytest -q
+# On every core (pytest-xdist); worksteal: an idle worker takes queued tests from a busy
+# one, so a few long tests do not leave a core idle at the end.
+python3 -m pytest -q -n auto --dist worksteal

@@ -6,6 +6,9 @@ from pathlib import Path
 
 import pytest
 
+# tests/grpc_fixtures.py's fixtures (the shared gRPC server) for every test folder.
+pytest_plugins = ["grpc_fixtures"]
+
 VECTORS_PATH = Path(__file__).parent / "vectors" / "seed_examples.json"
 
 

@@ -1,12 +1,13 @@
-"""Real `handeval serve` processes on loopback for the gRPC tests (imported by
-tests/grpc/test_grpc_*.py; not a conftest so the lead's conftest stays theirs)."""
+"""Real `handeval serve` processes on loopback for the gRPC tests: helpers the tests
+import, and the fixtures ``server``, ``channel`` and ``stub`` (a pytest plugin, loaded by
+tests/conftest.py, so that the session-scoped server is one server, not one per module
+that imports it)."""
 
 from __future__ import annotations
 
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +18,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from handeval.load.target import closed_by_peer, free_port  # noqa: F401  (the tests import them from here)
 from handeval.v2 import common_pb2, handeval_pb2_grpc
 
 def C(cards) -> common_pb2.Cards:
@@ -45,12 +47,6 @@ def N(enum, value):
 
 
 START_TIMEOUT = 60.0  # generous: the test machine may be loaded
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class ServerProcess:
@@ -128,10 +124,9 @@ def metric_value(text: str, name: str, **labels) -> float:
     return total
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """One single-process server for the module: small limits so the limit tests are
-    cheap (max batch 500 items, max message 256 KiB)."""
+def small_limits_server(tmp_path_factory):
+    """A single-process server with small limits so the limit tests are cheap (max batch
+    500 items, max message 256 KiB), logging every call (debug)."""
     s = ServerProcess(tmp_path_factory.mktemp("grpc"), "--max-batch", "500",
                       "--max-message-bytes", str(256 * 1024), "--log-level", "debug")
     try:
@@ -140,13 +135,19 @@ def server(tmp_path_factory):
         s.terminate()
 
 
-@pytest.fixture(scope="module")
+#: One small_limits_server for the whole session (for each pytest-xdist worker), shared by
+#: the modules that import it: their tests only make calls, each test counts what it
+#: checks from a reading it takes first, and none stops or reconfigures the server.
+server = pytest.fixture(small_limits_server, scope="session", name="server")
+
+
+@pytest.fixture(scope="session")
 def channel(server):
     with server.channel() as ch:
         yield ch
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def stub(channel):
     return handeval_pb2_grpc.HandevalStub(channel)
 
@@ -179,6 +180,22 @@ def random_deals(n, seed=0):
     return out
 
 
+def settle_request(n, seed=0, pool=1000):
+    """A SettleRequest of ``n`` 十三水 deals for the tests that need a long call: the
+    ``min(n, pool)`` deals of ``random_deals(min(n, pool), seed)``, repeated. Built as
+    bytes (a repeated field's encoding is its items' encodings one after the other):
+    150,000 deal messages built one by one take the client about 20 s of CPU, while the
+    server's work does not depend on the deals being distinct."""
+    from handeval.v2 import handeval_pb2 as pb, shisanshui_pb2 as ssw
+
+    base = random_deals(min(n, pool), seed)
+    k, r = divmod(n, len(base)) if base else (0, 0)
+    req = pb.SettleRequest()
+    req.shisanshui.MergeFromString(ssw.ShisanshuiSettleRequest(deals=base).SerializeToString() * k
+                                   + ssw.ShisanshuiSettleRequest(deals=base[:r]).SerializeToString())
+    return req
+
+
 def children(pid: int) -> set:
     """Pids of the child processes of ``pid`` (the workers of a supervisor)."""
     out = set()
@@ -188,18 +205,3 @@ def children(pid: int) -> set:
         except OSError:  # the thread ended meanwhile
             pass
     return out
-
-
-def closed_by_peer(s: socket.socket) -> bool:
-    """Whether the peer closed ``s``, without waiting (reads and drops what it sent first,
-    e.g. a server's HTTP/2 settings). Puts ``s`` in non-blocking mode: with a timeout set,
-    Python waits for data before even a MSG_DONTWAIT read."""
-    s.setblocking(False)
-    while True:
-        try:
-            if s.recv(65536) == b"":
-                return True
-        except BlockingIOError:
-            return False
-        except OSError:
-            return True

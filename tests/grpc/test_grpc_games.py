@@ -17,7 +17,7 @@ from handeval import dachu, shisanshui, tienlen
 from handeval.server.client import bad_request_fields
 from handeval.v2 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, shisanshui_pb2 as ssw, tienlen_pb2 as tl
 
-from grpc_fixtures import C, E, N, channel, server, stub  # noqa: F401  (fixtures)
+from grpc_fixtures import C, E, N
 
 PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
 RED = dc.DACHU_COLOUR_RED

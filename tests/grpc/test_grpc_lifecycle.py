@@ -17,7 +17,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import children, ServerProcess, metric_value, random_deals as deals, wait_for
+from grpc_fixtures import children, ServerProcess, metric_value, random_deals as deals, settle_request, wait_for
 
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
@@ -32,7 +32,7 @@ def test_sigterm_finishes_the_call_in_flight_and_exits_0(tmp_path):
                       "--max-message-bytes", str(64 << 20))
     try:
         s.wait_serving()
-        batch = deals(60000)  # ~1 s of settlement on one thread: still running at the SIGTERM
+        req = settle_request(60000)  # ~1 s of settlement on one thread: still running at the SIGTERM
         result = {}
         with s.channel(options=[("grpc.max_receive_message_length", -1)]) as ch:
             stub = handeval_pb2_grpc.HandevalStub(ch)
@@ -40,7 +40,7 @@ def test_sigterm_finishes_the_call_in_flight_and_exits_0(tmp_path):
 
             def call():
                 try:
-                    result["resp"] = stub.Settle(pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=batch)), timeout=120)
+                    result["resp"] = stub.Settle(req, timeout=120)
                 except grpc.RpcError as e:
                     result["error"] = e
 
@@ -63,7 +63,7 @@ def test_sigterm_finishes_the_call_in_flight_and_exits_0(tmp_path):
             wait_for(not_serving, what="health NOT_SERVING", server=s)
             t.join(120)
         assert "error" not in result, result.get("error")
-        assert len(result["resp"].shisanshui.results) == len(batch)
+        assert len(result["resp"].shisanshui.results) == 60000
         assert all(r.WhichOneof("result") == "settlement" for r in result["resp"].shisanshui.results)
         assert NOT_SERVING in seen
         assert s.proc.wait(60) == 0
@@ -194,8 +194,7 @@ def test_grace_expiry_cancels_and_exits_without_traceback(tmp_path):
         s.wait_serving()
         assert f'"metrics_port": {s.metrics_port}' in s.log()  # the serving line names it
         with s.channel() as ch:
-            fut = handeval_pb2_grpc.HandevalStub(ch).Settle.future(
-                pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals(100000))), timeout=300)  # ~2 s of work
+            fut = handeval_pb2_grpc.HandevalStub(ch).Settle.future(settle_request(100000), timeout=300)  # ~2 s of work
             wait_for(lambda: metric_value(s.metrics(), "handeval_inflight_requests") >= 1 or fut.done(),
                      what="the call to be in flight", server=s)
             assert not fut.done(), "the call finished before SIGTERM; make it bigger"

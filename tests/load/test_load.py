@@ -16,10 +16,15 @@ from pathlib import Path
 
 import pytest
 
-from grpc_fixtures import server  # noqa: F401  (fixture: --max-batch 500, 256 KiB messages)
+from grpc_fixtures import small_limits_server
 from handeval.load import report, scenarios
 from handeval.load.run import LOCUSTFILE
 from handeval.load.target import RemoteTargetRefused, checked_target, free_port
+
+#: This module's own server (--max-batch 500, 256 KiB messages), not the session's shared
+#: one: a Locust run stops with calls in flight (--stop-timeout 0), which must not land in
+#: the metrics another module's test is counting.
+server = pytest.fixture(small_limits_server, scope="module", name="server")
 
 # Not imported here: importing locust monkey-patches this process for gevent.
 if importlib.util.find_spec("locust") is None:

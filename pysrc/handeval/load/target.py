@@ -76,6 +76,22 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def closed_by_peer(s: socket.socket) -> bool:
+    """Whether the peer closed ``s``, without waiting (reads and drops what it sent first,
+    e.g. a server's HTTP/2 settings). Puts ``s`` in non-blocking mode: with a timeout set,
+    Python waits for data before even a MSG_DONTWAIT read. (The slow-peer tests and
+    scripts/slow_peers.py watch their flood sockets with it.)"""
+    s.setblocking(False)
+    while True:
+        try:
+            if s.recv(65536) == b"":
+                return True
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
+
+
 def tree_cpu_seconds(pid: int) -> Optional[float]:
     """User + system CPU seconds of process ``pid`` and its live descendants (Linux /proc),
     or None when unavailable."""
