@@ -41,6 +41,21 @@ impl PlayAction {
     }
 }
 
+/// A trick of the play: the record's actions `first_action ..= last_action` (indices into
+/// [`Game::history`], the same as into the record's plays).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trick {
+    /// Who led it (for the first trick after an automatic 3♥ lead, its holder).
+    pub leader: usize,
+    pub first_action: usize,
+    pub last_action: usize,
+    /// Everyone else passed on the last play: the table was cleared (not set for the
+    /// trick in which the game ends).
+    pub over: bool,
+    /// When over: who made its last play (and so leads, or hands the lead on).
+    pub won_by: Option<usize>,
+}
+
 /// The play's state. Immutable in use: [`Game::apply`] returns the next state.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
@@ -75,6 +90,8 @@ pub struct Game {
     pub places: Vec<usize>,
     /// The actions applied, a timeout recorded as the play or pass it became.
     pub history: Vec<PlayAction>,
+    /// The tricks so far, the last one open unless the table was just cleared.
+    pub tricks: Vec<Trick>,
     /// A whole side surrendered: nobody plays.
     pub surrender: bool,
     rules: Rules,
@@ -122,6 +139,7 @@ impl Game {
             passed: 0,
             places: Vec::new(),
             history: Vec::new(),
+            tricks: Vec::new(),
             surrender,
             rules: deal.rules().clone(),
         };
@@ -263,6 +281,11 @@ impl Game {
                 next.passed |= 1 << seat;
             }
         }
+        let k = self.history.len();
+        match next.tricks.last_mut() {
+            Some(t) if !t.over => t.last_action = k,
+            _ => next.tricks.push(Trick { leader: self.leader.unwrap_or(seat), first_action: k, last_action: k, over: false, won_by: None }),
+        }
         next.history.push(resolved);
         next.advance(seat);
         Ok(next)
@@ -322,6 +345,10 @@ impl Game {
             let leader = if self.active(owner) { owner } else { self.next_active(owner, false).expect("two active seats") };
             self.table = None;
             self.passed = 0;
+            if let Some(t) = self.tricks.last_mut() {
+                t.over = true;
+                t.won_by = Some(owner);
+            }
             self.leader = Some(leader);
             self.turn = Some(leader);
             return;
@@ -479,6 +506,12 @@ mod tests {
         assert_eq!((g.turn, g.table.is_some()), (Some(0), true));
         let g = g.apply(&PlayAction::Pass { seat: 0 }).unwrap();
         assert_eq!((g.turn, g.table.is_none(), g.leader), (Some(1), true, Some(1)), "seat 1 wins the trick and leads");
+        // The first trick: seat 0's 3h (action 0) to seat 0's pass (action 8), won by
+        // seat 1's 6h; seat 1's lead opens the next.
+        let t = |leader, first_action, last_action, over, won_by| Trick { leader, first_action, last_action, over, won_by };
+        assert_eq!(g.tricks, vec![t(0, 0, 8, true, Some(1))]);
+        let g3 = g.apply(&play(1, "4h")).unwrap();
+        assert_eq!(g3.tricks, vec![t(0, 0, 8, true, Some(1)), t(1, 9, 9, false, None)]);
         // The timeout of a lead plays a single.
         let g2 = g.apply(&PlayAction::Timeout { seat: 1 }).unwrap();
         assert!(matches!(g2.history.last(), Some(PlayAction::Play { seat: 1, cards }) if cards.len() == 1));
