@@ -3,7 +3,8 @@
 Layout: ``config`` (flags and environment), ``app`` (one grpc.aio server process),
 ``supervisor`` (``--workers N``), ``service`` (dispatch, limits, status codes, metrics,
 logs), ``common`` (shared conversion helpers) and one module per game converting its
-requests to the Python API: ``shisanshui``, ``tienlen``, ``dachu``.
+requests to the Python API: ``shisanshui``, ``tienlen`` (打儲 is answered in Rust by the
+binding's ``dachu/wire.rs``).
 """
 
 from __future__ import annotations
