@@ -580,8 +580,8 @@ def test_wrapped_response_bytes_equal_protobufs():
     for n in (0, 1, 127, 128, 300, 16_383, 16_384, 3_000_000):
         sub = ssw.ShisanshuiEvaluateResponse(packed_categories=bytes(n))
         assert wrap("Evaluate", "shisanshui", sub.SerializeToString()) == pb.EvaluateResponse(shisanshui=sub).SerializeToString()
-    from handeval.v2 import dachu_pb2 as dc, tienlen_pb2 as tl
+    from handeval.v2 import tienlen_pb2 as tl
 
     for rpc, game, sub in (("Settle", "tienlen", tl.TienlenSettleResponse(results=[tl.TienlenSettleResult()])),
-                           ("Compare", "dachu", dc.DachuCompareResponse(results=[dc.DachuCompareResult(beats=True)]))):
+                           ("Compare", "shisanshui", ssw.ShisanshuiCompareResponse(results=[ssw.ShisanshuiCompareResult()]))):
         assert wrap(rpc, game, sub.SerializeToString()) == RESPONSES[rpc](**{game: sub}).SerializeToString()
