@@ -114,8 +114,13 @@ pub(crate) fn value_of<E: ProtoEnum>(name: &str) -> i32 {
 /// How one option is read from its proto field (`optional`: unset = the default); an
 /// error is the message, the caller names the option.
 trait WireOption: Sized {
-    type Wire;
+    type Wire: Copy;
     fn read(v: Self::Wire, default: Self) -> Result<Self, String>;
+    /// Enum options: whether the number is a value of the enum, checked for every option
+    /// before any is read (as the Python converter named the first bad enum first).
+    fn known(_v: Self::Wire) -> Result<(), String> {
+        Ok(())
+    }
 }
 
 impl WireOption for bool {
@@ -141,6 +146,9 @@ macro_rules! enum_options {
     ($($ty:ty => $proto:ty;)+) => {$(
         impl WireOption for $ty {
             type Wire = Option<i32>;
+            fn known(v: Option<i32>) -> Result<(), String> {
+                name_of::<$proto>(v.unwrap_or(0)).map(|_| ())
+            }
             fn read(v: Option<i32>, default: Self) -> Result<Self, String> {
                 match name_of::<$proto>(v.unwrap_or(0))? {
                     None => Ok(default),
@@ -166,6 +174,8 @@ macro_rules! wire_rules {
         $(#[$meta])*
         fn $name(m: Option<&pb::DachuRules>, ctx: &Ctx) -> Result<Rules, Fail> {
             let Some(m) = m else { return Ok(Rules::default()) };
+            $( <$ty as WireOption>::known(m.$opt)
+                .map_err(|msg| ctx.bad(concat!("rules.", stringify!($opt)), msg, Reason::BadRule))?; )+
             let d = Rules::default();
             let rules = Rules {
                 $( $opt: <$ty as WireOption>::read(m.$opt, d.$opt)
