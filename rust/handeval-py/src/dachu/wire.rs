@@ -457,7 +457,14 @@ struct PlaysQuery<'a> {
     columns: &'a [pb::Cards],
 }
 
-fn plays_query(q: PlaysQuery, rules: &Rules) -> Result<Result<Vec<dc::LegalPlay>, Option<Vec<Card>>>, ItemFail> {
+/// What a PlaysQuery answers.
+enum Plays {
+    Legal(Vec<dc::LegalPlay>),
+    /// The timeout play's cards, or None: a pass.
+    Timeout(Option<Vec<Card>>),
+}
+
+fn plays_query(q: PlaysQuery, rules: &Rules) -> Result<Plays, ItemFail> {
     let kind = q.kind;
     let chu = chu_at(q.chu, &format!("{kind}.chu"))?;
     if !q.columns.is_empty() && !q.hand.is_empty() {
@@ -485,7 +492,7 @@ fn plays_query(q: PlaysQuery, rules: &Rules) -> Result<Result<Vec<dc::LegalPlay>
         let hand = cards_at(q.hand, "hand").map_err(&at)?;
         let table = table(q.table).map_err(&at)?;
         let cons = constraints(q.shown).map_err(&at)?;
-        return Ok(Ok(dc::legal_plays(&hand, table.as_deref(), chu, &cons, rules).map_err(&at)?));
+        return Ok(Plays::Legal(dc::legal_plays(&hand, table.as_deref(), chu, &cons, rules).map_err(&at)?));
     }
     if flat.is_empty() {
         return Err(fail(format!("{kind}.hand"), "an empty hand has no timeout play", Reason::WrongCount));
@@ -502,7 +509,7 @@ fn plays_query(q: PlaysQuery, rules: &Rules) -> Result<Result<Vec<dc::LegalPlay>
     };
     let table = table(q.table).map_err(&at)?;
     let cons = constraints(q.shown).map_err(&at)?;
-    Ok(Err(dc::timeout_play(&columns, table.as_deref(), chu, &cons, rules).map_err(columns_at)?))
+    Ok(Plays::Timeout(dc::timeout_play(&columns, table.as_deref(), chu, &cons, rules).map_err(columns_at)?))
 }
 
 fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules) -> Result<pb::dachu_evaluate_result::Result, ItemFail> {
@@ -526,7 +533,7 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules) -> Result<pb::dachu
                 shown: q.shown_triple.as_ref(),
                 columns: &[],
             };
-            let plays = plays_query(query, rules)?.unwrap_or_default();
+            let Plays::Legal(plays) = plays_query(query, rules)? else { unreachable!("a legal_plays query") };
             Out::LegalPlays(pb::DachuPlays { plays: plays.iter().map(|p| state::play_msg(p.play.kind, &p.cards)).collect() })
         }
         Some(Item::TimeoutPlay(q)) => {
@@ -540,7 +547,7 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules) -> Result<pb::dachu
                 shown: q.shown_triple.as_ref(),
                 columns: &q.columns,
             };
-            let got = plays_query(query, rules)?.err().flatten();
+            let Plays::Timeout(got) = plays_query(query, rules)? else { unreachable!("a timeout_play query") };
             Out::TimeoutPlay(pb::DachuTimeoutPlay { passes: got.is_none(), cards: Some(state::cards_msg(got.as_deref().unwrap_or(&[]))) })
         }
         Some(Item::Deal(q)) => Out::Deal(state::deal_msg(&deal_query(q, rules, "deal")?)),
