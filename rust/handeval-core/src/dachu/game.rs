@@ -56,7 +56,8 @@ pub struct Trick {
     pub won_by: Option<usize>,
 }
 
-/// The play's state. Immutable in use: [`Game::apply`] returns the next state.
+/// The play's state: [`Game::apply`] returns the next state ([`Game::apply_in_place`] changes
+/// this one, for replays).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     /// The 13 dealt cards of each seat, in dealing order.
@@ -169,7 +170,7 @@ impl Game {
         crate::cards::check_record_len(plays.len(), "plays")?;
         let mut g = Game::new(deal, calling)?;
         for (i, a) in plays.iter().enumerate() {
-            g = g.apply(a).map_err(|e| e.within(&format!("plays[{i}]")))?;
+            g.apply_in_place(a).map_err(|e| e.within(&format!("plays[{i}]")))?;
         }
         Ok(g)
     }
@@ -228,6 +229,14 @@ impl Game {
 
     /// The next state after `action`, or why it is not allowed (with its [`Reason`]).
     pub fn apply(&self, action: &PlayAction) -> Result<Game> {
+        let mut next = self.clone();
+        next.apply_in_place(action)?;
+        Ok(next)
+    }
+
+    /// [`Game::apply`] on this state (a replay's way: no copy of the state per action).
+    /// Every check comes before any change, so on an error the state is as it was.
+    pub fn apply_in_place(&mut self, action: &PlayAction) -> Result<()> {
         let seat = action.seat();
         if seat >= SEATS {
             return Err(Error::field("seat", format!("unknown seat {seat} (打儲 seats are 0..3)")).because(Reason::OutOfRange));
@@ -260,35 +269,35 @@ impl Game {
             }
             a => a.clone(),
         };
-        let mut next = self.clone();
         match &resolved {
             PlayAction::Play { cards, .. } => {
                 let play = self.check_play(seat, cards)?;
-                next.held[seat].retain(|c| !cards.contains(c));
-                next.table = Some((seat, cards.clone(), play));
-                next.first_lead = false;
+                self.held[seat].retain(|c| !cards.contains(c));
+                self.table = Some((seat, cards.clone(), play));
+                self.first_lead = false;
                 if !self.rules.pass_is_final {
-                    next.passed = 0;
+                    self.passed = 0;
                 }
-                if next.held[seat].is_empty() {
-                    next.places.push(seat);
+                if self.held[seat].is_empty() {
+                    self.places.push(seat);
                 }
             }
             _ => {
                 if self.table.is_none() {
                     return Err(Error::new(format!("seat {seat} leads this trick and may not pass")).because(Reason::IllegalAction));
                 }
-                next.passed |= 1 << seat;
+                self.passed |= 1 << seat;
             }
         }
         let k = self.history.len();
-        match next.tricks.last_mut() {
+        let leader = self.leader.unwrap_or(seat);
+        match self.tricks.last_mut() {
             Some(t) if !t.over => t.last_action = k,
-            _ => next.tricks.push(Trick { leader: self.leader.unwrap_or(seat), first_action: k, last_action: k, over: false, won_by: None }),
+            _ => self.tricks.push(Trick { leader, first_action: k, last_action: k, over: false, won_by: None }),
         }
-        next.history.push(resolved);
-        next.advance(seat);
-        Ok(next)
+        self.history.push(resolved);
+        self.advance(seat);
+        Ok(())
     }
 
     /// Check a play by the seat to move.

@@ -438,7 +438,7 @@ fn replay(r: &pb::DachuGameRecord, rules: &Rules, path: &str) -> Result<Replayed
     let mut g = Game::new(&d, &c).map_err(under(path))?;
     for (k, a) in r.plays.iter().enumerate() {
         let field = format!("{path}.plays[{k}]");
-        g = g.apply(&play_action(a, &field)?).map_err(action_at(&field))?;
+        g.apply_in_place(&play_action(a, &field)?).map_err(action_at(&field))?;
     }
     Ok(Replayed { deal: d, calling: Some(c), game: Some(g) })
 }
