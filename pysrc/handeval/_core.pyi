@@ -206,7 +206,7 @@ def ssw_settle(
     rules: object = None,
 ) -> ShisanshuiSettlement: ...
 
-# shisanshui arrangement (rust/handeval-py/src/arrange.rs)
+# shisanshui arrangement (rust/handeval-py/src/shisanshui/arrange.rs)
 SSW_MAX_SAMPLES: int
 SSW_MAX_TOP_K: int
 def ssw_arrange(cards: _Cards, opponents: int, top_k: int, seed: int, samples: int, rules: object = None) -> ShisanshuiArrangement: ...

@@ -3,8 +3,8 @@
 Layout: ``config`` (flags and environment), ``app`` (one grpc.aio server process),
 ``supervisor`` (``--workers N``), ``service`` (dispatch, limits, status codes, metrics,
 logs), ``common`` (shared conversion helpers) and one module per game converting its
-requests to the Python API: ``shisanshui``, ``tienlen`` (打儲 is answered in Rust by the
-binding's ``dachu/wire.rs``).
+requests to the Python API: ``shisanshui`` (越式13张 and 打儲 are answered in Rust by the
+binding's ``tienlen/wire.rs`` and ``dachu/wire.rs``).
 """
 
 from __future__ import annotations

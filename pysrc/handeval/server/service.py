@@ -22,7 +22,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from handeval import _core
 from handeval.server import common, metrics
-from handeval.server import shisanshui, tienlen
+from handeval.server import shisanshui
 from handeval.server.config import ServerConfig
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc
 
@@ -30,9 +30,9 @@ log = logging.getLogger("handeval.server")
 
 #: The converter of each RPC and game (Arrange exists for 十三水 only).
 HANDLERS: Dict[str, Dict[str, Callable[[Any, common.Batch], Any]]] = {
-    "Evaluate": {"shisanshui": shisanshui.evaluate, "tienlen": tienlen.evaluate},
-    "Compare": {"shisanshui": shisanshui.compare, "tienlen": tienlen.compare},
-    "Settle": {"shisanshui": shisanshui.settle, "tienlen": tienlen.settle},
+    "Evaluate": {"shisanshui": shisanshui.evaluate},
+    "Compare": {"shisanshui": shisanshui.compare},
+    "Settle": {"shisanshui": shisanshui.settle},
     "Arrange": {"shisanshui": shisanshui.arrange},
 }
 RESPONSES: Dict[str, Any] = {
@@ -69,7 +69,7 @@ def _tag(rpc: str, game: str) -> bytes:
 
 
 #: The wire tag of each top-level response's game field (length-delimited, numbers < 16).
-TAGS = {(rpc, game): _tag(rpc, game) for rpc, games in HANDLERS.items() for game in games}
+TAGS = {(rpc, f.name): _tag(rpc, f.name) for rpc, r in RESPONSES.items() for f in r.DESCRIPTOR.oneofs_by_name["game"].fields}
 
 
 def wrap(rpc: str, game: str, payload: bytes) -> bytes:
@@ -89,7 +89,7 @@ def wrap(rpc: str, game: str, payload: bytes) -> bytes:
 #: Each game's bound check on the records in a request (before any work): a record longer
 #: than 52 cards allow is the request's fault → BadRequest with reason too_large.
 LIMITS: Dict[str, Callable[[str, Any], None]] = {
-    "shisanshui": lambda rpc, sub: None, "tienlen": tienlen.check_limits,
+    "shisanshui": lambda rpc, sub: None,
 }
 
 #: The batch field of each RPC's game request.

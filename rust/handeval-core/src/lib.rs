@@ -23,7 +23,7 @@ pub use error::{Error, Reason, Result};
 ///
 /// Each option of a list is `doc comment, name: Type = default;`. Its doc comment is the
 /// option's one description: the field's doc here, the Python attribute's `__doc__`
-/// (the binding declares its `Rules` classes from the same lists, `native_rules!`) and
+/// (the binding declares its `Rules` classes from the same lists, `native_class!`) and
 /// the option tables of docs/api.md and docs/rules.md and the stub `_core.pyi`
 /// (`python3 scripts/gen_docs.py`, checked by tests/docs). It is written for both
 /// readers: plain text, values as Python spells them, and it ends with `(§<RULES

@@ -138,6 +138,16 @@ pub fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<
     value.filter(|v| !v.is_none())
 }
 
+/// An optional argument read by `read`: `None` when absent or Python `None`.
+pub fn opt<'py, T>(value: Option<&Bound<'py, PyAny>>, read: impl FnOnce(&Bound<'py, PyAny>) -> PyResult<T>) -> PyResult<Option<T>> {
+    given(value).map(read).transpose()
+}
+
+/// An optional flag: absent or `None` is false, else `True`/`False` ([`bool_from`]).
+pub fn opt_flag(value: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
+    Ok(opt(value, |v| bool_from(v, field))?.unwrap_or(false))
+}
+
 /// The canonical text form (`"As Kd Qh"`: two-letter tokens, single spaces, either case),
 /// distinct cards, at most `out.len()`: the common case of [`quick_cards_into`], read
 /// without splitting. `None` for anything else (then read by the general loop).

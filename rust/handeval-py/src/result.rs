@@ -1,14 +1,18 @@
-//! The one mechanism behind every native result and rule class of `handeval._core`.
+//! The one way a native class of `handeval._core` is declared: [`native_class!`].
 //!
-//! A result class is a `#[pyclass(frozen)]` struct of plain Rust values, declared once
-//! with [`native_result!`]: its fields are its public attributes (getters), its
-//! constructor arguments (`Row(category=…, …)`, used by pickling) and, in that order,
-//! the keys of `to_dict()` and the parts of `repr()`. A class whose storage differs from
-//! its public fields (a game's `Rules` wraps the core struct) writes its own struct,
-//! constructor and getters and adds the same methods with [`result_methods!`].
+//! Every class — a result, a game's `Rules`, the `handeval.Rules` bundle, a play, and the
+//! game-record state machines — is a `#[pyclass(frozen)]` declared by one
+//! `native_class!` call that writes its public fields once, in order. From that list
+//! come `FIELDS` ([`NativeClass::FIELDS`]), `to_dict()` (its keys, in that order) and,
+//! for a value class, `__repr__`, `==`/`hash`, pickling, `replace` and
+//! `__match_args__`. A field is either
+//! * stored: the struct's `pub` fields are the fields (the getters are pyo3's, the
+//!   constructor takes them as keywords, `new = "from_fields"`), or
+//! * computed: the struct holds what the class wraps, and each field is a getter in the
+//!   call's `fields { … }` section (the constructor is the `#[new]` in `impl { … }`).
 //!
-//! What every class gets, all defined here once and driven by [`NativeResult::FIELDS`]
-//! (read back through the getters, so a field cannot be forgotten):
+//! What a value class gets, all defined here once and driven by `FIELDS` (read back
+//! through the getters, so a field cannot be forgotten):
 //! * `to_dict()` — a dict of the fields; nested results become dicts, lists stay lists;
 //! * `__repr__` — `Row(category='pair', …)`;
 //! * `__eq__` / `__hash__` — same class and equal fields; lists hash as tuples, so every
@@ -16,7 +20,15 @@
 //! * pickling — `__reduce__` rebuilds through the keyword constructor
 //!   (`copyreg.__newobj_ex__(cls, (), fields)`), so pickles name only public fields;
 //! * `replace(**changes)` — a copy with some fields changed, through the constructor (so a
-//!   `Rules` copy is validated again), like `dataclasses.replace`.
+//!   `Rules` copy is validated again), like `dataclasses.replace`;
+//! * `__match_args__` — the fields, for positional patterns in `match`.
+//!
+//! A state class (a game record: `apply` makes the next state) is declared with
+//! `state <member>, repr <what>;` first: it gets `FIELDS` and `to_dict()` the same way,
+//! `==`/`hash` by its core state `<member>`, and a `__repr__` of the fields listed in
+//! `[…]` (or of a closure over the object); it has no `replace` nor `__match_args__` (its
+//! constructor does not take its fields) and writes its own `__reduce__` (it is pickled
+//! by replaying its history).
 //!
 //! Getters return fresh lists, so no caller can change a result in place.
 //!
@@ -32,13 +44,17 @@ use pyo3::sync::PyOnceLock;
 use pyo3::PyClass;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 
-/// A native result or rule class: its public fields, in order.
-pub trait NativeResult: PyClass {
+/// A class declared by [`native_class!`]: its public fields, in order, and its repr.
+pub trait NativeClass: PyClass {
     const FIELDS: &'static [&'static str];
+    /// `Name(field=repr, …)` of every field; a state class lists fewer (see the module doc).
+    fn repr(slf: &Bound<'_, Self>) -> PyResult<String> {
+        repr_of(slf, Self::FIELDS)
+    }
 }
 
 /// `to_dict()` of a result: field → plain value (nested results as dicts).
-pub fn to_dict<'py, T: NativeResult>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyDict>> {
+pub fn to_dict<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(slf.py());
     for f in T::FIELDS {
         d.set_item(*f, plain(&slf.as_any().getattr(*f)?)?)?;
@@ -71,28 +87,28 @@ fn is_native(v: &Bound<'_, PyAny>) -> bool {
     v.hasattr(pyo3::intern!(v.py(), "to_dict")).unwrap_or(false)
 }
 
-fn field_values<'py, T: NativeResult>(slf: &Bound<'py, T>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+fn field_values<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Vec<Bound<'py, PyAny>>> {
     T::FIELDS.iter().map(|f| slf.as_any().getattr(*f)).collect()
 }
 
-/// `Name(field=repr, …)`, with the Python class name.
-pub fn repr<T: NativeResult>(slf: &Bound<'_, T>) -> PyResult<String> {
+/// `Name(field=repr, …)` of `fields`, with the Python class name.
+pub fn repr_of<T: PyClass>(slf: &Bound<'_, T>, fields: &[&str]) -> PyResult<String> {
     let mut s = slf.as_any().get_type().name()?.to_string();
     s.push('(');
-    for (i, (f, v)) in T::FIELDS.iter().zip(field_values(slf)?).enumerate() {
+    for (i, f) in fields.iter().enumerate() {
         if i > 0 {
             s.push_str(", ");
         }
         s.push_str(f);
         s.push('=');
-        s.push_str(&v.repr()?.to_cow()?);
+        s.push_str(&slf.as_any().getattr(*f)?.repr()?.to_cow()?);
     }
     s.push(')');
     Ok(s)
 }
 
 /// Same class and equal fields; `NotImplemented` for anything else.
-pub fn eq<T: NativeResult>(slf: &Bound<'_, T>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+pub fn eq<T: NativeClass>(slf: &Bound<'_, T>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let py = slf.py();
     let Ok(other) = other.cast::<T>() else { return Ok(py.NotImplemented()) };
     let mut same = slf.as_any().is(other.as_any());
@@ -109,7 +125,7 @@ pub fn eq<T: NativeResult>(slf: &Bound<'_, T>, other: &Bound<'_, PyAny>) -> PyRe
 }
 
 /// Hash of the fields, lists hashed as tuples (consistent with [`eq`]).
-pub fn hash<T: NativeResult>(slf: &Bound<'_, T>) -> PyResult<isize> {
+pub fn hash<T: NativeClass>(slf: &Bound<'_, T>) -> PyResult<isize> {
     let parts: Vec<Bound<'_, PyAny>> = field_values(slf)?.iter().map(frozen).collect::<PyResult<_>>()?;
     PyTuple::new(slf.py(), parts)?.hash()
 }
@@ -123,7 +139,7 @@ fn frozen<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
 }
 
 /// The fields as constructor keywords.
-fn kwargs<'py, T: NativeResult>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyDict>> {
+fn kwargs<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(slf.py());
     for (f, v) in T::FIELDS.iter().zip(field_values(slf)?) {
         d.set_item(*f, v)?;
@@ -132,7 +148,7 @@ fn kwargs<'py, T: NativeResult>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyDi
 }
 
 /// Pickling: `copyreg.__newobj_ex__(cls, (), fields)`, i.e. `cls(**fields)`.
-pub fn reduce<'py, T: NativeResult>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyTuple>> {
+pub fn reduce<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyTuple>> {
     let py = slf.py();
     static NEWOBJ_EX: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let newobj = NEWOBJ_EX.get_or_try_init(py, || py.import("copyreg")?.getattr("__newobj_ex__").map(Bound::unbind))?;
@@ -141,7 +157,7 @@ pub fn reduce<'py, T: NativeResult>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, 
 }
 
 /// `replace(**changes)`: `cls(**(fields | changes))`; an unknown name is a HandevalError.
-pub fn replace<'py, T: NativeResult>(slf: &Bound<'py, T>, changes: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+pub fn replace<'py, T: NativeClass>(slf: &Bound<'py, T>, changes: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
     let kw = kwargs(slf)?;
     if let Some(ch) = changes {
         for (k, v) in ch.iter() {
@@ -158,6 +174,27 @@ pub fn replace<'py, T: NativeResult>(slf: &Bound<'py, T>, changes: Option<&Bound
 /// `__match_args__`: the fields, for positional patterns in `match` (and for tests).
 pub fn match_args<'py>(py: Python<'py>, fields: &[&str]) -> PyResult<Bound<'py, PyTuple>> {
     PyTuple::new(py, fields)
+}
+
+/// `==` of a state class: `same(other)` when `other` is of the same class, else
+/// NotImplemented.
+pub fn state_eq<C>(other: &Bound<'_, PyAny>, same: impl FnOnce(&C) -> bool) -> Py<PyAny>
+where
+    C: PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync,
+{
+    let py = other.py();
+    match other.cast::<C>() {
+        Ok(o) => pyo3::types::PyBool::new(py, same(o.get())).to_owned().into_any().unbind(),
+        Err(_) => py.NotImplemented(),
+    }
+}
+
+/// Hash of a core state consistent with its `==` (equal states print the same).
+pub fn state_hash(state: &impl std::fmt::Debug) -> isize {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    format!("{state:?}").hash(&mut h);
+    h.finish() as isize
 }
 
 /// The `HandevalError` instance a `*_many` item holds in place of its result.
@@ -207,24 +244,197 @@ impl Names {
     }
 }
 
-/// Adds the shared methods (see the module doc) to a frozen pyclass whose public fields
-/// (getters and constructor keywords) are `[$field, …]`; `{ … }` holds the class's own
-/// methods, which must include its `#[new]` unless the struct was declared with
-/// [`native_result!`].
+/// Declares a native class (see the module doc). Four forms, one grammar:
+///
+/// ```ignore
+/// native_class! {                       // a value class with stored fields
+///     #[pyclass(module = "handeval.dachu")]
+///     /// One item of a settlement.
+///     pub struct Line { pub item: String, pub seat: usize }
+///     impl { /* more methods (optional) */ }
+/// }
+/// native_class! {                       // a value class with computed fields
+///     #[pyclass(from_py_object, module = "handeval.dachu", name = "Play")]
+///     #[derive(Clone, Debug)]
+///     pub struct DachuPlay { core: dc::Play, cards: Vec<Card> }
+///     fields {
+///         /// One of :data:`KINDS`.
+///         fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> { … }
+///     }
+///     impl { #[new] fn new(…) -> PyResult<Self> { … } }
+/// }
+/// native_class! {                       // a state class
+///     state inner, repr [dealt, chu];   // or repr (|me| format!(…)) for a custom text
+///     #[pyclass(module = "handeval.dachu", name = "Deal")]
+///     pub struct DachuDeal { inner: CoreDeal }
+///     fields { fn dealt(&self) -> u8 { … } … }
+///     impl { #[new] … fn __reduce__(…) … }
+/// }
+/// handeval_core::dachu_rule_options!(native_class! {   // a game's Rules
+///     rules:
+///     /// House-rule options of 打儲 …
+///     pub struct DachuRules(core = dc::Rules, game = "dachu", module = "handeval.dachu");
+/// });
+/// ```
+///
+/// `#[pyclass(…)]` takes pyo3's options (`frozen` is added); `fields { … }` holds the
+/// getters of the public fields, in order (`#[getter]` and `pub(crate)` are added, so
+/// Rust code in the crate reads a field the same way); `impl { … }` holds the class's
+/// other methods and attributes (`#[new]`, getters that are not fields, `__len__` …),
+/// in the same `#[pymethods]` block as the derived ones.
+/// A stored field's type needs `Clone`, a conversion to Python (for `&T` or by value)
+/// and one from Python (for the constructor), e.g. `String`, `i64`, `bool`, [`Cards`],
+/// `Vec<…>`, `Option<…>` and other result classes.
+///
+/// The `rules:` form is what the core's `<game>_rule_options!` calls with the class
+/// header followed by the options, each `doc comment, name: Type = default;` (the
+/// default is the core's `Rules::default()`; the doc comment becomes the getter's
+/// `__doc__`). It declares the class wrapping the core struct (`core`),
+/// [`crate::rules::GameRules`], the keyword-only constructor (each option read by its
+/// type's [`crate::rules::OptionValue`], the whole checked by the core's `validate()`)
+/// and a field per option.
 #[macro_export]
-macro_rules! result_methods {
-    ($ty:ty, [$($field:ident),* $(,)?] { $($methods:tt)* }) => {
-        impl $crate::result::NativeResult for $ty {
-            const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
+macro_rules! native_class {
+    // ---- a game's Rules, from the core's list of its options ----
+    (
+        rules:
+        $(#[$meta:meta])*
+        pub struct $name:ident(core = $core:path, game = $game:literal, module = $module:literal);
+        $( $(#[$ometa:meta])* $opt:ident : $ty:ty = $default:expr; )+
+    ) => {
+        impl $crate::rules::GameRules for $name {
+            type Core = $core;
+            const GAME: &'static str = $game;
+            fn core(&self) -> &$core {
+                &self.core
+            }
         }
-        #[pymethods]
-        impl $ty {
+        $crate::native_class! {
+            #[pyclass(from_py_object, module = $module, name = "Rules")]
+            $(#[$meta])*
+            #[derive(Clone, Default)]
+            pub struct $name {
+                pub core: $core,
+            }
+            fields {
+                $(
+                    $(#[$ometa])*
+                    fn $opt(&self) -> <$ty as $crate::rules::OptionValue>::Out {
+                        $crate::rules::OptionValue::get(&self.core.$opt)
+                    }
+                )+
+            }
+            impl {
+                #[new]
+                #[pyo3(signature = (*, $($opt = None),+))]
+                #[allow(clippy::too_many_arguments)]
+                fn new($($opt: Option<&Bound<'_, PyAny>>),+) -> PyResult<Self> {
+                    type Core = $core; // a path cannot name a struct literal; an alias can
+                    let d = Core::default();
+                    let core = Core { $( $opt: <$ty as $crate::rules::OptionValue>::read($opt, stringify!($opt), d.$opt)? ),+ };
+                    Ok($name { core: $crate::rules::validated(core, <$core>::validate)? })
+                }
+            }
+        }
+    };
+
+    // ---- a state class: computed fields, == by its core state ----
+    (
+        state $state:ident, repr $repr:tt;
+        #[pyclass($($pc:tt)*)]
+        $(#[$meta:meta])*
+        pub struct $name:ident { $($body:tt)* }
+        fields {
+            $( $(#[$gmeta:meta])* fn $g:ident $(<$lt:lifetime>)? (&$this:ident $(, $arg:ident : $aty:ty)*) -> $ret:ty $gbody:block )*
+        }
+        $( impl { $($methods:tt)* } )?
+    ) => {
+        $(#[$meta])*
+        #[pyo3::pyclass(frozen, $($pc)*)]
+        pub struct $name { $($body)* }
+        impl $crate::result::NativeClass for $name {
+            const FIELDS: &'static [&'static str] = &[$(stringify!($g)),*];
+            fn repr(slf: &Bound<'_, Self>) -> PyResult<String> {
+                $crate::native_class!(@repr slf $repr)
+            }
+        }
+        #[pyo3::pymethods]
+        impl $name {
+            $( $(#[$gmeta])* #[getter] pub(crate) fn $g $(<$lt>)? (&$this $(, $arg: $aty)*) -> $ret $gbody )*
             /// The fields as a dict; nested results become dicts.
             fn to_dict<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
                 $crate::result::to_dict(slf)
             }
             fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
-                $crate::result::repr(slf)
+                <Self as $crate::result::NativeClass>::repr(slf)
+            }
+            fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
+                $crate::result::state_eq(other, |o: &Self| o.$state == self.$state)
+            }
+            fn __hash__(&self) -> isize {
+                $crate::result::state_hash(&self.$state)
+            }
+            $($($methods)*)?
+        }
+    };
+    (@repr $slf:ident [$($f:ident),* $(,)?]) => {
+        $crate::result::repr_of($slf, &[$(stringify!($f)),*])
+    };
+    (@repr $slf:ident (|$me:ident| $text:expr)) => {{
+        let $me = $slf.get();
+        Ok($text)
+    }};
+
+    // ---- a value class with computed fields ----
+    (
+        #[pyclass($($pc:tt)*)]
+        $(#[$meta:meta])*
+        pub struct $name:ident { $($body:tt)* }
+        fields {
+            $( $(#[$gmeta:meta])* fn $g:ident $(<$lt:lifetime>)? (&$this:ident $(, $arg:ident : $aty:ty)*) -> $ret:ty $gbody:block )*
+        }
+        $( impl { $($methods:tt)* } )?
+    ) => {
+        $(#[$meta])*
+        #[pyo3::pyclass(frozen, $($pc)*)]
+        pub struct $name { $($body)* }
+        $crate::native_class!(@value $name [$($g),*] {
+            $( $(#[$gmeta])* #[getter] pub(crate) fn $g $(<$lt>)? (&$this $(, $arg: $aty)*) -> $ret $gbody )*
+            $($($methods)*)?
+        });
+    };
+
+    // ---- a value class with stored fields ----
+    (
+        #[pyclass($($pc:tt)*)]
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            $( $(#[$fmeta:meta])* pub $field:ident : $fty:ty ),* $(,)?
+        }
+        $( impl { $($methods:tt)* } )?
+    ) => {
+        $(#[$meta])*
+        #[pyo3::pyclass(frozen, get_all, new = "from_fields", from_py_object, $($pc)*)]
+        #[derive(Clone, Debug)]
+        pub struct $name {
+            $( $(#[$fmeta])* pub $field: $fty ),*
+        }
+        $crate::native_class!(@value $name [$($field),*] { $($($methods)*)? });
+    };
+
+    // The methods of every value class, then the class's own.
+    (@value $name:ident [$($field:ident),*] { $($methods:tt)* }) => {
+        impl $crate::result::NativeClass for $name {
+            const FIELDS: &'static [&'static str] = &[$(stringify!($field)),*];
+        }
+        #[pyo3::pymethods]
+        impl $name {
+            /// The fields as a dict; nested results become dicts.
+            fn to_dict<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+                $crate::result::to_dict(slf)
+            }
+            fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+                <Self as $crate::result::NativeClass>::repr(slf)
             }
             fn __eq__(slf: &Bound<'_, Self>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
                 $crate::result::eq(slf, other)
@@ -242,35 +452,10 @@ macro_rules! result_methods {
             }
             #[classattr]
             fn __match_args__(py: Python<'_>) -> PyResult<Bound<'_, pyo3::types::PyTuple>> {
-                $crate::result::match_args(py, &[$(stringify!($field)),*])
+                $crate::result::match_args(py, <Self as $crate::result::NativeClass>::FIELDS)
             }
             $($methods)*
         }
-    };
-}
-
-/// Declares a result class: a frozen pyclass in Python module `$module` whose fields are
-/// its getters and its constructor (`new = "from_fields"`), plus [`result_methods!`].
-/// Field types need `Clone`, a conversion to Python (for `&T` or by value) and one from
-/// Python (for the constructor), e.g. `String`, `i64`, `bool`, [`Cards`], `Vec<…>`,
-/// `Option<…>` and other result classes.
-#[macro_export]
-macro_rules! native_result {
-    (
-        module = $module:literal;
-        $(#[$meta:meta])*
-        pub struct $name:ident {
-            $( $(#[$fmeta:meta])* pub $field:ident : $fty:ty ),* $(,)?
-        }
-        $( impl { $($methods:tt)* } )?
-    ) => {
-        $(#[$meta])*
-        #[pyclass(frozen, get_all, new = "from_fields", from_py_object, module = $module)]
-        #[derive(Clone, Debug)]
-        pub struct $name {
-            $( $(#[$fmeta])* pub $field: $fty ),*
-        }
-        $crate::result_methods!($name, [$($field),*] { $($($methods)*)? });
     };
 }
 

@@ -1,18 +1,20 @@
 //! Native rule classes: how a game's `Rules` is declared, validated and read, and the
 //! `handeval.Rules` bundle of every game's part.
 //!
-//! A game's `Rules` is a frozen pyclass wrapping the core struct (`core`), declared with
-//! [`native_rules!`] from the core's list of its options (the same list declares the
-//! core struct, so each option's description is written once) and registered in `_core` as
-//! `<Game>Rules` with Python name `Rules` in module `handeval.<game>`:
+//! A game's `Rules` is a frozen pyclass wrapping the core struct (`core`), declared by
+//! the `rules:` form of [`crate::native_class!`] from the core's list of its options (the
+//! same list declares the core struct, so each option's description is written once) and
+//! registered in `_core` as `<Game>Rules` with Python name `Rules` in module
+//! `handeval.<game>`:
 //! * its constructor takes keyword-only options; an absent (or `None`) option is the core
 //!   default (`Rules::default()`, the one definition of every default); each option is
 //!   read by its type's [`OptionValue`] ([`flag`] / [`count`] / [`choice`]) and the
 //!   whole checked with the core's
 //!   `validate()`, so a bad value raises `HandevalError` with `.field = "rules.<option>"`
 //!   at construction;
-//! * its getters give the options back as Python values and [`crate::result_methods!`]
-//!   adds `to_dict`, `repr`, `==`, `hash`, pickling and `replace(**changes)`;
+//! * its options are its fields (getters giving them back as Python values), so it has
+//!   `to_dict`, `repr`, `==`, `hash`, pickling and `replace(**changes)` like every value
+//!   class;
 //! * it implements [`GameRules`], and every binding function reads its `rules=` argument
 //!   with [`rules_arg`]: a copy of the already-validated core struct, no attribute reads.
 
@@ -20,53 +22,6 @@ use crate::conv::{bad, given, int_from, type_name};
 use handeval_core::Error;
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
-
-/// Declares a game's native `Rules` from the core's list of its options: called by the
-/// core's `<game>_rule_options!` with the class header followed by the options, each
-/// `doc comment, name: Type = default;` (the default is the core's `Rules::default()`;
-/// the doc comment becomes the getter's `__doc__`). Declares the pyclass, [`GameRules`],
-/// the keyword-only constructor (each option read by its type's [`OptionValue`]) and a
-/// getter per option.
-#[macro_export]
-macro_rules! native_rules {
-    (
-        $(#[$meta:meta])*
-        pub struct $name:ident(core = $core:path, game = $game:literal, module = $module:literal);
-        $( $(#[$ometa:meta])* $opt:ident : $ty:ty = $default:expr; )+
-    ) => {
-        $(#[$meta])*
-        #[pyo3::pyclass(frozen, from_py_object, module = $module, name = "Rules")]
-        #[derive(Clone, Default)]
-        pub struct $name {
-            pub core: $core,
-        }
-        impl $crate::rules::GameRules for $name {
-            type Core = $core;
-            const GAME: &'static str = $game;
-            fn core(&self) -> &$core {
-                &self.core
-            }
-        }
-        $crate::result_methods!($name, [$($opt),+] {
-            #[new]
-            #[pyo3(signature = (*, $($opt = None),+))]
-            #[allow(clippy::too_many_arguments)]
-            fn new($($opt: Option<&Bound<'_, PyAny>>),+) -> PyResult<Self> {
-                type Core = $core; // a path cannot name a struct literal; an alias can
-                let d = Core::default();
-                let core = Core { $( $opt: <$ty as $crate::rules::OptionValue>::read($opt, stringify!($opt), d.$opt)? ),+ };
-                Ok($name { core: $crate::rules::validated(core, <$core>::validate)? })
-            }
-            $(
-                $(#[$ometa])*
-                #[getter]
-                fn $opt(&self) -> <$ty as $crate::rules::OptionValue>::Out {
-                    $crate::rules::OptionValue::get(&self.core.$opt)
-                }
-            )+
-        });
-    };
-}
 
 /// How an option of a given core type is read from Python (an absent or `None` value is
 /// the core default) and given back.
@@ -177,13 +132,37 @@ pub fn validated<T>(rules: T, check: impl Fn(&T) -> Result<(), Error>) -> PyResu
     Ok(rules)
 }
 
-/// `handeval.Rules`: every game's rule options, one part per game. Any game function
-/// taking `rules=` accepts this or that game's own `Rules`.
-#[pyclass(frozen, name = "Rules", module = "handeval")]
-pub struct Rules {
-    shisanshui: Py<crate::shisanshui::ShisanshuiRules>,
-    tienlen: Py<crate::tienlen::TienlenRules>,
-    dachu: Py<crate::dachu::DachuRules>,
+crate::native_class! {
+    #[pyclass(name = "Rules", module = "handeval")]
+    /// `handeval.Rules`: every game's rule options, one part per game. Any game function
+    /// taking `rules=` accepts this or that game's own `Rules`.
+    pub struct Rules {
+        shisanshui: Py<crate::shisanshui::ShisanshuiRules>,
+        tienlen: Py<crate::tienlen::TienlenRules>,
+        dachu: Py<crate::dachu::DachuRules>,
+    }
+    fields {
+        fn shisanshui(&self, py: Python<'_>) -> Py<crate::shisanshui::ShisanshuiRules> {
+            self.shisanshui.clone_ref(py)
+        }
+        fn tienlen(&self, py: Python<'_>) -> Py<crate::tienlen::TienlenRules> {
+            self.tienlen.clone_ref(py)
+        }
+        fn dachu(&self, py: Python<'_>) -> Py<crate::dachu::DachuRules> {
+            self.dachu.clone_ref(py)
+        }
+    }
+    impl {
+        #[new]
+        #[pyo3(signature = (*, shisanshui=None, tienlen=None, dachu=None))]
+        fn new(py: Python<'_>, shisanshui: Option<&Bound<'_, PyAny>>, tienlen: Option<&Bound<'_, PyAny>>, dachu: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+            Ok(Rules {
+                shisanshui: native_part(py, shisanshui, crate::shisanshui::ShisanshuiRules::default)?,
+                tienlen: native_part(py, tienlen, crate::tienlen::TienlenRules::default)?,
+                dachu: native_part(py, dachu, crate::dachu::DachuRules::default)?,
+            })
+        }
+    }
 }
 
 impl Rules {
@@ -207,30 +186,6 @@ fn native_part<R: GameRules + Into<pyo3::PyClassInitializer<R>>>(py: Python<'_>,
             .map_err(|_| bad(R::GAME, format!("expected handeval.{}.Rules, got {}", R::GAME, type_name(v)))),
     }
 }
-
-crate::result_methods!(Rules, [shisanshui, tienlen, dachu] {
-    #[new]
-    #[pyo3(signature = (*, shisanshui=None, tienlen=None, dachu=None))]
-    fn new(py: Python<'_>, shisanshui: Option<&Bound<'_, PyAny>>, tienlen: Option<&Bound<'_, PyAny>>, dachu: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        Ok(Rules {
-            shisanshui: native_part(py, shisanshui, crate::shisanshui::ShisanshuiRules::default)?,
-            tienlen: native_part(py, tienlen, crate::tienlen::TienlenRules::default)?,
-            dachu: native_part(py, dachu, crate::dachu::DachuRules::default)?,
-        })
-    }
-    #[getter]
-    fn shisanshui(&self, py: Python<'_>) -> Py<crate::shisanshui::ShisanshuiRules> {
-        self.shisanshui.clone_ref(py)
-    }
-    #[getter]
-    fn tienlen(&self, py: Python<'_>) -> Py<crate::tienlen::TienlenRules> {
-        self.tienlen.clone_ref(py)
-    }
-    #[getter]
-    fn dachu(&self, py: Python<'_>) -> Py<crate::dachu::DachuRules> {
-        self.dachu.clone_ref(py)
-    }
-});
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::result::add_class::<Rules>(m, "Rules")

@@ -441,3 +441,117 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(wire_answer, m)?)?;
     Ok(())
 }
+
+// ---- shared conversions of the games' wire modules (cards, enums, rules, error paths) ----
+
+/// The cards of a `Cards` message (each entry one card token, parsed by the core; unset =
+/// none), like the Python API given `list(m.cards)`.
+pub fn cards(m: Option<&pb::Cards>) -> Result<Vec<handeval_core::cards::Card>, Error> {
+    handeval_core::cards::parse_tokens(m.map_or(&[][..], |c| &c.cards[..]))
+}
+
+/// A `Cards` message of `cards`, in the order given.
+pub fn cards_msg(cards: &[handeval_core::cards::Card]) -> pb::Cards {
+    pb::Cards { cards: cards.iter().map(|c| c.to_string()).collect() }
+}
+
+/// The proto enum value named `prefix` + the core's `name` upper-cased (e.g.
+/// `TIENLEN_PLAY_KIND_` + `three_pair_run`); 0 (UNSPECIFIED) if the enum has none
+/// (tests/grpc/test_grpc_protos.py keeps the enums equal to the core's lists).
+pub fn enum_value<E: Into<i32>>(from_str_name: fn(&str) -> Option<E>, prefix: &str, name: &str) -> i32 {
+    from_str_name(&format!("{prefix}{}", name.to_ascii_uppercase())).map_or(0, Into::into)
+}
+
+/// The core's name of the proto enum value `value` (its name after `prefix`, lower-cased):
+/// `Ok(None)` for 0 (UNSPECIFIED); an unknown number (a newer client) is an error message
+/// naming the enum (`enum_name`).
+pub fn enum_name<E: TryFrom<i32>>(value: i32, prefix: &str, enum_name: &str, as_str_name: fn(&E) -> &'static str) -> Result<Option<String>, String> {
+    if value == 0 {
+        return Ok(None);
+    }
+    match E::try_from(value) {
+        Ok(e) => Ok(Some(as_str_name(&e).strip_prefix(prefix).unwrap_or("").to_ascii_lowercase())),
+        Err(_) => Err(format!("{value} is not a value of {enum_name}")),
+    }
+}
+
+/// How a rule option of a core type is read from its proto field (`P`: the field's
+/// type): unset (or UNSPECIFIED) is the core default; `Err` is the message of a bad value.
+pub trait WireOption<P>: Sized {
+    fn read(value: Option<P>, default: Self) -> Result<Self, String>;
+}
+
+impl WireOption<bool> for bool {
+    fn read(value: Option<bool>, default: bool) -> Result<bool, String> {
+        Ok(value.unwrap_or(default))
+    }
+}
+
+impl WireOption<i32> for u32 {
+    fn read(value: Option<i32>, default: u32) -> Result<u32, String> {
+        value.map_or(Ok(default), |n| u32::try_from(n).map_err(|_| format!("must be a non-negative integer (got {n})")))
+    }
+}
+
+/// A rules error's reason: the core's when it names one, else BAD_RULE (common.rule_reason).
+pub fn rule_reason(reason: Reason) -> Reason {
+    if reason == Reason::Invalid {
+        Reason::BadRule
+    } else {
+        reason
+    }
+}
+
+/// Declares `fn $f(m: Option<&$msg>, field) -> Result<$core, Fail>`: a game's proto rules
+/// message → the core's Rules, from the core's list of its options (invoke through the
+/// core's `<game>_rule_options!`, so no option is listed twice). Unset = the defaults; a
+/// bad value fails the request at `field.<option>` (BAD_RULE or the core's reason), the
+/// whole checked with the core's `validate()`. Each option's proto field has the core
+/// option's name; its type implements [`WireOption`].
+#[macro_export]
+macro_rules! wire_rules {
+    (
+        fn $f:ident($msg:ty) -> $core:path;
+        $( $(#[$ometa:meta])* $opt:ident : $ty:ty = $default:expr; )+
+    ) => {
+        fn $f(m: Option<&$msg>, field: &str) -> Result<$core, $crate::wire::Fail> {
+            type Core = $core;
+            let d = Core::default();
+            let Some(m) = m else { return Ok(d) };
+            let core = Core {
+                $( $opt: <$ty as $crate::wire::WireOption<_>>::read(m.$opt, d.$opt).map_err(|message| {
+                    $crate::wire::Fail::bad($crate::wire::join(&[field, stringify!($opt)]), message, handeval_core::Reason::BadRule)
+                })?, )+
+            };
+            core.validate().map_err(|e| {
+                $crate::wire::Fail::bad($crate::wire::join(&[field, e.field.as_deref().unwrap_or("")]), e.message, $crate::wire::rule_reason(e.reason))
+            })?;
+            Ok(core)
+        }
+    };
+}
+
+/// A core error's field as the proto names it (common.rename): the first segment of its
+/// path renamed by `renames` (the API's argument name → the proto field; `""` drops it),
+/// the whole under `prefix`.
+pub fn rename(mut e: Error, renames: &[(&str, &str)], prefix: &str) -> Error {
+    let field = e.field.take().unwrap_or_default();
+    let (head, rest) = field.split_once('.').map_or((field.as_str(), ""), |(h, r)| (h, r));
+    let (base, index) = head.find('[').map_or((head, ""), |i| head.split_at(i));
+    let field = match renames.iter().find(|(from, _)| *from == base) {
+        Some((_, to)) => join(&[to, index, rest]),
+        None => field.clone(),
+    };
+    let field = join(&[prefix, &field]);
+    e.field = (!field.is_empty()).then_some(field);
+    e
+}
+
+/// A core error reported at `field` alone (common.at: the proto field that held the
+/// argument, in place of the core's own path).
+pub fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
+    move |mut e| {
+        e.field = (!field.is_empty()).then(|| field.to_string());
+        ItemFail::Item(e)
+    }
+}

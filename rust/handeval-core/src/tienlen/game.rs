@@ -38,11 +38,39 @@ pub struct Game {
     pub round_no: usize,
     /// The chop chain of each round that had one: (payer, payee, value in bases).
     pub chops: Vec<(usize, usize, i64)>,
+    /// Every round (trick) of the record so far, the current one last (none before the
+    /// first action).
+    pub tricks: Vec<Trick>,
     /// The first seat out, or the instant winner.
     pub winner: Option<usize>,
     /// The instant win (RULES 2.5) that ended the game at the deal.
     pub instant: Option<InstantWin>,
     rules: Rules,
+}
+
+/// A round (trick) of a game record: the actions `first_action..=last_action` of the
+/// record, led by `leader`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Trick {
+    /// The round's index (0 = the first).
+    pub round: usize,
+    pub leader: usize,
+    pub first_action: usize,
+    /// The round's last action so far.
+    pub last_action: usize,
+    /// The round ended with the play on the table left unbeaten (a new round began). The
+    /// round in which a seat goes out stays open: the game ended instead.
+    pub over: bool,
+    /// When over: the seat whose play ended it, who leads the next round.
+    pub won_by: Option<usize>,
+}
+
+/// A record of more than 4 hands is refused before any hand is read.
+pub fn check_hands_len(n: usize) -> Result<()> {
+    if n > 4 {
+        return Err(Error::field("hands", format!("越式13张 has 2 to 4 players (got {n} hands)")).because(Reason::WrongCount));
+    }
+    Ok(())
 }
 
 fn mask(cards: &[Card]) -> u64 {
@@ -81,6 +109,7 @@ impl Game {
             current,
             round_no: 0,
             chops: Vec::new(),
+            tricks: Vec::new(),
             winner: best,
             instant: best.and_then(|w| wins[w].as_ref().map(|h| h.kind)),
             rules: rules.clone(),
@@ -93,7 +122,7 @@ impl Game {
         check_record_len(actions.len(), "actions")?;
         let mut g = Game::new(hands, rules)?;
         for (i, (seat, a)) in actions.iter().enumerate() {
-            g = g.apply(*seat, a).map_err(|e| e.within(&format!("actions[{i}]")))?;
+            g.apply_mut(*seat, a).map_err(|e| e.within(&format!("actions[{i}]")))?;
         }
         Ok(g)
     }
@@ -177,6 +206,14 @@ impl Game {
 
     /// Why `seat` may not make `action` now (with its [`Reason`]), or the next state.
     pub fn apply(&self, seat: usize, action: &Action) -> Result<Game> {
+        let mut next = self.clone();
+        next.apply_mut(seat, action)?;
+        Ok(next)
+    }
+
+    /// [`apply`](Self::apply) in place (a record is replayed without a copy of the state
+    /// per action); on an error the state is unchanged.
+    pub fn apply_mut(&mut self, seat: usize, action: &Action) -> Result<()> {
         if seat >= self.players {
             return Err(Error::field("seat", format!("seat {seat} is not in the game (seats 0..{})", self.players - 1)).because(Reason::OutOfRange));
         }
@@ -200,33 +237,44 @@ impl Game {
                 return Err(Error::field("cards", why).because(Reason::CardNotInHand));
             }
         }
-        let mut next = self.clone();
-        next.current.apply(seat, action).map_err(|e| match (e.field.is_none(), e.reason) {
+        let (round_no, leader) = (self.round_no, self.current.leader);
+        self.current.apply(seat, action).map_err(|e| match (e.field.is_none(), e.reason) {
             (true, Reason::NotYourTurn) => Error::field("seat", e.message).because(Reason::NotYourTurn),
             (true, Reason::DoesNotBeat) => Error::field("cards", e.message).because(Reason::DoesNotBeat),
             _ => e,
         })?;
+        // The round this action belongs to (a new one when the last ended).
+        let k = self.history.len();
+        if self.tricks.last().is_none_or(|t| t.round != round_no) {
+            self.tricks.push(Trick { round: round_no, leader, first_action: k, last_action: k, over: false, won_by: None });
+        }
+        if let Some(t) = self.tricks.last_mut() {
+            t.last_action = k;
+        }
         // Cards in the game's order, so equal records give equal states.
-        next.history.push((seat, match action {
+        self.history.push((seat, match action {
             Action::Play(c) => Action::Play(sorted(c)),
             Action::Pass => Action::Pass,
         }));
         if let Action::Play(cards) = action {
-            next.held[seat] &= !mask(cards);
-            if next.held[seat] == 0 {
+            self.held[seat] &= !mask(cards);
+            if self.held[seat] == 0 {
                 // The first seat out wins; the round's chop chain, if any, ends here.
-                next.winner = Some(seat);
-                next.current.to_move = None;
-                next.close_round();
-                return Ok(next);
+                self.winner = Some(seat);
+                self.current.to_move = None;
+                self.close_round();
+                return Ok(());
             }
         }
-        if let Some(leader) = next.current.next_leader() {
-            next.close_round();
-            next.current = RoundState::new(next.players, leader, None, &next.rules)?;
-            next.round_no += 1;
+        if let Some(next) = self.current.next_leader() {
+            self.close_round();
+            self.current = RoundState::new(self.players, next, None, &self.rules)?;
+            self.round_no += 1;
+            if let Some(t) = self.tricks.last_mut() {
+                (t.over, t.won_by) = (true, Some(next));
+            }
         }
-        Ok(next)
+        Ok(())
     }
 
     fn close_round(&mut self) {
@@ -353,6 +401,10 @@ mod tests {
         let g = g.apply(0, &act("pass")).unwrap().apply(1, &act("pass")).unwrap().apply(2, &act("pass")).unwrap();
         assert_eq!((g.round_no, g.turn()), (1, Some(3)));
         assert_eq!(g.chops, vec![(0, 3, 3)]);
+        // One trick so far, over: actions 0..=8, won by the chopper, who leads next.
+        assert_eq!(g.tricks, vec![Trick { round: 0, leader: 0, first_action: 0, last_action: 8, over: true, won_by: Some(3) }]);
+        let g = g.apply(3, &act("3c")).unwrap();
+        assert_eq!(g.tricks[1], Trick { round: 1, leader: 3, first_action: 9, last_action: 9, over: false, won_by: None });
         assert_eq!(g.chop_transfers(10).unwrap(), vec![Transfer { from: 0, to: 3, amount: 30 }]);
     }
 

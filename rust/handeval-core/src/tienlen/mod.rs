@@ -11,7 +11,7 @@ pub mod play;
 pub mod round;
 pub mod settle;
 
-pub use game::{Game, MAX_ACTIONS};
+pub use game::{Game, Trick, MAX_ACTIONS};
 pub use instant::{instant_win, instant_winner, InstantHand, InstantWin};
 pub use play::{beats, beats_key, classify, legal_plays, Kind, Play, PlayKey};
 pub use round::{chop_chain, chop_transfers, first_leader, Action, RoundState, Transfer};

@@ -228,6 +228,15 @@ impl RoundState {
         Ok(())
     }
 
+    /// The chop payment of the round so far at `base` (`[]` or one transfer, RULES 2.6).
+    pub fn chop_transfers(&self, base: i64) -> Result<Vec<Transfer>> {
+        money::check_base(base)?;
+        Ok(match chop_chain(&self.plays) {
+            Some((_, value, from, to)) => vec![Transfer { from, to, amount: money::mul(base, value, "chop payment")? }],
+            None => vec![],
+        })
+    }
+
     /// Replay a round; an error names the action (`round[i]`).
     pub fn replay(players: usize, leader: Option<usize>, must_contain: Option<Card>, actions: &[(usize, Action)], rules: &Rules) -> Result<RoundState> {
         let leader = match leader {
@@ -261,11 +270,7 @@ pub fn chop_chain(plays: &[(usize, Play)]) -> Option<(usize, i64, usize, usize)>
 /// under `rules` (its turn order).
 pub fn chop_transfers(players: usize, leader: Option<usize>, actions: &[(usize, Action)], base: i64, rules: &Rules) -> Result<Vec<Transfer>> {
     money::check_base(base)?;
-    let st = RoundState::replay(players, leader, None, actions, rules)?;
-    Ok(match chop_chain(&st.plays) {
-        Some((_, value, from, to)) => vec![Transfer { from, to, amount: money::mul(base, value, "chop payment")? }],
-        None => vec![],
-    })
+    RoundState::replay(players, leader, None, actions, rules)?.chop_transfers(base)
 }
 
 #[cfg(test)]

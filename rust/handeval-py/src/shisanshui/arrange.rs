@@ -9,8 +9,8 @@ use handeval_core::shisanshui::arrange::{self as arr, ArrangeResult, Options, MA
 use handeval_core::shisanshui::Rules;
 use pyo3::prelude::*;
 
-crate::native_result! {
-    module = "handeval.shisanshui";
+crate::native_class! {
+    #[pyclass(module = "handeval.shisanshui")]
     /// An arrangement of 13 cards with its score (see `arrange`).
     pub struct Arrangement {
         pub front: Cards,

@@ -7,13 +7,14 @@ use crate::conv::{bad, base_from, given, cards_from, check_list, quick_cards_int
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
 use crate::result::{add_class, item_error, Cards, RowCards, Text};
-use crate::native_rules;
+use crate::native_class;
 use crate::rules::rules_arg;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
 
-handeval_core::shisanshui_rule_options!(native_rules! {
+handeval_core::shisanshui_rule_options!(native_class! {
+    rules:
     /// House-rule options of 十三水 (docs/rules.md §1), keyword-only; an option not given
     /// is its default. Validated when constructed: a bad value is a HandevalError naming
     /// the option (``.field == "rules.<option>"``).
@@ -24,8 +25,8 @@ pub(crate) fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
     rules_arg::<ShisanshuiRules>(obj)
 }
 
-crate::native_result! {
-    module = "handeval.shisanshui";
+crate::native_class! {
+    #[pyclass(module = "handeval.shisanshui")]
     /// A classified 3- or 5-card row.
     pub struct Row {
         /// One of CATEGORIES, e.g. "straight_flush".
@@ -201,8 +202,8 @@ fn ssw_is_foul(front: &Bound<'_, PyAny>, middle: &Bound<'_, PyAny>, back: &Bound
     eval::is_foul(&f, &m, &b, &rules).py()
 }
 
-crate::native_result! {
-    module = "handeval.shisanshui";
+crate::native_class! {
+    #[pyclass(module = "handeval.shisanshui")]
     /// A special hand (特殊牌型, RULES 1.7) found in 13 cards.
     pub struct SpecialHand {
         /// The special's id, e.g. "san_shunzi".
@@ -278,8 +279,8 @@ pub(crate) fn hand_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Hand> {
     Ok(Hand::Rows { front: get("front")?, middle: get("middle")?, back: get("back")? })
 }
 
-crate::native_result! {
-    module = "handeval.shisanshui";
+crate::native_class! {
+    #[pyclass(module = "handeval.shisanshui")]
     /// How seats `a < b` were scored, from `a`'s point of view.
     pub struct PairResult {
         pub a: usize,
@@ -297,8 +298,8 @@ crate::native_result! {
     }
 }
 
-crate::native_result! {
-    module = "handeval.shisanshui";
+crate::native_class! {
+    #[pyclass(module = "handeval.shisanshui")]
     /// A settled 十三水 deal (RULES 1.6 scoring, RULES 4 money).
     pub struct Settlement {
         /// Total waters per seat.

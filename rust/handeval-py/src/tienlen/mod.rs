@@ -4,11 +4,10 @@
 
 pub mod wire;
 
-use crate::conv::{bad, base_from, given, bool_from, cards_from, carried_from, int_from, list_from, to_py, type_name, IntoPyResult};
+use crate::conv::{bad, base_from, cards_from, carried_from, given, int_from, list_from, opt, opt_flag, to_py, type_name, IntoPyResult};
 use crate::result::{add_class, card_str, item_error, many_items, Cards, Names};
-use crate::native_rules;
+use crate::native_class;
 use crate::rules::rules_arg;
-use crate::{native_result, result_methods};
 use handeval_core::cards::Card;
 use handeval_core::tienlen::{self as tl, play, Action, InstantWin, Kind, RoundState as CoreRound, Transfer};
 use pyo3::prelude::*;
@@ -16,7 +15,8 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 // ---- Rules ----
 
-handeval_core::tienlen_rule_options!(native_rules! {
+handeval_core::tienlen_rule_options!(native_class! {
+    rules:
     /// House-rule options of 越式13张 (docs/rules.md §2), keyword-only; an option not given
     /// is its default. Validated when constructed: a bad value is a HandevalError naming
     /// the option (``.field == "rules.<option>"``).
@@ -38,64 +38,62 @@ fn kind_names(py: Python<'_>, k: Kind) -> (Bound<'_, PyString>, Bound<'_, PyStri
     (NAMES.get(py, k as usize, all(Kind::name)), NAMES_ZH.get(py, k as usize, all(Kind::name_zh)))
 }
 
-/// A classified play. ``Play(kind, kind_zh, cards, top, strength)`` checks that the cards
-/// make that play (pickling rebuilds it so); :func:`classify` is the usual way to get one.
-#[pyclass(frozen, from_py_object, module = "handeval.tienlen", name = "Play")]
-#[derive(Clone, Debug)]
-pub struct TienlenPlay {
-    pub core: tl::Play,
-}
-
-result_methods!(TienlenPlay, [kind, kind_zh, cards, top, strength] {
-    #[new]
-    #[pyo3(signature = (kind, kind_zh, cards, top, strength))]
-    fn new(kind: &Bound<'_, PyAny>, kind_zh: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, top: &Bound<'_, PyAny>, strength: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let core = play_from(cards, "cards")?;
-        let p = TienlenPlay { core };
-        let py = kind.py();
-        let me = Bound::new(py, p.clone())?;
-        for (name, given) in [("kind", kind), ("kind_zh", kind_zh), ("top", top), ("strength", strength)] {
-            let actual = me.as_any().getattr(name)?;
-            if !actual.eq(given)? {
-                return Err(bad(name, format!("{} makes {} = {}, not {}", tl::play::text(&p.core.cards), name, actual.repr()?, given.repr()?)));
-            }
+native_class! {
+    #[pyclass(from_py_object, module = "handeval.tienlen", name = "Play")]
+    /// A classified play. ``Play(kind, kind_zh, cards, top, strength)`` checks that the cards
+    /// make that play (pickling rebuilds it so); :func:`classify` is the usual way to get one.
+    #[derive(Clone, Debug)]
+    pub struct TienlenPlay {
+        pub core: tl::Play,
+    }
+    fields {
+        /// One of :data:`KINDS`.
+        fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+            kind_names(py, self.core.kind()).0
         }
-        Ok(p)
+        /// The Chinese name, e.g. 3连对.
+        fn kind_zh<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+            kind_names(py, self.core.kind()).1
+        }
+        /// The cards in the game's order, lowest first.
+        fn cards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+            crate::result::card_list(py, &self.core.cards)
+        }
+        /// The highest card.
+        fn top<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
+            card_str(py, self.core.top_card())
+        }
+        /// 0 (3♠) .. 51 (2♥): the top card's place in the game's order.
+        fn strength(&self) -> u8 {
+            self.core.key.top
+        }
     }
-    /// One of :data:`KINDS`.
-    #[getter]
-    fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
-        kind_names(py, self.core.kind()).0
+    impl {
+        #[new]
+        #[pyo3(signature = (kind, kind_zh, cards, top, strength))]
+        fn new(kind: &Bound<'_, PyAny>, kind_zh: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, top: &Bound<'_, PyAny>, strength: &Bound<'_, PyAny>) -> PyResult<Self> {
+            let core = play_from(cards, "cards")?;
+            let p = TienlenPlay { core };
+            let py = kind.py();
+            let me = Bound::new(py, p.clone())?;
+            for (name, given) in [("kind", kind), ("kind_zh", kind_zh), ("top", top), ("strength", strength)] {
+                let actual = me.as_any().getattr(name)?;
+                if !actual.eq(given)? {
+                    return Err(bad(name, format!("{} makes {} = {}, not {}", tl::play::text(&p.core.cards), name, actual.repr()?, given.repr()?)));
+                }
+            }
+            Ok(p)
+        }
+        /// A 特殊牌型 (3连对, bomb, 4连对), which may chop.
+        #[getter]
+        fn is_special(&self) -> bool {
+            self.core.is_special()
+        }
+        fn __len__(&self) -> usize {
+            self.core.cards.len()
+        }
     }
-    /// The Chinese name, e.g. 3连对.
-    #[getter]
-    fn kind_zh<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
-        kind_names(py, self.core.kind()).1
-    }
-    /// The cards in the game's order, lowest first.
-    #[getter]
-    fn cards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        crate::result::card_list(py, &self.core.cards)
-    }
-    /// The highest card.
-    #[getter]
-    fn top<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
-        card_str(py, self.core.top_card())
-    }
-    /// 0 (3♠) .. 51 (2♥): the top card's place in the game's order.
-    #[getter]
-    fn strength(&self) -> u8 {
-        self.core.key.top
-    }
-    /// A 特殊牌型 (3连对, bomb, 4连对), which may chop.
-    #[getter]
-    fn is_special(&self) -> bool {
-        self.core.is_special()
-    }
-    fn __len__(&self) -> usize {
-        self.core.cards.len()
-    }
-});
+}
 
 /// Cards, or a `tienlen.Play` (used as is) or another object with a `.cards` attribute.
 fn set_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
@@ -196,13 +194,6 @@ fn tl_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, rules: Option<&Bound<
     })
 }
 
-fn flag_arg(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
-    match given(obj) {
-        Some(o) => bool_from(o, field),
-        _ => Ok(false),
-    }
-}
-
 /// Every play ``hand`` may make now, weakest first: all leads when ``table`` is None;
 /// otherwise the plays that beat it, only specials if the seat has ``passed``. A
 /// ``Play`` given as ``table`` is used as is.
@@ -211,15 +202,15 @@ fn flag_arg(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
 fn tl_legal_plays(py: Python<'_>, hand: &Bound<'_, PyAny>, table: Option<&Bound<'_, PyAny>>, passed: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<TienlenPlay>> {
     let hand = cards_from(hand, "hand")?;
     let table = opt(table, |t| play_from(t, "table"))?;
-    let passed = flag_arg(passed, "passed")?;
+    let passed = opt_flag(passed, "passed")?;
     let plays = py.detach(|| tl::legal_plays(&hand, table.as_ref(), passed)).py()?;
     Ok(plays.into_iter().map(|core| TienlenPlay { core }).collect())
 }
 
 // ---- instant wins and the first lead ----
 
-native_result! {
-    module = "handeval.tienlen";
+native_class! {
+    #[pyclass(module = "handeval.tienlen")]
     /// An instant win (直接获胜, RULES 2.5) and the cards that form it.
     pub struct InstantHand {
         /// One of :data:`INSTANT_WINS`.
@@ -264,8 +255,8 @@ fn tl_instant_winner(hands13: &Bound<'_, PyAny>) -> PyResult<(Vec<Option<Instant
     Ok((wins.iter().map(|w| w.as_ref().map(instant_hand)).collect(), best))
 }
 
-native_result! {
-    module = "handeval.tienlen";
+native_class! {
+    #[pyclass(module = "handeval.tienlen")]
     /// Who leads the game: the holder of the lowest card dealt (RULES 2.4).
     pub struct FirstLead {
         pub seat: usize,
@@ -300,13 +291,6 @@ fn players_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
             usize::try_from(v).map_err(|_| bad("players", format!("越式13张 has 2 to 4 players (got {v})")))
         }
         _ => Ok(4),
-    }
-}
-
-fn opt<T>(obj: Option<&Bound<'_, PyAny>>, f: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>) -> PyResult<Option<T>> {
-    match given(obj) {
-        Some(o) => f(o).map(Some),
-        _ => Ok(None),
     }
 }
 
@@ -368,8 +352,8 @@ fn replay(
     CoreRound::replay(players, leader, must, &actions, &rules).py()
 }
 
-native_result! {
-    module = "handeval.tienlen";
+native_class! {
+    #[pyclass(module = "handeval.tienlen")]
     /// A round after the actions given (RULES 2.4).
     pub struct RoundState {
         /// ``[(seat, Play)]`` in order; the last one is on the table.
@@ -498,8 +482,8 @@ fn tl_special_groups(cards: &Bound<'_, PyAny>) -> PyResult<(Vec<(&'static str, C
 
 // ---- settlement ----
 
-native_result! {
-    module = "handeval.tienlen";
+native_class! {
+    #[pyclass(module = "handeval.tienlen")]
     /// One amount of a settlement. For each seat, its lines add up to its delta.
     pub struct Line {
         /// ``cards`` ``no_card`` ``instant_win`` ``red_two`` ``black_two`` ``bomb``
@@ -517,8 +501,8 @@ native_result! {
     }
 }
 
-native_result! {
-    module = "handeval.tienlen";
+native_class! {
+    #[pyclass(module = "handeval.tienlen")]
     /// A settled game: money per seat, the rake and the itemised lines.
     pub struct Settlement {
         /// Final money per seat, after the cap and the rake; ``sum(deltas) + rake == 0``.
@@ -665,25 +649,138 @@ fn hands_from(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Card>>> {
     list_from(obj, "hands", cards_from)
 }
 
-/// A whole 越式13张 game as an immutable state machine (RULES 2.4–2.6).
-///
-/// ``Game(hands, rules=None)``: the 13 dealt cards of each seat (2–4 seats). ``apply((seat,
-/// cards | "pass"))`` returns the next state or raises a HandevalError whose ``reason``
-/// says why (``not_your_turn``, ``card_not_in_hand``, ``not_a_play``, ``does_not_beat``,
-/// ``illegal_action``, ``game_over``); ``check(action)`` returns that error instead of
-/// raising it (None when allowed). ``settle(base=1, carried=None)`` settles the finished
-/// game from its record. States compare by value, hash, pickle (by replaying their
-/// history) and have ``to_dict()``.
-#[pyclass(frozen, module = "handeval.tienlen", name = "Game")]
-pub struct TienlenGame {
-    inner: tl::Game,
-}
+native_class! {
+    state inner, repr (|me| format!("Game({})", me.inner.describe()));
+    #[pyclass(module = "handeval.tienlen", name = "Game")]
+    /// A whole 越式13张 game as an immutable state machine (RULES 2.4–2.6).
+    ///
+    /// ``Game(hands, rules=None)``: the 13 dealt cards of each seat (2–4 seats). ``apply((seat,
+    /// cards | "pass"))`` returns the next state or raises a HandevalError whose ``reason``
+    /// says why (``not_your_turn``, ``card_not_in_hand``, ``not_a_play``, ``does_not_beat``,
+    /// ``illegal_action``, ``game_over``); ``check(action)`` returns that error instead of
+    /// raising it (None when allowed). ``settle(base=1, carried=None)`` settles the finished
+    /// game from its record. States compare by value, hash, pickle (by replaying their
+    /// history) and have ``to_dict()``.
+    pub struct TienlenGame {
+        inner: tl::Game,
+    }
+    fields {
+        fn players(&self) -> usize {
+            self.inner.players
+        }
+        /// The dealt hands, in the game's order.
+        fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+            self.inner.hands().iter().map(|h| crate::result::card_list(py, h)).collect()
+        }
+        /// Cards left per seat, in the game's order.
+        fn held<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+            (0..self.inner.players).map(|s| crate::result::card_list(py, &self.inner.held(s))).collect()
+        }
+        /// Whether each seat has played a card.
+        fn played_any(&self) -> Vec<bool> {
+            (0..self.inner.players).map(|s| self.inner.played_any(s)).collect()
+        }
+        /// ``[(seat, cards | "pass")]``: the actions applied.
+        fn history(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
+            self.inner.history.iter().map(|(s, a)| history_item(py, *s, a)).collect()
+        }
+        /// The current round, 0 for the first.
+        fn round(&self) -> usize {
+            self.inner.round_no
+        }
+        /// Who led the current round (None after an instant win).
+        fn leader(&self) -> Option<usize> {
+            self.inner.instant.is_none().then_some(self.inner.current.leader)
+        }
+        /// The seat to move in turn; None once over.
+        fn turn(&self) -> Option<usize> {
+            self.inner.turn()
+        }
+        /// The play to beat, or None on a lead.
+        fn table(&self) -> Option<TienlenPlay> {
+            self.inner.table().map(|t| TienlenPlay { core: t.1.clone() })
+        }
+        fn table_seat(&self) -> Option<usize> {
+            self.inner.table().map(|t| t.0)
+        }
+        /// Seats that passed in the current round.
+        fn passed(&self) -> Vec<usize> {
+            self.inner.passed()
+        }
+        /// The card the next play must contain (the first lead under the rule), or None.
+        fn must_contain<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
+            self.inner.must_contain().map(|c| card_str(py, c))
+        }
+        /// Every play the seat in turn may make, weakest first.
+        fn legal_plays(&self, py: Python<'_>) -> Vec<TienlenPlay> {
+            py.detach(|| self.inner.legal_plays()).into_iter().map(|core| TienlenPlay { core }).collect()
+        }
+        /// Whether the seat in turn may pass.
+        fn may_pass(&self) -> bool {
+            self.inner.may_pass()
+        }
+        /// ``[(seat, [Play])]``: passed seats that may chop the table now, out of turn.
+        fn chop_offers(&self, py: Python<'_>) -> Vec<(usize, Vec<TienlenPlay>)> {
+            py.detach(|| self.inner.chop_offers()).into_iter().map(|(s, ps)| (s, ps.into_iter().map(|core| TienlenPlay { core }).collect())).collect()
+        }
+        /// ``[(from, to, value)]``: each round's chop chain so far, paid ``base × value``.
+        fn chops(&self) -> Vec<(usize, usize, i64)> {
+            self.inner.chops.clone()
+        }
+        /// The first seat out, or the instant winner.
+        fn winner(&self) -> Option<usize> {
+            self.inner.winner
+        }
+        /// The instant win that ended the game at the deal, or None.
+        fn instant(&self) -> Option<&'static str> {
+            self.inner.instant.map(|k| k.name())
+        }
+        fn over(&self) -> bool {
+            self.inner.is_over()
+        }
+    }
+    impl {
+        #[new]
+        #[pyo3(signature = (hands, rules=None))]
+        fn new(hands: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+            let rules = rules_from(rules)?;
+            let hands = hands_from(hands)?;
+            Ok(TienlenGame { inner: tl::Game::new(&hands, &rules).py()? })
+        }
 
-impl crate::result::NativeResult for TienlenGame {
-    const FIELDS: &'static [&'static str] = &[
-        "players", "hands", "held", "played_any", "history", "round", "leader", "turn", "table", "table_seat", "passed", "must_contain",
-        "legal_plays", "may_pass", "chop_offers", "chops", "winner", "instant", "over",
-    ];
+        /// The next state; an action the record does not allow raises (``.field`` names
+        /// ``action``, ``action.seat`` or ``action.cards``; ``.reason`` says why).
+        fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<TienlenGame> {
+            let (seat, a) = game_action(action, "action")?;
+            Ok(TienlenGame { inner: self.inner.apply(seat, &a).map_err(|e| e.within("action")).py()? })
+        }
+
+        /// The HandevalError ``apply(action)`` would raise (not raised), or None when allowed.
+        fn check(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
+            match self.apply(action) {
+                Ok(_) => Ok(None),
+                Err(e) => crate::result::item_error(py, e).map(Some),
+            }
+        }
+
+        /// Settle the finished game from its record (RULES 2.6, the cap, the rake): cards
+        /// left, plays, 2s, specials and chops are derived, an instant win settled as one.
+        #[pyo3(signature = (base=None, carried=None))]
+        fn settle(&self, base: Option<&Bound<'_, PyAny>>, carried: Option<&Bound<'_, PyAny>>) -> PyResult<Settlement> {
+            let base = opt(base, |b| int_from(b, "base"))?.unwrap_or(1);
+            let carried = carried_from(carried, "carried")?;
+            Ok(settlement(self.inner.settle(base, carried.as_deref()).py()?))
+        }
+
+        /// Pickled as ``tl_replay(hands, history, rules)``.
+        fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+            let py = slf.py();
+            let me = slf.get();
+            let replay = py.import("handeval._core")?.getattr("tl_replay")?;
+            let rules = Bound::new(py, TienlenRules { core: me.inner.rules().clone() })?;
+            (replay, (me.hands(py)?, me.history(py)?, rules)).into_pyobject(py)
+        }
+    }
 }
 
 /// ``replay(hands, actions, rules=None) -> Game``: the game after ``actions`` (at most
@@ -706,162 +803,6 @@ fn history_item(py: Python<'_>, seat: usize, a: &Action) -> PyResult<Py<PyAny>> 
         Action::Pass => (seat, "pass").into_pyobject(py)?.into_any().unbind(),
         Action::Play(c) => (seat, crate::result::card_list(py, &play::sorted(c))?).into_pyobject(py)?.into_any().unbind(),
     })
-}
-
-#[pymethods]
-impl TienlenGame {
-    #[new]
-    #[pyo3(signature = (hands, rules=None))]
-    fn new(hands: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let rules = rules_from(rules)?;
-        let hands = hands_from(hands)?;
-        Ok(TienlenGame { inner: tl::Game::new(&hands, &rules).py()? })
-    }
-
-    /// The next state; an action the record does not allow raises (``.field`` names
-    /// ``action``, ``action.seat`` or ``action.cards``; ``.reason`` says why).
-    fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<TienlenGame> {
-        let (seat, a) = game_action(action, "action")?;
-        Ok(TienlenGame { inner: self.inner.apply(seat, &a).map_err(|e| e.within("action")).py()? })
-    }
-
-    /// The HandevalError ``apply(action)`` would raise (not raised), or None when allowed.
-    fn check(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
-        match self.apply(action) {
-            Ok(_) => Ok(None),
-            Err(e) => crate::result::item_error(py, e).map(Some),
-        }
-    }
-
-    /// Settle the finished game from its record (RULES 2.6, the cap, the rake): cards
-    /// left, plays, 2s, specials and chops are derived, an instant win settled as one.
-    #[pyo3(signature = (base=None, carried=None))]
-    fn settle(&self, base: Option<&Bound<'_, PyAny>>, carried: Option<&Bound<'_, PyAny>>) -> PyResult<Settlement> {
-        let base = opt(base, |b| int_from(b, "base"))?.unwrap_or(1);
-        let carried = carried_from(carried, "carried")?;
-        Ok(settlement(self.inner.settle(base, carried.as_deref()).py()?))
-    }
-
-    #[getter]
-    fn players(&self) -> usize {
-        self.inner.players
-    }
-    /// The dealt hands, in the game's order.
-    #[getter]
-    fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-        self.inner.hands().iter().map(|h| crate::result::card_list(py, h)).collect()
-    }
-    /// Cards left per seat, in the game's order.
-    #[getter]
-    fn held<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-        (0..self.inner.players).map(|s| crate::result::card_list(py, &self.inner.held(s))).collect()
-    }
-    /// Whether each seat has played a card.
-    #[getter]
-    fn played_any(&self) -> Vec<bool> {
-        (0..self.inner.players).map(|s| self.inner.played_any(s)).collect()
-    }
-    /// ``[(seat, cards | "pass")]``: the actions applied.
-    #[getter]
-    fn history(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
-        self.inner.history.iter().map(|(s, a)| history_item(py, *s, a)).collect()
-    }
-    /// The current round, 0 for the first.
-    #[getter]
-    fn round(&self) -> usize {
-        self.inner.round_no
-    }
-    /// Who led the current round (None after an instant win).
-    #[getter]
-    fn leader(&self) -> Option<usize> {
-        self.inner.instant.is_none().then_some(self.inner.current.leader)
-    }
-    /// The seat to move in turn; None once over.
-    #[getter]
-    fn turn(&self) -> Option<usize> {
-        self.inner.turn()
-    }
-    /// The play to beat, or None on a lead.
-    #[getter]
-    fn table(&self) -> Option<TienlenPlay> {
-        self.inner.table().map(|t| TienlenPlay { core: t.1.clone() })
-    }
-    #[getter]
-    fn table_seat(&self) -> Option<usize> {
-        self.inner.table().map(|t| t.0)
-    }
-    /// Seats that passed in the current round.
-    #[getter]
-    fn passed(&self) -> Vec<usize> {
-        self.inner.passed()
-    }
-    /// The card the next play must contain (the first lead under the rule), or None.
-    #[getter]
-    fn must_contain<'py>(&self, py: Python<'py>) -> Option<Bound<'py, PyString>> {
-        self.inner.must_contain().map(|c| card_str(py, c))
-    }
-    /// Every play the seat in turn may make, weakest first.
-    #[getter]
-    fn legal_plays(&self, py: Python<'_>) -> Vec<TienlenPlay> {
-        py.detach(|| self.inner.legal_plays()).into_iter().map(|core| TienlenPlay { core }).collect()
-    }
-    /// Whether the seat in turn may pass.
-    #[getter]
-    fn may_pass(&self) -> bool {
-        self.inner.may_pass()
-    }
-    /// ``[(seat, [Play])]``: passed seats that may chop the table now, out of turn.
-    #[getter]
-    fn chop_offers(&self, py: Python<'_>) -> Vec<(usize, Vec<TienlenPlay>)> {
-        py.detach(|| self.inner.chop_offers()).into_iter().map(|(s, ps)| (s, ps.into_iter().map(|core| TienlenPlay { core }).collect())).collect()
-    }
-    /// ``[(from, to, value)]``: each round's chop chain so far, paid ``base × value``.
-    #[getter]
-    fn chops(&self) -> Vec<(usize, usize, i64)> {
-        self.inner.chops.clone()
-    }
-    /// The first seat out, or the instant winner.
-    #[getter]
-    fn winner(&self) -> Option<usize> {
-        self.inner.winner
-    }
-    /// The instant win that ended the game at the deal, or None.
-    #[getter]
-    fn instant(&self) -> Option<&'static str> {
-        self.inner.instant.map(|k| k.name())
-    }
-    #[getter]
-    fn over(&self) -> bool {
-        self.inner.is_over()
-    }
-
-    fn to_dict<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyDict>> {
-        crate::result::to_dict(slf)
-    }
-    fn __repr__(&self) -> String {
-        format!("Game({})", self.inner.describe())
-    }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> Py<PyAny> {
-        let py = other.py();
-        match other.cast::<TienlenGame>() {
-            Ok(o) => pyo3::types::PyBool::new(py, o.get().inner == self.inner).to_owned().into_any().unbind(),
-            Err(_) => py.NotImplemented(),
-        }
-    }
-    fn __hash__(&self) -> isize {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        format!("{:?}", self.inner).hash(&mut h);
-        h.finish() as isize
-    }
-    /// Pickled as ``tl_replay(hands, history, rules)``.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
-        let py = slf.py();
-        let me = slf.get();
-        let replay = py.import("handeval._core")?.getattr("tl_replay")?;
-        let rules = Bound::new(py, TienlenRules { core: me.inner.rules().clone() })?;
-        (replay, (me.hands(py)?, me.history(py)?, rules)).into_pyobject(py)
-    }
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

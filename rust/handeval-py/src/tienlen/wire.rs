@@ -1,18 +1,461 @@
 //! 越式13张 requests and answers on the wire (see `crate::wire`): decoded from and encoded to
-//! their `handeval.v2` messages here, from the core's types.
+//! their `handeval.v2` messages here, from the core's types (docs/rules.md §2): plays,
+//! instant wins, legal plays, the first leader, a round's state, a whole game record's
+//! state (the game flow, stateless: the client sends the record), beating, settlement.
 
-use crate::wire::{pb, Ctx, Fail};
+use crate::wire_rules;
+use crate::wire::{cards, cards_msg, enum_name, enum_value, only, pb, rename, Ctx, Fail, ItemFail, WireOption};
+use handeval_core::cards::Card;
+use handeval_core::tienlen::{self as tl, Action, Kind};
+use handeval_core::{Error, Reason};
+use std::sync::OnceLock;
 
-// ---- the RPCs (`crate::wire::answer` dispatches here); None: answered in Python ----
+/// Seats of a game.
+const MAX_SEATS: usize = 4;
+/// Rounds an outcome's chop list can hold: each round holds a play, 52 cards.
+const MAX_CHOP_ROUNDS: usize = 52;
 
-pub fn evaluate(_req: pb::TienlenEvaluateRequest, _ctx: &Ctx) -> Result<Option<pb::TienlenEvaluateResponse>, Fail> {
-    Ok(None)
+// ---- rules and enums ----
+
+impl WireOption<i32> for tl::TurnAfterChop {
+    fn read(value: Option<i32>, default: Self) -> Result<Self, String> {
+        let name = enum_name::<pb::TienlenTurnAfterChop>(value.unwrap_or(0), "TIENLEN_TURN_AFTER_CHOP_", "TienlenTurnAfterChop", |e| e.as_str_name())?;
+        name.map_or(Ok(default), |n| tl::TurnAfterChop::parse(&n).map_err(|e| e.message))
+    }
 }
 
-pub fn compare(_req: pb::TienlenCompareRequest, _ctx: &Ctx) -> Result<Option<pb::TienlenCompareResponse>, Fail> {
-    Ok(None)
+handeval_core::tienlen_rule_options!(wire_rules! {
+    fn rules_from(pb::TienlenRules) -> tl::Rules;
+});
+
+fn rules(m: Option<&pb::TienlenRules>, ctx: &Ctx) -> Result<tl::Rules, Fail> {
+    rules_from(m, &ctx.field("rules"))
 }
 
-pub fn settle(_req: pb::TienlenSettleRequest, _ctx: &Ctx) -> Result<Option<pb::TienlenSettleResponse>, Fail> {
-    Ok(None)
+/// The proto value of each play kind (by `Kind as usize`), looked up once.
+fn kind_value(k: Kind) -> i32 {
+    static VALUES: OnceLock<Vec<i32>> = OnceLock::new();
+    VALUES.get_or_init(|| Kind::ALL.iter().map(|k| enum_value(pb::TienlenPlayKind::from_str_name, "TIENLEN_PLAY_KIND_", k.name())).collect())[k as usize]
+}
+
+fn instant_value(w: Option<tl::InstantWin>) -> i32 {
+    w.map_or(0, |w| enum_value(pb::TienlenInstantWinKind::from_str_name, "TIENLEN_INSTANT_WIN_KIND_", w.name()))
+}
+
+fn play_msg(p: &tl::Play) -> pb::TienlenPlay {
+    pb::TienlenPlay { kind: kind_value(p.kind()), cards: Some(cards_msg(&p.cards)) }
+}
+
+/// A seat index as the protos' `int32` (at most 4 seats).
+fn seat(i: usize) -> i32 {
+    i as i32
+}
+
+fn transfer_msg(t: &tl::Transfer) -> pb::Transfer {
+    pb::Transfer { from_seat: seat(t.from), to_seat: seat(t.to), amount: t.amount }
+}
+
+impl From<&tl::Settlement> for pb::TienlenSettlement {
+    fn from(s: &tl::Settlement) -> Self {
+        pb::TienlenSettlement {
+            deltas: s.deltas.clone(),
+            rake: s.rake,
+            transfers: Vec::new(),
+            lines: s
+                .lines
+                .iter()
+                .map(|l| pb::TienlenLine {
+                    kind: enum_value(pb::TienlenLineKind::from_str_name, "TIENLEN_LINE_KIND_", l.kind.name()),
+                    seat: seat(l.seat),
+                    other: l.other.map(seat),
+                    amount: l.amount,
+                    text: l.text.clone(),
+                    multiplier: l.multiplier,
+                    cards: Some(cards_msg(&l.cards)),
+                })
+                .collect(),
+            winner: seat(s.winner),
+            pays: s.pays.clone(),
+            chops: s.chops.clone(),
+            theoretical: s.theoretical.clone(),
+            capped: s.capped.clone(),
+            instant: s.instant.iter().map(|&w| instant_value(w)).collect(),
+        }
+    }
+}
+
+// ---- actions ----
+
+/// A PlayAction's cards (the tokens, unparsed) or `None` for a pass; a pass with cards,
+/// or a kind 越式13张 has not, is refused naming `field`.
+fn raw_action<'a>(a: &'a pb::PlayAction, field: &str) -> Result<(i32, Option<&'a [String]>), Error> {
+    let tokens = a.cards.as_ref().map_or(&[][..], |c| &c.cards[..]);
+    if a.kind == pb::ActionKind::Play as i32 {
+        return Ok((a.seat, Some(tokens)));
+    }
+    if a.kind == pb::ActionKind::Pass as i32 {
+        if !tokens.is_empty() {
+            return Err(Error::field(format!("{field}.cards"), "a pass holds no cards").because(Reason::Inconsistent));
+        }
+        return Ok((a.seat, None));
+    }
+    Err(Error::field(format!("{field}.kind"), "set ACTION_KIND_PLAY or ACTION_KIND_PASS (越式13张 has no timeout action)"))
+}
+
+fn raw_actions<'a>(actions: &'a [pb::PlayAction], field: &str) -> Result<Vec<(i32, Option<&'a [String]>)>, Error> {
+    actions.iter().enumerate().map(|(k, a)| raw_action(a, &format!("{field}[{k}]"))).collect()
+}
+
+/// A seat number, named `field` when negative.
+fn seat_from(v: i32, field: &str) -> Result<usize, Error> {
+    usize::try_from(v).map_err(|_| Error::field(field, format!("seat {v} is not in the game (seats are 0..3)")))
+}
+
+/// The core action of a play's tokens (`None`: pass); an error names `field`.
+fn action_from(tokens: Option<&[String]>, field: &str) -> Result<Action, Error> {
+    let Some(tokens) = tokens else { return Ok(Action::Pass) };
+    let cards = handeval_core::cards::parse_tokens(tokens).map_err(|e| e.within(field))?;
+    if cards.is_empty() {
+        return Err(Error::field(field, "an empty play: write \"pass\" to pass"));
+    }
+    Ok(Action::Play(cards))
+}
+
+/// The round's actions as the core takes them, each named `field[i]` (its parts
+/// `field[i].seat`, `field[i].cards`).
+fn round_from(raw: &[(i32, Option<&[String]>)], field: &str) -> Result<Vec<(usize, Action)>, Error> {
+    raw.iter()
+        .enumerate()
+        .map(|(i, &(s, a))| {
+            let f = format!("{field}[{i}]");
+            Ok((seat_from(s, &format!("{f}.seat"))?, action_from(a, &format!("{f}.cards"))?))
+        })
+        .collect()
+}
+
+fn hand_list(hands: &[pb::Cards], field: &str) -> Result<Vec<Vec<Card>>, Error> {
+    hands.iter().enumerate().map(|(i, h)| cards(Some(h)).map_err(|e| e.within(&format!("{field}[{i}]")))).collect()
+}
+
+// ---- Evaluate ----
+
+fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::TienlenRoundState, Error> {
+    let raw = raw_actions(&q.actions, "round_state.actions")?;
+    let players = if q.players != 0 { q.players as i64 } else if !q.hands.is_empty() { q.hands.len() as i64 } else { 4 };
+    // The game's first round: its first leader and the card its first play must contain.
+    let mut first = None;
+    if !q.hands.is_empty() {
+        if q.hands.len() as i64 != players {
+            return Err(Error::field("round_state.hands", format!("{} hands for {players} players: send one per seat", q.hands.len())).because(Reason::WrongCount));
+        }
+        let at_hands = |mut e: Error| {
+            e.field = Some("round_state.hands".into());
+            e
+        };
+        let hands = hand_list(&q.hands, "hands").map_err(at_hands)?;
+        first = Some(tl::first_leader(&hands).map_err(at_hands)?);
+    }
+    let renames = [("round", "round_state.actions"), ("first_lead", "round_state.hands"), ("seat", "round_state.check.seat"), ("action", "round_state.check")];
+    let st = (|| {
+        let actions = round_from(&raw, "round")?;
+        let players = usize::try_from(players).map_err(|_| Error::field("players", format!("越式13张 has 2 to 4 players (got {players})")))?;
+        let mut leader = q.leader.map(|l| seat_from(l, "leader")).transpose()?;
+        let mut must = None;
+        if let Some((s, card)) = first {
+            if let Some(l) = leader.filter(|&l| l != s) {
+                return Err(Error::field("leader", format!("seat {l} does not hold {card}; seat {s} leads first")));
+            }
+            leader = Some(s);
+            must = rules.first_lead_must_contain_lowest.then_some(card);
+        }
+        let st = tl::RoundState::replay(players, leader, must, &actions, rules)?;
+        Ok((st, actions))
+    })();
+    let (st, _) = st.map_err(|e| rename(e, &renames, ""))?;
+    let mut check = None;
+    if let Some(c) = &q.check {
+        let (s, a) = raw_action(c, "round_state.check")?;
+        let outcome = (|| {
+            let s = seat_from(s, "seat")?;
+            let a = action_from(a, "action")?;
+            st.check(s, &a)
+        })()
+        .map_err(|e| rename(e, &renames, ""))?;
+        check = Some(match outcome {
+            Ok(_) => pb::TienlenCheck { allowed: true, reason: 0, message: String::new() },
+            Err(why) => pb::TienlenCheck { allowed: false, reason: pb::ErrorReason::IllegalAction as i32, message: why },
+        });
+    }
+    let transfers = st.chop_transfers(q.base.unwrap_or(1)).map_err(|e| rename(e, &renames, ""))?;
+    Ok(pb::TienlenRoundState {
+        plays: st.plays.iter().map(|(s, p)| pb::TienlenSeatPlay { seat: seat(*s), play: Some(play_msg(p)) }).collect(),
+        passed: (0..st.players).filter(|&s| st.passed[s]).map(seat).collect(),
+        to_move: st.to_move.map(seat),
+        over: st.is_over(),
+        next_leader: st.next_leader().map(seat),
+        leader: seat(st.leader),
+        transfers: transfers.iter().map(transfer_msg).collect(),
+        check,
+    })
+}
+
+/// Replay a game record action by action; an action the record does not allow is an
+/// error at `field.actions[k]…` with the core's reason.
+fn replay(record: &pb::TienlenGameRecord, rules: &tl::Rules, field: &str) -> Result<tl::Game, Error> {
+    let hands_field = format!("{field}.hands");
+    let at_hands = |e: Error| rename(e, &[("hands", &hands_field)], "");
+    tl::game::check_hands_len(record.hands.len()).map_err(at_hands)?;
+    let hands = hand_list(&record.hands, "hands").map_err(at_hands)?;
+    let mut g = tl::Game::new(&hands, rules).map_err(at_hands)?;
+    for (k, a) in record.actions.iter().enumerate() {
+        let path = format!("{field}.actions[{k}]");
+        let (s, a) = raw_action(a, &path)?;
+        let applied = (|| {
+            let s = seat_from(s, "seat")?;
+            let a = action_from(a, "cards")?;
+            g.apply_mut(s, &a)
+        })();
+        // The core names the action's parts (seat, cards): here under actions[k].
+        applied.map_err(|e| e.within(&path))?;
+    }
+    Ok(g)
+}
+
+fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules) -> Result<pb::TienlenGameState, Error> {
+    let g = replay(record, rules, "game")?;
+    let base = record.base.unwrap_or(1);
+    let plays = |ps: Vec<tl::Play>| ps.iter().map(play_msg).collect::<Vec<_>>();
+    let mut offers = Vec::new();
+    if let Some(t) = g.turn() {
+        offers.push(pb::TienlenOffer { seat: seat(t), may_pass: g.may_pass(), plays: plays(g.legal_plays()) });
+    }
+    for (s, ps) in g.chop_offers() {
+        offers.push(pb::TienlenOffer { seat: seat(s), may_pass: false, plays: plays(ps) });
+    }
+    let transfers = g
+        .chops
+        .iter()
+        .map(|&(from, to, value)| {
+            let amount = handeval_core::money::mul(value, base, "chop payment").map_err(|e| Error::field("game.base", e.message).because(Reason::OutOfRange))?;
+            Ok(pb::Transfer { from_seat: seat(from), to_seat: seat(to), amount })
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    let (lead_seat, lead_card) = tl::first_leader(g.hands())?;
+    let leader = g.instant.is_none().then_some(g.current.leader);
+    Ok(pb::TienlenGameState {
+        over: g.is_over(),
+        winner: g.winner.map(seat),
+        to_move: g.turn().map(seat),
+        offers,
+        table: g.table().map(|(_, p)| play_msg(p)),
+        leader: leader.map_or(0, seat),
+        passed: g.passed().into_iter().map(seat).collect(),
+        hands: (0..g.players).map(|s| cards_msg(&g.held(s))).collect(),
+        played_any: (0..g.players).map(|s| g.played_any(s)).collect(),
+        tricks: g
+            .tricks
+            .iter()
+            .map(|t| pb::TienlenTrick {
+                leader: seat(t.leader),
+                first_action: t.first_action as i32,
+                last_action: t.last_action as i32,
+                over: t.over,
+                won_by: t.won_by.map(seat),
+                transfers: Vec::new(),
+            })
+            .collect(),
+        transfers,
+        first_lead: Some(pb::TienlenFirstLead { seat: seat(lead_seat), card: lead_card.to_string(), must_contain: rules.first_lead_must_contain_lowest }),
+        instant: instant_value(g.instant),
+        table_seat: g.table().map(|t| seat(t.0)),
+        round: g.round_no as i32,
+        must_contain: g.must_contain().map_or(String::new(), |c| c.to_string()),
+    })
+}
+
+/// Records longer than 52 cards allow fail the request (TOO_LARGE) before any work: a
+/// game record's actions, a round's actions, an outcome's chop rounds.
+fn over(ctx: &Ctx, field: &str, n: usize, limit: usize, what: &str) -> Result<(), Fail> {
+    if n > limit {
+        return Err(ctx.bad(field, format!("{n} {what} exceed the {limit} that 52 cards allow"), Reason::TooLarge));
+    }
+    Ok(())
+}
+
+pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<Option<pb::TienlenEvaluateResponse>, Fail> {
+    use pb::tienlen_evaluate_item::Item;
+    use pb::tienlen_evaluate_result::Result as R;
+    ctx.batch("items", req.items.len(), req.items.len())?;
+    for (i, item) in req.items.iter().enumerate() {
+        match &item.item {
+            Some(Item::Game(g)) => over(ctx, &format!("items[{i}].game.actions"), g.actions.len(), tl::MAX_ACTIONS, "actions")?,
+            Some(Item::RoundState(q)) => over(ctx, &format!("items[{i}].round_state.actions"), q.actions.len(), tl::MAX_ACTIONS, "actions")?,
+            _ => {}
+        }
+    }
+    let rules = rules(req.rules.as_ref(), ctx)?;
+    let results = ctx.each(
+        "items",
+        &req.items,
+        |_, item| {
+            Ok(match &item.item {
+                Some(Item::Play(c)) => R::Play(play_msg(&cards(Some(c)).and_then(|c| tl::classify(&c)).map_err(only("play"))?)),
+                Some(Item::Hand(c)) => {
+                    let win = (|| {
+                        let c = cards(Some(c))?;
+                        if c.len() != 13 {
+                            return Err(Error::field("cards13", format!("a dealt hand has 13 cards (got {})", c.len())));
+                        }
+                        tl::instant_win(&c)
+                    })()
+                    .map_err(only("hand"))?;
+                    R::Hand(match win {
+                        Some(w) => pb::TienlenInstantWin { kind: instant_value(Some(w.kind)), cards: Some(cards_msg(&w.cards)) },
+                        None => pb::TienlenInstantWin::default(),
+                    })
+                }
+                Some(Item::LegalPlays(q)) => {
+                    let plays = (|| {
+                        let hand = cards(q.hand.as_ref()).map_err(|e| e.within("hand"))?;
+                        let table = q.table.as_ref().map(|t| cards(Some(t)).and_then(|c| tl::classify(&c)).map_err(|e| e.within("table"))).transpose()?;
+                        tl::legal_plays(&hand, table.as_ref(), q.passed)
+                    })()
+                    .map_err(|e| rename(e, &[("cards", "hand"), ("hand", "hand"), ("table", "table")], "legal_plays"))?;
+                    R::LegalPlays(pb::TienlenPlays { plays: plays.iter().map(play_msg).collect() })
+                }
+                Some(Item::FirstLeader(q)) => {
+                    let (s, c) = hand_list(&q.hands, "hands").and_then(|h| tl::first_leader(&h)).map_err(only("first_leader.hands"))?;
+                    R::FirstLeader(pb::TienlenFirstLead { seat: seat(s), card: c.to_string(), must_contain: rules.first_lead_must_contain_lowest })
+                }
+                Some(Item::RoundState(q)) => R::RoundState(round_state(q, &rules)?),
+                Some(Item::Game(g)) => R::Game(game_state(g, &rules)?),
+                None => return Err(ItemFail::Item(Error::new("set one of play, hand, legal_plays, first_leader, round_state, game"))),
+            })
+        },
+        R::Error,
+    )?;
+    let results = results.into_iter().map(|r| pb::TienlenEvaluateResult { result: Some(r) }).collect();
+    Ok(Some(pb::TienlenEvaluateResponse { results }))
+}
+
+// ---- Compare ----
+
+pub fn compare(req: pb::TienlenCompareRequest, ctx: &Ctx) -> Result<Option<pb::TienlenCompareResponse>, Fail> {
+    use pb::tienlen_compare_result::Result as R;
+    ctx.batch("items", req.items.len(), req.items.len())?;
+    // No option of 越式13张 changes beating; the rules are validated all the same.
+    rules(req.rules.as_ref(), ctx)?;
+    let results = ctx.each(
+        "items",
+        &req.items,
+        |_, item| {
+            let play = |m: Option<&pb::Cards>, field: &str| cards(m).and_then(|c| tl::classify(&c)).map_err(|e| e.within(field));
+            let b = play(item.play.as_ref(), "play")?;
+            let a = play(item.table.as_ref(), "table")?;
+            Ok(R::Beats(tl::beats(&b, &a)?))
+        },
+        R::Error,
+    )?;
+    let results = results.into_iter().map(|r| pb::TienlenCompareResult { result: Some(r) }).collect();
+    Ok(Some(pb::TienlenCompareResponse { results }))
+}
+
+// ---- Settle ----
+
+fn outcome(o: &pb::TienlenOutcome, base: i64, carried: Option<&[Option<i64>]>, rules: &tl::Rules) -> Result<tl::Settlement, Error> {
+    let raw: Vec<_> = o.chops.iter().enumerate().map(|(k, r)| raw_actions(&r.actions, &format!("outcome.chops[{k}].actions"))).collect::<Result<_, _>>()?;
+    // A round sent twice (the same actions, as sent) would be settled twice.
+    let mut seen: std::collections::HashMap<&[(i32, Option<&[String]>)], usize> = std::collections::HashMap::new();
+    for (k, r) in raw.iter().enumerate() {
+        if let Some(&prev) = seen.get(r.as_slice()) {
+            return Err(Error::field(format!("outcome.chops[{k}]"), format!("the same round as chops[{prev}]: a round is settled once")).because(Reason::Inconsistent));
+        }
+        seen.insert(r.as_slice(), k);
+    }
+    let renames = [("remaining", "outcome.remaining"), ("winner", "outcome.winner"), ("played_any", "outcome.played_any"), ("chops", "outcome.chops")];
+    (|| {
+        let remaining = hand_list(&o.remaining, "remaining")?;
+        let winner = seat_from(o.winner, "winner")?;
+        let played_any = (!o.played_any.is_empty()).then_some(&o.played_any[..]);
+        let chops = raw.iter().enumerate().map(|(k, r)| round_from(r, &format!("chops[{k}]")).map(tl::Chop::Round)).collect::<Result<Vec<_>, _>>()?;
+        let chops = tl::chop_list(&remaining, &chops, base, rules)?;
+        tl::settle(&remaining, winner, base, played_any, &chops, carried, rules)
+    })()
+    .map_err(|e| rename(e, &renames, ""))
+}
+
+fn settle_deal(deal: &pb::TienlenDeal, rules: &tl::Rules) -> Result<pb::TienlenSettlement, Error> {
+    use pb::tienlen_deal::Deal;
+    let mut base = deal.base.unwrap_or(1);
+    let carried: Option<Vec<Option<i64>>> = (!deal.carried.is_empty()).then(|| deal.carried.iter().map(|c| c.amount).collect());
+    let carried = carried.as_deref();
+    let s = match &deal.deal {
+        Some(Deal::Outcome(o)) => outcome(o, base, carried, rules)?,
+        Some(Deal::Record(record)) => {
+            let g = replay(record, rules, "record")?;
+            if let Some(rb) = record.base {
+                // The record's own base, unless the deal sets another.
+                if let Some(db) = deal.base.filter(|&db| db != rb) {
+                    return Err(Error::field("record.base", format!("{rb} is not the deal's base {db}")).because(Reason::Inconsistent));
+                }
+                base = rb;
+            }
+            if !g.is_over() {
+                return Err(Error::field("record.actions", "the game is not over: nobody has gone out").because(Reason::IllegalAction));
+            }
+            g.settle(base, carried)?
+        }
+        Some(Deal::Instant(q)) => {
+            let renames = [("round", "chop_round.actions"), ("hands13", "instant.hands")];
+            (|| {
+                let hands = q
+                    .hands
+                    .iter()
+                    .enumerate()
+                    .map(|(i, h)| {
+                        let f = format!("hands13[{i}]");
+                        let c = cards(Some(h)).map_err(|e| e.within(&f))?;
+                        if c.len() != 13 {
+                            return Err(Error::field(f, format!("a dealt hand has 13 cards (got {})", c.len())));
+                        }
+                        Ok(c)
+                    })
+                    .collect::<Result<Vec<_>, Error>>()?;
+                tl::settle_instant(&hands, base, carried, rules)
+            })()
+            .map_err(|e| rename(e, &renames, ""))?
+        }
+        Some(Deal::ChopRound(r)) => {
+            let raw = raw_actions(&r.actions, "chop_round.actions")?;
+            let renames = [("round", "chop_round.actions"), ("hands13", "instant.hands")];
+            let transfers = round_from(&raw, "round")
+                .and_then(|actions| tl::chop_transfers(MAX_SEATS, None, &actions, base, rules))
+                .map_err(|e| rename(e, &renames, ""))?;
+            return Ok(pb::TienlenSettlement { transfers: transfers.iter().map(transfer_msg).collect(), ..Default::default() });
+        }
+        None => return Err(Error::new("set one of outcome, instant, chop_round, record")),
+    };
+    Ok((&s).into())
+}
+
+pub fn settle(req: pb::TienlenSettleRequest, ctx: &Ctx) -> Result<Option<pb::TienlenSettleResponse>, Fail> {
+    use pb::tienlen_deal::Deal;
+    use pb::tienlen_settle_result::Result as R;
+    ctx.batch("deals", req.deals.len(), req.deals.len())?;
+    for (i, deal) in req.deals.iter().enumerate() {
+        match &deal.deal {
+            Some(Deal::Record(r)) => over(ctx, &format!("deals[{i}].record.actions"), r.actions.len(), tl::MAX_ACTIONS, "actions")?,
+            Some(Deal::ChopRound(r)) => over(ctx, &format!("deals[{i}].chop_round.actions"), r.actions.len(), tl::MAX_ACTIONS, "actions")?,
+            Some(Deal::Outcome(o)) => {
+                let field = format!("deals[{i}].outcome.chops");
+                over(ctx, &field, o.chops.len(), MAX_CHOP_ROUNDS, "chop rounds")?;
+                over(ctx, &field, o.chops.iter().map(|r| r.actions.len()).sum(), tl::MAX_ACTIONS, "actions")?;
+            }
+            _ => {}
+        }
+    }
+    let rules = rules(req.rules.as_ref(), ctx)?;
+    let results = ctx.each("deals", &req.deals, |_, deal| Ok(R::Settlement(settle_deal(deal, &rules)?)), R::Error)?;
+    let results = results.into_iter().map(|r| pb::TienlenSettleResult { result: Some(r) }).collect();
+    Ok(Some(pb::TienlenSettleResponse { results }))
 }

@@ -1,0 +1,225 @@
+//! 打儲's 叫牌 (RULES 3.6): the `Calling` state class.
+
+use super::settle::{dc_settle, Settlement};
+use super::{action_parts, arity, int_or, opt_seat, replay_each, replay_reduce, rules_from, rules_py, seat_from};
+use crate::conv::{bad, given, list_from, opt_flag, IntoPyResult};
+use crate::native_class;
+use handeval_core::dachu::calling::{side_name, Call, Calling as CoreCalling, Outcome, Stage};
+use handeval_core::dachu as dc;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+
+/// `first_side`: "chu" (0), "other" (1), or None.
+pub(super) fn side_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<usize>> {
+    match given(obj) {
+        Some(o) => {
+            let s: String = o.extract().map_err(|_| bad("first_side", "must be \"chu\" or \"other\""))?;
+            match s.as_str() {
+                "chu" => Ok(Some(0)),
+                "other" => Ok(Some(1)),
+                _ => Err(bad("first_side", format!("{s:?} is not \"chu\" or \"other\""))),
+            }
+        }
+        _ => Ok(None),
+    }
+}
+
+/// The calls of a record as Python sees them: `(call, seat)`.
+pub(super) fn calls_py(history: &[(usize, Call)]) -> Vec<(&'static str, usize)> {
+    history.iter().map(|(s, c)| (c.name(), *s)).collect()
+}
+
+/// What a calling started from (pickling replays its history from here).
+#[derive(Clone, Debug)]
+pub(crate) struct CallingOrigin {
+    pub(crate) chu_side: Vec<usize>,
+    pub(crate) declared: bool,
+    pub(crate) multiplier: i64,
+    pub(crate) start_seat: usize,
+    pub(crate) first_side: Option<usize>,
+    pub(crate) rules: dc::Rules,
+}
+
+native_class! {
+    state inner, repr [phase, turn, multiplier, outcome];
+    #[pyclass(module = "handeval.dachu", name = "Calling")]
+    /// 叫牌 (RULES 3.6, the seed's flows A–D and notes 1–4) as an immutable state machine.
+    ///
+    /// ``Calling(chu_side, declared=False, multiplier=1, start_seat=0, first_side=None,
+    /// rules=None)``: ``chu_side`` the 儲 holders (1 seat: 1 vs 3; 2 seats: 2 vs 2),
+    /// ``declared`` whether a 夢宣/撐儲 happened, ``multiplier`` from the deal. Or use
+    /// :meth:`Deal.calling`. Actions: ``(call, seat)`` with ``call`` in :data:`CALLS`;
+    /// ``apply(action)`` returns the next state. States compare by value, hash, pickle (by
+    /// replaying their history) and have ``to_dict()``.
+    ///
+    /// How the seed reads (details in ``rust/handeval-core/src/dachu/calling.rs``): the 儲方
+    /// calls first after a 夢宣/撐儲 and always in 1 vs 3; a lone caller chooses 平打/踹/繳
+    /// once. A side of 2–3 is asked in seat order; all agreeing decides (all 平打 → play,
+    /// all 繳 → surrender, 踹 + 跟踹 → 踹); a differing answer restarts the side's asking
+    /// (flow D's second round: the last answer counts, a last 繳 defers to the previous
+    /// answer and is a personal surrender). 包踹 (flow C): every other member answers
+    /// 包踹 (takes over; the previous 包踹 player is 被包打) or 繳, once each. A side's 平打
+    /// starts play; a kick passes the call to the other side; if both kicked, each side
+    /// answers once more 平打/踹 (note 3). Each side's final 踹/包踹 doubles the multiplier.
+    pub struct DachuCalling {
+        pub(crate) inner: CoreCalling,
+        pub(crate) origin: CallingOrigin,
+    }
+    fields {
+        fn chu_side(&self) -> Vec<usize> {
+            let mut v = self.inner.sides[0].clone();
+            v.sort_unstable();
+            v
+        }
+        fn first_side(&self) -> &'static str {
+            side_name(self.inner.first_side)
+        }
+        /// ×2 for each side's final 踹 or 包踹.
+        fn multiplier(&self) -> i64 {
+            self.inner.multiplier
+        }
+        /// "side_call", "side_call_round2" (flow D), "bao_chuai" (flow C), "second_round"
+        /// (note 3) or "over".
+        fn phase(&self) -> &'static str {
+            self.inner.phase()
+        }
+        /// The seat to call, or None when over.
+        fn turn(&self) -> Option<usize> {
+            self.inner.turn()
+        }
+        /// The seats still to answer in the current step, in order (empty when over).
+        fn waiting(&self) -> Vec<usize> {
+            match &self.inner.stage {
+                Stage::Side { order, idx, .. } | Stage::Bao { order, idx, .. } | Stage::Again { order, idx, .. } => order[*idx..].to_vec(),
+                Stage::Over => Vec::new(),
+            }
+        }
+        /// "chu" (儲方), "other" (非儲方) or None.
+        fn calling_side(&self) -> Option<&'static str> {
+            self.inner.calling_side().map(side_name)
+        }
+        /// "play", "surrender" or None while calling.
+        fn outcome(&self) -> Option<&'static str> {
+            self.inner.outcome.map(|o| match o {
+                Outcome::Play => "play",
+                Outcome::Surrender { .. } => "surrender",
+            })
+        }
+        fn surrendered_side(&self) -> Option<&'static str> {
+            match self.inner.outcome {
+                Some(Outcome::Surrender { side }) => Some(side_name(side)),
+                _ => None,
+            }
+        }
+        /// Seats that chose 繳 (personally or as a side).
+        fn surrendered(&self) -> Vec<usize> {
+            self.inner.surrendered()
+        }
+        /// Seats 被包打: sit out, pay by their side's result.
+        fn bei_bao_da(&self) -> Vec<usize> {
+            self.inner.bei_bao_da_seats()
+        }
+        /// The 包踹 player of the 儲方 and of the 非儲方 (or None each).
+        fn bao_chuai(&self) -> (Option<usize>, Option<usize>) {
+            (self.inner.sole[0], self.inner.sole[1])
+        }
+        /// Seats that play the cards.
+        fn playing(&self) -> Vec<usize> {
+            self.inner.playing()
+        }
+        /// Each side decision: (side, call).
+        fn finals(&self) -> Vec<(&'static str, &'static str)> {
+            self.inner.finals.iter().map(|(s, c)| (side_name(*s), c.name())).collect()
+        }
+        /// Every call: (call, seat).
+        fn history(&self) -> Vec<(&'static str, usize)> {
+            calls_py(&self.inner.history)
+        }
+        fn over(&self) -> bool {
+            self.inner.is_over()
+        }
+    }
+    impl {
+        #[new]
+        #[pyo3(signature = (chu_side, declared=None, multiplier=None, start_seat=None, first_side=None, rules=None))]
+        fn new(
+            chu_side: &Bound<'_, PyAny>,
+            declared: Option<&Bound<'_, PyAny>>,
+            multiplier: Option<&Bound<'_, PyAny>>,
+            start_seat: Option<&Bound<'_, PyAny>>,
+            first_side: Option<&Bound<'_, PyAny>>,
+            rules: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<Self> {
+            let rules = rules_from(rules)?;
+            let side = list_from(chu_side, "chu_side", seat_from)?;
+            let m = int_or(multiplier, "multiplier", 1)?;
+            let start = opt_seat(start_seat, "start_seat")?.unwrap_or(0);
+            let declared = opt_flag(declared, "declared")?;
+            let first = side_from(first_side)?;
+            let inner = CoreCalling::new(&side, declared, m, start, first, &rules).py()?;
+            Ok(DachuCalling { inner, origin: CallingOrigin { chu_side: side, declared, multiplier: m, start_seat: start, first_side: first, rules } })
+        }
+
+        /// The next state; an illegal action (out of turn, unknown seat, not offered now, a
+        /// second 包踹 by the same player) is a HandevalError saying why.
+        pub(super) fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuCalling> {
+            let (name, rest) = action_parts(action)?;
+            let call = Call::parse(&name).py()?;
+            arity(&name, &rest, 1, 1)?;
+            let seat = seat_from(&rest[0], "action.seat")?;
+            Ok(DachuCalling { inner: self.inner.apply(seat, call).py()?, origin: self.origin.clone() })
+        }
+
+        /// ``[(call, seat), ...]`` allowed now.
+        #[getter]
+        fn legal_actions(&self) -> Vec<(&'static str, usize)> {
+            match self.inner.turn() {
+                Some(t) => self.inner.legal_calls().iter().map(|c| (c.name(), t)).collect(),
+                None => Vec::new(),
+            }
+        }
+
+        /// :func:`settle` with this finished calling (and, unless ``rules`` is given, the rules
+        /// it was made with).
+        #[pyo3(signature = (places=None, *, base=None, escaped=None, carried=None, rules=None))]
+        fn settle(
+            slf: &Bound<'_, Self>,
+            places: Option<&Bound<'_, PyAny>>,
+            base: Option<&Bound<'_, PyAny>>,
+            escaped: Option<&Bound<'_, PyAny>>,
+            carried: Option<&Bound<'_, PyAny>>,
+            rules: Option<&Bound<'_, PyAny>>,
+        ) -> PyResult<Settlement> {
+            dc_settle(slf.as_any(), places, base, None, None, None, escaped, carried, rules)
+        }
+
+        /// Pickled as its start and history: `dc_calling_replay(chu_side, declared,
+        /// multiplier, start_seat, first_side, rules, history)`.
+        fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+            let o = &self.origin;
+            let args = (o.chu_side.clone(), o.declared, o.multiplier, o.start_seat, o.first_side.map(side_name), rules_py(py, &o.rules)?, self.history());
+            replay_reduce(py, "dc_calling_replay", args)
+        }
+    }
+}
+
+/// Rebuilds a pickled `Calling`: the new calling with `history` applied.
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn dc_calling_replay(
+    chu_side: &Bound<'_, PyAny>,
+    declared: &Bound<'_, PyAny>,
+    multiplier: &Bound<'_, PyAny>,
+    start_seat: &Bound<'_, PyAny>,
+    first_side: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyAny>,
+    history: &Bound<'_, PyAny>,
+) -> PyResult<DachuCalling> {
+    let start = DachuCalling::new(chu_side, Some(declared), Some(multiplier), Some(start_seat), Some(first_side), Some(rules))?;
+    replay_each(start, history, None, |c, a| c.apply(a))
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(dc_calling_replay, m)?)?;
+    Ok(())
+}

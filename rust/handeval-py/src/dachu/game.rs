@@ -1,0 +1,274 @@
+//! The play of a 打儲 game (RULES 3.4, 3.4a) and the whole record: the `Game` state class
+//! and `replay_game`.
+
+use super::calling::{calls_py, CallingOrigin, DachuCalling};
+use super::deal::{deal_record, DachuDeal};
+use super::play::{set_from, DachuPlay};
+use super::settle::{settlement, Settlement};
+use super::{action_parts, arity, replay_each, replay_reduce, seat_from, seats_from};
+use crate::conv::{bad, base_from, carried_from, to_py, IntoPyResult};
+use crate::native_class;
+use crate::result::{self, card_list, Cards};
+use handeval_core::dachu::calling::{side_name, Call};
+use handeval_core::dachu::deal::Deal as CoreDeal;
+use handeval_core::dachu::{self as dc, PlayAction};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyTuple};
+
+/// One action of the play: `("play", seat, cards)`, `("pass", seat)`, `("timeout", seat)`.
+fn play_action(action: &Bound<'_, PyAny>) -> PyResult<PlayAction> {
+    let (name, rest) = action_parts(action)?;
+    match name.as_str() {
+        "play" => {
+            arity(&name, &rest, 2, 2)?;
+            let seat = seat_from(&rest[0], "action.seat")?;
+            let cards = set_from(&rest[1], "action.cards")?;
+            Ok(PlayAction::Play { seat, cards })
+        }
+        "pass" | "timeout" => {
+            arity(&name, &rest, 1, 1)?;
+            let seat = seat_from(&rest[0], "action.seat")?;
+            Ok(if name == "pass" { PlayAction::Pass { seat } } else { PlayAction::Timeout { seat } })
+        }
+        other => Err(bad("action.name", format!("unknown play action {other:?} (play, pass, timeout)"))),
+    }
+}
+
+fn play_action_py<'py>(py: Python<'py>, a: &PlayAction) -> PyResult<Bound<'py, PyTuple>> {
+    Ok(match a {
+        PlayAction::Play { seat, cards } => (a.name(), *seat, card_list(py, cards)?).into_pyobject(py)?,
+        PlayAction::Pass { seat } | PlayAction::Timeout { seat } => (a.name(), *seat).into_pyobject(py)?,
+    })
+}
+
+/// What pickling needs of the calling: where it started and its calls.
+#[derive(Clone, Debug)]
+pub(crate) struct DachuCallingParts {
+    pub(crate) origin: CallingOrigin,
+    pub(crate) history: Vec<(usize, Call)>,
+}
+
+native_class! {
+    state inner, repr [turn, places, over];
+    #[pyclass(module = "handeval.dachu", name = "Game")]
+    /// The play of a 打儲 game (RULES 3.4, 3.4a) as an immutable state machine.
+    ///
+    /// ``Game(deal, calling)``: from a finished :class:`Deal` and the finished
+    /// :class:`Calling` made from it. ``apply(action)`` with ``("play", seat, cards)``,
+    /// ``("pass", seat)`` or ``("timeout", seat)`` returns the next state or raises a
+    /// HandevalError whose ``reason`` says why. ``settle(*, base=1, escaped=(), carried=None)``
+    /// settles from the record. States compare by value, hash, pickle (by replaying the whole
+    /// record) and have ``to_dict()``.
+    pub struct DachuGame {
+        pub(crate) inner: dc::game::Game,
+        pub(crate) deal: CoreDeal,
+        pub(crate) calling: DachuCallingParts,
+    }
+    fields {
+        fn chu(&self) -> &'static str {
+            self.inner.chu.as_str()
+        }
+        fn chu_side(&self) -> Vec<usize> {
+            self.inner.chu_side.clone()
+        }
+        fn multiplier(&self) -> i64 {
+            self.inner.multiplier
+        }
+        /// Seats that play the cards (not 繳, not 被包打).
+        fn playing(&self) -> Vec<usize> {
+            (0..4).filter(|&s| self.inner.playing[s]).collect()
+        }
+        fn surrendered(&self) -> Vec<usize> {
+            self.inner.surrendered.clone()
+        }
+        fn bei_bao_da(&self) -> Vec<usize> {
+            self.inner.bei_bao_da.clone()
+        }
+        /// Per seat: the triple shown by 夢踹, or None.
+        fn shown_triples(&self) -> Vec<Option<Cards>> {
+            self.inner.shown.iter().map(|c| c.map(|c| Cards(c.to_vec()))).collect()
+        }
+        /// The dealt hands, in dealing order.
+        fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+            self.inner.hands().iter().map(|h| card_list(py, h)).collect()
+        }
+        /// Cards left per seat, in dealing order.
+        fn held<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
+            (0..4).map(|s| card_list(py, self.inner.held(s))).collect()
+        }
+        /// The seat whose 3♥ was played out for it (it does not play), or None.
+        fn auto_lead(&self) -> Option<usize> {
+            self.inner.auto_lead
+        }
+        /// The seat to move; None once over.
+        fn turn(&self) -> Option<usize> {
+            self.inner.turn
+        }
+        /// Who led the current trick.
+        fn leader(&self) -> Option<usize> {
+            self.inner.leader
+        }
+        /// The play to beat, or None on a lead.
+        fn table(&self) -> PyResult<Option<DachuPlay>> {
+            Ok(self.inner.table.as_ref().map(|(_, cards, core)| DachuPlay { core: *core, cards: cards.clone() }))
+        }
+        fn table_seat(&self) -> Option<usize> {
+            self.inner.table.as_ref().map(|t| t.0)
+        }
+        /// Seats that passed since the last play.
+        fn passed(&self) -> Vec<usize> {
+            self.inner.passed_seats()
+        }
+        /// Every play the seat to move may make, weakest first.
+        fn legal_plays(&self, py: Python<'_>) -> Vec<DachuPlay> {
+            py.detach(|| self.inner.legal_plays()).into_iter().map(DachuPlay::from).collect()
+        }
+        fn may_pass(&self) -> bool {
+            self.inner.may_pass()
+        }
+        /// Every action allowed now, as tuples.
+        fn legal_actions<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+            let Some(seat) = self.inner.turn else { return Ok(Vec::new()) };
+            let mut out: Vec<PlayAction> = py.detach(|| self.inner.legal_plays()).into_iter().map(|p| PlayAction::Play { seat, cards: p.cards }).collect();
+            if self.inner.may_pass() {
+                out.push(PlayAction::Pass { seat });
+            }
+            out.iter().map(|a| play_action_py(py, a)).collect()
+        }
+        /// The finishing order so far.
+        fn places(&self) -> Vec<usize> {
+            self.inner.places.clone()
+        }
+        fn over(&self) -> bool {
+            self.inner.is_over()
+        }
+        /// The 儲方's result ("win", "draw", "loss") once no finishing order can change it;
+        /// "surrender" when a whole side surrendered; else None.
+        fn decided(&self) -> Option<&'static str> {
+            if self.inner.surrender {
+                return Some("surrender");
+            }
+            self.inner.decided().map(|(v, _)| v.as_str())
+        }
+        /// 全殲, once decided.
+        fn wipe_out(&self) -> Option<bool> {
+            self.inner.decided().map(|(_, w)| w)
+        }
+        /// The actions applied (a timeout as the play or pass it became).
+        fn history<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+            self.inner.history.iter().map(|a| play_action_py(py, a)).collect()
+        }
+    }
+    impl {
+        #[new]
+        fn new(deal: &Bound<'_, PyAny>, calling: &Bound<'_, PyAny>) -> PyResult<Self> {
+            let deal = deal.cast::<DachuDeal>().map_err(|_| bad("deal", format!("expected a dachu.Deal, got {}", crate::conv::type_name(deal))))?;
+            let calling = calling.cast::<DachuCalling>().map_err(|_| bad("calling", format!("expected a dachu.Calling, got {}", crate::conv::type_name(calling))))?;
+            game_from(deal.get(), calling.get())
+        }
+
+        /// The next state; an action the record does not allow raises (``.reason`` says why).
+        fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuGame> {
+            let a = play_action(action)?;
+            let inner = self.inner.apply(&a).map_err(|e| e.within("action")).py()?;
+            Ok(DachuGame { inner, deal: self.deal.clone(), calling: self.calling.clone() })
+        }
+
+        /// The HandevalError ``apply(action)`` would raise (not raised), or None when allowed.
+        fn check(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
+            match self.apply(action) {
+                Ok(_) => Ok(None),
+                Err(e) => result::item_error(py, e).map(Some),
+            }
+        }
+
+        /// Settle from the record (RULES 3.7, then the cap): the places are derived (once
+        /// decided, the players still holding cards follow in turn order); ``escaped``
+        /// abandons the game.
+        #[pyo3(signature = (*, base=None, escaped=None, carried=None))]
+        fn settle(&self, base: Option<&Bound<'_, PyAny>>, escaped: Option<&Bound<'_, PyAny>>, carried: Option<&Bound<'_, PyAny>>) -> PyResult<Settlement> {
+            let base = base_from(base)?;
+            let escaped = seats_from(escaped, "escaped")?;
+            let carried = carried_from(carried, "carried")?;
+            Ok(settlement(self.inner.settle(base, &escaped, carried).py()?))
+        }
+
+        /// Pickled as the whole record: `dc_game_replay(hands, first_seat, rules,
+        /// deal_actions, start_seat, first_side, calls, plays)`.
+        fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+            let (hands, first_seat, rules, deal_actions) = deal_record(py, &self.deal)?;
+            let o = &self.calling.origin;
+            let calls = calls_py(&self.calling.history);
+            let args = (hands, first_seat, rules, deal_actions, o.start_seat, o.first_side.map(side_name), calls, self.history(py)?);
+            replay_reduce(py, "dc_game_replay", args)
+        }
+    }
+}
+
+fn game_from(deal: &DachuDeal, calling: &DachuCalling) -> PyResult<DachuGame> {
+    let o = &calling.origin;
+    let mut side = deal.inner.chu_side().unwrap_or_default();
+    side.sort_unstable();
+    let mut called = o.chu_side.clone();
+    called.sort_unstable();
+    if deal.inner.finished && (called != side || o.multiplier != deal.inner.multiplier || o.declared != deal.inner.declared()) {
+        return Err(to_py(
+            handeval_core::Error::field("calling", "was not made from this deal (its 儲方, multiplier or declaration differ): use deal.calling()")
+                .because(handeval_core::Reason::Inconsistent),
+        ));
+    }
+    let inner = dc::game::Game::new(&deal.inner, &calling.inner).py()?;
+    Ok(DachuGame { inner, deal: deal.inner.clone(), calling: DachuCallingParts { origin: o.clone(), history: calling.inner.history.clone() } })
+}
+
+/// ``replay_game(hands, deal_actions, calls, plays, *, first_seat=0, start_seat=None,
+/// first_side=None, rules=None) -> Game``: the deal, the calling and the play replayed in
+/// one call; an error names ``deal_actions[i]``, ``calls[i]`` or ``plays[i]``.
+#[pyfunction]
+#[pyo3(signature = (hands, deal_actions, calls, plays, *, first_seat=None, start_seat=None, first_side=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
+fn dc_replay_game(
+    hands: &Bound<'_, PyAny>,
+    deal_actions: &Bound<'_, PyAny>,
+    calls: &Bound<'_, PyAny>,
+    plays: &Bound<'_, PyAny>,
+    first_seat: Option<&Bound<'_, PyAny>>,
+    start_seat: Option<&Bound<'_, PyAny>>,
+    first_side: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<DachuGame> {
+    // Bounds first: a deal has at most 9 deals + 12 declarations + finish; a calling at
+    // most a few dozen calls; the play at most MAX_PLAYS.
+    for (obj, field, max) in [(deal_actions, "deal_actions", 64usize), (calls, "calls", 64), (plays, "plays", dc::game::MAX_PLAYS)] {
+        crate::conv::check_list(obj, field)?;
+        let n = obj.len()?;
+        if n > max {
+            return Err(to_py(handeval_core::Error::field(field, format!("{n} entries are more than a game allows (at most {max})")).because(handeval_core::Reason::TooLarge)));
+        }
+    }
+    let deal = replay_each(DachuDeal::new(hands, first_seat, rules)?, deal_actions, Some("deal_actions"), |d, a| d.apply(a))?;
+    let calling = replay_each(deal.calling(start_seat, first_side)?, calls, Some("calls"), |c, a| c.apply(a))?;
+    replay_each(game_from(&deal, &calling)?, plays, Some("plays"), |g, a| g.apply(a))
+}
+
+/// Rebuilds a pickled `Game` (positional form of :func:`dc_replay_game`).
+#[pyfunction]
+#[allow(clippy::too_many_arguments)]
+fn dc_game_replay(
+    hands: &Bound<'_, PyAny>,
+    first_seat: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyAny>,
+    deal_actions: &Bound<'_, PyAny>,
+    start_seat: &Bound<'_, PyAny>,
+    first_side: &Bound<'_, PyAny>,
+    calls: &Bound<'_, PyAny>,
+    plays: &Bound<'_, PyAny>,
+) -> PyResult<DachuGame> {
+    dc_replay_game(hands, deal_actions, calls, plays, Some(first_seat), Some(start_seat), Some(first_side), Some(rules))
+}
+
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(dc_replay_game, m)?)?;
+    m.add_function(wrap_pyfunction!(dc_game_replay, m)?)?;
+    Ok(())
+}
