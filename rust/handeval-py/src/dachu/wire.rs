@@ -6,7 +6,8 @@
 
 mod state;
 
-use crate::wire::{join, pb, Ctx, Fail, ItemFail};
+use crate::wire::{cards_msg, enum_name, enum_value, join, pb, rename, Ctx, Fail, ItemFail, WireOption};
+use crate::wire_rules;
 use handeval_core::cards::{parse_tokens, Card, MAX_RECORD_ACTIONS};
 use handeval_core::dachu::calling::Call;
 use handeval_core::dachu::game::Game;
@@ -50,12 +51,11 @@ fn check_record(ctx: &Ctx, path: &str, r: &pb::DachuGameRecord) -> Result<(), Fa
 // ---- enums: the proto value <-> the core's name ----
 
 /// A generated proto enum: its value names are `PREFIX` + the core's name upper-cased.
-pub(crate) trait ProtoEnum: Sized + Copy + TryFrom<i32> {
+pub(crate) trait ProtoEnum: Sized + Copy + TryFrom<i32> + Into<i32> {
     const TYPE: &'static str;
     const PREFIX: &'static str;
     fn full_name(self) -> &'static str;
     fn from_full(name: &str) -> Option<Self>;
-    fn value(self) -> i32;
 }
 
 macro_rules! proto_enums {
@@ -68,9 +68,6 @@ macro_rules! proto_enums {
             }
             fn from_full(name: &str) -> Option<Self> {
                 Self::from_str_name(name)
-            }
-            fn value(self) -> i32 {
-                self as i32
             }
         }
     )+};
@@ -92,63 +89,23 @@ proto_enums! {
 }
 
 /// The core's name of the proto enum value `v` (`DACHU_COLOUR_RED` → `"red"`); None for
-/// UNSPECIFIED; a number the enum does not have (a newer client) is the error message.
+/// UNSPECIFIED; a number the enum does not have is the error message (`wire::enum_name`).
 fn name_of<E: ProtoEnum>(v: i32) -> Result<Option<String>, String> {
-    if v == 0 {
-        return Ok(None);
-    }
-    match E::try_from(v) {
-        Ok(e) => Ok(Some(e.full_name()[E::PREFIX.len()..].to_ascii_lowercase())),
-        Err(_) => Err(format!("{v} is not a value of {}", E::TYPE)),
-    }
+    enum_name::<E>(v, E::PREFIX, E::TYPE, |e| e.full_name())
 }
 
-/// The proto enum value of the core's name (0, UNSPECIFIED, if the enum has none: a test
-/// keeps the enums and the core's lists equal).
+/// The proto enum value of the core's name (`wire::enum_value`).
 pub(crate) fn value_of<E: ProtoEnum>(name: &str) -> i32 {
-    E::from_full(&format!("{}{}", E::PREFIX, name.to_ascii_uppercase())).map_or(0, E::value)
+    enum_value(E::from_full, E::PREFIX, name)
 }
 
 // ---- rules: the message → the core's Rules, by the core's list of options ----
-
-/// How one option is read from its proto field (`optional`: unset = the default); an
-/// error is the message, the caller names the option.
-trait WireOption: Sized {
-    type Wire: Copy;
-    fn read(v: Self::Wire, default: Self) -> Result<Self, String>;
-    /// Enum options: whether the number is a value of the enum, checked for every option
-    /// before any is read (as the Python converter named the first bad enum first).
-    fn known(_v: Self::Wire) -> Result<(), String> {
-        Ok(())
-    }
-}
-
-impl WireOption for bool {
-    type Wire = Option<bool>;
-    fn read(v: Option<bool>, default: bool) -> Result<bool, String> {
-        Ok(v.unwrap_or(default))
-    }
-}
-
-impl WireOption for u32 {
-    type Wire = Option<i32>;
-    fn read(v: Option<i32>, default: u32) -> Result<u32, String> {
-        match v {
-            None => Ok(default),
-            Some(n) => u32::try_from(n).map_err(|_| format!("must be a non-negative integer (got {n})")),
-        }
-    }
-}
 
 /// Text options of the core read from a proto enum (UNSPECIFIED = the default), parsed
 /// by the core's `parse`.
 macro_rules! enum_options {
     ($($ty:ty => $proto:ty;)+) => {$(
-        impl WireOption for $ty {
-            type Wire = Option<i32>;
-            fn known(v: Option<i32>) -> Result<(), String> {
-                name_of::<$proto>(v.unwrap_or(0)).map(|_| ())
-            }
+        impl WireOption<i32> for $ty {
             fn read(v: Option<i32>, default: Self) -> Result<Self, String> {
                 match name_of::<$proto>(v.unwrap_or(0))? {
                     None => Ok(default),
@@ -165,36 +122,15 @@ enum_options! {
     dc::rules::DeclareOncePer => pb::DachuDeclareOncePer;
 }
 
-macro_rules! wire_rules {
-    (
-        $(#[$meta:meta])*
-        pub struct $name:ident;
-        $( $(#[$ometa:meta])* $opt:ident : $ty:ty = $default:expr; )+
-    ) => {
-        $(#[$meta])*
-        fn $name(m: Option<&pb::DachuRules>, ctx: &Ctx) -> Result<Rules, Fail> {
-            let Some(m) = m else { return Ok(Rules::default()) };
-            $( <$ty as WireOption>::known(m.$opt)
-                .map_err(|msg| ctx.bad(concat!("rules.", stringify!($opt)), msg, Reason::BadRule))?; )+
-            let d = Rules::default();
-            let rules = Rules {
-                $( $opt: <$ty as WireOption>::read(m.$opt, d.$opt)
-                    .map_err(|msg| ctx.bad(concat!("rules.", stringify!($opt)), msg, Reason::BadRule))?, )+
-            };
-            rules.validate().map_err(|e| {
-                let reason = if e.reason == Reason::Invalid { Reason::BadRule } else { e.reason };
-                ctx.bad(&join(&["rules", e.field.as_deref().unwrap_or("")]), e.message, reason)
-            })?;
-            Ok(rules)
-        }
-    };
-}
-
 handeval_core::dachu_rule_options!(wire_rules! {
-    /// The request's rules (unset options and UNSPECIFIED enums: the defaults); a bad
-    /// value fails the request naming `dachu.rules.<option>` (reason BAD_RULE).
-    pub struct rules_of;
+    fn rules_from(pb::DachuRules) -> Rules;
 });
+
+/// The request's rules (unset options and UNSPECIFIED enums: the defaults); a bad value
+/// fails the request naming `dachu.rules.<option>` (reason BAD_RULE).
+fn rules_of(m: Option<&pb::DachuRules>, ctx: &Ctx) -> Result<Rules, Fail> {
+    rules_from(m, &ctx.field("rules"))
+}
 
 // ---- small conversions ----
 
@@ -211,14 +147,7 @@ fn under(path: &str) -> impl Fn(Error) -> ItemFail + '_ {
 /// A core error of the action at `field` (`deal.actions[3]`): the core's own `action`
 /// segment is that field.
 fn action_at(field: &str) -> impl Fn(Error) -> ItemFail + '_ {
-    move |e| {
-        let inner = match e.field.as_deref() {
-            Some("action") => None,
-            Some(f) => Some(f.strip_prefix("action.").or_else(|| f.strip_prefix("action").filter(|r| r.starts_with('['))).unwrap_or(f).to_string()),
-            None => None,
-        };
-        ItemFail::Item(Error { field: inner, ..e }.within(field))
-    }
+    move |e| ItemFail::Item(rename(e, &[("action", "")], field))
 }
 
 /// The entries of an optional `Cards` field (unset: none).
@@ -352,14 +281,7 @@ fn calling_query(q: &pb::DachuCallingQuery, rules: &Rules, path: &str) -> Result
     use pb::dachu_calling_query::Origin;
     let first_side = side_at(q.first_side, &join(&[path, "first_side"]))?;
     // The core's argument names → the proto fields that held them.
-    let renamed = |e: Error| {
-        let field = e.field.clone().unwrap_or_default();
-        let field = match field.split_once(['.', '[']).map_or(field.as_str(), |(head, _)| head) {
-            "chu_side" | "multiplier" => format!("start.{field}"),
-            _ => field,
-        };
-        ItemFail::Item(Error { field: Some(join(&[path, &field])), ..e })
-    };
+    let renamed = |e: Error| ItemFail::Item(rename(e, &[("chu_side", "start.chu_side"), ("multiplier", "start.multiplier")], path));
     let c = match &q.origin {
         Some(Origin::Deal(d)) => {
             let deal = deal_query(d, rules, &join(&[path, "deal"]))?;
@@ -548,7 +470,7 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules) -> Result<pb::dachu
                 columns: &q.columns,
             };
             let Plays::Timeout(got) = plays_query(query, rules)? else { unreachable!("a timeout_play query") };
-            Out::TimeoutPlay(pb::DachuTimeoutPlay { passes: got.is_none(), cards: Some(state::cards_msg(got.as_deref().unwrap_or(&[]))) })
+            Out::TimeoutPlay(pb::DachuTimeoutPlay { passes: got.is_none(), cards: Some(cards_msg(got.as_deref().unwrap_or(&[]))) })
         }
         Some(Item::Deal(q)) => Out::Deal(state::deal_msg(&deal_query(q, rules, "deal")?)),
         Some(Item::Calling(q)) => Out::Calling(state::calling_msg(&calling_query(q, rules, "calling")?)),
@@ -647,16 +569,14 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
         Some(Kind::Outcome(o)) => {
             let from_calling = o.calling.is_some();
             // The core's argument names → the proto fields that held them.
-            let renamed = |e: Error| {
-                let field = e.field.clone().unwrap_or_default();
-                let head = field.split_once(['.', '[']).map_or(field.as_str(), |(head, _)| head);
-                let field = match head {
-                    "chu_side" if from_calling => format!("outcome.calling{}", &field[head.len()..]),
-                    "chu_side" | "places" | "multiplier" | "surrendered" | "bei_bao_da" => format!("outcome.{field}"),
-                    _ => field,
-                };
-                ItemFail::Item(Error { field: Some(field), ..e })
-            };
+            let renames = [
+                ("chu_side", if from_calling { "outcome.calling" } else { "outcome.chu_side" }),
+                ("places", "outcome.places"),
+                ("multiplier", "outcome.multiplier"),
+                ("surrendered", "outcome.surrendered"),
+                ("bei_bao_da", "outcome.bei_bao_da"),
+            ];
+            let renamed = |e: Error| ItemFail::Item(rename(e, &renames, ""));
             // As the Python API took them: the places, then the calling's or the four
             // fields, then the escapes.
             let places = || -> Result<Option<Vec<usize>>, ItemFail> {

@@ -2,7 +2,7 @@
 //! core type (see `crate::wire`).
 
 use super::{value_of, Replayed};
-use crate::wire::pb;
+use crate::wire::{cards_msg, pb};
 use handeval_core::cards::Card;
 use handeval_core::dachu::calling::side_name;
 use handeval_core::dachu::deal::SEATS;
@@ -17,10 +17,6 @@ fn int(i: usize) -> i32 {
 
 fn ints(v: &[usize]) -> Vec<i32> {
     v.iter().map(|&i| int(i)).collect()
-}
-
-pub(super) fn cards_msg(cards: &[Card]) -> pb::Cards {
-    pb::Cards { cards: cards.iter().map(|c| c.to_string()).collect() }
 }
 
 fn colour(chu: Option<Chu>) -> i32 {
