@@ -338,13 +338,6 @@ def test_workers_packed(benchmark, request, workers):
 
 # ---- server CPU per unary call: handeval vs a bare grpc.aio server, same run ----
 
-#: Each window loads both servers at once for this many seconds; windows per call kind.
-OVERHEAD_SECONDS = 2.0
-OVERHEAD_WINDOWS = 5
-OVERHEAD_RATE = 800  # open loop: calls/s to each server
-OVERHEAD_CALLERS = 16  # closed loop: callers per server
-
-
 def _overhead_payloads():
     deal = DEALS[0]
     return {
@@ -357,124 +350,9 @@ def _overhead_payloads():
     }
 
 
-def _on_cpu_ns(pid: int) -> int:
-    """Nanoseconds every thread of ``pid`` has run (/proc/<pid>/task/*/schedstat): finer
-    than the clock ticks of /proc/<pid>/stat."""
-    total = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            total += int((task / "schedstat").read_text().split()[0])
-        except (OSError, ValueError, IndexError):
-            pass  # a thread that just ended
-    return total
-
-
-def _cpu_per_call_together(servers, rpc: str, payload: bytes, seconds: float, windows: int,
-                           rate: float = 0, callers: int = 0):
-    """Server CPU seconds per call of each server, measured in ``windows`` windows of
-    ``seconds`` during which all servers are called at once, so load from other jobs hits
-    them alike. Open loop (``rate``): every server gets the same stream of ``rate`` calls/s
-    on a fixed schedule, whatever the answers' pace (the same arrivals: stable ratios).
-    Closed loop (``callers``): each server has that many callers sending their next call
-    when the last is answered (saturation: calls bunch up and share wake-ups, which varies
-    with the load). -> per server, the list of per-window figures."""
-    loop = asyncio.new_event_loop()
-    asyncio.set_event_loop(loop)
-    opts = OPTIONS + [("grpc.use_local_subchannel_pool", 1)]
-
-    async def run():
-        chans = [[grpc.aio.insecure_channel(s.target, options=opts) for _ in range(callers or 4)] for s in servers]
-        stubs = [[c.unary_unary(scenarios.method_path(rpc)) for c in cs] for cs in chans]
-        done = [0] * len(servers)
-        tasks = set()
-        running = True
-
-        async def call(k, stub):
-            await stub(payload, timeout=60)
-            done[k] += 1
-
-        async def caller(k, stub):
-            while running:
-                await call(k, stub)
-
-        def start(coro):
-            t = asyncio.ensure_future(coro)
-            tasks.add(t)
-            t.add_done_callback(tasks.discard)
-
-        await asyncio.gather(*(stub(payload, timeout=60) for row in stubs for stub in row for _ in range(10)))  # warm-up
-        if callers:
-            for k, row in enumerate(stubs):
-                for stub in row:
-                    start(caller(k, stub))
-        t0, sent, snaps = loop.time(), 0, []
-        while len(snaps) <= windows:
-            now = loop.time()
-            while rate and sent < (now - t0) * rate:  # the calls due by now
-                for k, row in enumerate(stubs):
-                    start(call(k, row[sent % len(row)]))
-                sent += 1
-            if now >= t0 + 0.3 + len(snaps) * seconds:
-                snaps.append(([_on_cpu_ns(s.proc.pid) for s in servers], list(done)))
-            await asyncio.sleep(0.001 if rate else 0.01)
-        running = False
-        await asyncio.gather(*list(tasks), return_exceptions=True)
-        await asyncio.gather(*(c.close() for cs in chans for c in cs))
-        return [[(c1[k] - c0[k]) / 1e9 / max(1, n1[k] - n0[k]) for (c0, n0), (c1, n1) in zip(snaps, snaps[1:])]
-                for k in range(len(servers))]
-
-    try:
-        return loop.run_until_complete(run())
-    finally:
-        loop.close()
-        asyncio.set_event_loop(None)
-
-
-def test_server_cpu_overhead_vs_bare_grpc_aio(capsys):
-    """Server CPU per unary call of `handeval serve` (1 worker) over that of a bare
-    grpc.aio server answering every call with an empty message (`bench-load --server-kind floor`),
-    both called at once in each measuring window (see _cpu_per_call_together), open loop
-    at OVERHEAD_RATE calls/s and closed loop with OVERHEAD_CALLERS callers per server.
-    Prints the per-window ratios, their median and the load; docs/grpc.md quotes the
-    medians. Asserts only that the answers are real (no timing threshold)."""
-    import statistics
-
-    payloads = _overhead_payloads()
-    floor = load.SpawnedServer(kind="floor").wait_serving()
-    handeval = load.SpawnedServer(1).wait_serving()
-    modes = {f"open loop, {OVERHEAD_RATE} calls/s to each": {"rate": OVERHEAD_RATE},
-             f"closed loop, {OVERHEAD_CALLERS} callers each": {"callers": OVERHEAD_CALLERS}}
-    rows = []
-    try:
-        with grpc.insecure_channel(handeval.target) as ch:  # the handeval answers are real answers
-            stub = handeval_pb2_grpc.HandevalStub(ch)
-            for _, (rpc, req) in payloads.items():
-                r = getattr(stub, rpc)(req, timeout=10).shisanshui.results[0]
-                assert r.WhichOneof("result") != "error", r
-        load_before = load.machine_info()["loadavg_1_5_15"]
-        for mode, kw in modes.items():
-            for name, (rpc, req) in payloads.items():
-                f, h = _cpu_per_call_together([floor, handeval], rpc, req.SerializeToString(), OVERHEAD_SECONDS,
-                                              OVERHEAD_WINDOWS, **kw)
-                rows.append((mode, name, f, h, [b / a for a, b in zip(f, h)]))
-    finally:
-        floor.stop()
-        handeval.stop()
-    with capsys.disabled():
-        print(f"\nserver CPU per unary call, {OVERHEAD_WINDOWS} windows of {OVERHEAD_SECONDS:g} s, both servers "
-              f"called at once (load before {load_before}, after {load.machine_info()['loadavg_1_5_15']}):")
-        print(f"  {'call':<26} {'bare grpc.aio':>14} {'handeval':>10} {'ratio':>7}   per window")
-        for i, (mode, name, f, h, ratios) in enumerate(rows):
-            if i == 0 or rows[i - 1][0] != mode:
-                print(f"  {mode}:")
-            print(f"  {name:<26} {statistics.median(f) * 1e6:>11.0f} µs {statistics.median(h) * 1e6:>7.0f} µs "
-                  f"{statistics.median(ratios):>6.2f}x   {' '.join(f'{x:.2f}' for x in ratios)}")
-    for _, _, f, h, _ in rows:
-        assert min(f) > 0 and min(h) > 0
-
-
-# ---- the servicer's own cost per call, in process (no gRPC stack): what the overhead
-# ratio above is made of, beside the grpc.aio machinery itself ----
+# ---- the servicer's own cost per call, in process (no gRPC stack): what handeval adds
+# per call beside the grpc.aio machinery (benches/bench_wire.py compares whole servers
+# with the bare grpc.aio floor) ----
 
 class _Context:
     """The two methods of a grpc.aio context that a successful call uses."""
@@ -499,8 +377,9 @@ def _api_call(name):
 @pytest.mark.parametrize("name", list(_overhead_payloads()))
 @pytest.mark.parametrize("path", ["baseline_python_api", "servicer"])
 def test_servicer_in_process(benchmark, name, path):
-    """One call of the HandevalService coroutine (parse, limits, converter, serialize,
-    metrics) vs the Python API call alone, in one group per payload."""
+    """One call of the HandevalService coroutine (request bytes in: decoding, limits and
+    the work in Rust, metrics; answer bytes out) vs the Python API call alone, in one
+    group per payload."""
     from concurrent.futures import ThreadPoolExecutor
 
     from handeval.server import service
@@ -513,12 +392,12 @@ def test_servicer_in_process(benchmark, name, path):
         return
     rpc, req = _overhead_payloads()[name]
     svc, ctx = service.HandevalService(ServerConfig(), ThreadPoolExecutor(1)), _Context()
-    parse, method, data = service._deserializer(service.REQUESTS[rpc]), getattr(svc, rpc), req.SerializeToString()
+    method, data = getattr(svc, rpc), req.SerializeToString()  # the servicer takes the request's bytes
     loop = asyncio.new_event_loop()
 
     async def hundred():
         for _ in range(100):
-            await method(parse(data), ctx)
+            await method(data, ctx)
 
     try:
         benchmark.extra_info["items"] = 100

@@ -2,9 +2,8 @@
 
 Layout: ``config`` (flags and environment), ``app`` (one grpc.aio server process),
 ``supervisor`` (``--workers N``), ``service`` (dispatch, limits, status codes, metrics,
-logs), ``common`` (shared conversion helpers) and one module per game converting its
-requests to the Python API: ``shisanshui`` (越式13张 and 打儲 are answered in Rust by the
-binding's ``tienlen/wire.rs`` and ``dachu/wire.rs``).
+logs), ``common`` (shared conversion helpers). Every game's requests are answered in Rust
+by the binding (``_core.wire_answer``, ``rust/handeval-py/src/<game>/wire.rs``).
 """
 
 from __future__ import annotations

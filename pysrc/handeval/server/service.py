@@ -22,19 +22,13 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from handeval import _core
 from handeval.server import common, metrics
-from handeval.server import shisanshui
 from handeval.server.config import ServerConfig
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc
 
 log = logging.getLogger("handeval.server")
 
-#: The converter of each RPC and game (Arrange exists for 十三水 only).
-HANDLERS: Dict[str, Dict[str, Callable[[Any, common.Batch], Any]]] = {
-    "Evaluate": {"shisanshui": shisanshui.evaluate},
-    "Compare": {"shisanshui": shisanshui.compare},
-    "Settle": {"shisanshui": shisanshui.settle},
-    "Arrange": {"shisanshui": shisanshui.arrange},
-}
+#: The Python converter of each RPC and game not answered in Rust yet (none: every game is).
+HANDLERS: Dict[str, Dict[str, Callable[[Any, common.Batch], Any]]] = {"Evaluate": {}, "Compare": {}, "Settle": {}}
 RESPONSES: Dict[str, Any] = {
     "Evaluate": pb.EvaluateResponse, "Compare": pb.CompareResponse,
     "Settle": pb.SettleResponse, "Arrange": pb.ArrangeResponse,
@@ -89,7 +83,6 @@ def wrap(rpc: str, game: str, payload: bytes) -> bytes:
 #: Each game's bound check on the records in a request (before any work): a record longer
 #: than 52 cards allow is the request's fault → BadRequest with reason too_large.
 LIMITS: Dict[str, Callable[[str, Any], None]] = {
-    "shisanshui": lambda rpc, sub: None,
 }
 
 #: The batch field of each RPC's game request.
@@ -105,20 +98,9 @@ INLINE_BYTES = 1024
 
 
 def _counted(rpc: str, game: str, sub) -> int:
-    """Items counted against --max-batch: the batch, plus the rows of 十三水 Compare
-    ``order`` items (an item holding many rows is as much work as many items)."""
-    n = len(getattr(sub, BATCH_FIELD[rpc]))
-    if rpc == "Compare" and game == "shisanshui":
-        n += shisanshui.order_rows(sub)
-    return n
-
-
-def _packed_rows(rpc: str, game: str, sub) -> int:
-    """Rows sent on the packed bulk path (十三水 Evaluate): bounded by the message size,
-    not by --max-batch, but counted as items in the metrics and the call log."""
-    if rpc == "Evaluate" and game == "shisanshui":
-        return len(sub.packed_rows) // (sub.row_size or 5)
-    return 0
+    """Items counted against --max-batch: the batch (十三水, answered in Rust, also counts
+    the rows of its Compare ``order`` items: see ``Ctx::batch`` in wire.rs)."""
+    return len(getattr(sub, BATCH_FIELD[rpc]))
 
 
 #: google.rpc.ErrorInfo.domain of the service's errors.
@@ -243,11 +225,15 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             else:
                 metrics.INFLIGHT.inc()
                 gauged = True
-                future = asyncio.get_running_loop().run_in_executor(self.executor, self._answer, rpc, data, call, True)
+                work = self.executor.submit(self._answer, rpc, data, call, True)
                 try:
-                    out = await future
+                    out = await asyncio.wrap_future(work)
                 except asyncio.CancelledError:
                     call.cancel()  # the worker thread stops at its next check
+                    # The call stays in flight until its work stops (a large request's
+                    # decoding runs to its end before the first check).
+                    gauged = False
+                    work.add_done_callback(lambda _: metrics.INFLIGHT.dec())
                     raise
             if out is not None:
                 return out
@@ -312,8 +298,6 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
                 raise common.BadRequest(
                     f"{game}.samples", f"{sub.samples} samples per hand exceed the limit of {self.config.max_samples} "
                     "(the server's --max-samples)", "too_large")
-            packed = _packed_rows(rpc, game, sub)
-            items += packed
             if rpc != "Arrange" and items <= INLINE_ITEMS:
                 # Done within this step of the event loop, in microseconds: no deadline to
                 # watch, and no moment at which the in-flight gauge could be read.

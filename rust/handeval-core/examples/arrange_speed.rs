@@ -11,7 +11,8 @@
 //! `cargo run --release -p handeval-core --example arrange_speed -- [--hands 2000] [--seed 1]
 //!  [--opponents 3] [--top-k 1] [--rounds 3] [--baseline reference|prior] [--worst 10]`;
 //! with `ARRANGE_PROFILE=fast` (or `prior`, `baseline`) it only runs that search, for
-//! `perf` or `valgrind --tool=callgrind`.
+//! `perf` or `valgrind --tool=callgrind`, on every hand or, with `ARRANGE_ONLY=895,1534`,
+//! on those hands only (the numbers of the slowest-hands list).
 
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::arrange::sim::{deck, Rng};
@@ -69,8 +70,13 @@ fn main() {
             _ => arrange,
         };
         let deals: Vec<Vec<Card>> = (0..hands as u64).map(|i| deck(&mut Rng::for_item(seed, 13, i))[..13].to_vec()).collect();
+        // ARRANGE_ONLY=i,j,…: only those hands (e.g. the slowest, listed by a timed run).
+        let picked: Vec<&Vec<Card>> = match std::env::var("ARRANGE_ONLY") {
+            Ok(only) => only.split(',').map(|i| &deals[i.trim().parse::<usize>().expect("ARRANGE_ONLY: hand numbers")]).collect(),
+            Err(_) => deals.iter().collect(),
+        };
         for _ in 0..rounds {
-            for h in &deals {
+            for h in &picked {
                 std::hint::black_box(run(h, &o, &r).unwrap());
             }
         }

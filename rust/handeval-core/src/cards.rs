@@ -138,6 +138,22 @@ fn parse_suit(s: &str) -> Option<u8> {
 /// Parse one card token: rank then suit (`As`, `10d`, `7♣`), or a suit symbol/letter
 /// first (`♥3`). Ranks and suits use disjoint characters, so either order is unambiguous.
 pub fn parse_card(token: &str) -> Result<Card> {
+    // The common form first (`As`, `td`: two ASCII characters, rank then suit), without
+    // the general loop's allocation; anything else (and every error) goes the long way.
+    if let [r, s] = token.as_bytes() {
+        if let Some(r) = RANK_CHARS.iter().position(|&c| c as u8 == r.to_ascii_uppercase()) {
+            let s = match s {
+                b's' | b'S' => Some(suit::SPADES),
+                b'h' | b'H' => Some(suit::HEARTS),
+                b'd' | b'D' => Some(suit::DIAMONDS),
+                b'c' | b'C' => Some(suit::CLUBS),
+                _ => None,
+            };
+            if let Some(s) = s {
+                return Ok(Card::new(r as u8, s));
+            }
+        }
+    }
     let chars: Vec<(usize, char)> = token.char_indices().collect();
     if chars.is_empty() {
         return Err(Error::new("empty card").because(Reason::BadCard));

@@ -99,6 +99,15 @@ pub fn share_proportional(total: i64, weights: &[i64]) -> Result<Vec<i64>> {
     Ok(share_wide(total as i128, &w)?.into_iter().map(|s| s as i64).collect())
 }
 
+/// `carried` (the carried-in amounts, one per seat) has `entries` entries for `players`
+/// seats: anything else is refused before any work (a huge list fails at its length).
+pub fn check_carried_len(entries: usize, players: usize) -> Result<()> {
+    if entries != players {
+        return Err(Error::field("carried", format!("has {entries} entries for {players} players")));
+    }
+    Ok(())
+}
+
 /// 防以小博大, the cap of RULES §4: nobody wins or loses more than they carried in, and
 /// the side with the larger total is scaled down to the smaller one, exactly zero-sum.
 /// `carried[i] == None` leaves seat i uncapped. `theoretical` must add up to 0.
@@ -106,12 +115,7 @@ pub fn share_proportional(total: i64, weights: &[i64]) -> Result<Vec<i64>> {
 /// bits, so whether a game settles never depends on the seat order: every game whose
 /// clamped amounts fit in an `i64` (they always do) settles.
 pub fn cap(theoretical: &[i64], carried: &[Option<i64>]) -> Result<Vec<i64>> {
-    if theoretical.len() != carried.len() {
-        return Err(Error::field(
-            "carried",
-            format!("has {} entries for {} players", carried.len(), theoretical.len()),
-        ));
-    }
+    check_carried_len(carried.len(), theoretical.len())?;
     for (i, c) in carried.iter().enumerate() {
         if let Some(c) = c {
             if *c < 0 {

@@ -241,7 +241,10 @@ impl Ctx<'_> {
     /// where (e.g. "after 32 of 100 items").
     pub fn check_at(&self, where_: impl FnOnce() -> String) -> Result<(), Fail> {
         let mut stop = self.call.stop.load(Ordering::Relaxed);
-        if stop == 0 && self.call.deadline.is_some_and(|d| Instant::now() > d) {
+        // A call past its deadline stops for it, even when the cancel came first: a
+        // loaded server can see the client's cancel at the deadline ahead of its own
+        // clock's deadline by more than the slack (the request's headers read late).
+        if stop != 2 && self.call.deadline.is_some_and(|d| Instant::now() > d) {
             stop = 2;
         }
         match stop {
@@ -259,6 +262,13 @@ impl Ctx<'_> {
     /// a stop flag).
     pub fn stopped(&self) -> bool {
         self.check_at(String::new).is_err()
+    }
+
+    /// The `ItemError` of the item `name[i]` (counted), for work that answers items out of
+    /// [`Ctx::each`] (e.g. in chunks).
+    pub fn item_failed(&self, name: &str, i: usize, e: Error) -> pb::ItemError {
+        self.call.item_errors.fetch_add(1, Ordering::Relaxed);
+        item_error(name, i, e)
     }
 
     /// One result per item of the batch field `name`: `f(i, item)` answers the item; its
@@ -289,6 +299,108 @@ impl Ctx<'_> {
         }
         Ok(out)
     }
+}
+
+// ---- rules: the proto rules message → the core's Rules ----
+
+/// A rule option's value as its proto field carries it (`P`: bool, int32, string or an
+/// enum's int32) → the core's type; `Ok(None)` for an enum's UNSPECIFIED (the default).
+/// The error is the description (the field and the reason BAD_RULE are the caller's).
+pub trait WireOption<P>: Sized {
+    fn from_wire(value: &P) -> Result<Option<Self>, String>;
+}
+
+impl WireOption<bool> for bool {
+    fn from_wire(value: &bool) -> Result<Option<bool>, String> {
+        Ok(Some(*value))
+    }
+}
+
+impl WireOption<i32> for u32 {
+    fn from_wire(value: &i32) -> Result<Option<u32>, String> {
+        u32::try_from(*value).map(Some).map_err(|_| format!("must be a non-negative integer (got {value})"))
+    }
+}
+
+impl WireOption<String> for handeval_core::shisanshui::SuitOrder {
+    fn from_wire(value: &String) -> Result<Option<Self>, String> {
+        Self::parse(value).map(Some).map_err(|e| e.message)
+    }
+}
+
+/// Proto enum value names whose API name is not their suffix lower-cased (as
+/// `ENUM_ALIASES` in common.py).
+const ENUM_ALIASES: &[(&str, &str)] = &[("DACHU_TEAMS_ONE_VS_THREE", "1v3"), ("DACHU_TEAMS_TWO_VS_TWO", "2v2")];
+
+/// The API name of the enum value named `value` (`SHISANSHUI_A2345_SECOND_HIGHEST`) of the
+/// enum whose zero is named `unspecified` (`SHISANSHUI_A2345_UNSPECIFIED`):
+/// `second_highest`.
+pub fn api_name(value: &str, unspecified: &str) -> String {
+    if let Some((_, alias)) = ENUM_ALIASES.iter().find(|(v, _)| *v == value) {
+        return (*alias).to_string();
+    }
+    let prefix = unspecified.trim_end_matches("UNSPECIFIED");
+    value.strip_prefix(prefix).unwrap_or(value).to_ascii_lowercase()
+}
+
+/// Enum-valued rule options: `Core => proto enum`, read by the core's `parse` of the
+/// value's API name; an unknown number is refused like common.py's `enum_name`.
+macro_rules! enum_options {
+    ($($core:ty => $proto:ident;)+) => {$(
+        impl WireOption<i32> for $core {
+            fn from_wire(value: &i32) -> Result<Option<Self>, String> {
+                let e = pb::$proto::try_from(*value).map_err(|_| format!("{value} is not a value of {}", stringify!($proto)))?;
+                if *value == 0 {
+                    return Ok(None);
+                }
+                <$core>::parse(&api_name(e.as_str_name(), pb::$proto::Unspecified.as_str_name())).map(Some).map_err(|e| e.message)
+            }
+        }
+    )+};
+}
+
+enum_options! {
+    handeval_core::shisanshui::WheelRank => ShisanshuiA2345;
+    handeval_core::tienlen::TurnAfterChop => TienlenTurnAfterChop;
+    handeval_core::dachu::rules::UnitPer => DachuUnitPer;
+    handeval_core::dachu::rules::FirstCaller => DachuSide;
+    handeval_core::dachu::rules::DeclareOncePer => DachuDeclareOncePer;
+}
+
+/// A rules error of the core's `validate()` at `<game>.rules.<option>`: the core's reason
+/// when it names one, else BAD_RULE (like common.py's `rule_reason`).
+pub fn rules_fail(ctx: &Ctx, e: Error) -> Fail {
+    let reason = if e.reason == Reason::Invalid { Reason::BadRule } else { e.reason };
+    ctx.bad(&join(&["rules", e.field.as_deref().unwrap_or("")]), e.message, reason)
+}
+
+/// Declares `fn name(Option<&proto rules>, &Ctx) -> Result<core Rules, Fail>` from the
+/// core's list of a game's options (called by the core's `<game>_rule_options!`, so the
+/// options are not listed twice): an unset option (or an enum's UNSPECIFIED) is the
+/// core's default, each set one read by its type's [`WireOption`], the whole checked by
+/// the core's `validate()`; a bad value fails the request at `<game>.rules.<option>`.
+#[macro_export]
+macro_rules! wire_rules {
+    (
+        $(#[$meta:meta])*
+        pub fn $fname:ident($msg:ty) -> $core:path;
+        $( $(#[$ometa:meta])* $opt:ident : $ty:ty = $default:expr; )+
+    ) => {
+        $(#[$meta])*
+        pub fn $fname(m: Option<&$msg>, ctx: &$crate::wire::Ctx) -> Result<$core, $crate::wire::Fail> {
+            type Core = $core; // a path cannot name a struct literal; an alias can
+            let d = Core::default();
+            let Some(m) = m else { return Ok(d) };
+            let core = Core { $( $opt: match &m.$opt {
+                None => d.$opt,
+                Some(v) => <$ty as $crate::wire::WireOption<_>>::from_wire(v)
+                    .map_err(|msg| ctx.bad(concat!("rules.", stringify!($opt)), msg, handeval_core::Reason::BadRule))?
+                    .unwrap_or(d.$opt),
+            } ),+ };
+            core.validate().map_err(|e| $crate::wire::rules_fail(ctx, e))?;
+            Ok(core)
+        }
+    };
 }
 
 pyo3::create_exception!(
@@ -473,62 +585,6 @@ pub fn enum_name<E: TryFrom<i32>>(value: i32, prefix: &str, enum_name: &str, as_
         Ok(e) => Ok(Some(as_str_name(&e).strip_prefix(prefix).unwrap_or("").to_ascii_lowercase())),
         Err(_) => Err(format!("{value} is not a value of {enum_name}")),
     }
-}
-
-/// How a rule option of a core type is read from its proto field (`P`: the field's
-/// type): unset (or UNSPECIFIED) is the core default; `Err` is the message of a bad value.
-pub trait WireOption<P>: Sized {
-    fn read(value: Option<P>, default: Self) -> Result<Self, String>;
-}
-
-impl WireOption<bool> for bool {
-    fn read(value: Option<bool>, default: bool) -> Result<bool, String> {
-        Ok(value.unwrap_or(default))
-    }
-}
-
-impl WireOption<i32> for u32 {
-    fn read(value: Option<i32>, default: u32) -> Result<u32, String> {
-        value.map_or(Ok(default), |n| u32::try_from(n).map_err(|_| format!("must be a non-negative integer (got {n})")))
-    }
-}
-
-/// A rules error's reason: the core's when it names one, else BAD_RULE (common.rule_reason).
-pub fn rule_reason(reason: Reason) -> Reason {
-    if reason == Reason::Invalid {
-        Reason::BadRule
-    } else {
-        reason
-    }
-}
-
-/// Declares `fn $f(m: Option<&$msg>, field) -> Result<$core, Fail>`: a game's proto rules
-/// message → the core's Rules, from the core's list of its options (invoke through the
-/// core's `<game>_rule_options!`, so no option is listed twice). Unset = the defaults; a
-/// bad value fails the request at `field.<option>` (BAD_RULE or the core's reason), the
-/// whole checked with the core's `validate()`. Each option's proto field has the core
-/// option's name; its type implements [`WireOption`].
-#[macro_export]
-macro_rules! wire_rules {
-    (
-        fn $f:ident($msg:ty) -> $core:path;
-        $( $(#[$ometa:meta])* $opt:ident : $ty:ty = $default:expr; )+
-    ) => {
-        fn $f(m: Option<&$msg>, field: &str) -> Result<$core, $crate::wire::Fail> {
-            type Core = $core;
-            let d = Core::default();
-            let Some(m) = m else { return Ok(d) };
-            let core = Core {
-                $( $opt: <$ty as $crate::wire::WireOption<_>>::read(m.$opt, d.$opt).map_err(|message| {
-                    $crate::wire::Fail::bad($crate::wire::join(&[field, stringify!($opt)]), message, handeval_core::Reason::BadRule)
-                })?, )+
-            };
-            core.validate().map_err(|e| {
-                $crate::wire::Fail::bad($crate::wire::join(&[field, e.field.as_deref().unwrap_or("")]), e.message, $crate::wire::rule_reason(e.reason))
-            })?;
-            Ok(core)
-        }
-    };
 }
 
 /// A core error's field as the proto names it (common.rename): the first segment of its

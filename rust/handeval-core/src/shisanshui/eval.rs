@@ -686,13 +686,51 @@ pub fn order_keys(rows: &[Vec<Card>], rules: &Rules) -> Result<Vec<u64>> {
     let size = rows.first().map_or(0, |r| r.len());
     let mut keys = Vec::with_capacity(rows.len());
     for (i, row) in rows.iter().enumerate() {
-        if row.len() != size {
-            let message = format!("has {} cards, the first row has {size}: the rows of one order have one size", row.len());
-            return Err(Error::field(format!("[{i}]"), message));
-        }
-        keys.push(order_key(row, rules).map_err(|e| e.within(&format!("[{i}]")))?);
+        keys.push(order_key_sized(row, size, rules).map_err(|e| e.within(&format!("[{i}]")))?);
     }
     Ok(keys)
+}
+
+/// [`order_key`] of a row of a ranking whose first row has `size` cards (keys of rows of
+/// different sizes do not compare): one row of [`order_keys`], for callers that read the
+/// rows one by one.
+pub fn order_key_sized(cards: &[Card], size: usize, rules: &Rules) -> Result<u64> {
+    if cards.len() != size {
+        return Err(Error::new(format!("has {} cards, the first row has {size}: the rows of one order have one size", cards.len())));
+    }
+    order_key(cards, rules)
+}
+
+/// Categories (one byte each, the index in [`Category::ALL`]) of rows packed as card ids
+/// (`rank * 4 + suit`, one byte per card, `row_size` (3 or 5) bytes per row): the bulk
+/// path. All or nothing: the first bad row is the error, field `data[i]`; a length that
+/// is no whole number of rows, field `data`. The category does not depend on the rules.
+pub fn categories_from_ids(data: &[u8], row_size: usize) -> Result<Vec<u8>> {
+    if row_size != 3 && row_size != 5 {
+        return Err(Error::field("row_size", format!("must be 3 or 5, got {row_size}")));
+    }
+    if data.len() % row_size != 0 {
+        return Err(Error::field("data", format!("{} bytes is not a whole number of {row_size}-card rows", data.len())));
+    }
+    let mut out = Vec::with_capacity(data.len() / row_size);
+    for (i, row) in data.chunks_exact(row_size).enumerate() {
+        // One OR per card: ids above 51 and repeats are refused before the tables.
+        let mut seen = 0u64;
+        for &id in row {
+            if id >= 52 || seen & (1u64 << id) != 0 {
+                let what = if id >= 52 { format!("card id {id} is out of range 0..51") } else { format!("duplicate card {}", Card(id)) };
+                return Err(Error::field(format!("data[{i}]"), what));
+            }
+            seen |= 1u64 << id;
+        }
+        let s = match row {
+            [a, b, c, d, e] => strength5(&[Card(*a), Card(*b), Card(*c), Card(*d), Card(*e)]),
+            [a, b, c] => strength3(&[Card(*a), Card(*b), Card(*c)]),
+            _ => unreachable!("row_size is 3 or 5"),
+        };
+        out.push((s >> 20) as u8);
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -75,11 +75,21 @@ enum Play {
     Special(SpecialHand),
 }
 
-fn validate(hands: &[Hand], base: i64, rules: &Rules) -> Result<Vec<Play>> {
-    rules.validate()?;
-    if !(2..=4).contains(&hands.len()) {
-        return Err(Error::field("players", format!("十三水 needs 2 to 4 players, got {}", hands.len())));
+/// The shape of a deal, checked before anything in it is read: 2 to 4 players and, when
+/// `carried` is given, one carried-in amount per player.
+pub fn check_deal_shape(players: usize, carried: Option<usize>) -> Result<()> {
+    if !(2..=4).contains(&players) {
+        return Err(Error::field("players", format!("十三水 needs 2 to 4 players, got {players}")));
     }
+    match carried {
+        Some(n) => money::check_carried_len(n, players),
+        None => Ok(()),
+    }
+}
+
+fn validate(hands: &[Hand], base: i64, carried: Option<&[Option<i64>]>, rules: &Rules) -> Result<Vec<Play>> {
+    rules.validate()?;
+    check_deal_shape(hands.len(), carried.map(<[_]>::len))?;
     if base <= 0 {
         return Err(Error::field("base", format!("must be a positive integer (got {base})")));
     }
@@ -189,7 +199,7 @@ fn score_pair(pa: &Play, pb: &Play) -> (PairKind, [i64; 3], i8, i64) {
 /// Score a deal: waters per pair and seat, then `base ×` waters, the cap (when `carried`
 /// is given) and the rake of the rules. Exactly zero-sum: Σ deltas + rake = 0.
 pub fn settle(hands: &[Hand], base: i64, carried: Option<&[Option<i64>]>, rules: &Rules) -> Result<Settlement> {
-    let plays = validate(hands, base, rules)?;
+    let plays = validate(hands, base, carried, rules)?;
     let n = plays.len();
     let mut pairs = Vec::new();
     for a in 0..n {

@@ -6,7 +6,7 @@
 
 mod state;
 
-use crate::wire::{cards_msg, enum_name, enum_value, join, pb, rename, Ctx, Fail, ItemFail, WireOption};
+use crate::wire::{cards_msg, enum_name, enum_value, join, pb, rename, Ctx, Fail, ItemFail};
 use crate::wire_rules;
 use handeval_core::cards::{parse_tokens, Card, MAX_RECORD_ACTIONS};
 use handeval_core::dachu::calling::Call;
@@ -101,35 +101,16 @@ pub(crate) fn value_of<E: ProtoEnum>(name: &str) -> i32 {
 
 // ---- rules: the message → the core's Rules, by the core's list of options ----
 
-/// Text options of the core read from a proto enum (UNSPECIFIED = the default), parsed
-/// by the core's `parse`.
-macro_rules! enum_options {
-    ($($ty:ty => $proto:ty;)+) => {$(
-        impl WireOption<i32> for $ty {
-            fn read(v: Option<i32>, default: Self) -> Result<Self, String> {
-                match name_of::<$proto>(v.unwrap_or(0))? {
-                    None => Ok(default),
-                    Some(name) => <$ty>::parse(&name).map_err(|e| e.message),
-                }
-            }
-        }
-    )+};
-}
-
-enum_options! {
-    dc::rules::UnitPer => pb::DachuUnitPer;
-    dc::rules::FirstCaller => pb::DachuSide;
-    dc::rules::DeclareOncePer => pb::DachuDeclareOncePer;
-}
-
+// The enum-valued options (UnitPer, FirstCaller, DeclareOncePer) are read by the shared
+// `enum_options!` of crate::wire.
 handeval_core::dachu_rule_options!(wire_rules! {
-    fn rules_from(pb::DachuRules) -> Rules;
+    pub fn rules_from(pb::DachuRules) -> Rules;
 });
 
 /// The request's rules (unset options and UNSPECIFIED enums: the defaults); a bad value
 /// fails the request naming `dachu.rules.<option>` (reason BAD_RULE).
 fn rules_of(m: Option<&pb::DachuRules>, ctx: &Ctx) -> Result<Rules, Fail> {
-    rules_from(m, &ctx.field("rules"))
+    rules_from(m, ctx)
 }
 
 // ---- small conversions ----

@@ -4,7 +4,7 @@
 //! state (the game flow, stateless: the client sends the record), beating, settlement.
 
 use crate::wire_rules;
-use crate::wire::{cards, cards_msg, enum_name, enum_value, only, pb, rename, Ctx, Fail, ItemFail, WireOption};
+use crate::wire::{cards, cards_msg, enum_value, only, pb, rename, Ctx, Fail, ItemFail};
 use handeval_core::cards::Card;
 use handeval_core::tienlen::{self as tl, Action, Kind};
 use handeval_core::{Error, Reason};
@@ -17,20 +17,9 @@ const MAX_CHOP_ROUNDS: usize = 52;
 
 // ---- rules and enums ----
 
-impl WireOption<i32> for tl::TurnAfterChop {
-    fn read(value: Option<i32>, default: Self) -> Result<Self, String> {
-        let name = enum_name::<pb::TienlenTurnAfterChop>(value.unwrap_or(0), "TIENLEN_TURN_AFTER_CHOP_", "TienlenTurnAfterChop", |e| e.as_str_name())?;
-        name.map_or(Ok(default), |n| tl::TurnAfterChop::parse(&n).map_err(|e| e.message))
-    }
-}
-
 handeval_core::tienlen_rule_options!(wire_rules! {
-    fn rules_from(pb::TienlenRules) -> tl::Rules;
+    pub fn rules(pb::TienlenRules) -> tl::Rules;
 });
-
-fn rules(m: Option<&pb::TienlenRules>, ctx: &Ctx) -> Result<tl::Rules, Fail> {
-    rules_from(m, &ctx.field("rules"))
-}
 
 /// The proto value of each play kind (by `Kind as usize`), looked up once.
 fn kind_value(k: Kind) -> i32 {

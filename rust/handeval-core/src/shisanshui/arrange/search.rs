@@ -13,17 +13,26 @@
 //! enter (or tie into) the result is missed, and the kept splits' expectations are the
 //! same floating-point expression as before.
 //!
-//! Per hand: every subset's strength and class once, the subsets sorted by strength and
-//! a bitset per card over each sorted list, so "the strongest subset no stronger than s
-//! and disjoint from these 5 cards" is an OR of five words and a trailing-zero count.
-//! Backs are taken strongest first; the loose bound (the back's own class as middle, the
-//! strongest front of the hand no stronger) is monotone in the back's strength, so the
-//! walk stops at the first back whose loose bound is below the incumbent.
+//! Per hand: every subset's class once (five-card classes from a 32 KB table by rank
+//! multiset and flush, [`classes5_by_multiset`]), the subsets sorted by strength (a
+//! counting sort over the keys present) and a bitset per card over each sorted list, so
+//! "the strongest subset no stronger than s and disjoint from these 5 cards" is an OR of
+//! five words and a trailing-zero count.
+//!
+//! Backs are taken strongest first. The loose bound of the walk (as middle the weaker of
+//! the back's class and the strongest subset any split can have as middle, the strongest
+//! front of the hand no stronger) is monotone in the back's strength, so the walk stops
+//! at the first back whose loose bound is below the incumbent. Backs of one class hold
+//! the same ranks; when the eight cards they leave hold no five of a suit, their splits
+//! are the same up to suits, so only the first of them is searched. A back is searched
+//! best first by its tight bound, as a threshold algorithm over two sorted lists (the
+//! middles it leaves and the fronts it leaves, strongest first, see [`visit`]): a few
+//! steps rather than all 56 middles.
 
 use super::model::{class_of, Model, RoleValue};
 use super::{combos, pow, Cand, TopK};
 use crate::cards::Card;
-use crate::shisanshui::eval::{strength3, strength5_key, strength5_of_keys, strength5_slot_of_keys, STRENGTH5_SLOTS};
+use crate::shisanshui::eval::{strength3, strength5_key, strength5_of_keys};
 
 const N5: usize = 1287;
 const N3: usize = 286;
@@ -107,10 +116,19 @@ struct Hand {
     srt3: [u32; N3],
     /// `bits5[w][p]`: bit j set when subset `ord5[64·w + j]` holds card position p (bits
     /// past the end set for every card, so they never look free); built a word at a time
-    /// when first needed (`built5` words so far), since the search rarely goes deep.
+    /// when first needed (`built5` words so far), since the search rarely goes deep; the
+    /// same for `bits3` over `ord3` (`built3`).
     bits5: [[u64; 13]; W5],
     built5: usize,
     bits3: [[u64; 13]; W3],
+    built3: usize,
+    /// Scratch of [`order_desc`]: a counter per sort key and a bitmap of the keys
+    /// present, all zero between calls.
+    count: [u16; 1 << 13],
+    present: [u64; (1 << 13) / 64],
+    /// Per card position a byte-packed suit count (`1 << 8·suit`), and their sum.
+    suit: [u32; 13],
+    suits: u32,
 }
 
 impl Hand {
@@ -127,31 +145,51 @@ impl Hand {
             bits5: [[0; 13]; W5],
             built5: 0,
             bits3: [[0; 13]; W3],
+            built3: 0,
+            count: [0; 1 << 13],
+            present: [0; (1 << 13) / 64],
+            suit: [0; 13],
+            suits: 0,
         })
     }
 
     /// Fill every table for `cards` (sorted). Every field is overwritten (the bitset
     /// words of `bits5` before they are read), so one `Hand` serves hand after hand.
     fn fill(&mut self, cards: &[Card; 13], model: &Model) {
-        let c = combos();
         let h = self;
         h.built5 = 0;
-        // Five-card strengths from sums of per-card keys, the subsets in `combos` order
-        // (ascending masks: the highest card outermost), each sum one addition.
-        let key: [u64; 13] = std::array::from_fn(|p| strength5_key(cards[p]));
-        let (classes, adjusted) = (classes5_by_slot(), &model.strength5);
+        // Five-card classes from sums of per-card keys, the subsets in `combos` order
+        // (ascending masks: the highest card outermost), each sum one addition: the low
+        // half sums to the rank multiset's index (`multiset5_index`; the cards are sorted,
+        // so the k-th lowest card of a subset adds its term k), the high half counts
+        // suits, a byte each, for the flush test.
+        let rank: [usize; 13] = std::array::from_fn(|p| cards[p].rank() as usize);
+        h.suit = std::array::from_fn(|p| 1 << (8 * cards[p].suit() as u32));
+        h.suits = h.suit.iter().sum();
+        let key: [[u64; 13]; 5] = std::array::from_fn(|k| {
+            std::array::from_fn(|p| binom(rank[p] + k, k + 1) as u64 | 1 << (32 + 8 * cards[p].suit() as u32))
+        });
+        let (classes, adjusted) = (classes5_by_multiset(), &model.strength5);
+        let mut keys5 = [0u16; N5];
         let mut i = 0;
         for e in 4..13 {
             for d in 3..e {
-                let kde = key[e] + key[d];
+                let kde = key[4][e] + key[3][d];
                 for c3 in 2..d {
-                    let kcde = kde + key[c3];
+                    let kcde = kde + key[2][c3];
                     for b in 1..c3 {
-                        let kbcde = kcde + key[b];
+                        let kbcde = kcde + key[1][b];
                         for a in 0..b {
-                            let c = classes[strength5_slot_of_keys(kbcde + key[a])];
+                            let k = kbcde + key[0][a];
+                            // A suit byte of 5 carries into its top bit.
+                            let flush = (((k >> 32) as u32).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 != 0) as usize;
+                            let c = classes[(k as usize & 0x1FFF) | flush << 13];
                             h.c5[i] = c;
                             h.s5[i] = adjusted[c as usize];
+                            let key = model.rank5[c as usize] as usize;
+                            keys5[i] = key as u16;
+                            h.count[key] += 1;
+                            h.present[key / 64] |= 1 << (key % 64);
                             i += 1;
                         }
                     }
@@ -161,7 +199,6 @@ impl Hand {
         // Fronts: (strength, class) by their three ranks, lowest first (the cards are
         // sorted, so a subset's ranks come in order), in `combos` order.
         let fronts = fronts_by_ranks();
-        let rank: [usize; 13] = std::array::from_fn(|p| cards[p].rank() as usize);
         let mut i = 0;
         for c3 in 2..13 {
             for b in 1..c3 {
@@ -171,19 +208,22 @@ impl Hand {
                 }
             }
         }
-        let mut tmp = [0u16; N5];
-        let keys5: [u16; N5] = std::array::from_fn(|i| model.rank5[h.c5[i] as usize]);
-        order_desc(&keys5, &mut h.ord5, &mut tmp);
+        order_desc(&keys5, &h.s5, &mut h.ord5, &mut h.srt5, &mut h.count, &mut h.present);
         // Three-card classes are numbered in strength order.
-        order_desc(&h.c3, &mut h.ord3, &mut tmp[..N3]);
-        for j in 0..N5 {
-            h.srt5[j] = h.s5[h.ord5[j] as usize];
+        for &k in &h.c3 {
+            h.count[k as usize] += 1;
+            h.present[k as usize / 64] |= 1 << (k % 64);
         }
-        for j in 0..N3 {
-            h.srt3[j] = h.s3[h.ord3[j] as usize];
-        }
-        for w in 0..W3 {
-            h.bits3[w] = card_bits(&h.ord3, &c.three, w);
+        order_desc(&h.c3, &h.s3, &mut h.ord3, &mut h.srt3, &mut h.count, &mut h.present);
+        h.built3 = 0;
+    }
+
+    /// The words of `bits3` up to `w`.
+    #[inline]
+    fn build3(&mut self, w: usize) {
+        while self.built3 <= w {
+            self.bits3[self.built3] = card_bits(&self.ord3, &combos().three, self.built3);
+            self.built3 += 1;
         }
     }
 
@@ -196,7 +236,8 @@ impl Hand {
         }
     }
 
-    /// (strongest middle, strongest front) a back leaves, as subset indices: the middle
+    /// (strongest middle, strongest front) a back leaves, the middle as its sorted
+    /// position, the front as its subset index: the middle
     /// disjoint from the back and no stronger than it, the front disjoint from the back
     /// and no stronger than that middle. `start`: the first sorted position no stronger
     /// than the back.
@@ -222,13 +263,53 @@ impl Hand {
             if w == W3 {
                 return None;
             }
+            self.build3(w);
             let free = cards.free(&self.bits3[w]) & live;
             if free != 0 {
                 break 64 * w + free.trailing_zeros() as usize;
             }
             (w, live) = (w + 1, !0);
         };
-        Some((self.ord5[jm] as usize, self.ord3[jf] as usize))
+        Some((jm, jf))
+    }
+
+    /// Whether the eight cards a back leaves hold fewer than five of every suit: then
+    /// no middle of theirs is a flush, and their splits' classes depend only on their
+    /// ranks.
+    #[inline]
+    fn rest_flushless(&self, bi: usize) -> bool {
+        let (mut m, mut used) = (combos().five[bi], 0);
+        while m != 0 {
+            used += self.suit[m.trailing_zeros() as usize];
+            m &= m - 1;
+        }
+        // A count of 5 or more carries into its byte's top bit.
+        (self.suits - used).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 == 0
+    }
+
+    /// The sorted position of the strongest subset that some disjoint subset at least
+    /// as strong leaves (every split's middle is one: its back is disjoint and no
+    /// weaker), so no split's middle is stronger than it.
+    fn middle_cap(&mut self) -> usize {
+        let five = &combos().five;
+        let mut end = 0; // the end of the current strength's positions
+        for j in 0..N5 {
+            if j == end {
+                end = j + 1;
+                while end < N5 && self.srt5[end] == self.srt5[j] {
+                    end += 1;
+                }
+            }
+            let cards = Cards::of(five[self.ord5[j] as usize]);
+            for w in 0..end.div_ceil(64) {
+                self.build5(w);
+                let live = if 64 * w + 64 <= end { !0 } else { !(!0u64 << (end % 64)) };
+                if cards.free(&self.bits5[w]) & live != 0 {
+                    return j;
+                }
+            }
+        }
+        unreachable!("the weakest subset of 13 cards leaves a stronger one")
     }
 
     /// Visit the foul-free splits with back `bi` as (middle, front) subset indices, in
@@ -263,23 +344,46 @@ impl Cards {
     }
 }
 
-/// Standard five-card class by [`strength5_slot_of_keys`] (one lookup instead of the
-/// strength table and a hash of the strength).
-pub(super) fn classes5_by_slot() -> &'static [u16] {
-    static T: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
+/// Binomial coefficient C(n, k) for the small numbers of the multiset index.
+const fn binom(n: usize, k: usize) -> usize {
+    if k > n {
+        return 0;
+    }
+    let (mut r, mut i) = (1, 0);
+    while i < k {
+        r = r * (n - i) / (i + 1);
+        i += 1;
+    }
+    r
+}
+
+/// Rank multisets of five cards (ranks 0..13, with repetition): C(17, 5).
+pub(super) const MULTISETS5: usize = binom(17, 5);
+const _: () = assert!(MULTISETS5 <= 1 << 13, "a multiset index fits in 13 bits");
+
+/// The index of a multiset of five ranks `r0 ≤ … ≤ r4` among [`MULTISETS5`]: the colex
+/// rank of the five-subset `{r0, r1+1, …, r4+4}` of 0..17, Σ C(r_k + k, k + 1).
+pub(super) fn multiset5_index(r: [usize; 5]) -> usize {
+    (0..5).map(|k| binom(r[k] + k, k + 1)).sum()
+}
+
+/// Standard five-card class by rank multiset index ([`multiset5_index`], below 2^13),
+/// not suited at `[i]`, all one suit at `[8192 + i]`: 32 KB, where a table by key sum
+/// would take 720 KB and miss the cache on most lookups.
+pub(super) fn classes5_by_multiset() -> &'static [u16; 1 << 14] {
+    static T: std::sync::OnceLock<Box<[u16; 1 << 14]>> = std::sync::OnceLock::new();
     T.get_or_init(|| {
-        let mut t = vec![u16::MAX; STRENGTH5_SLOTS];
-        // Every five distinct cards' key sum lands on a slot; it is enough to visit one
-        // card set per (rank multiset, flush or not): distinct suits per rank, and for
-        // five distinct ranks both all one suit and not.
-        let mut ranks = [0u8; 5];
-        fn walk(from: u8, at: usize, ranks: &mut [u8; 5], t: &mut [u16]) {
+        let mut t = Box::new([u16::MAX; 1 << 14]);
+        let mut ranks = [0usize; 5];
+        fn walk(from: usize, at: usize, ranks: &mut [usize; 5], t: &mut [u16]) {
             if at == 5 {
-                let key = |suit: &dyn Fn(usize) -> u8| (0..5).map(|i| strength5_key(Card::new(ranks[i], suit(i)))).sum::<u64>();
-                let mut put = |k: u64| t[strength5_slot_of_keys(k)] = class_of(5, strength5_of_keys(k)) as u16;
-                put(key(&|i| (i % 4) as u8));
+                let key = |suit: &dyn Fn(usize) -> u8| (0..5).map(|i| strength5_key(Card::new(ranks[i] as u8, suit(i)))).sum::<u64>();
+                let class = |k: u64| class_of(5, strength5_of_keys(k)) as u16;
+                let i = multiset5_index(*ranks);
+                // Equal ranks are neighbours, at most four: suits i % 4 differ among them.
+                t[i] = class(key(&|i| (i % 4) as u8));
                 if ranks.windows(2).all(|w| w[0] != w[1]) {
-                    put(key(&|_| 0));
+                    t[(1 << 13) + i] = class(key(&|_| 0));
                 }
                 return;
             }
@@ -290,7 +394,7 @@ pub(super) fn classes5_by_slot() -> &'static [u16] {
                 }
             }
         }
-        walk(0, 0, &mut ranks, &mut t);
+        walk(0, 0, &mut ranks, &mut t[..]);
         t
     })
 }
@@ -344,39 +448,37 @@ fn card_bits(order: &[u16], masks: &[u16], w: usize) -> [u64; 13] {
     acc
 }
 
-/// Indices of `keys` (each < 8192), largest key first: two counting passes (7 + 6 bits),
-/// cheaper than a comparison sort for 1,287 keys.
-fn order_desc(keys: &[u16], out: &mut [u16], tmp: &mut [u16]) {
-    let n = keys.len();
-    let inv = |i: u16| (!keys[i as usize] & 0x1FFF) as usize;
-    let starts = |bins: &mut [u16]| {
-        let mut sum = 0;
-        for b in bins.iter_mut() {
-            (*b, sum) = (sum, sum + *b);
+/// Indices of `keys` (each < 8192), largest key first, equal keys by index, into `out`
+/// and their `vals` into `sorted`: a counting sort whose bins are only the keys present
+/// (a bitmap of them, walked from the top), so it costs a pass over the keys and one
+/// over the distinct keys, not over the 8,192 possible ones. On entry `count` holds how
+/// often each key occurs and `present` marks them (the caller counts as it computes the
+/// keys); both are left zero.
+fn order_desc(keys: &[u16], vals: &[u32], out: &mut [u16], sorted: &mut [u32], count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
+    // Bin starts, largest key first; the counters become the next free slot of a bin.
+    let mut pos = 0u16;
+    for w in (0..present.len()).rev() {
+        let mut bits = present[w];
+        while bits != 0 {
+            let b = 63 - bits.leading_zeros() as usize;
+            bits ^= 1 << b;
+            let n = count[64 * w + b];
+            count[64 * w + b] = pos;
+            pos += n;
         }
-    };
-    // Subsets next to each other in `combos` order share four cards and often the high
-    // digit: counting that digit in the order of the first pass avoids a chain of
-    // increments of one counter.
-    let mut lo = [0u16; 128];
-    for i in 0..n as u16 {
-        lo[inv(i) & 127] += 1;
     }
-    starts(&mut lo);
-    for i in 0..n as u16 {
-        let d = inv(i) & 127;
-        tmp[lo[d] as usize] = i;
-        lo[d] += 1;
+    for (i, &k) in keys.iter().enumerate() {
+        let slot = &mut count[k as usize];
+        out[*slot as usize] = i as u16;
+        sorted[*slot as usize] = vals[i];
+        *slot += 1;
     }
-    let mut hi = [0u16; 64];
-    for &i in &tmp[..n] {
-        hi[inv(i) >> 7] += 1;
-    }
-    starts(&mut hi);
-    for &i in &tmp[..n] {
-        let d = inv(i) >> 7;
-        out[hi[d] as usize] = i;
-        hi[d] += 1;
+    for w in 0..present.len() {
+        let mut bits = std::mem::take(&mut present[w]);
+        while bits != 0 {
+            count[64 * w + bits.trailing_zeros() as usize] = 0;
+            bits &= bits - 1;
+        }
     }
 }
 
@@ -392,24 +494,23 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
     let e = Ev::new(model, n);
     let mut top = TopK { k: top_k, items: Vec::new() };
     let bar = |top: &TopK| if top.items.len() == top.k { top.items[top.k - 1].ev } else { f64::NEG_INFINITY };
-    let visit = |h: &Hand, bi: usize, top: &mut TopK| {
-        let b = e.role(2, h.c5[bi]);
-        h.for_back(bi, |mi, fi| {
-            let ev = e.ev(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), b);
-            top.offer(Cand { ev, split: (bi, mi, fi), triple: (h.s3[fi], h.s5[mi], h.s5[bi]) });
-        });
-    };
     // Best first: backs strongest first, each back's tight bound computed as the walk
     // reaches it; a pending back is searched as soon as its bound is at least the loose
     // bound of the walk (which bounds every back not reached yet), so the incumbent rises
     // early and the walk stops at the first back whose loose bound is below it.
     let mut pending = std::collections::BinaryHeap::<Pending>::new();
-    let (mut class_start, mut fpos) = (0usize, 0usize);
+    let (mut class_start, mut fpos, mut flushless_seen) = (0usize, 0usize, false);
     let mut loose = f64::INFINITY;
+    // No split's middle is stronger than `cap` (sorted position of the strongest subset
+    // with a disjoint one at least as strong): the loose bound's middle is the weaker
+    // of the back's class and this one.
+    let cap = h.middle_cap();
+    let cap_front = h.srt3.partition_point(|&x| x > h.srt5[cap]);
     for j in 0..N5 {
         let (bi, s) = (h.ord5[j] as usize, h.srt5[j]);
         if j == 0 || s != h.srt5[j - 1] {
             class_start = j;
+            flushless_seen = false;
             while fpos < N3 && h.srt3[fpos] > s {
                 fpos += 1;
             }
@@ -417,28 +518,44 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
                 break; // no front fits under this back, nor under any weaker one
             }
             let cls = h.c5[bi];
-            loose = e.ev(e.role(0, h.c3[h.ord3[fpos] as usize]), e.role(1, cls), e.role(2, cls));
+            let (mcls, mfront) = if j >= cap { (cls, fpos) } else { (h.c5[h.ord5[cap] as usize], cap_front) };
+            if mfront == N3 {
+                break; // no front fits under any middle
+            }
+            loose = e.ev(e.role(0, h.c3[h.ord3[mfront] as usize]), e.role(1, mcls), e.role(2, cls));
             while pending.peek().is_some_and(|p| p.0 >= loose) {
                 let p = pending.pop().unwrap();
                 if p.0 >= bar(&top) {
-                    visit(&h, p.1, &mut top);
+                    visit(&mut h, &e, &p, &mut top);
                 }
             }
         }
         if loose < bar(&top) {
             break;
         }
-        let Some((mi, fi)) = h.strongest_rest(bi, class_start) else { continue };
+        // Backs of one class hold the same ranks (a strength names its five ranks), so
+        // they leave the same ranks; when those hold no five of a suit, every split of
+        // one back has a twin of the same classes in the other (a card for a card of
+        // the same rank): the same expectation and strength triple. Only the first such
+        // back of a class is searched.
+        if h.rest_flushless(bi) {
+            if flushless_seen {
+                continue;
+            }
+            flushless_seen = true;
+        }
+        let Some((jm, jf)) = h.strongest_rest(bi, class_start.max(cap)) else { continue };
+        let (mi, fi) = (h.ord5[jm] as usize, h.ord3[jf] as usize);
         let tight = e.ev(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), e.role(2, h.c5[bi]));
         if tight >= bar(&top) {
-            pending.push(Pending(tight, bi));
+            pending.push(Pending(tight, bi, jm, jf));
         }
     }
     while let Some(p) = pending.pop() {
         if p.0 < bar(&top) {
             break;
         }
-        visit(&h, p.1, &mut top);
+        visit(&mut h, &e, &p, &mut top);
     }
     let mut items = top.items;
     for c in items.iter_mut() {
@@ -448,8 +565,85 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
     items
 }
 
-/// A back waiting to be searched, by its bound.
-struct Pending(f64, usize);
+/// Search the splits of a pending back whose expectation can reach the bar, as a
+/// threshold algorithm over two sorted lists: the middles the back leaves, strongest
+/// first (from the strongest, sorted position `p.2`), and the fronts it leaves no
+/// stronger than that middle, strongest first (from sorted position `p.3`). Each step
+/// scores the split of the middle at the one cursor and the split of the front at the
+/// other; a split not scored yet has its middle at or after the middle cursor and its
+/// front at or after the front cursor and no stronger than that middle (the front
+/// cursor skips stronger fronts), so `ev` of the two cursors bounds it (monotone), and
+/// the search stops when that bound is below the bar.
+fn visit(h: &mut Hand, e: &Ev, p: &Pending, top: &mut TopK) {
+    let c = combos();
+    let bi = p.1;
+    let bmask = c.five[bi];
+    let rest = 0x1FFF ^ bmask;
+    let cards = Cards::of(bmask);
+    let b = e.role(2, h.c5[bi]);
+    let sb = h.s5[bi];
+    // Cursors: the current word and its free bits not yet taken.
+    let (mut wm, mut fm);
+    wm = p.2 / 64;
+    h.build5(wm);
+    fm = cards.free(&h.bits5[wm]) & (!0u64 << (p.2 % 64));
+    h.build3(p.3 / 64);
+    let (mut wf, mut ff) = (p.3 / 64, cards.free(&h.bits3[p.3 / 64]) & (!0u64 << (p.3 % 64)));
+    let mut last_middle = u16::MAX;
+    loop {
+        while fm == 0 {
+            wm += 1;
+            if wm == W5 {
+                return;
+            }
+            h.build5(wm);
+            fm = cards.free(&h.bits5[wm]);
+        }
+        let mi = h.ord5[64 * wm + fm.trailing_zeros() as usize] as usize;
+        // Fronts stronger than the middle at the cursor are in no split left: such a
+        // split's middle is no stronger than that middle (fouled), or was scored.
+        let fi = loop {
+            while ff == 0 {
+                wf += 1;
+                if wf == W3 {
+                    return;
+                }
+                h.build3(wf);
+                ff = cards.free(&h.bits3[wf]);
+            }
+            let jf = 64 * wf + ff.trailing_zeros() as usize;
+            if h.srt3[jf] <= h.s5[mi] {
+                break h.ord3[jf] as usize;
+            }
+            ff &= ff - 1;
+        };
+        fm &= fm - 1;
+        ff &= ff - 1;
+        let (m, f) = (e.role(1, h.c5[mi]), e.role(0, h.c3[fi]));
+        if top.items.len() == top.k && e.ev(f, m, b) < top.items[top.k - 1].ev {
+            return;
+        }
+        // The split of the middle at the cursor; a middle of the class just scored holds
+        // the same ranks and leaves a front of the same ranks: the same split up to suits.
+        let f2 = c.index[(rest ^ c.five[mi]) as usize] as usize;
+        let repeat = h.c5[mi] == last_middle;
+        last_middle = h.c5[mi];
+        if !repeat && h.s3[f2] <= h.s5[mi] {
+            let ev = e.ev(e.role(0, h.c3[f2]), m, b);
+            top.offer(Cand { ev, split: (bi, mi, f2), triple: (h.s3[f2], h.s5[mi], sb) });
+        }
+        // The split of the front at the cursor.
+        let m2 = c.index[(rest ^ c.three[fi]) as usize] as usize;
+        if h.s5[m2] <= sb && h.s3[fi] <= h.s5[m2] {
+            let ev = e.ev(f, e.role(1, h.c5[m2]), b);
+            top.offer(Cand { ev, split: (bi, m2, fi), triple: (h.s3[fi], h.s5[m2], sb) });
+        }
+    }
+}
+
+/// A back waiting to be searched, by its bound: (bound, back, sorted position of the
+/// strongest middle it leaves, the strongest front it leaves).
+struct Pending(f64, usize, usize, usize);
 
 impl PartialEq for Pending {
     fn eq(&self, other: &Self) -> bool {
@@ -504,7 +698,8 @@ fn reported_split(h: &mut Hand, e: &Ev, t: (u32, u32, u32)) -> (usize, usize, us
     }
     let mut best: Option<(f64, (usize, usize, usize))> = None;
     for &x in &with_t {
-        let (mi, fi) = h.strongest_rest(x.0, from).expect("a back with a split leaves a middle and a front");
+        let (jm, jf) = h.strongest_rest(x.0, from).expect("a back with a split leaves a middle and a front");
+        let (mi, fi) = (h.ord5[jm] as usize, h.ord3[jf] as usize);
         let ub = e.visit_order_bound(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), e.role(2, h.c5[x.0]));
         // Highest bound first, then the lowest back index.
         if best.is_none_or(|(b, y)| ub > b || (ub == b && x.0 < y.0)) {

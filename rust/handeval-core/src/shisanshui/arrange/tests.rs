@@ -73,24 +73,40 @@ fn classes_are_the_standard_counts() {
 }
 
 #[test]
-fn class_by_key_slot_is_the_class_of_every_five_card_set() {
-    // The search's one-lookup class table, against strength5 + class_of, exhaustively.
-    use crate::shisanshui::eval::{strength5, strength5_key, strength5_slot_of_keys};
-    let table = search::classes5_by_slot();
-    let key: Vec<u64> = (0..52).map(|i| strength5_key(Card(i))).collect();
-    for a in 0..52 {
+fn class_by_rank_multiset_is_the_class_of_every_five_card_set() {
+    // The search's class table by rank multiset index and flush, against strength5 +
+    // class_of, exhaustively; and the index is a bijection onto 0..C(17, 5).
+    use crate::shisanshui::eval::strength5;
+    let table = search::classes5_by_multiset();
+    for a in 0..52u8 {
         for b in a + 1..52 {
             for c in b + 1..52 {
                 for d in c + 1..52 {
-                    let k4 = key[a] + key[b] + key[c] + key[d];
                     for e in d + 1..52 {
-                        let h = [a, b, c, d, e].map(|i| Card(i as u8));
-                        assert_eq!(table[strength5_slot_of_keys(k4 + key[e])] as usize, model::class_of(5, strength5(&h)), "{h:?}");
+                        let h = [a, b, c, d, e].map(Card);
+                        let ranks = h.map(|c| c.rank() as usize);
+                        let flush = h.iter().all(|c| c.suit() == h[0].suit());
+                        let at = search::multiset5_index(ranks) + if flush { table.len() / 2 } else { 0 };
+                        assert_eq!(table[at] as usize, model::class_of(5, strength5(&h)), "{h:?}");
                     }
                 }
             }
         }
     }
+    let mut seen = vec![false; search::MULTISETS5];
+    for r0 in 0..13 {
+        for r1 in r0..13 {
+            for r2 in r1..13 {
+                for r3 in r2..13 {
+                    for r4 in r3..13 {
+                        let i = search::multiset5_index([r0, r1, r2, r3, r4]);
+                        assert!(!std::mem::replace(&mut seen[i], true));
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen.iter().all(|&x| x));
 }
 
 #[test]
@@ -441,5 +457,28 @@ fn fast_search_equals_reference_with_monte_carlo_reranking() {
     for (i, text) in ["Kd 9h 9s 4c 4d Jh Qs 2c 7h 7s Ac 3d 8c", "As Ah Ad Ks Kh 7c 7d 7s 9h 9c Qd Jd 2c"].iter().enumerate() {
         let o = Options { samples: 24, seed: i as u64, top_k: 3, ..Options::default() };
         same_answer(&cards(text), &o, &r).unwrap();
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+
+    /// Random deals, rule sets, opponent counts and list lengths: the search answers
+    /// exactly (same splits, same bits of every `expected`) what the search of the start
+    /// of issue 23 (`prior.rs`) and the exhaustive reference answer.
+    #[test]
+    fn fast_search_equals_prior_and_reference(
+        hand in hand_strategy(),
+        rules in 0usize..5,
+        opponents in 1usize..=3,
+        top_k in prop_oneof![3 => Just(1usize), 1 => 2usize..12],
+    ) {
+        let r = &rule_variants()[rules];
+        let o = Options { opponents, top_k, ..Options::default() };
+        let (fast, prior) = (arrange(&hand, &o, r).unwrap(), prior_arrange(&hand, &o, r).unwrap());
+        let bits = |a: &ArrangeResult| a.alternatives.iter().map(|x| x.expected.to_bits()).collect::<Vec<_>>();
+        prop_assert_eq!(&fast, &prior);
+        prop_assert_eq!(bits(&fast), bits(&prior));
+        prop_assert!(same_answer(&hand, &o, r).is_ok(), "{}", same_answer(&hand, &o, r).unwrap_err());
     }
 }

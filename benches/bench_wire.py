@@ -1,0 +1,269 @@
+"""Server CPU of `handeval serve` against the floor of a Python gRPC server: a bare
+grpc.aio server built from the same protos (benches/floor_server.py) that answers each
+call with fixed, pre-serialized bytes the size of handeval's answer to the same request.
+Both servers run in one run and are called at once in every measuring window (open
+loop: the same schedule of calls to each), so load from other jobs hits them alike; the
+CPU is the server process's own (every thread, /proc/<pid>/task/*/schedstat). Each case
+is measured in RUNS windows, interleaved with the other cases; the table gives the
+medians and the per-window ratios. docs/benchmarks.md ("gRPC wire") quotes it.
+
+Cases (十三水, the game answered in Rust over the wire): a 1,000-row card-string
+Evaluate (per row), unary Evaluate and Compare, a 4-seat Settle (per call), 100,000
+packed rows (per row), and the delay a worst-shape request (a Compare `order` item of
+300,000 rows, on a server whose --max-batch lets it in) causes to a one-row call sent while it runs.
+
+Run: ``python benches/bench_wire.py`` (or ``python -m pytest benches/bench_wire.py -s``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import pickle
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import grpc
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from handeval.load import scenarios, target as load
+from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
+
+HERE = Path(__file__).resolve().parent
+DECK = scenarios.DECK
+OPTIONS = [("grpc.max_receive_message_length", 64 << 20), ("grpc.max_send_message_length", 64 << 20),
+           ("grpc.use_local_subchannel_pool", 1)]
+#: Measuring windows per case (the runs), seconds per window.
+RUNS = 3
+SECONDS = 2.0
+
+
+def C(cards) -> common_pb2.Cards:
+    return common_pb2.Cards(cards=list(cards))
+
+
+def cases():
+    """name -> (rpc, request bytes, rows per call, calls/s to each server)."""
+    rng = random.Random(7)
+    rows = [rng.sample(DECK, 5) for _ in range(1000)]
+    deck = rng.sample(DECK, 52)
+    deal = [scenarios._arrangement(deck[13 * s:13 * s + 13]) for s in range(4)]
+    pair = rng.sample(DECK, 10)
+    packed = b"".join(bytes(rng.sample(range(52), 5)) for _ in range(100_000))
+
+    def ev(**kw):
+        return pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(**kw)).SerializeToString()
+
+    return {
+        "Evaluate, 1,000 card-string rows": (
+            "Evaluate", ev(items=[ssw.ShisanshuiEvaluateItem(row=C(r)) for r in rows]), 1000, 100),
+        "Evaluate, one row": ("Evaluate", ev(items=[ssw.ShisanshuiEvaluateItem(row=C(rows[1]))]), 1, 500),
+        "Compare, one pair": ("Compare", pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=[
+            ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(pair[:5]), b=C(pair[5:])))])).SerializeToString(),
+            1, 500),
+        "Settle, one 4-seat deal": ("Settle", pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=[
+            ssw.ShisanshuiDeal(base=10, players=[ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
+                front=C(f), middle=C(m), back=C(b))) for f, m, b in deal])])).SerializeToString(), 1, 500),
+        "Evaluate, 100,000 packed rows": ("Evaluate", ev(packed_rows=packed), 100_000, 40),
+    }
+
+
+#: Targets of issue 19: handeval's server CPU over the floor's.
+TARGETS = {"Evaluate, 1,000 card-string rows": 2.0, "Evaluate, one row": 1.15, "Compare, one pair": 1.15,
+           "Settle, one 4-seat deal": 1.25, "Evaluate, 100,000 packed rows": 1.3}
+
+
+#: Rows of the worst-shape request (the bench's server takes batches this large).
+WORST_ROWS = 300_000
+
+
+def worst_request() -> bytes:
+    """A Compare `order` item of WORST_ROWS rows: one item, long work (decoding, keys,
+    one sort)."""
+    rng = random.Random(3)
+    rows = [C(rng.sample(DECK, 5)) for _ in range(WORST_ROWS)]
+    return pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=[
+        ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=rows))])).SerializeToString()
+
+
+def on_cpu_ns(pid: int) -> int:
+    """Nanoseconds every thread of ``pid`` has run (schedstat: finer than clock ticks)."""
+    total = 0
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            total += int((task / "schedstat").read_text().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass  # a thread that just ended
+    return total
+
+
+class Floor:
+    """benches/floor_server.py on a free port, answering with ``answers``."""
+
+    def __init__(self, answers: dict):
+        self._file = tempfile.NamedTemporaryFile(suffix=".pickle")
+        pickle.dump(answers, self._file)
+        self._file.flush()
+        self.port = load.free_port()
+        self.target = f"127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen([sys.executable, str(HERE / "floor_server.py"), str(self.port), self._file.name])
+
+    def wait_serving(self, timeout: float = 60.0) -> "Floor":
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"floor server exited with {self.proc.returncode}")
+            try:
+                with grpc.insecure_channel(self.target) as ch:
+                    if health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=1).status == 1:
+                        return self
+            except grpc.RpcError:
+                time.sleep(0.1)
+        raise RuntimeError("floor server not serving")
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(30)
+        self._file.close()
+
+
+def window(servers, rpc: str, payload: bytes, rate: float, seconds: float) -> list:
+    """Server CPU seconds per call of each server over one window of ``seconds`` in which
+    both get the same open-loop stream of ``rate`` calls/s."""
+    async def run():
+        chans = [[grpc.aio.insecure_channel(s.target, options=OPTIONS) for _ in range(4)] for s in servers]
+        stubs = [[c.unary_unary(scenarios.method_path(rpc)) for c in cs] for cs in chans]
+        await asyncio.gather(*(stub(payload, timeout=60) for row in stubs for stub in row for _ in range(3)))  # warm-up
+        loop = asyncio.get_running_loop()
+        done, tasks = [0] * len(servers), set()
+
+        async def call(k, stub):
+            await stub(payload, timeout=60)
+            done[k] += 1
+
+        cpu0 = [on_cpu_ns(s.proc.pid) for s in servers]
+        t0, sent = loop.time(), 0
+        while loop.time() < t0 + seconds:
+            while sent < (loop.time() - t0) * rate:
+                for k, row in enumerate(stubs):
+                    t = asyncio.ensure_future(call(k, row[sent % len(row)]))
+                    tasks.add(t)
+                    t.add_done_callback(tasks.discard)
+                sent += 1
+            await asyncio.sleep(0.001)
+        await asyncio.gather(*list(tasks))
+        cpu1 = [on_cpu_ns(s.proc.pid) for s in servers]
+        await asyncio.gather(*(c.close() for cs in chans for c in cs))
+        return [(b - a) / 1e9 / n for a, b, n in zip(cpu0, cpu1, done)]
+
+    return asyncio.run(run())
+
+
+def small_call_delay(server, big: bytes, small: bytes, probes: int = 20) -> list:
+    """Wall seconds a one-row Evaluate takes while the worst-shape request runs (sent
+    again and again, so every probe meets it in flight), per probe."""
+    async def run():
+        async with grpc.aio.insecure_channel(server.target, options=OPTIONS) as a, \
+                grpc.aio.insecure_channel(server.target, options=OPTIONS) as b:
+            big_call, small_call = a.unary_unary(scenarios.method_path("Compare")), b.unary_unary(
+                scenarios.method_path("Evaluate"))
+            running = True
+
+            async def keep_busy():
+                while running:
+                    await big_call(big, timeout=120)
+
+            busy = asyncio.ensure_future(keep_busy())
+            await asyncio.sleep(0.5)  # the first big call has arrived
+            out = []
+            for _ in range(probes):
+                t = time.perf_counter()
+                await small_call(small, timeout=60)
+                out.append(time.perf_counter() - t)
+                await asyncio.sleep(0.05)
+            running = False
+            await busy
+            return out
+
+    return asyncio.run(run())
+
+
+def measure(print_=print) -> dict:
+    """Runs every case RUNS times against both servers; prints and returns the table."""
+    all_cases = cases()
+    handeval = load.SpawnedServer(1, extra=("--max-message-bytes", str(64 << 20), "--max-batch", str(WORST_ROWS + 1))).wait_serving()
+    floor = None
+    try:
+        answers: dict = {}
+        with grpc.insecure_channel(handeval.target, options=OPTIONS) as ch:
+            for name, (rpc, req, _, _) in all_cases.items():
+                out = ch.unary_unary(scenarios.method_path(rpc))(req, timeout=60)
+                resp = getattr(pb, f"{rpc}Response").FromString(out).shisanshui
+                assert not any(r.WhichOneof("result") == "error" for r in resp.results), name  # real answers
+                assert len(req) not in answers.setdefault(rpc, {}), "the floor tells requests apart by length"
+                answers[rpc][len(req)] = out
+        floor = Floor(answers).wait_serving()
+        load_before = load.machine_info()["loadavg_1_5_15"]
+        per = {name: ([], []) for name in all_cases}
+        for _ in range(RUNS):
+            for name, (rpc, req, _, rate) in all_cases.items():
+                f, h = window([floor, handeval], rpc, req, rate, SECONDS)
+                per[name][0].append(f)
+                per[name][1].append(h)
+        small = all_cases["Evaluate, one row"][1]
+        alone = small_call_delay_alone(handeval, small)
+        busy = small_call_delay(handeval, worst_request(), small)
+        load_after = load.machine_info()["loadavg_1_5_15"]
+    finally:
+        handeval.stop()
+        if floor is not None:
+            floor.stop()
+    table = {}
+    print_(f"server CPU, handeval serve (1 worker) vs the bare grpc.aio floor, {RUNS} windows of {SECONDS:g} s "
+           f"per case, both called at once (load before {load_before}, after {load_after}):")
+    print_(f"  {'case':<34} {'unit':<5} {'floor':>10} {'handeval':>10} {'ratio':>6} {'target':>7}   per window")
+    for name, (f, h) in per.items():
+        rows = all_cases[name][2]
+        ratios = [b / a for a, b in zip(f, h)]
+        unit = "row" if rows > 1 else "call"
+        fm, hm, rm = statistics.median(f) / rows, statistics.median(h) / rows, statistics.median(ratios)
+        table[name] = (fm, hm, rm)
+        print_(f"  {name:<34} {unit:<5} {fm * 1e6:>7.2f} µs {hm * 1e6:>7.2f} µs {rm:>5.2f}x {TARGETS[name]:>6.2f}x"
+               f"   {' '.join(f'{x:.2f}' for x in ratios)}")
+    table["small call delay"] = (statistics.median(alone), statistics.median(busy), max(busy))
+    print_(f"  a one-row Evaluate: {statistics.median(alone) * 1e3:.2f} ms alone; while a {WORST_ROWS:,}-row Compare order "
+           f"runs: median {statistics.median(busy) * 1e3:.2f} ms, worst {max(busy) * 1e3:.2f} ms "
+           f"(added delay target ≤ 50 ms)")
+    return table
+
+
+def small_call_delay_alone(server, small: bytes, probes: int = 20) -> list:
+    async def run():
+        async with grpc.aio.insecure_channel(server.target, options=OPTIONS) as b:
+            small_call = b.unary_unary(scenarios.method_path("Evaluate"))
+            out = []
+            for _ in range(probes):
+                t = time.perf_counter()
+                await small_call(small, timeout=60)
+                out.append(time.perf_counter() - t)
+                await asyncio.sleep(0.05)
+            return out
+
+    return asyncio.run(run())
+
+
+def test_wire_vs_floor(capsys):
+    """The table above, printed (no timing threshold: it asserts only that the figures
+    are real)."""
+    with capsys.disabled():
+        print()
+        table = measure()
+    assert all(v[0] > 0 and v[1] > 0 for v in table.values())
+
+
+if __name__ == "__main__":
+    measure()
