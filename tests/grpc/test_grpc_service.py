@@ -592,12 +592,12 @@ def test_wrapped_response_bytes_equal_protobufs():
     it into the top-level message: the bytes must be what protobuf would write."""
     from handeval.server.service import RESPONSES, wrap
 
-    from handeval.v2 import dachu_pb2 as dc, tienlen_pb2 as tl
+    from handeval.v2 import tienlen_pb2 as tl
 
     for n in (0, 1, 127, 128, 300, 16_383, 16_384, 3_000_000):  # lengths of 1 to 4 varint bytes
         sub = tl.TienlenSettleResponse(results=[tl.TienlenSettleResult(error=common_pb2.ItemError(message="x" * n))])
         assert wrap("Settle", "tienlen", sub.SerializeToString()) == pb.SettleResponse(tienlen=sub).SerializeToString()
 
     for rpc, game, sub in (("Settle", "tienlen", tl.TienlenSettleResponse(results=[tl.TienlenSettleResult()])),
-                           ("Compare", "dachu", dc.DachuCompareResponse(results=[dc.DachuCompareResult(beats=True)]))):
+                           ("Compare", "shisanshui", ssw.ShisanshuiCompareResponse(results=[ssw.ShisanshuiCompareResult()]))):
         assert wrap(rpc, game, sub.SerializeToString()) == RESPONSES[rpc](**{game: sub}).SerializeToString()

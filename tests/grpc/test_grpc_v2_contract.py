@@ -234,6 +234,17 @@ def test_dachu_whole_game_from_the_record(stub, seed):
                               [("play", a.seat, list(a.cards.cards)) if a.kind == PLAY else ("pass", a.seat)
                                for a in record.plays])
         assert list(st.play.places) == g.places and st.play.over == g.over
+        # Trick ends: the tricks cover the plays in order, every one but the last is over,
+        # won by its last play (or the 3h played out for a holder who sits out).
+        tricks = list(st.play.tricks)
+        if record.plays:
+            assert tricks[0].first_action == 0 and tricks[-1].last_action == len(record.plays) - 1
+        assert all(b.first_action == a.last_action + 1 for a, b in zip(tricks, tricks[1:]))
+        assert all(t.over for t in tricks[:-1])
+        for t in tricks:
+            if t.over:
+                seats = [a.seat for a in record.plays[t.first_action:t.last_action + 1] if a.kind == PLAY]
+                assert t.won_by == (seats[-1] if seats else st.play.auto_lead)
     r = stub.Settle(pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=[dc.DachuDeal(record=record, base=2)])),
                     timeout=10).dachu.results[0]
     assert r.WhichOneof("result") == "settlement", r

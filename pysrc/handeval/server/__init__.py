@@ -2,8 +2,8 @@
 
 Layout: ``config`` (flags and environment), ``app`` (one grpc.aio server process),
 ``supervisor`` (``--workers N``), ``service`` (dispatch, limits, status codes, metrics,
-logs), ``common`` (shared conversion helpers) and one module per game converting its
-requests to the Python API: ``shisanshui``, ``tienlen``, ``dachu``.
+logs), ``common`` (shared conversion helpers). Every game's requests are answered in Rust
+by the binding (``_core.wire_answer``, ``rust/handeval-py/src/<game>/wire.rs``).
 """
 
 from __future__ import annotations

@@ -241,8 +241,6 @@ def opt(msg, name: str, default=None):
 
 # ---- enums: the proto value <-> the Python API's name ----
 
-#: Python API names that are not the enum value's suffix lower-cased.
-ENUM_ALIASES = {"DACHU_TEAMS_ONE_VS_THREE": "1v3", "DACHU_TEAMS_TWO_VS_TWO": "2v2"}
 _TO_NAME: dict = {}
 _TO_VALUE: dict = {}
 
@@ -251,7 +249,7 @@ def _enum_tables(enum):
     key = enum.full_name
     if key not in _TO_NAME:
         prefix = enum.values_by_number[0].name[:-len("UNSPECIFIED")]
-        names = {v.number: ENUM_ALIASES.get(v.name, v.name[len(prefix):].lower())
+        names = {v.number: v.name[len(prefix):].lower()
                  for v in enum.values if v.number}
         _TO_NAME[key] = names
         _TO_VALUE[key] = {n: k for k, n in names.items()}
@@ -283,10 +281,3 @@ def enum_value(enum, name: Optional[str]) -> Any:
 def cards(m) -> list:
     """A ``Cards`` message → the list of its entries (one card each) for the Python API."""
     return list(m.cards)
-
-
-def required(value: Optional[str], field: str, what: str) -> str:
-    """``value``, or an ItemFailed naming ``field`` when the enum was left UNSPECIFIED."""
-    if value is None:
-        raise ItemFailed(field, f"set {what}", "invalid")
-    return value

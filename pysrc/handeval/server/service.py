@@ -22,18 +22,13 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from handeval import _core
 from handeval.server import common, metrics
-from handeval.server import dachu
 from handeval.server.config import ServerConfig
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc
 
 log = logging.getLogger("handeval.server")
 
-#: The Python converter of each RPC and game not answered in Rust yet (十三水 is).
-HANDLERS: Dict[str, Dict[str, Callable[[Any, common.Batch], Any]]] = {
-    "Evaluate": {"dachu": dachu.evaluate},
-    "Compare": {"dachu": dachu.compare},
-    "Settle": {"dachu": dachu.settle},
-}
+#: The Python converter of each RPC and game not answered in Rust yet (none: every game is).
+HANDLERS: Dict[str, Dict[str, Callable[[Any, common.Batch], Any]]] = {"Evaluate": {}, "Compare": {}, "Settle": {}}
 RESPONSES: Dict[str, Any] = {
     "Evaluate": pb.EvaluateResponse, "Compare": pb.CompareResponse,
     "Settle": pb.SettleResponse, "Arrange": pb.ArrangeResponse,
@@ -88,7 +83,6 @@ def wrap(rpc: str, game: str, payload: bytes) -> bytes:
 #: Each game's bound check on the records in a request (before any work): a record longer
 #: than 52 cards allow is the request's fault → BadRequest with reason too_large.
 LIMITS: Dict[str, Callable[[str, Any], None]] = {
-    "dachu": dachu.check_limits,
 }
 
 #: The batch field of each RPC's game request.

@@ -362,6 +362,9 @@ macro_rules! enum_options {
 enum_options! {
     handeval_core::shisanshui::WheelRank => ShisanshuiA2345;
     handeval_core::tienlen::TurnAfterChop => TienlenTurnAfterChop;
+    handeval_core::dachu::rules::UnitPer => DachuUnitPer;
+    handeval_core::dachu::rules::FirstCaller => DachuSide;
+    handeval_core::dachu::rules::DeclareOncePer => DachuDeclareOncePer;
 }
 
 /// A rules error of the core's `validate()` at `<game>.rules.<option>`: the core's reason

@@ -41,7 +41,23 @@ impl PlayAction {
     }
 }
 
-/// The play's state. Immutable in use: [`Game::apply`] returns the next state.
+/// A trick of the play: the record's actions `first_action ..= last_action` (indices into
+/// [`Game::history`], the same as into the record's plays).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trick {
+    /// Who led it (for the first trick after an automatic 3♥ lead, its holder).
+    pub leader: usize,
+    pub first_action: usize,
+    pub last_action: usize,
+    /// Everyone else passed on the last play: the table was cleared (not set for the
+    /// trick in which the game ends).
+    pub over: bool,
+    /// When over: who made its last play (and so leads, or hands the lead on).
+    pub won_by: Option<usize>,
+}
+
+/// The play's state: [`Game::apply`] returns the next state ([`Game::apply_in_place`] changes
+/// this one, for replays).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     /// The 13 dealt cards of each seat, in dealing order.
@@ -75,6 +91,8 @@ pub struct Game {
     pub places: Vec<usize>,
     /// The actions applied, a timeout recorded as the play or pass it became.
     pub history: Vec<PlayAction>,
+    /// The tricks so far, the last one open unless the table was just cleared.
+    pub tricks: Vec<Trick>,
     /// A whole side surrendered: nobody plays.
     pub surrender: bool,
     rules: Rules,
@@ -122,6 +140,7 @@ impl Game {
             passed: 0,
             places: Vec::new(),
             history: Vec::new(),
+            tricks: Vec::new(),
             surrender,
             rules: deal.rules().clone(),
         };
@@ -151,7 +170,7 @@ impl Game {
         crate::cards::check_record_len(plays.len(), "plays")?;
         let mut g = Game::new(deal, calling)?;
         for (i, a) in plays.iter().enumerate() {
-            g = g.apply(a).map_err(|e| e.within(&format!("plays[{i}]")))?;
+            g.apply_in_place(a).map_err(|e| e.within(&format!("plays[{i}]")))?;
         }
         Ok(g)
     }
@@ -210,6 +229,14 @@ impl Game {
 
     /// The next state after `action`, or why it is not allowed (with its [`Reason`]).
     pub fn apply(&self, action: &PlayAction) -> Result<Game> {
+        let mut next = self.clone();
+        next.apply_in_place(action)?;
+        Ok(next)
+    }
+
+    /// [`Game::apply`] on this state (a replay's way: no copy of the state per action).
+    /// Every check comes before any change, so on an error the state is as it was.
+    pub fn apply_in_place(&mut self, action: &PlayAction) -> Result<()> {
         let seat = action.seat();
         if seat >= SEATS {
             return Err(Error::field("seat", format!("unknown seat {seat} (打儲 seats are 0..3)")).because(Reason::OutOfRange));
@@ -242,30 +269,35 @@ impl Game {
             }
             a => a.clone(),
         };
-        let mut next = self.clone();
         match &resolved {
             PlayAction::Play { cards, .. } => {
                 let play = self.check_play(seat, cards)?;
-                next.held[seat].retain(|c| !cards.contains(c));
-                next.table = Some((seat, cards.clone(), play));
-                next.first_lead = false;
+                self.held[seat].retain(|c| !cards.contains(c));
+                self.table = Some((seat, cards.clone(), play));
+                self.first_lead = false;
                 if !self.rules.pass_is_final {
-                    next.passed = 0;
+                    self.passed = 0;
                 }
-                if next.held[seat].is_empty() {
-                    next.places.push(seat);
+                if self.held[seat].is_empty() {
+                    self.places.push(seat);
                 }
             }
             _ => {
                 if self.table.is_none() {
                     return Err(Error::new(format!("seat {seat} leads this trick and may not pass")).because(Reason::IllegalAction));
                 }
-                next.passed |= 1 << seat;
+                self.passed |= 1 << seat;
             }
         }
-        next.history.push(resolved);
-        next.advance(seat);
-        Ok(next)
+        let k = self.history.len();
+        let leader = self.leader.unwrap_or(seat);
+        match self.tricks.last_mut() {
+            Some(t) if !t.over => t.last_action = k,
+            _ => self.tricks.push(Trick { leader, first_action: k, last_action: k, over: false, won_by: None }),
+        }
+        self.history.push(resolved);
+        self.advance(seat);
+        Ok(())
     }
 
     /// Check a play by the seat to move.
@@ -322,6 +354,10 @@ impl Game {
             let leader = if self.active(owner) { owner } else { self.next_active(owner, false).expect("two active seats") };
             self.table = None;
             self.passed = 0;
+            if let Some(t) = self.tricks.last_mut() {
+                t.over = true;
+                t.won_by = Some(owner);
+            }
             self.leader = Some(leader);
             self.turn = Some(leader);
             return;
@@ -479,6 +515,12 @@ mod tests {
         assert_eq!((g.turn, g.table.is_some()), (Some(0), true));
         let g = g.apply(&PlayAction::Pass { seat: 0 }).unwrap();
         assert_eq!((g.turn, g.table.is_none(), g.leader), (Some(1), true, Some(1)), "seat 1 wins the trick and leads");
+        // The first trick: seat 0's 3h (action 0) to seat 0's pass (action 8), won by
+        // seat 1's 6h; seat 1's lead opens the next.
+        let t = |leader, first_action, last_action, over, won_by| Trick { leader, first_action, last_action, over, won_by };
+        assert_eq!(g.tricks, vec![t(0, 0, 8, true, Some(1))]);
+        let g3 = g.apply(&play(1, "4h")).unwrap();
+        assert_eq!(g3.tricks, vec![t(0, 0, 8, true, Some(1)), t(1, 9, 9, false, None)]);
         // The timeout of a lead plays a single.
         let g2 = g.apply(&PlayAction::Timeout { seat: 1 }).unwrap();
         assert!(matches!(g2.history.last(), Some(PlayAction::Play { seat: 1, cards }) if cards.len() == 1));

@@ -1,18 +1,645 @@
 //! 打儲 requests and answers on the wire (see `crate::wire`): decoded from and encoded to
-//! their `handeval.v2` messages here, from the core's types.
+//! their `handeval.v2` messages here, the game's work done by `handeval_core::dachu`:
+//! plays, legal and timeout plays, the deal's declarations, the calling, a whole game
+//! record's state (stateless: the client sends the record and gets the state back),
+//! beating, and settlement. The states' messages are in `wire/state.rs`.
 
-use crate::wire::{pb, Ctx, Fail};
+mod state;
 
-// ---- the RPCs (`crate::wire::answer` dispatches here); None: answered in Python ----
+use crate::wire::{cards_msg, enum_name, enum_value, join, pb, rename, Ctx, Fail, ItemFail};
+use crate::wire_rules;
+use handeval_core::cards::{parse_tokens, Card, MAX_RECORD_ACTIONS};
+use handeval_core::dachu::calling::Call;
+use handeval_core::dachu::game::Game;
+use handeval_core::dachu::{self as dc, Calling, Chu, Constraints, Deal, DealAction, PlayAction, Rules};
+use handeval_core::{Error, Reason};
 
-pub fn evaluate(_req: pb::DachuEvaluateRequest, _ctx: &Ctx) -> Result<Option<pb::DachuEvaluateResponse>, Fail> {
-    Ok(None)
+// ---- bounds: checked before any work ----
+
+/// A deal's actions: 9 deals, each seat's 夢宣, 夢踹 and 撐儲, and the finish.
+const MAX_DEAL_ACTIONS: usize = 9 + 4 * 3 + 1;
+/// A calling of at most 4 seats x 2 rounds x 2 (a 包踹 flow).
+const MAX_CALLS: usize = 16;
+
+/// Records longer than the game allows fail the request (reason too_large) before any
+/// work: `dachu.<path>` names the field.
+fn over(ctx: &Ctx, path: String, n: usize, limit: usize) -> Result<(), Fail> {
+    if n > limit {
+        return Err(ctx.bad(&path, format!("{n} entries exceed the {limit} that a game of 52 cards allows"), Reason::TooLarge));
+    }
+    Ok(())
 }
 
-pub fn compare(_req: pb::DachuCompareRequest, _ctx: &Ctx) -> Result<Option<pb::DachuCompareResponse>, Fail> {
-    Ok(None)
+fn check_deal(ctx: &Ctx, path: &str, d: &pb::DachuDealQuery) -> Result<(), Fail> {
+    over(ctx, format!("{path}.actions"), d.actions.len(), MAX_DEAL_ACTIONS)
 }
 
-pub fn settle(_req: pb::DachuSettleRequest, _ctx: &Ctx) -> Result<Option<pb::DachuSettleResponse>, Fail> {
-    Ok(None)
+fn check_calling(ctx: &Ctx, path: &str, c: &pb::DachuCallingQuery) -> Result<(), Fail> {
+    over(ctx, format!("{path}.calls"), c.calls.len(), MAX_CALLS)?;
+    if let Some(pb::dachu_calling_query::Origin::Deal(d)) = &c.origin {
+        check_deal(ctx, &format!("{path}.deal"), d)?;
+    }
+    Ok(())
+}
+
+fn check_record(ctx: &Ctx, path: &str, r: &pb::DachuGameRecord) -> Result<(), Fail> {
+    over(ctx, format!("{path}.deal_actions"), r.deal_actions.len(), MAX_DEAL_ACTIONS)?;
+    over(ctx, format!("{path}.calls"), r.calls.len(), MAX_CALLS)?;
+    over(ctx, format!("{path}.plays"), r.plays.len(), MAX_RECORD_ACTIONS)
+}
+
+// ---- enums: the proto value <-> the core's name ----
+
+/// A generated proto enum: its value names are `PREFIX` + the core's name upper-cased.
+pub(crate) trait ProtoEnum: Sized + Copy + TryFrom<i32> + Into<i32> {
+    const TYPE: &'static str;
+    const PREFIX: &'static str;
+    fn full_name(self) -> &'static str;
+    fn from_full(name: &str) -> Option<Self>;
+}
+
+macro_rules! proto_enums {
+    ($($t:ident = $prefix:literal;)+) => {$(
+        impl ProtoEnum for pb::$t {
+            const TYPE: &'static str = stringify!($t);
+            const PREFIX: &'static str = $prefix;
+            fn full_name(self) -> &'static str {
+                self.as_str_name()
+            }
+            fn from_full(name: &str) -> Option<Self> {
+                Self::from_str_name(name)
+            }
+        }
+    )+};
+}
+
+proto_enums! {
+    DachuColour = "DACHU_COLOUR_";
+    DachuSide = "DACHU_SIDE_";
+    DachuUnitPer = "DACHU_UNIT_PER_";
+    DachuDeclareOncePer = "DACHU_DECLARE_ONCE_PER_";
+    DachuPlayKind = "DACHU_PLAY_KIND_";
+    DachuDealActionKind = "DACHU_DEAL_ACTION_KIND_";
+    DachuChuSource = "DACHU_CHU_SOURCE_";
+    DachuCallKind = "DACHU_CALL_KIND_";
+    DachuCallingPhase = "DACHU_CALLING_PHASE_";
+    DachuCallingOutcome = "DACHU_CALLING_OUTCOME_";
+    DachuVerdict = "DACHU_VERDICT_";
+    DachuLineKind = "DACHU_LINE_KIND_";
+}
+
+/// The core's name of the proto enum value `v` (`DACHU_COLOUR_RED` → `"red"`); None for
+/// UNSPECIFIED; a number the enum does not have is the error message (`wire::enum_name`).
+fn name_of<E: ProtoEnum>(v: i32) -> Result<Option<String>, String> {
+    enum_name::<E>(v, E::PREFIX, E::TYPE, |e| e.full_name())
+}
+
+/// The proto enum value of the core's name (`wire::enum_value`).
+pub(crate) fn value_of<E: ProtoEnum>(name: &str) -> i32 {
+    enum_value(E::from_full, E::PREFIX, name)
+}
+
+// ---- rules: the message → the core's Rules, by the core's list of options ----
+
+// The enum-valued options (UnitPer, FirstCaller, DeclareOncePer) are read by the shared
+// `enum_options!` of crate::wire.
+handeval_core::dachu_rule_options!(wire_rules! {
+    pub fn rules_from(pb::DachuRules) -> Rules;
+});
+
+/// The request's rules (unset options and UNSPECIFIED enums: the defaults); a bad value
+/// fails the request naming `dachu.rules.<option>` (reason BAD_RULE).
+fn rules_of(m: Option<&pb::DachuRules>, ctx: &Ctx) -> Result<Rules, Fail> {
+    rules_from(m, ctx)
+}
+
+// ---- small conversions ----
+
+/// An item's error at `field` (a path inside the item).
+fn fail(field: impl Into<String>, message: impl Into<String>, reason: Reason) -> ItemFail {
+    ItemFail::Item(Error::field(field, message).because(reason))
+}
+
+/// A core error moved under `path` (the proto field that held the argument).
+fn under(path: &str) -> impl Fn(Error) -> ItemFail + '_ {
+    move |e| ItemFail::Item(if path.is_empty() { e } else { e.within(path) })
+}
+
+/// A core error of the action at `field` (`deal.actions[3]`): the core's own `action`
+/// segment is that field.
+fn action_at(field: &str) -> impl Fn(Error) -> ItemFail + '_ {
+    move |e| ItemFail::Item(rename(e, &[("action", "")], field))
+}
+
+/// The entries of an optional `Cards` field (unset: none).
+fn tokens(c: &Option<pb::Cards>) -> &[String] {
+    c.as_ref().map_or(&[], |c| c.cards.as_slice())
+}
+
+/// Cards parsed by the core, an error naming `field`.
+fn cards_at<S: AsRef<str>>(tokens: &[S], field: &str) -> Result<Vec<Card>, Error> {
+    parse_tokens(tokens).map_err(|e| e.within(field))
+}
+
+/// A seat 0..3; an error names `field`.
+fn seat(v: i32, field: &str) -> Result<usize, Error> {
+    if !(0..4).contains(&v) {
+        return Err(Error::field(field, format!("unknown seat {v} (打儲 seats are 0..3)")));
+    }
+    Ok(v as usize)
+}
+
+fn seats(vs: &[i32], field: &str) -> Result<Vec<usize>, Error> {
+    vs.iter().enumerate().map(|(i, &v)| seat(v, &format!("{field}[{i}]"))).collect()
+}
+
+/// The item's required 儲 colour at `field`.
+fn chu_at(v: i32, field: &str) -> Result<Chu, ItemFail> {
+    match name_of::<pb::DachuColour>(v) {
+        Err(msg) => Err(fail(field, msg, Reason::Invalid)),
+        Ok(None) => Err(fail(field, "set the 儲 colour (DACHU_COLOUR_RED or DACHU_COLOUR_BLACK)", Reason::Invalid)),
+        Ok(Some(name)) => Chu::parse(&name).map_err(under(field)),
+    }
+}
+
+/// An optional side (`first_side`): "chu" → 0, "other" → 1, UNSPECIFIED → None.
+fn side_at(v: i32, field: &str) -> Result<Option<usize>, ItemFail> {
+    match name_of::<pb::DachuSide>(v) {
+        Err(msg) => Err(fail(field, msg, Reason::Invalid)),
+        Ok(None) => Ok(None),
+        Ok(Some(name)) => Ok(Some(if name == "chu" { dc::calling::CHU } else { dc::calling::OTHER })),
+    }
+}
+
+// ---- the deal and the calling ----
+
+/// A DachuDealAction → the core's action; fields the kind does not take are refused,
+/// not ignored. Errors name `field` (`deal.actions[3]`).
+fn deal_action(d: &Deal, a: &pb::DachuDealAction, field: &str) -> Result<DealAction, ItemFail> {
+    let kind = match name_of::<pb::DachuDealActionKind>(a.kind) {
+        Err(msg) => return Err(fail(format!("{field}.kind"), msg, Reason::Invalid)),
+        Ok(None) => return Err(fail(format!("{field}.kind"), "set the action's kind", Reason::Invalid)),
+        Ok(Some(k)) => k,
+    };
+    let takes: &[&str] = match kind.as_str() {
+        "cheng_chu" => &["seat", "colour"],
+        "meng_xuan" | "meng_chuai" => &["seat", "cards"],
+        _ => &[],
+    };
+    for (name, set) in [("seat", a.seat != 0), ("cards", a.cards.is_some()), ("colour", a.colour != 0)] {
+        if set && !takes.contains(&name) {
+            return Err(fail(format!("{field}.{name}"), format!("a {kind} action takes no {name}"), Reason::Inconsistent));
+        }
+    }
+    let at = action_at(field);
+    Ok(match kind.as_str() {
+        "deal" => DealAction::Deal,
+        "finish" => DealAction::Finish,
+        "cheng_chu" => {
+            let colour = name_of::<pb::DachuColour>(a.colour).map_err(|msg| fail(format!("{field}.colour"), msg, Reason::Invalid))?;
+            let seat = seat(a.seat, "seat").map_err(&at)?;
+            let chu = match colour {
+                Some(name) => Chu::parse(&name).map_err(&at)?,
+                None => d.cheng_chu_colour(seat).map_err(&at)?,
+            };
+            DealAction::ChengChu { seat, chu }
+        }
+        _ => {
+            let seat = seat(a.seat, "seat").map_err(&at)?;
+            let cards = cards_at(tokens(&a.cards), "cards").map_err(&at)?;
+            if kind == "meng_xuan" {
+                if cards.len() != 1 {
+                    return Err(at(Error::field("cards", format!("夢宣 reveals one ace, got {} cards", cards.len()))));
+                }
+                DealAction::MengXuan { seat, card: cards[0] }
+            } else {
+                let n = cards.len();
+                let cards: [Card; 3] = cards.try_into().map_err(|_| at(Error::field("cards", format!("夢踹 shows three cards, got {n}"))))?;
+                DealAction::MengChuai { seat, cards }
+            }
+        }
+    })
+}
+
+/// The deal of `hands` with `actions` applied; errors under `path` (`deal`, `game`).
+fn deal_of(hands: &[pb::Cards], first_seat: i32, actions: &[pb::DachuDealAction], rules: &Rules, path: &str, actions_name: &str) -> Result<Deal, ItemFail> {
+    if hands.len() != 4 {
+        return Err(fail(join(&[path, "hands"]), format!("{} hands: 打儲 deals 4", hands.len()), Reason::WrongCount));
+    }
+    let at = under(path);
+    let parsed = hands.iter().enumerate().map(|(i, h)| cards_at(&h.cards, &format!("hands[{i}]"))).collect::<Result<Vec<_>, _>>().map_err(&at)?;
+    let first = seat(first_seat, "first_seat").map_err(&at)?;
+    let mut d = Deal::new(parsed, first, rules.clone()).map_err(&at)?;
+    for (k, a) in actions.iter().enumerate() {
+        let field = format!("{}[{k}]", join(&[path, actions_name]));
+        let action = deal_action(&d, a, &field)?;
+        d = d.apply(&action).map_err(action_at(&field))?;
+    }
+    Ok(d)
+}
+
+fn deal_query(q: &pb::DachuDealQuery, rules: &Rules, path: &str) -> Result<Deal, ItemFail> {
+    deal_of(&q.hands, q.first_seat, &q.actions, rules, path, "actions")
+}
+
+/// The calls applied in order; errors name `path[k]`.
+fn apply_calls(mut c: Calling, calls: &[pb::DachuCall], path: &str) -> Result<Calling, ItemFail> {
+    for (k, a) in calls.iter().enumerate() {
+        let field = format!("{path}[{k}]");
+        let call = match name_of::<pb::DachuCallKind>(a.call) {
+            Err(msg) => return Err(fail(format!("{field}.call"), msg, Reason::Invalid)),
+            Ok(None) => return Err(fail(format!("{field}.call"), "set the call", Reason::Invalid)),
+            Ok(Some(name)) => Call::parse(&name).map_err(action_at(&field))?,
+        };
+        let seat = seat(a.seat, "seat").map_err(under(&field))?;
+        c = c.apply(seat, call).map_err(action_at(&field))?;
+    }
+    Ok(c)
+}
+
+/// A calling from a finished deal or from its start, its calls applied; errors under `path`.
+fn calling_query(q: &pb::DachuCallingQuery, rules: &Rules, path: &str) -> Result<Calling, ItemFail> {
+    use pb::dachu_calling_query::Origin;
+    let first_side = side_at(q.first_side, &join(&[path, "first_side"]))?;
+    // The core's argument names → the proto fields that held them.
+    let renamed = |e: Error| ItemFail::Item(rename(e, &[("chu_side", "start.chu_side"), ("multiplier", "start.multiplier")], path));
+    let c = match &q.origin {
+        Some(Origin::Deal(d)) => {
+            let deal = deal_query(d, rules, &join(&[path, "deal"]))?;
+            let start = q.start_seat.map(|s| seat(s, "start_seat")).transpose().map_err(renamed)?;
+            deal.calling(start, first_side).map_err(renamed)?
+        }
+        Some(Origin::Start(s)) => {
+            let side = seats(&s.chu_side, "chu_side").map_err(renamed)?;
+            let start = seat(q.start_seat.unwrap_or(0), "start_seat").map_err(renamed)?;
+            Calling::new(&side, s.declared, s.multiplier.unwrap_or(1), start, first_side, rules).map_err(renamed)?
+        }
+        None => return Err(fail(path, "set deal or start", Reason::Invalid)),
+    };
+    apply_calls(c, &q.calls, &join(&[path, "calls"]))
+}
+
+// ---- game records ----
+
+/// A DachuGameRecord replayed phase by phase: the deal, the calling once the deal is
+/// finished, the play once the calling is over with PLAY.
+struct Replayed {
+    deal: Deal,
+    calling: Option<Calling>,
+    game: Option<Game>,
+}
+
+fn play_action(a: &pb::PlayAction, field: &str) -> Result<PlayAction, ItemFail> {
+    const PLAY: i32 = pb::ActionKind::Play as i32;
+    const PASS: i32 = pb::ActionKind::Pass as i32;
+    const TIMEOUT: i32 = pb::ActionKind::Timeout as i32;
+    let at = action_at(field);
+    match a.kind {
+        PLAY => {
+            let seat = seat(a.seat, "seat").map_err(&at)?;
+            Ok(PlayAction::Play { seat, cards: cards_at(tokens(&a.cards), "cards").map_err(&at)? })
+        }
+        PASS | TIMEOUT => {
+            if !tokens(&a.cards).is_empty() {
+                return Err(fail(format!("{field}.cards"), "a pass or a timeout holds no cards", Reason::Inconsistent));
+            }
+            let seat = seat(a.seat, "seat").map_err(&at)?;
+            Ok(if a.kind == PASS { PlayAction::Pass { seat } } else { PlayAction::Timeout { seat } })
+        }
+        _ => Err(fail(format!("{field}.kind"), "set ACTION_KIND_PLAY, ACTION_KIND_PASS or ACTION_KIND_TIMEOUT", Reason::Invalid)),
+    }
+}
+
+/// Replay a record; actions of a phase that has not begun are refused naming the first
+/// one. Errors under `path` (`game`, `record`).
+fn replay(r: &pb::DachuGameRecord, rules: &Rules, path: &str) -> Result<Replayed, ItemFail> {
+    let d = deal_of(&r.hands, r.first_seat, &r.deal_actions, rules, path, "deal_actions")?;
+    if !d.finished {
+        for (name, n) in [("calls", r.calls.len()), ("plays", r.plays.len())] {
+            if n > 0 {
+                return Err(fail(format!("{path}.{name}[0]"), "the deal is not finished (its actions end with FINISH)", Reason::IllegalAction));
+            }
+        }
+        return Ok(Replayed { deal: d, calling: None, game: None });
+    }
+    let first_side = side_at(r.first_side, &format!("{path}.first_side"))?;
+    let start = r.start_seat.map(|s| seat(s, "start_seat")).transpose().map_err(under(path))?;
+    let c = d.calling(start, first_side).map_err(under(path))?;
+    let c = apply_calls(c, &r.calls, &format!("{path}.calls"))?;
+    let play = matches!(c.outcome, Some(dc::Outcome::Play));
+    if !c.is_over() || !play {
+        if !r.plays.is_empty() {
+            let (msg, reason) = if !c.is_over() {
+                ("the calling is not over with a play", Reason::IllegalAction)
+            } else {
+                ("a whole side surrendered: nobody plays", Reason::GameOver)
+            };
+            return Err(fail(format!("{path}.plays[0]"), msg, reason));
+        }
+        return Ok(Replayed { deal: d, calling: Some(c), game: None });
+    }
+    let mut g = Game::new(&d, &c).map_err(under(path))?;
+    for (k, a) in r.plays.iter().enumerate() {
+        let field = format!("{path}.plays[{k}]");
+        g.apply_in_place(&play_action(a, &field)?).map_err(action_at(&field))?;
+    }
+    Ok(Replayed { deal: d, calling: Some(c), game: Some(g) })
+}
+
+// ---- Evaluate ----
+
+/// A legal_plays or timeout_play query (`kind` names it in error paths).
+struct PlaysQuery<'a> {
+    kind: &'static str,
+    hand: &'a [String],
+    table: Option<&'a pb::Cards>,
+    chu: i32,
+    first_lead: bool,
+    surrendered: bool,
+    shown: Option<&'a pb::Cards>,
+    columns: &'a [pb::Cards],
+}
+
+/// What a PlaysQuery answers.
+enum Plays {
+    Legal(Vec<dc::LegalPlay>),
+    /// The timeout play's cards, or None: a pass.
+    Timeout(Option<Vec<Card>>),
+}
+
+fn plays_query(q: PlaysQuery, rules: &Rules) -> Result<Plays, ItemFail> {
+    let kind = q.kind;
+    let chu = chu_at(q.chu, &format!("{kind}.chu"))?;
+    if !q.columns.is_empty() && !q.hand.is_empty() {
+        return Err(fail(format!("{kind}.columns"), "set either hand or columns, not both", Reason::Inconsistent));
+    }
+    let at = under(kind);
+    let flat: Vec<&String> = q.columns.iter().flat_map(|c| c.cards.iter()).collect();
+    let flat: Vec<&String> = if flat.is_empty() { q.hand.iter().collect() } else { flat };
+    if let Some(shown) = q.shown {
+        let shown = cards_at(&shown.cards, "cards").map_err(&at)?;
+        let held = cards_at(&flat, "cards").map_err(&at)?;
+        if !shown.iter().all(|c| held.contains(c)) {
+            return Err(fail(format!("{kind}.shown_triple"), "the shown triple is not in the hand", Reason::CardNotInHand));
+        }
+    }
+    let constraints = |shown: Option<&pb::Cards>| -> Result<Constraints, Error> {
+        let shown_triple = match shown {
+            Some(s) => cards_at(&s.cards, "shown_triple")?,
+            None => Vec::new(),
+        };
+        Ok(Constraints { first_lead: q.first_lead, surrendered: q.surrendered, shown_triple })
+    };
+    let table = |t: Option<&pb::Cards>| t.map(|t| cards_at(&t.cards, "table")).transpose();
+    if kind == "legal_plays" {
+        let hand = cards_at(q.hand, "hand").map_err(&at)?;
+        let table = table(q.table).map_err(&at)?;
+        let cons = constraints(q.shown).map_err(&at)?;
+        return Ok(Plays::Legal(dc::legal_plays(&hand, table.as_deref(), chu, &cons, rules).map_err(&at)?));
+    }
+    if flat.is_empty() {
+        return Err(fail(format!("{kind}.hand"), "an empty hand has no timeout play", Reason::WrongCount));
+    }
+    // The core names a column hand[i]; over gRPC that is columns[i].
+    let columns_at = |e: Error| match e.field.as_deref() {
+        Some(f) if !q.columns.is_empty() && f.starts_with("hand[") => at(Error { field: Some(format!("columns{}", &f[4..])), ..e }),
+        _ => at(e),
+    };
+    let columns = if q.columns.is_empty() {
+        dc::columns_of(&cards_at(q.hand, "hand").map_err(&at)?)
+    } else {
+        q.columns.iter().enumerate().map(|(i, c)| cards_at(&c.cards, &format!("hand[{i}]"))).collect::<Result<Vec<_>, _>>().map_err(columns_at)?
+    };
+    let table = table(q.table).map_err(&at)?;
+    let cons = constraints(q.shown).map_err(&at)?;
+    Ok(Plays::Timeout(dc::timeout_play(&columns, table.as_deref(), chu, &cons, rules).map_err(columns_at)?))
+}
+
+fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules) -> Result<pb::dachu_evaluate_result::Result, ItemFail> {
+    use pb::dachu_evaluate_item::Item;
+    use pb::dachu_evaluate_result::Result as Out;
+    Ok(match &item.item {
+        Some(Item::Play(q)) => {
+            let chu = chu_at(q.chu, "play.chu")?;
+            let cards = cards_at(tokens(&q.cards), "cards").map_err(under("play"))?;
+            let p = dc::classify(&cards, chu, rules).map_err(|e| e.within("cards")).map_err(under("play"))?;
+            Out::Play(state::play_msg(p.kind, &cards))
+        }
+        Some(Item::LegalPlays(q)) => {
+            let query = PlaysQuery {
+                kind: "legal_plays",
+                hand: tokens(&q.hand),
+                table: q.table.as_ref(),
+                chu: q.chu,
+                first_lead: q.first_lead,
+                surrendered: q.surrendered,
+                shown: q.shown_triple.as_ref(),
+                columns: &[],
+            };
+            let Plays::Legal(plays) = plays_query(query, rules)? else { unreachable!("a legal_plays query") };
+            Out::LegalPlays(pb::DachuPlays { plays: plays.iter().map(|p| state::play_msg(p.play.kind, &p.cards)).collect() })
+        }
+        Some(Item::TimeoutPlay(q)) => {
+            let query = PlaysQuery {
+                kind: "timeout_play",
+                hand: tokens(&q.hand),
+                table: q.table.as_ref(),
+                chu: q.chu,
+                first_lead: q.first_lead,
+                surrendered: q.surrendered,
+                shown: q.shown_triple.as_ref(),
+                columns: &q.columns,
+            };
+            let Plays::Timeout(got) = plays_query(query, rules)? else { unreachable!("a timeout_play query") };
+            Out::TimeoutPlay(pb::DachuTimeoutPlay { passes: got.is_none(), cards: Some(cards_msg(got.as_deref().unwrap_or(&[]))) })
+        }
+        Some(Item::Deal(q)) => Out::Deal(state::deal_msg(&deal_query(q, rules, "deal")?)),
+        Some(Item::Calling(q)) => Out::Calling(state::calling_msg(&calling_query(q, rules, "calling")?)),
+        Some(Item::Game(r)) => Out::Game(state::game_msg(&replay(r, rules, "game")?)),
+        None => return Err(fail("", "set one of play, legal_plays, timeout_play, deal, calling, game", Reason::Invalid)),
+    })
+}
+
+// ---- the RPCs (`crate::wire::answer` dispatches here) ----
+
+pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<Option<pb::DachuEvaluateResponse>, Fail> {
+    use pb::dachu_evaluate_item::Item;
+    use pb::dachu_evaluate_result::Result as Out;
+    ctx.batch("items", req.items.len(), req.items.len())?;
+    for (i, item) in req.items.iter().enumerate() {
+        match &item.item {
+            Some(Item::Deal(d)) => check_deal(ctx, &format!("items[{i}].deal"), d)?,
+            Some(Item::Calling(c)) => check_calling(ctx, &format!("items[{i}].calling"), c)?,
+            Some(Item::Game(r)) => check_record(ctx, &format!("items[{i}].game"), r)?,
+            _ => {}
+        }
+    }
+    let rules = rules_of(req.rules.as_ref(), ctx)?;
+    let results = ctx.each(
+        "items",
+        &req.items,
+        |_, item| Ok(pb::DachuEvaluateResult { result: Some(evaluate_one(item, &rules)?) }),
+        |e| pb::DachuEvaluateResult { result: Some(Out::Error(e)) },
+    )?;
+    Ok(Some(pb::DachuEvaluateResponse { results }))
+}
+
+pub fn compare(req: pb::DachuCompareRequest, ctx: &Ctx) -> Result<Option<pb::DachuCompareResponse>, Fail> {
+    use pb::dachu_compare_result::Result as Out;
+    ctx.batch("items", req.items.len(), req.items.len())?;
+    let rules = rules_of(req.rules.as_ref(), ctx)?;
+    let results = ctx.each(
+        "items",
+        &req.items,
+        |_, item| {
+            let chu = chu_at(item.chu, "chu")?;
+            let play = cards_at(tokens(&item.play), "play")?;
+            let table = cards_at(tokens(&item.table), "table")?;
+            let beats = dc::beats(&play, &table, chu, &rules)?;
+            Ok(pb::DachuCompareResult { result: Some(Out::Beats(beats)) })
+        },
+        |e| pb::DachuCompareResult { result: Some(Out::Error(e)) },
+    )?;
+    Ok(Some(pb::DachuCompareResponse { results }))
+}
+
+/// The carried-in amounts (empty: nobody capped).
+fn carried(c: &[pb::Carried]) -> Option<Vec<Option<i64>>> {
+    (!c.is_empty()).then(|| c.iter().map(|c| c.amount).collect())
+}
+
+fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, ItemFail> {
+    use pb::dachu_deal::Deal as Kind;
+    let base = deal.base.unwrap_or(1);
+    let carried = carried(&deal.carried);
+    match &deal.deal {
+        Some(Kind::Record(r)) => {
+            let Replayed { calling, game, .. } = replay(r, rules, "record")?;
+            let escaped = || seats(&deal.escaped, "escaped");
+            if let Some(g) = game {
+                if !g.is_over() && g.decided().is_none() && deal.escaped.is_empty() {
+                    return Err(fail("record.plays", "the game is not over (nor its result decided)", Reason::IllegalAction));
+                }
+                return Ok(g.settle(base, &escaped()?, carried)?);
+            }
+            let Some(c) = calling else {
+                if deal.escaped.is_empty() {
+                    return Err(fail("record.deal_actions", "the game is not over", Reason::IllegalAction));
+                }
+                return Err(fail("record.deal_actions", "an escape before the 儲 is known cannot be settled", Reason::IllegalAction));
+            };
+            if c.is_over() {
+                // A whole side surrendered.
+                return Ok(dc::settle(&calling_record(&c, None, base, escaped()?, carried), rules)?);
+            }
+            if deal.escaped.is_empty() {
+                return Err(fail("record.calls", "the game is not over", Reason::IllegalAction));
+            }
+            let g = dc::Game {
+                chu_side: chu_side(&c),
+                multiplier: c.multiplier,
+                base,
+                places: None,
+                surrendered: Vec::new(),
+                bei_bao_da: Vec::new(),
+                escaped: escaped()?,
+                carried,
+            };
+            Ok(dc::settle(&g, rules)?)
+        }
+        Some(Kind::Outcome(o)) => {
+            let from_calling = o.calling.is_some();
+            // The core's argument names → the proto fields that held them.
+            let renames = [
+                ("chu_side", if from_calling { "outcome.calling" } else { "outcome.chu_side" }),
+                ("places", "outcome.places"),
+                ("multiplier", "outcome.multiplier"),
+                ("surrendered", "outcome.surrendered"),
+                ("bei_bao_da", "outcome.bei_bao_da"),
+            ];
+            let renamed = |e: Error| ItemFail::Item(rename(e, &renames, ""));
+            // As the Python API took them: the places, then the calling's or the four
+            // fields, then the escapes.
+            let places = || -> Result<Option<Vec<usize>>, ItemFail> {
+                if o.places.is_empty() {
+                    return Ok(None);
+                }
+                Ok(Some(seats(&o.places, "places").map_err(renamed)?))
+            };
+            let g = if let Some(q) = &o.calling {
+                for (name, set) in [("chu_side", !o.chu_side.is_empty()), ("surrendered", !o.surrendered.is_empty()), ("bei_bao_da", !o.bei_bao_da.is_empty())] {
+                    if set {
+                        return Err(fail(
+                            format!("outcome.{name}"),
+                            "set either calling or chu_side, multiplier, surrendered and bei_bao_da, not both",
+                            Reason::Inconsistent,
+                        ));
+                    }
+                }
+                if o.multiplier.is_some() {
+                    return Err(fail("outcome.multiplier", "set either calling or multiplier, not both", Reason::Inconsistent));
+                }
+                let c = calling_query(q, rules, "outcome.calling")?;
+                let places = places()?;
+                if !c.is_over() {
+                    return Err(fail("outcome.calling", "the calling is not over yet", Reason::Invalid));
+                }
+                calling_record(&c, places, base, seats(&deal.escaped, "escaped")?, carried)
+            } else {
+                let places = places()?;
+                let chu_side = seats(&o.chu_side, "chu_side").map_err(renamed)?;
+                let surrendered = seats(&o.surrendered, "surrendered").map_err(renamed)?;
+                let bei_bao_da = seats(&o.bei_bao_da, "bei_bao_da").map_err(renamed)?;
+                dc::Game {
+                    chu_side,
+                    multiplier: o.multiplier.unwrap_or(1),
+                    base,
+                    places,
+                    surrendered,
+                    bei_bao_da,
+                    escaped: seats(&deal.escaped, "escaped")?,
+                    carried,
+                }
+            };
+            dc::settle(&g, rules).map_err(renamed)
+        }
+        None => Err(fail("", "set outcome or record", Reason::Invalid)),
+    }
+}
+
+/// The 儲方 seats of a calling, in seat order.
+fn chu_side(c: &Calling) -> Vec<usize> {
+    let mut v = c.sides[dc::calling::CHU].clone();
+    v.sort_unstable();
+    v
+}
+
+/// What a finished calling fixes (the 儲方, the multiplier, 繳 and 被包打) with the rest.
+fn calling_record(c: &Calling, places: Option<Vec<usize>>, base: i64, escaped: Vec<usize>, carried: Option<Vec<Option<i64>>>) -> dc::Game {
+    dc::Game { chu_side: chu_side(c), multiplier: c.multiplier, base, places, surrendered: c.surrendered(), bei_bao_da: c.bei_bao_da_seats(), escaped, carried }
+}
+
+pub fn settle(req: pb::DachuSettleRequest, ctx: &Ctx) -> Result<Option<pb::DachuSettleResponse>, Fail> {
+    use pb::dachu_deal::Deal as Kind;
+    use pb::dachu_settle_result::Result as Out;
+    ctx.batch("deals", req.deals.len(), req.deals.len())?;
+    for (i, d) in req.deals.iter().enumerate() {
+        match &d.deal {
+            Some(Kind::Record(r)) => check_record(ctx, &format!("deals[{i}].record"), r)?,
+            Some(Kind::Outcome(o)) => {
+                if let Some(c) = &o.calling {
+                    check_calling(ctx, &format!("deals[{i}].outcome.calling"), c)?;
+                }
+            }
+            None => {}
+        }
+    }
+    let rules = rules_of(req.rules.as_ref(), ctx)?;
+    let results = ctx.each(
+        "deals",
+        &req.deals,
+        |_, deal| Ok(pb::DachuSettleResult { result: Some(Out::Settlement(pb::DachuSettlement::from(&settle_one(deal, &rules)?))) }),
+        |e| pb::DachuSettleResult { result: Some(Out::Error(e)) },
+    )?;
+    Ok(Some(pb::DachuSettleResponse { results }))
 }

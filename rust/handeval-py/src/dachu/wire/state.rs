@@ -1,0 +1,191 @@
+//! 打儲 results and states written as their `handeval.v2` messages, one conversion per
+//! core type (see `crate::wire`).
+
+use super::{value_of, Replayed};
+use crate::wire::{cards_msg, pb};
+use handeval_core::cards::Card;
+use handeval_core::dachu::calling::side_name;
+use handeval_core::dachu::deal::SEATS;
+use handeval_core::dachu::game::Game;
+use handeval_core::dachu::{Calling, Chu, Deal, DealAction, Kind, Outcome, Settlement};
+use std::sync::OnceLock;
+
+/// A seat or an index as the protos' `int32` (seats 0..3, records of at most 208 actions).
+fn int(i: usize) -> i32 {
+    i as i32
+}
+
+fn ints(v: &[usize]) -> Vec<i32> {
+    v.iter().map(|&i| int(i)).collect()
+}
+
+fn colour(chu: Option<Chu>) -> i32 {
+    chu.map_or(0, |c| value_of::<pb::DachuColour>(c.as_str()))
+}
+
+fn side(s: usize) -> i32 {
+    value_of::<pb::DachuSide>(side_name(s))
+}
+
+/// A play: its kind's value (looked up once per kind) and its cards.
+pub(super) fn play_msg(kind: Kind, cards: &[Card]) -> pb::DachuPlay {
+    static KINDS: OnceLock<Vec<i32>> = OnceLock::new();
+    let kinds = KINDS.get_or_init(|| Kind::ALL.iter().map(|k| value_of::<pb::DachuPlayKind>(k.name())).collect());
+    let i = Kind::ALL.iter().position(|&k| k == kind).expect("a kind of Kind::ALL");
+    pb::DachuPlay { kind: kinds[i], cards: Some(cards_msg(cards)) }
+}
+
+fn deal_action_msg(a: &DealAction) -> pb::DachuDealAction {
+    let kind = value_of::<pb::DachuDealActionKind>(a.name());
+    let mut m = pb::DachuDealAction { kind, ..Default::default() };
+    match a {
+        DealAction::Deal | DealAction::Finish => {}
+        DealAction::ChengChu { seat, chu } => {
+            m.seat = int(*seat);
+            m.colour = colour(Some(*chu));
+        }
+        DealAction::MengXuan { seat, card } => {
+            m.seat = int(*seat);
+            m.cards = Some(cards_msg(&[*card]));
+        }
+        DealAction::MengChuai { seat, cards } => {
+            m.seat = int(*seat);
+            m.cards = Some(cards_msg(cards));
+        }
+    }
+    m
+}
+
+pub(super) fn deal_msg(d: &Deal) -> pb::DachuDealState {
+    let chu_side = d.chu_side();
+    let teams = match &chu_side {
+        None => pb::DachuTeams::Unspecified,
+        Some(s) if s.len() == 1 => pb::DachuTeams::OneVsThree,
+        Some(_) => pb::DachuTeams::TwoVsTwo,
+    };
+    pb::DachuDealState {
+        dealt: i32::from(d.dealt),
+        finished: d.finished,
+        chu: colour(d.chu),
+        chu_source: d.chu_source.map_or(0, |s| value_of::<pb::DachuChuSource>(s.as_str())),
+        chu_side: ints(&chu_side.unwrap_or_default()),
+        teams: teams as i32,
+        multiplier: d.multiplier,
+        declared: d.declared(),
+        legal_actions: d.legal_actions().iter().map(deal_action_msg).collect(),
+        first_leader: int(d.first_leader()),
+        last_card: d.last_card().to_string(),
+        held: (0..SEATS).map(|s| cards_msg(d.held(s))).collect(),
+        meng_xuan: d.meng_xuan.iter().map(|c| cards_msg(c.as_slice())).collect(),
+        meng_chuai: d.meng_chuai.iter().map(|c| cards_msg(c.as_ref().map_or(&[][..], |t| &t[..]))).collect(),
+        cheng_chu: d.cheng_chu.to_vec(),
+    }
+}
+
+pub(super) fn calling_msg(c: &Calling) -> pb::DachuCallingState {
+    let turn = c.turn();
+    let mut chu_side = c.sides[handeval_core::dachu::calling::CHU].clone();
+    chu_side.sort_unstable();
+    pb::DachuCallingState {
+        turn: turn.map(int),
+        legal_actions: turn.map_or(Vec::new(), |t| {
+            c.legal_calls().iter().map(|k| pb::DachuCall { call: value_of::<pb::DachuCallKind>(k.name()), seat: int(t) }).collect()
+        }),
+        multiplier: c.multiplier,
+        over: c.is_over(),
+        phase: value_of::<pb::DachuCallingPhase>(c.phase()),
+        calling_side: c.calling_side().map_or(0, side),
+        outcome: match c.outcome {
+            None => 0,
+            Some(Outcome::Play) => value_of::<pb::DachuCallingOutcome>("play"),
+            Some(Outcome::Surrender { .. }) => value_of::<pb::DachuCallingOutcome>("surrender"),
+        },
+        chu_side: ints(&chu_side),
+        surrendered: ints(&c.surrendered()),
+        bei_bao_da: ints(&c.bei_bao_da_seats()),
+        playing: ints(&c.playing()),
+        surrendered_side: match c.outcome {
+            Some(Outcome::Surrender { side: s }) => side(s),
+            _ => 0,
+        },
+    }
+}
+
+fn play_state(g: &Game) -> pb::DachuPlayState {
+    let decided = g.decided();
+    pb::DachuPlayState {
+        to_move: g.turn.map(int),
+        may_pass: g.may_pass(),
+        legal_plays: g.legal_plays().iter().map(|p| play_msg(p.play.kind, &p.cards)).collect(),
+        table: g.table.as_ref().map(|(_, cards, p)| play_msg(p.kind, cards)),
+        leader: g.leader.map_or(0, int),
+        passed: ints(&g.passed_seats()),
+        hands: (0..SEATS).map(|s| cards_msg(g.held(s))).collect(),
+        places: ints(&g.places),
+        tricks: g
+            .tricks
+            .iter()
+            .map(|t| pb::DachuTrick {
+                leader: int(t.leader),
+                first_action: int(t.first_action),
+                last_action: int(t.last_action),
+                over: t.over,
+                won_by: t.won_by.map(int),
+            })
+            .collect(),
+        over: g.is_over(),
+        decided: g.surrender || decided.is_some(),
+        verdict: decided.map_or(0, |(v, _)| value_of::<pb::DachuVerdict>(v.as_str())),
+        wipe_out: decided.map(|(_, w)| w),
+        table_seat: g.table.as_ref().map(|t| int(t.0)),
+        auto_lead: g.auto_lead.map(int),
+        shown_triples: g.shown.iter().map(|c| cards_msg(c.as_ref().map_or(&[][..], |t| &t[..]))).collect(),
+    }
+}
+
+pub(super) fn game_msg(r: &Replayed) -> pb::DachuGameState {
+    use pb::DachuPhase as Phase;
+    let d = &r.deal;
+    let mut m = pb::DachuGameState {
+        phase: Phase::Deal as i32,
+        deal: Some(deal_msg(d)),
+        calling: None,
+        play: None,
+        chu: colour(d.chu),
+        multiplier: d.multiplier,
+    };
+    let Some(c) = &r.calling else { return m };
+    m.calling = Some(calling_msg(c));
+    m.multiplier = c.multiplier;
+    let phase = match &r.game {
+        None if c.is_over() => Phase::Over,
+        None => Phase::Calling,
+        Some(g) => {
+            m.play = Some(play_state(g));
+            if g.is_over() {
+                Phase::Over
+            } else {
+                Phase::Play
+            }
+        }
+    };
+    m.phase = phase as i32;
+    m
+}
+
+impl From<&Settlement> for pb::DachuSettlement {
+    fn from(s: &Settlement) -> Self {
+        pb::DachuSettlement {
+            deltas: s.deltas.clone(),
+            lines: s
+                .lines
+                .iter()
+                .map(|l| pb::DachuLine { kind: value_of::<pb::DachuLineKind>(l.item), seat: int(l.seat), other: None, amount: l.amount, text: l.note.clone() })
+                .collect(),
+            verdict: s.verdict.map_or(0, |v| value_of::<pb::DachuVerdict>(v.as_str())),
+            wipe_out: s.wipe_out,
+            result_multiplier: s.result_multiplier,
+            theoretical: s.theoretical.clone(),
+        }
+    }
+}
