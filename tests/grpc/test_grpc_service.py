@@ -585,19 +585,3 @@ def test_echoed_input_is_cut(stub, server):
         assert fields[0][0] == "shisanshui.rules." + rules.ListFields()[0][0].name
         assert len(fields[0][1]) < 400 and len(details) < 500
     assert max(len(line) for line in server.log().splitlines()) < 2000
-
-
-def test_wrapped_response_bytes_equal_protobufs():
-    """The servicer prefixes the game response with its tag and length instead of copying
-    it into the top-level message: the bytes must be what protobuf would write."""
-    from handeval.server.service import RESPONSES, wrap
-
-    from handeval.v2 import tienlen_pb2 as tl
-
-    for n in (0, 1, 127, 128, 300, 16_383, 16_384, 3_000_000):  # lengths of 1 to 4 varint bytes
-        sub = tl.TienlenSettleResponse(results=[tl.TienlenSettleResult(error=common_pb2.ItemError(message="x" * n))])
-        assert wrap("Settle", "tienlen", sub.SerializeToString()) == pb.SettleResponse(tienlen=sub).SerializeToString()
-
-    for rpc, game, sub in (("Settle", "tienlen", tl.TienlenSettleResponse(results=[tl.TienlenSettleResult()])),
-                           ("Compare", "shisanshui", ssw.ShisanshuiCompareResponse(results=[ssw.ShisanshuiCompareResult()]))):
-        assert wrap(rpc, game, sub.SerializeToString()) == RESPONSES[rpc](**{game: sub}).SerializeToString()

@@ -2,7 +2,7 @@
 
 Layout: ``config`` (flags and environment), ``app`` (one grpc.aio server process),
 ``supervisor`` (``--workers N``), ``service`` (dispatch, limits, status codes, metrics,
-logs), ``common`` (shared conversion helpers). Every game's requests are answered in Rust
+logs). Every game's requests are answered in Rust
 by the binding (``_core.wire_answer``, ``rust/handeval-py/src/<game>/wire.rs``).
 """
 

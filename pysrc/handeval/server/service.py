@@ -14,25 +14,20 @@ import logging
 import time
 import uuid
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Callable, Dict, Tuple
+from typing import Any, Dict, Tuple
 
 import grpc
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from handeval import _core
-from handeval.server import common, metrics
+from handeval.server import metrics
 from handeval.server.config import ServerConfig
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc
 
 log = logging.getLogger("handeval.server")
 
-#: The Python converter of each RPC and game not answered in Rust yet (none: every game is).
-HANDLERS: Dict[str, Dict[str, Callable[[Any, common.Batch], Any]]] = {"Evaluate": {}, "Compare": {}, "Settle": {}}
-RESPONSES: Dict[str, Any] = {
-    "Evaluate": pb.EvaluateResponse, "Compare": pb.CompareResponse,
-    "Settle": pb.SettleResponse, "Arrange": pb.ArrangeResponse,
-}
+#: The request message of each RPC (the service's methods).
 REQUESTS: Dict[str, Any] = {
     "Evaluate": pb.EvaluateRequest, "Compare": pb.CompareRequest,
     "Settle": pb.SettleRequest, "Arrange": pb.ArrangeRequest,
@@ -58,38 +53,6 @@ def add_to_server(service, server) -> None:
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
 
 
-def _tag(rpc: str, game: str) -> bytes:
-    return bytes([RESPONSES[rpc].DESCRIPTOR.fields_by_name[game].number << 3 | 2])
-
-
-#: The wire tag of each top-level response's game field (length-delimited, numbers < 16).
-TAGS = {(rpc, f.name): _tag(rpc, f.name) for rpc, r in RESPONSES.items() for f in r.DESCRIPTOR.oneofs_by_name["game"].fields}
-
-
-def wrap(rpc: str, game: str, payload: bytes) -> bytes:
-    """The top-level response (``oneof game``) holding the serialized game response: its
-    tag and length put in front, instead of copying the game response into a new message
-    (a deep copy of every result)."""
-    n, length = len(payload), bytearray()
-    while True:
-        if n < 0x80:
-            length.append(n)
-            break
-        length.append(n & 0x7F | 0x80)
-        n >>= 7
-    return TAGS[rpc, game] + bytes(length) + payload
-
-
-#: Each game's bound check on the records in a request (before any work): a record longer
-#: than 52 cards allow is the request's fault → BadRequest with reason too_large.
-LIMITS: Dict[str, Callable[[str, Any], None]] = {
-}
-
-#: The batch field of each RPC's game request.
-BATCH_FIELD = {"Evaluate": "items", "Compare": "items", "Settle": "deals", "Arrange": "items"}
-#: Batches of at most this many items run inline on the event loop: the hop to the
-#: thread pool and back costs more than the work (tens of µs per item at most).
-INLINE_ITEMS = 16
 #: Requests of at most this many bytes (not Arrange) are answered inline on the event
 #: loop: decoding, work and encoding cost tens of ns per byte for every item kind, so the
 #: largest takes well under a millisecond, less than the hop to a worker thread and back.
@@ -97,11 +60,10 @@ INLINE_ITEMS = 16
 INLINE_BYTES = 1024
 
 
-def _counted(rpc: str, game: str, sub) -> int:
-    """Items counted against --max-batch: the batch (十三水, answered in Rust, also counts
-    the rows of its Compare ``order`` items: see ``Ctx::batch`` in wire.rs)."""
-    return len(getattr(sub, BATCH_FIELD[rpc]))
-
+#: The ErrorReason value names without their prefix ("BAD_CARD"), as the core's reasons.
+REASON_NAMES = frozenset(v.name[len("ERROR_REASON_"):] for v in common_pb2.ErrorReason.DESCRIPTOR.values if v.number)
+#: Longest description the server logs (a message quoting several cut values).
+MESSAGE_CHARS = 1024
 
 #: google.rpc.ErrorInfo.domain of the service's errors.
 ERROR_DOMAIN = "handeval.io"
@@ -115,7 +77,7 @@ def bad_request_status(field: str, message: str, reason: str = "invalid") -> sta
         field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]
     ))
     info.Pack(error_details_pb2.ErrorInfo(
-        reason=common_pb2.ErrorReason.Name(common.reason_of(common.ItemFailed(field, message, reason))),
+        reason=f"ERROR_REASON_{reason.upper()}" if reason.upper() in REASON_NAMES else "ERROR_REASON_INVALID",
         domain=ERROR_DOMAIN, metadata={"field": field},
     ))
     return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=f"{field}: {message}" if field else message,
@@ -182,29 +144,17 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
     async def Arrange(self, request, context):
         return await self._call("Arrange", request, context)
 
-    def _run(self, rpc: str, game: str, sub, batch: common.Batch) -> bytes:
-        try:
-            data = wrap(rpc, game, HANDLERS[rpc][game](sub, batch).SerializeToString())
-        except common.Stopped as e:
-            if batch.cancelled:  # nobody awaits this call any more: say so here
-                log.warning(json.dumps({"event": "stopped", "rpc": rpc, "game": game, "code": e.code,
-                                        "message": str(e)}))
-            raise
-        if len(data) > self.config.max_message_bytes:
-            raise ResponseTooLarge(
-                f"the answer is {len(data)} bytes, more than the server's --max-message-bytes "
-                f"({self.config.max_message_bytes}): split the batch")
-        return data
-
     def _answer(self, rpc: str, data: bytes, call, detach: bool):
         try:
             out = _core.wire_answer(rpc, data, call, self.config.max_batch, self.config.max_samples, detach)
         except _core.WireError as e:
-            if call.cancelled:  # nobody awaits this call any more: say so here
+            if e.code != "INVALID_ARGUMENT":
+                # Logged here, where the work stops: when gRPC has cancelled the call at
+                # its deadline, nobody awaits this answer any more.
                 log.warning(json.dumps({"event": "stopped", "rpc": rpc, "game": call.game, "code": e.code,
                                         "message": str(e)}))
             raise
-        if out is not None and len(out) > self.config.max_message_bytes:
+        if len(out) > self.config.max_message_bytes:
             raise ResponseTooLarge(
                 f"the answer is {len(out)} bytes, more than the server's --max-message-bytes "
                 f"({self.config.max_message_bytes}): split the batch")
@@ -235,12 +185,11 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
                     gauged = False
                     work.add_done_callback(lambda _: metrics.INFLIGHT.dec())
                     raise
-            if out is not None:
-                return out
+            return out
         except _core.WireError as e:
             code = e.code
-            self._warn(rpc, call.game, call.items, code, str(e), context)
             if code == "INVALID_ARGUMENT":
+                self._warn(rpc, call.game, call.items, code, str(e), context)
                 await abort_bad_request(context, e.field, e.description, e.reason)
             await context.abort(getattr(grpc.StatusCode, code), str(e))
         except ResponseTooLarge as e:
@@ -259,90 +208,12 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             self.inflight -= 1
             if gauged:
                 metrics.INFLIGHT.dec()
-            if code != "OK" or out is not None:
-                elapsed = time.perf_counter() - start
-                self._observe(rpc, call.game or "none", code, elapsed, call.items, call.item_errors)
-                if log.isEnabledFor(logging.DEBUG):
-                    log.debug(json.dumps({
-                        "event": "call", "rpc": rpc, "game": call.game, "items": call.items,
-                        "item_errors": call.item_errors, "code": code,
-                        "ms": round(elapsed * 1000, 3), "peer": context.peer(),
-                    }))
-        # The game is not answered in Rust yet: the Python converter answers it.
-        return await self._python_call(rpc, REQUESTS[rpc].FromString(data), context, start)
-
-    async def _python_call(self, rpc: str, request, context, start: float):
-        game = request.WhichOneof("game") or ""
-        items = 0
-        code = "OK"
-        batch = common.Batch(game)
-        self.inflight += 1
-        gauged = False
-        try:
-            if not game:
-                choices = ", ".join(f.name for f in request.DESCRIPTOR.oneofs_by_name["game"].fields)
-                raise common.BadRequest("game", f"set one of {choices}")
-            sub = getattr(request, game)
-            items = _counted(rpc, game, sub)
-            if items > self.config.max_batch:
-                field = BATCH_FIELD[rpc]
-                raise common.BadRequest(
-                    f"{game}.{field}",
-                    f"{items} {field} (counting the rows of order items) exceed the limit of "
-                    f"{self.config.max_batch} per request (split the batch; the server's --max-batch)"
-                    if items != len(getattr(sub, field)) else
-                    f"{items} {field} exceed the limit of {self.config.max_batch} per request "
-                    "(split the batch; the server's --max-batch)", "too_large")
-            LIMITS[game](rpc, sub)
-            if rpc == "Arrange" and sub.samples > self.config.max_samples:  # unset: 0
-                raise common.BadRequest(
-                    f"{game}.samples", f"{sub.samples} samples per hand exceed the limit of {self.config.max_samples} "
-                    "(the server's --max-samples)", "too_large")
-            if rpc != "Arrange" and items <= INLINE_ITEMS:
-                # Done within this step of the event loop, in microseconds: no deadline to
-                # watch, and no moment at which the in-flight gauge could be read.
-                return self._run(rpc, game, sub, batch)
-            remaining = context.time_remaining()
-            if remaining is not None:
-                batch.deadline = time.monotonic() + remaining
-            metrics.INFLIGHT.inc()
-            gauged = True
-            future = asyncio.get_running_loop().run_in_executor(self.executor, self._run, rpc, game, sub, batch)
-            try:
-                return await future
-            except asyncio.CancelledError:
-                batch.cancel()  # the worker thread stops at its next check
-                raise
-        except common.BadRequest as e:
-            code = "INVALID_ARGUMENT"
-            self._warn(rpc, game, items, code, str(e), context)
-            await abort_bad_request(context, e.field, e.description, e.reason)
-        except ResponseTooLarge as e:
-            code = "RESOURCE_EXHAUSTED"
-            self._warn(rpc, game, items, code, str(e), context)
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(e))
-        except common.Stopped as e:
-            code = e.code
-            self._warn(rpc, game, items, code, str(e), context)
-            await context.abort(getattr(grpc.StatusCode, e.code), str(e))
-        except asyncio.CancelledError:
-            code = batch.cancelled or "CANCELLED"
-            raise
-        except Exception:
-            code = "INTERNAL"
-            incident = uuid.uuid4().hex[:12]
-            log.exception("internal error %s in %s/%s", incident, rpc, game)
-            await context.abort(grpc.StatusCode.INTERNAL, f"internal error (incident {incident}, see the server log)")
-        finally:
-            self.inflight -= 1
-            if gauged:
-                metrics.INFLIGHT.dec()
             elapsed = time.perf_counter() - start
-            self._observe(rpc, game or "none", code, elapsed, items, batch.item_errors)
+            self._observe(rpc, call.game or "none", code, elapsed, call.items, call.item_errors)
             if log.isEnabledFor(logging.DEBUG):
                 log.debug(json.dumps({
-                    "event": "call", "rpc": rpc, "game": game, "items": items,
-                    "item_errors": batch.item_errors, "code": code,
+                    "event": "call", "rpc": rpc, "game": call.game, "items": call.items,
+                    "item_errors": call.item_errors, "code": code,
                     "ms": round(elapsed * 1000, 3), "peer": context.peer(),
                 }))
 
@@ -366,5 +237,6 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
     def _warn(rpc, game, items, code, message, context):
         log.warning(json.dumps({
             "event": "error", "rpc": rpc, "game": game, "items": items, "code": code,
-            "message": common.clip(message), "peer": context.peer(),
+            "message": message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS] + "…",
+            "peer": context.peer(),
         }, ensure_ascii=False))

@@ -5,9 +5,6 @@
 //! core's types to their messages in one conversion (`<game>/wire.rs`): no Python object
 //! per row. Python keeps the server, auth, deadlines, cancellation, metrics and logs.
 
-// Parts unused until every game answers here (the games' wire modules are being filled).
-#![allow(dead_code)]
-
 use handeval_core::{Error, Reason};
 use prost::Message;
 use pyo3::prelude::*;
@@ -62,13 +59,6 @@ pub enum Fail {
 impl Fail {
     pub fn bad(field: impl Into<String>, message: impl Into<String>, reason: Reason) -> Fail {
         Fail::Bad { field: field.into(), message: clip(message.into()), reason }
-    }
-
-    /// A core error about the whole request, its field under `prefix` (e.g. a rules
-    /// error under `tienlen.rules`).
-    pub fn from_core(prefix: &str, e: Error) -> Fail {
-        let field = join(&[prefix, e.field.as_deref().unwrap_or("")]);
-        Fail::bad(field, e.message, e.reason)
     }
 }
 
@@ -256,12 +246,6 @@ impl Ctx<'_> {
 
     pub fn check(&self, done: usize, total: usize) -> Result<(), Fail> {
         self.check_at(|| format!("after {done} of {total} items"))
-    }
-
-    /// True once the deadline passed or the call was cancelled (for core work that takes
-    /// a stop flag).
-    pub fn stopped(&self) -> bool {
-        self.check_at(String::new).is_err()
     }
 
     /// The `ItemError` of the item `name[i]` (counted), for work that answers items out of
@@ -465,9 +449,8 @@ fn no_game(choices: &str) -> Fail {
     Fail::bad("game", format!("set one of {choices}"), Reason::Invalid)
 }
 
-/// The answer's bytes for the request `data` of `rpc`, or None when the request's game
-/// is not answered here yet (the servicer's Python converter answers it).
-fn answer(rpc: Rpc, data: &[u8], call: &WireCall, limits: Limits) -> Result<Option<Vec<u8>>, Fail> {
+/// The answer's bytes for the request `data` of `rpc`.
+fn answer(rpc: Rpc, data: &[u8], call: &WireCall, limits: Limits) -> Result<Vec<u8>, Fail> {
     use crate::{dachu::wire as dc, shisanshui::wire as ssw, tienlen::wire as tl};
     let ctx = |game: &'static str| {
         *call.game.lock().unwrap() = game;
@@ -479,49 +462,48 @@ fn answer(rpc: Rpc, data: &[u8], call: &WireCall, limits: Limits) -> Result<Opti
             use pb::evaluate_response::Game as A;
             let game = decode::<pb::EvaluateRequest>(rpc, data)?.game.ok_or_else(|| no_game("shisanshui, tienlen, dachu"))?;
             let game = match game {
-                Q::Shisanshui(r) => ssw::evaluate(r, &ctx("shisanshui"))?.map(A::Shisanshui),
-                Q::Tienlen(r) => tl::evaluate(r, &ctx("tienlen"))?.map(A::Tienlen),
-                Q::Dachu(r) => dc::evaluate(r, &ctx("dachu"))?.map(A::Dachu),
+                Q::Shisanshui(r) => A::Shisanshui(ssw::evaluate(r, &ctx("shisanshui"))?),
+                Q::Tienlen(r) => A::Tienlen(tl::evaluate(r, &ctx("tienlen"))?),
+                Q::Dachu(r) => A::Dachu(dc::evaluate(r, &ctx("dachu"))?),
             };
-            game.map(|g| pb::EvaluateResponse { game: Some(g) }.encode_to_vec())
+            pb::EvaluateResponse { game: Some(game) }.encode_to_vec()
         }
         Rpc::Compare => {
             use pb::compare_request::Game as Q;
             use pb::compare_response::Game as A;
             let game = decode::<pb::CompareRequest>(rpc, data)?.game.ok_or_else(|| no_game("shisanshui, tienlen, dachu"))?;
             let game = match game {
-                Q::Shisanshui(r) => ssw::compare(r, &ctx("shisanshui"))?.map(A::Shisanshui),
-                Q::Tienlen(r) => tl::compare(r, &ctx("tienlen"))?.map(A::Tienlen),
-                Q::Dachu(r) => dc::compare(r, &ctx("dachu"))?.map(A::Dachu),
+                Q::Shisanshui(r) => A::Shisanshui(ssw::compare(r, &ctx("shisanshui"))?),
+                Q::Tienlen(r) => A::Tienlen(tl::compare(r, &ctx("tienlen"))?),
+                Q::Dachu(r) => A::Dachu(dc::compare(r, &ctx("dachu"))?),
             };
-            game.map(|g| pb::CompareResponse { game: Some(g) }.encode_to_vec())
+            pb::CompareResponse { game: Some(game) }.encode_to_vec()
         }
         Rpc::Settle => {
             use pb::settle_request::Game as Q;
             use pb::settle_response::Game as A;
             let game = decode::<pb::SettleRequest>(rpc, data)?.game.ok_or_else(|| no_game("shisanshui, tienlen, dachu"))?;
             let game = match game {
-                Q::Shisanshui(r) => ssw::settle(r, &ctx("shisanshui"))?.map(A::Shisanshui),
-                Q::Tienlen(r) => tl::settle(r, &ctx("tienlen"))?.map(A::Tienlen),
-                Q::Dachu(r) => dc::settle(r, &ctx("dachu"))?.map(A::Dachu),
+                Q::Shisanshui(r) => A::Shisanshui(ssw::settle(r, &ctx("shisanshui"))?),
+                Q::Tienlen(r) => A::Tienlen(tl::settle(r, &ctx("tienlen"))?),
+                Q::Dachu(r) => A::Dachu(dc::settle(r, &ctx("dachu"))?),
             };
-            game.map(|g| pb::SettleResponse { game: Some(g) }.encode_to_vec())
+            pb::SettleResponse { game: Some(game) }.encode_to_vec()
         }
         Rpc::Arrange => {
             use pb::arrange_request::Game as Q;
             use pb::arrange_response::Game as A;
             let game = decode::<pb::ArrangeRequest>(rpc, data)?.game.ok_or_else(|| no_game("shisanshui"))?;
             let game = match game {
-                Q::Shisanshui(r) => ssw::arrange(r, &ctx("shisanshui"))?.map(A::Shisanshui),
+                Q::Shisanshui(r) => A::Shisanshui(ssw::arrange(r, &ctx("shisanshui"))?),
             };
-            game.map(|g| pb::ArrangeResponse { game: Some(g) }.encode_to_vec())
+            pb::ArrangeResponse { game: Some(game) }.encode_to_vec()
         }
     };
     Ok(out)
 }
 
-/// The answer's bytes for the request bytes `data` of the RPC named `rpc`; None when the
-/// request's game is not answered in Rust yet (`call.game` says which). With `detach`
+/// The answer's bytes for the request bytes `data` of the RPC named `rpc`. With `detach`
 /// the GIL is released for the work (the servicer's worker threads); without, it runs on
 /// the caller's thread holding the GIL (small requests on the event loop, where the hop
 /// to a thread costs more than the work). Raises WireError for a bad request, a passed
@@ -536,13 +518,12 @@ fn wire_answer<'py>(
     max_batch: usize,
     max_samples: u32,
     detach: bool,
-) -> PyResult<Option<Bound<'py, PyBytes>>> {
+) -> PyResult<Bound<'py, PyBytes>> {
     let rpc = Rpc::from_name(rpc).ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("no RPC named {rpc:?}")))?;
     let limits = Limits { max_batch, max_samples };
     let out = if detach { py.detach(|| answer(rpc, data, call, limits)) } else { answer(rpc, data, call, limits) };
     match out {
-        Ok(Some(bytes)) => Ok(Some(PyBytes::new(py, &bytes))),
-        Ok(None) => Ok(None),
+        Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
         Err(fail) => Err(raise(py, fail)),
     }
 }

@@ -462,7 +462,7 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules) -> Result<pb::dachu
 
 // ---- the RPCs (`crate::wire::answer` dispatches here) ----
 
-pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<Option<pb::DachuEvaluateResponse>, Fail> {
+pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::DachuEvaluateResponse, Fail> {
     use pb::dachu_evaluate_item::Item;
     use pb::dachu_evaluate_result::Result as Out;
     ctx.batch("items", req.items.len(), req.items.len())?;
@@ -481,10 +481,10 @@ pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<Option<pb::D
         |_, item| Ok(pb::DachuEvaluateResult { result: Some(evaluate_one(item, &rules)?) }),
         |e| pb::DachuEvaluateResult { result: Some(Out::Error(e)) },
     )?;
-    Ok(Some(pb::DachuEvaluateResponse { results }))
+    Ok(pb::DachuEvaluateResponse { results })
 }
 
-pub fn compare(req: pb::DachuCompareRequest, ctx: &Ctx) -> Result<Option<pb::DachuCompareResponse>, Fail> {
+pub fn compare(req: pb::DachuCompareRequest, ctx: &Ctx) -> Result<pb::DachuCompareResponse, Fail> {
     use pb::dachu_compare_result::Result as Out;
     ctx.batch("items", req.items.len(), req.items.len())?;
     let rules = rules_of(req.rules.as_ref(), ctx)?;
@@ -500,7 +500,7 @@ pub fn compare(req: pb::DachuCompareRequest, ctx: &Ctx) -> Result<Option<pb::Dac
         },
         |e| pb::DachuCompareResult { result: Some(Out::Error(e)) },
     )?;
-    Ok(Some(pb::DachuCompareResponse { results }))
+    Ok(pb::DachuCompareResponse { results })
 }
 
 /// The carried-in amounts (empty: nobody capped).
@@ -619,7 +619,7 @@ fn calling_record(c: &Calling, places: Option<Vec<usize>>, base: i64, escaped: V
     dc::Game { chu_side: chu_side(c), multiplier: c.multiplier, base, places, surrendered: c.surrendered(), bei_bao_da: c.bei_bao_da_seats(), escaped, carried }
 }
 
-pub fn settle(req: pb::DachuSettleRequest, ctx: &Ctx) -> Result<Option<pb::DachuSettleResponse>, Fail> {
+pub fn settle(req: pb::DachuSettleRequest, ctx: &Ctx) -> Result<pb::DachuSettleResponse, Fail> {
     use pb::dachu_deal::Deal as Kind;
     use pb::dachu_settle_result::Result as Out;
     ctx.batch("deals", req.deals.len(), req.deals.len())?;
@@ -641,5 +641,5 @@ pub fn settle(req: pb::DachuSettleRequest, ctx: &Ctx) -> Result<Option<pb::Dachu
         |_, deal| Ok(pb::DachuSettleResult { result: Some(Out::Settlement(pb::DachuSettlement::from(&settle_one(deal, &rules)?))) }),
         |e| pb::DachuSettleResult { result: Some(Out::Error(e)) },
     )?;
-    Ok(Some(pb::DachuSettleResponse { results }))
+    Ok(pb::DachuSettleResponse { results })
 }

@@ -281,7 +281,7 @@ fn evaluate_item(item: pb::ShisanshuiEvaluateItem, rules: &Rules) -> Result<pb::
     })
 }
 
-pub fn evaluate(req: pb::ShisanshuiEvaluateRequest, ctx: &Ctx) -> Result<Option<pb::ShisanshuiEvaluateResponse>, Fail> {
+pub fn evaluate(req: pb::ShisanshuiEvaluateRequest, ctx: &Ctx) -> Result<pb::ShisanshuiEvaluateResponse, Fail> {
     use pb::shisanshui_evaluate_result::Result as R;
     ctx.batch("items", req.items.len(), req.items.len())?;
     let rules = rules_from(req.rules.as_ref(), ctx)?;
@@ -292,7 +292,7 @@ pub fn evaluate(req: pb::ShisanshuiEvaluateRequest, ctx: &Ctx) -> Result<Option<
         |_, item| evaluate_item(item, &rules).map(|r| pb::ShisanshuiEvaluateResult { result: Some(r) }),
         |e| pb::ShisanshuiEvaluateResult { result: Some(R::Error(e)) },
     )?;
-    Ok(Some(pb::ShisanshuiEvaluateResponse { results, packed_categories }))
+    Ok(pb::ShisanshuiEvaluateResponse { results, packed_categories })
 }
 
 // ---- Compare ----
@@ -327,7 +327,7 @@ fn order(rows: &[pb::Cards], rules: &Rules, ctx: &Ctx) -> Result<Vec<i32>, ItemF
     Ok(keyed.into_iter().map(|(_, j)| j as i32).collect())
 }
 
-pub fn compare(req: pb::ShisanshuiCompareRequest, ctx: &Ctx) -> Result<Option<pb::ShisanshuiCompareResponse>, Fail> {
+pub fn compare(req: pb::ShisanshuiCompareRequest, ctx: &Ctx) -> Result<pb::ShisanshuiCompareResponse, Fail> {
     use pb::shisanshui_compare_item::Item as I;
     use pb::shisanshui_compare_result::Result as R;
     // Rows inside `order` items count as items against --max-batch.
@@ -352,7 +352,7 @@ pub fn compare(req: pb::ShisanshuiCompareRequest, ctx: &Ctx) -> Result<Option<pb
         },
         |e| pb::ShisanshuiCompareResult { result: Some(R::Error(e)) },
     )?;
-    Ok(Some(pb::ShisanshuiCompareResponse { results }))
+    Ok(pb::ShisanshuiCompareResponse { results })
 }
 
 // ---- Settle ----
@@ -398,7 +398,7 @@ fn players(deal: &pb::ShisanshuiDeal) -> Result<Vec<Hand>, Error> {
         .collect()
 }
 
-pub fn settle(req: pb::ShisanshuiSettleRequest, ctx: &Ctx) -> Result<Option<pb::ShisanshuiSettleResponse>, Fail> {
+pub fn settle(req: pb::ShisanshuiSettleRequest, ctx: &Ctx) -> Result<pb::ShisanshuiSettleResponse, Fail> {
     use pb::shisanshui_settle_result::Result as R;
     ctx.batch("deals", req.deals.len(), req.deals.len())?;
     let rules = rules_from(req.rules.as_ref(), ctx)?;
@@ -416,7 +416,7 @@ pub fn settle(req: pb::ShisanshuiSettleRequest, ctx: &Ctx) -> Result<Option<pb::
         },
         |e| pb::ShisanshuiSettleResult { result: Some(R::Error(e)) },
     )?;
-    Ok(Some(pb::ShisanshuiSettleResponse { results }))
+    Ok(pb::ShisanshuiSettleResponse { results })
 }
 
 // ---- Arrange ----
@@ -443,7 +443,7 @@ fn options(req: &pb::ShisanshuiArrangeRequest) -> Result<Options, Error> {
     Ok(o)
 }
 
-pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<Option<pb::ShisanshuiArrangeResponse>, Fail> {
+pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::ShisanshuiArrangeResponse, Fail> {
     use pb::shisanshui_arrange_item::Item as I;
     use pb::shisanshui_arrange_result::Result as R;
     let total = req.items.len();
@@ -504,7 +504,7 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<Option<pb
         };
     }
     let results = out.into_iter().map(|r| pb::ShisanshuiArrangeResult { result: r }).collect();
-    Ok(Some(pb::ShisanshuiArrangeResponse { results }))
+    Ok(pb::ShisanshuiArrangeResponse { results })
 }
 
 fn best_response(br: &pb::ShisanshuiBestResponseItem, top_k: Option<i32>, rules: &Rules) -> Result<ArrangeResult, Error> {

@@ -271,7 +271,7 @@ fn over(ctx: &Ctx, field: &str, n: usize, limit: usize, what: &str) -> Result<()
     Ok(())
 }
 
-pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<Option<pb::TienlenEvaluateResponse>, Fail> {
+pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::TienlenEvaluateResponse, Fail> {
     use pb::tienlen_evaluate_item::Item;
     use pb::tienlen_evaluate_result::Result as R;
     ctx.batch("items", req.items.len(), req.items.len())?;
@@ -324,12 +324,12 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<Option<pb:
         R::Error,
     )?;
     let results = results.into_iter().map(|r| pb::TienlenEvaluateResult { result: Some(r) }).collect();
-    Ok(Some(pb::TienlenEvaluateResponse { results }))
+    Ok(pb::TienlenEvaluateResponse { results })
 }
 
 // ---- Compare ----
 
-pub fn compare(req: pb::TienlenCompareRequest, ctx: &Ctx) -> Result<Option<pb::TienlenCompareResponse>, Fail> {
+pub fn compare(req: pb::TienlenCompareRequest, ctx: &Ctx) -> Result<pb::TienlenCompareResponse, Fail> {
     use pb::tienlen_compare_result::Result as R;
     ctx.batch("items", req.items.len(), req.items.len())?;
     // No option of 越式13张 changes beating; the rules are validated all the same.
@@ -346,7 +346,7 @@ pub fn compare(req: pb::TienlenCompareRequest, ctx: &Ctx) -> Result<Option<pb::T
         R::Error,
     )?;
     let results = results.into_iter().map(|r| pb::TienlenCompareResult { result: Some(r) }).collect();
-    Ok(Some(pb::TienlenCompareResponse { results }))
+    Ok(pb::TienlenCompareResponse { results })
 }
 
 // ---- Settle ----
@@ -427,7 +427,7 @@ fn settle_deal(deal: &pb::TienlenDeal, rules: &tl::Rules) -> Result<pb::TienlenS
     Ok((&s).into())
 }
 
-pub fn settle(req: pb::TienlenSettleRequest, ctx: &Ctx) -> Result<Option<pb::TienlenSettleResponse>, Fail> {
+pub fn settle(req: pb::TienlenSettleRequest, ctx: &Ctx) -> Result<pb::TienlenSettleResponse, Fail> {
     use pb::tienlen_deal::Deal;
     use pb::tienlen_settle_result::Result as R;
     ctx.batch("deals", req.deals.len(), req.deals.len())?;
@@ -446,5 +446,5 @@ pub fn settle(req: pb::TienlenSettleRequest, ctx: &Ctx) -> Result<Option<pb::Tie
     let rules = rules(req.rules.as_ref(), ctx)?;
     let results = ctx.each("deals", &req.deals, |_, deal| Ok(R::Settlement(settle_deal(deal, &rules)?)), R::Error)?;
     let results = results.into_iter().map(|r| pb::TienlenSettleResult { result: Some(r) }).collect();
-    Ok(Some(pb::TienlenSettleResponse { results }))
+    Ok(pb::TienlenSettleResponse { results })
 }
