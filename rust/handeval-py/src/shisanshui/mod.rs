@@ -317,14 +317,6 @@ crate::native_class! {
         pub rake: i64,
         pub pairs: Vec<PairResult>,
     }
-    impl {
-        /// The bytes of this settlement as a `handeval.v1.ShisanshuiSettlement` message
-        /// (the gRPC server's fast path; see wire.rs).
-        fn _to_wire<'py>(&self, py: Python<'py>) -> Bound<'py, pyo3::types::PyBytes> {
-            use prost::Message;
-            pyo3::types::PyBytes::new(py, &crate::wire::pb::ShisanshuiSettlement::from(self).encode_to_vec())
-        }
-    }
 }
 
 /// Score a deal and settle money.

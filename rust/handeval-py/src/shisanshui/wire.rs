@@ -28,34 +28,6 @@ fn enum_value(prefix: &str, name: &str) -> i32 {
     }
 }
 
-impl From<&super::Settlement> for pb::ShisanshuiSettlement {
-    fn from(s: &super::Settlement) -> Self {
-        pb::ShisanshuiSettlement {
-            waters: s.waters.clone(),
-            deltas: s.deltas.clone(),
-            pairwise: s.pairwise.iter().map(|r| pb::IntRow { values: r.clone() }).collect(),
-            fouls: s.fouls.clone(),
-            specials: s.specials.iter().map(|x| x.as_ref().map(|t| enum_value(SPECIAL, &t.0)).unwrap_or(0)).collect(),
-            home_runs: s.home_runs.clone(),
-            theoretical: s.theoretical.clone(),
-            rake: s.rake,
-            pairs: s
-                .pairs
-                .iter()
-                .map(|p| pb::ShisanshuiPair {
-                    a: seat(p.a),
-                    b: seat(p.b),
-                    kind: enum_value(PAIR_KIND, &p.kind.0),
-                    rows: p.rows.clone(),
-                    scooper: p.scooper.map(seat),
-                    home_run: p.home_run,
-                    waters: p.waters,
-                })
-                .collect(),
-        }
-    }
-}
-
 // ---- reading requests ----
 
 use crate::wire_rules;
