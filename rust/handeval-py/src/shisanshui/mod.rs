@@ -156,31 +156,8 @@ fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: Op
     if row_size != 3 && row_size != 5 {
         return Err(bad("row_size", format!("must be 3 or 5, got {row_size}")));
     }
-    let row_size = row_size as usize;
-    if bytes.len() % row_size != 0 {
-        return Err(bad("data", format!("{} bytes is not a whole number of {row_size}-card rows", bytes.len())));
-    }
-    let out: Result<Vec<u8>, handeval_core::Error> = py.detach(|| {
-        let mut out = Vec::with_capacity(bytes.len() / row_size);
-        for (i, row) in bytes.chunks_exact(row_size).enumerate() {
-            // One OR per card: ids above 51 and repeats are refused before the tables.
-            let mut seen = 0u64;
-            for &id in row {
-                if id >= 52 || seen & (1u64 << id) != 0 {
-                    let what = if id >= 52 { format!("card id {id} is out of range 0..51") } else { format!("duplicate card {}", Card(id)) };
-                    return Err(handeval_core::Error::field(format!("data[{i}]"), what));
-                }
-                seen |= 1u64 << id;
-            }
-            let s = match row {
-                [a, b, c, d, e] => eval::strength5(&[Card(*a), Card(*b), Card(*c), Card(*d), Card(*e)]),
-                [a, b, c] => eval::strength3(&[Card(*a), Card(*b), Card(*c)]),
-                _ => unreachable!("row_size is 3 or 5"),
-            };
-            out.push((s >> 20) as u8);
-        }
-        Ok(out)
-    });
+    // The bulk loop is the core's, as for the server's packed rows (GIL released).
+    let out = py.detach(|| eval::categories_from_ids(bytes, row_size as usize));
     Ok(pyo3::types::PyBytes::new(py, &out.py()?).unbind())
 }
 
