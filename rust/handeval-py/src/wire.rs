@@ -547,8 +547,22 @@ fn wire_answer<'py>(
     }
 }
 
+/// Whether the request `data` of the RPC named `rpc` is cheap enough to answer on the
+/// caller's thread (the servicer's event loop): its work estimated, from its shape alone
+/// (a walk over its fields, nothing decoded), at most `budget` seconds. Only the shapes of
+/// the fast paths are estimated (十三水 Evaluate of card-string rows and packed rows); any
+/// other request is false (the servicer goes by its size).
+#[pyfunction]
+fn wire_inline(rpc: &str, data: &[u8], budget: f64) -> bool {
+    match Rpc::from_name(rpc) {
+        Some(Rpc::Evaluate) => crate::shisanshui::wire::evaluate_cost(data).is_some_and(|s| s <= budget),
+        _ => false,
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<WireCall>()?;
+    m.add_function(wrap_pyfunction!(wire_inline, m)?)?;
     m.add("WireError", m.py().get_type::<WireError>())?;
     m.add_function(wrap_pyfunction!(wire_answer, m)?)?;
     Ok(())
@@ -627,7 +641,17 @@ pub fn key_of(probe: impl Message) -> u64 {
 /// Appends the field key `key` (see [`key_of`]).
 #[inline]
 pub fn put_key(key: u64, out: &mut Vec<u8>) {
-    prost::encoding::encode_varint(key, out);
+    put_varint(key, out);
+}
+
+/// Appends the varint `v` (prost's encoding; one byte without its loop).
+#[inline]
+pub fn put_varint(v: u64, out: &mut Vec<u8>) {
+    if v < 0x80 {
+        out.push(v as u8);
+    } else {
+        prost::encoding::encode_varint(v, out);
+    }
 }
 
 /// Bytes of a field key or length.
