@@ -13,6 +13,9 @@ packed rows (per row), and the delay a worst-shape request (a Compare `order` it
 300,000 rows, on a server whose --max-batch lets it in) causes to a one-row call sent while it runs.
 
 Run: ``python benches/bench_wire.py`` (or ``python -m pytest benches/bench_wire.py -s``).
+``python benches/bench_wire.py --in-process`` times ``_core.wire_answer`` alone on the same
+request bytes (thread CPU, best of five), and whether the servicer answers each case on
+its event loop or in the thread pool.
 """
 
 from __future__ import annotations
@@ -265,5 +268,32 @@ def test_wire_vs_floor(capsys):
     assert all(v[0] > 0 and v[1] > 0 for v in table.values())
 
 
+def in_process(print_=print) -> dict:
+    """Thread CPU of ``_core.wire_answer`` alone per case (best of five rounds), and where
+    the servicer runs the case (inline on the event loop, or the thread pool)."""
+    from handeval import _core
+    from handeval.server import service
+
+    out = {}
+    print_("in process: _core.wire_answer alone, thread CPU, best of five rounds:")
+    for name, (rpc, req, rows, _) in cases().items():
+        calls = max(20, 200_000 // rows) if rows < 1000 else (200 if rows == 1000 else 20)
+        best = float("inf")
+        for _ in range(5):
+            t = time.thread_time()
+            for _ in range(calls):
+                _core.wire_answer(rpc, req, _core.WireCall(None), 10**6, 1000, False)
+            best = min(best, (time.thread_time() - t) / calls)
+        inline = rpc != "Arrange" and (len(req) <= service.INLINE_BYTES
+                                       or _core.wire_inline(rpc, req, service.INLINE_SECONDS))
+        out[name] = best
+        per_row = f", {best / rows * 1e9:,.1f} ns a row" if rows > 1 else ""
+        print_(f"  {name:<34} {best * 1e6:>9.2f} µs a call{per_row} ({'inline' if inline else 'thread pool'})")
+    return out
+
+
 if __name__ == "__main__":
-    measure()
+    if "--in-process" in sys.argv[1:]:
+        in_process()
+    else:
+        measure()

@@ -732,7 +732,7 @@ pub fn categories_from_ids_into(data: &[u8], row_size: usize, out: &mut Vec<u8>)
     }
     let start = out.len();
     out.reserve(data.len() / row_size);
-    let bad = if row_size == 5 { categories_in_blocks::<5>(data, out) } else { categories_in_blocks::<3>(data, out) };
+    let bad = if row_size == 5 { categories_vectorized::<5>(data, out) } else { categories_vectorized::<3>(data, out) };
     if bad {
         out.truncate(start);
         return Err(first_bad_row(data, row_size));
@@ -743,7 +743,25 @@ pub fn categories_from_ids_into(data: &[u8], row_size: usize, out: &mut Vec<u8>)
 /// Rows per block of [`categories_from_ids_into`] (a vector register of bytes, twice).
 const ROWS_PER_BLOCK: usize = 32;
 
+/// [`categories_in_blocks`] compiled for the widest vectors the CPU has: AVX2 (32 rows per
+/// instruction, about twice as fast) when the CPU has it, else the baseline's SSE2.
+fn categories_vectorized<const N: usize>(data: &[u8], out: &mut Vec<u8>) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        #[target_feature(enable = "avx2")]
+        fn avx2<const N: usize>(data: &[u8], out: &mut Vec<u8>) -> bool {
+            categories_in_blocks::<N>(data, out)
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked just above), all `avx2` requires.
+            return unsafe { avx2::<N>(data, out) };
+        }
+    }
+    categories_in_blocks::<N>(data, out)
+}
+
 /// The categories of `N`-card rows (N = 3 or 5) appended to `out`; true when a row is bad.
+#[inline(always)]
 fn categories_in_blocks<const N: usize>(data: &[u8], out: &mut Vec<u8>) -> bool {
     let mut bad = 0u8;
     let mut blocks = data.chunks_exact(N * ROWS_PER_BLOCK);
