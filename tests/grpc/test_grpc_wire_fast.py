@@ -191,3 +191,30 @@ def test_every_category_both_ways():
         (kind, answer), *_ = assert_same(handeval_pb2.EvaluateRequest(shisanshui=req).SerializeToString())
         res = handeval_pb2.EvaluateResponse.FromString(answer).shisanshui
         assert kind == "ok" and len({r.row.category for r in res.results}) == 9
+
+
+def test_wire_inline_prices_only_the_fast_shapes():
+    """The servicer answers on its event loop a large request only when the binding
+    prices it (rows, packed rows) within the budget; anything else is not priced."""
+    import random
+
+    rng = random.Random(9)
+
+    def ev(**kw) -> bytes:
+        return handeval_pb2.EvaluateRequest(shisanshui=pb.ShisanshuiEvaluateRequest(**kw)).SerializeToString()
+
+    def rows(n):
+        return [pb.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=rng.sample(DECK, 5))) for _ in range(n)]
+
+    packed_rows = bytes(rng.randrange(52) for _ in range(500_000))
+    assert _core.wire_inline("Evaluate", ev(items=rows(1000)), 1e-3)
+    assert _core.wire_inline("Evaluate", ev(packed_rows=packed_rows), 1e-3)
+    assert not _core.wire_inline("Evaluate", ev(items=rows(1000)), 1e-4)  # over the budget
+    assert not _core.wire_inline("Evaluate", ev(items=rows(5000)), 1e-3)
+    assert not _core.wire_inline("Evaluate", ev(packed_rows=packed_rows * 10), 1e-3)
+    hand = pb.ShisanshuiEvaluateItem(hand=common_pb2.Cards(cards=rng.sample(DECK, 13)))
+    assert not _core.wire_inline("Evaluate", ev(items=rows(10) + [hand]), 1e-3)  # not priced
+    assert not _core.wire_inline("Evaluate", PROST_WAY + ev(items=rows(10)), 1e-3)
+    assert not _core.wire_inline("Evaluate", b"\xff" * 100, 1e-3)
+    assert not _core.wire_inline("Compare", ev(items=rows(10)), 1e-3)
+    assert not _core.wire_inline("Arrange", ev(items=rows(10)), 1e-3)

@@ -549,13 +549,14 @@ fn wire_answer<'py>(
 
 /// Whether the request `data` of the RPC named `rpc` is cheap enough to answer on the
 /// caller's thread (the servicer's event loop): its work estimated, from its shape alone
-/// (a walk over its fields, nothing decoded), at most `budget` seconds. Only the shapes of
+/// (a walk over its fields, nothing decoded, stopped once past the budget), at most
+/// `budget` seconds. Only the shapes of
 /// the fast paths are estimated (十三水 Evaluate of card-string rows and packed rows); any
 /// other request is false (the servicer goes by its size).
 #[pyfunction]
 fn wire_inline(rpc: &str, data: &[u8], budget: f64) -> bool {
     match Rpc::from_name(rpc) {
-        Some(Rpc::Evaluate) => crate::shisanshui::wire::evaluate_cost(data).is_some_and(|s| s <= budget),
+        Some(Rpc::Evaluate) => crate::shisanshui::wire::evaluate_within(data, budget),
         _ => false,
     }
 }

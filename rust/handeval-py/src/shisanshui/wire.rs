@@ -9,7 +9,7 @@ use handeval_core::{Error, Reason};
 use std::sync::OnceLock;
 
 mod fast;
-pub use fast::{cost as evaluate_cost, evaluate as evaluate_fast};
+pub use fast::{evaluate as evaluate_fast, within as evaluate_within};
 
 /// A seat index as the protos' `int32` (at most 4 seats).
 fn seat(i: usize) -> i32 {

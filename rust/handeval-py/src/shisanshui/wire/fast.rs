@@ -240,34 +240,36 @@ pub fn evaluate<'c>(data: &[u8], ctx: impl FnOnce() -> Ctx<'c>) -> Result<Option
 
 /// Seconds of work per card-string row and per packed row of the fast path, as measured
 /// on the benchmark machine under load (`_core.wire_answer` alone, thread CPU: ~0.6 µs
-/// and ~4 ns), rounded up: what [`cost`] estimates with.
+/// and ~4 ns), rounded up: what [`within`] estimates with.
 const ROW_SECONDS: f64 = 0.8e-6;
 const PACKED_ROW_SECONDS: f64 = 6e-9;
 
-/// The estimated seconds of work of the EvaluateRequest `data` when it is a 十三水
-/// request of card-string rows and/or packed rows (by a walk over its fields, nothing
-/// decoded); None for any other request.
-pub fn cost(data: &[u8]) -> Option<f64> {
+/// Whether the EvaluateRequest `data` is a 十三水 request of card-string rows and/or
+/// packed rows whose work is estimated at most `budget` seconds: a walk over its fields
+/// (nothing decoded) that stops as soon as the estimate passes the budget, so a huge
+/// request costs no more than a cheap one to price.
+pub fn within(data: &[u8], budget: f64) -> bool {
     let k = keys();
-    let mut m = only_field(data, k.req_game)?;
+    let Some(mut m) = only_field(data, k.req_game) else { return false };
     let (mut rows, mut packed, mut row_size) = (0usize, 0usize, 5usize);
+    let max_rows = (budget / ROW_SECONDS) as usize;
     while !m.is_empty() {
-        let key = prost::encoding::decode_varint(&mut m).ok()?;
-        if key == k.items {
-            let mut item = take_len(&mut m)?;
-            if prost::encoding::decode_varint(&mut item).ok()? != k.item_row {
-                return None;
-            }
+        let Ok(key) = prost::encoding::decode_varint(&mut m) else { return false };
+        let ok = if key == k.items {
             rows += 1;
+            take_len(&mut m).is_some_and(|mut item| prost::encoding::decode_varint(&mut item).is_ok_and(|key| key == k.item_row))
         } else if key == k.packed_rows {
-            packed = take_len(&mut m)?.len();
+            take_len(&mut m).map(|p| packed = p.len()).is_some()
         } else if key == k.row_size {
-            row_size = row_size_of(prost::encoding::decode_varint(&mut m).ok()? as i32).unwrap_or(5);
+            prost::encoding::decode_varint(&mut m).map(|v| row_size = row_size_of(v as i32).unwrap_or(5)).is_ok()
         } else if key == k.rules {
-            take_len(&mut m)?;
+            take_len(&mut m).is_some()
         } else {
-            return None;
+            false
+        };
+        if !ok || rows > max_rows {
+            return false;
         }
     }
-    Some(rows as f64 * ROW_SECONDS + (packed / row_size) as f64 * PACKED_ROW_SECONDS)
+    rows as f64 * ROW_SECONDS + (packed / row_size) as f64 * PACKED_ROW_SECONDS <= budget
 }
