@@ -159,6 +159,14 @@ native_class! {
         fn history<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
             self.inner.history.iter().map(|a| play_action_py(py, a)).collect()
         }
+        /// ``[(leader, first_action, last_action, over, won_by)]``: each trick so far, the
+        /// current one last; it holds ``history[first_action:last_action + 1]``; ``leader``
+        /// led it (the first trick after an automatic 3♥ lead: that 3♥'s holder). ``over``:
+        /// everyone else still playing passed on its last play (not set for the trick in which
+        /// the game ends); ``won_by``: then, that play's seat.
+        fn tricks(&self) -> Vec<(usize, usize, usize, bool, Option<usize>)> {
+            self.inner.tricks.iter().map(|t| (t.leader, t.first_action, t.last_action, t.over, t.won_by)).collect()
+        }
     }
     impl {
         #[new]

@@ -673,6 +673,13 @@ native_class! {
         fn history(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
             self.inner.history.iter().map(|(s, a)| history_item(py, *s, a)).collect()
         }
+        /// ``[(leader, first_action, last_action, over, won_by)]``: each round (trick) so far,
+        /// the current one last; it holds ``history[first_action:last_action + 1]``. ``over``:
+        /// everyone else passed on its last play (the round in which a seat goes out stays
+        /// open); ``won_by``: then, that play's seat, who leads the next round.
+        fn tricks(&self) -> Vec<(usize, usize, usize, bool, Option<usize>)> {
+            self.inner.tricks.iter().map(|t| (t.leader, t.first_action, t.last_action, t.over, t.won_by)).collect()
+        }
         /// The current round, 0 for the first.
         fn round(&self) -> usize {
             self.inner.round_no
