@@ -122,6 +122,8 @@ struct Hand {
     built5: usize,
     bits3: [[u64; 13]; W3],
     built3: usize,
+    /// The sort key of every five-card subset (its class's rank under the rules).
+    keys5: [u16; N5],
     /// Scratch of [`order_desc`]: a counter per sort key and a bitmap of the keys
     /// present, all zero between calls.
     count: [u16; 1 << 13],
@@ -146,6 +148,7 @@ impl Hand {
             built5: 0,
             bits3: [[0; 13]; W3],
             built3: 0,
+            keys5: [0; N5],
             count: [0; 1 << 13],
             present: [0; (1 << 13) / 64],
             suit: [0; 13],
@@ -170,7 +173,6 @@ impl Hand {
             std::array::from_fn(|p| binom(rank[p] + k, k + 1) as u64 | 1 << (32 + 8 * cards[p].suit() as u32))
         });
         let (classes, adjusted) = (classes5_by_multiset(), &model.strength5);
-        let mut keys5 = [0u16; N5];
         let mut i = 0;
         for e in 4..13 {
             for d in 3..e {
@@ -186,10 +188,11 @@ impl Hand {
                             let c = classes[(k as usize & 0x1FFF) | flush << 13];
                             h.c5[i] = c;
                             h.s5[i] = adjusted[c as usize];
-                            let key = model.rank5[c as usize] as usize;
-                            keys5[i] = key as u16;
+                            // (Keys are below 2^13: the masks only spare bounds checks.)
+                            let key = model.rank5[c as usize] as usize & 0x1FFF;
+                            h.keys5[i] = key as u16;
                             h.count[key] += 1;
-                            h.present[key / 64] |= 1 << (key % 64);
+                            h.present[(key / 64) & 127] |= 1 << (key % 64);
                             i += 1;
                         }
                     }
@@ -208,11 +211,12 @@ impl Hand {
                 }
             }
         }
-        order_desc(&keys5, &h.s5, &mut h.ord5, &mut h.srt5, &mut h.count, &mut h.present);
+        order_desc(&h.keys5, &h.s5, &mut h.ord5, &mut h.srt5, &mut h.count, &mut h.present);
         // Three-card classes are numbered in strength order.
         for &k in &h.c3 {
-            h.count[k as usize] += 1;
-            h.present[k as usize / 64] |= 1 << (k % 64);
+            let k = k as usize & 0x1FFF;
+            h.count[k] += 1;
+            h.present[(k / 64) & 127] |= 1 << (k % 64);
         }
         order_desc(&h.c3, &h.s3, &mut h.ord3, &mut h.srt3, &mut h.count, &mut h.present);
         h.built3 = 0;
@@ -467,10 +471,10 @@ fn order_desc(keys: &[u16], vals: &[u32], out: &mut [u16], sorted: &mut [u32], c
             pos += n;
         }
     }
-    for (i, &k) in keys.iter().enumerate() {
-        let slot = &mut count[k as usize];
+    for (i, (&k, &v)) in keys.iter().zip(vals).enumerate() {
+        let slot = &mut count[k as usize & 0x1FFF];
         out[*slot as usize] = i as u16;
-        sorted[*slot as usize] = vals[i];
+        sorted[*slot as usize] = v;
         *slot += 1;
     }
     for w in 0..present.len() {
