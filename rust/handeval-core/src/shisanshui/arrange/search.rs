@@ -161,17 +161,20 @@ impl Hand {
     fn fill(&mut self, cards: &[Card; 13], model: &Model) {
         let h = self;
         h.built5 = 0;
-        // Five-card classes from sums of per-card keys, the subsets in `combos` order
-        // (ascending masks: the highest card outermost), each sum one addition: the low
-        // half sums to the rank multiset's index (`multiset5_index`; the cards are sorted,
-        // so the k-th lowest card of a subset adds its term k), the high half counts
-        // suits, a byte each, for the flush test.
+        // Five-card classes by ranks alone (flushes are corrected below), from sums of
+        // per-card keys, the subsets in `combos` order (ascending masks: the highest card
+        // outermost), each sum one addition: the sum is the rank multiset's index
+        // (`multiset5_index`; the cards are sorted, so the k-th lowest card of a subset
+        // adds its term k).
         let rank: [usize; 13] = std::array::from_fn(|p| cards[p].rank() as usize);
         h.suit = std::array::from_fn(|p| 1 << (8 * cards[p].suit() as u32));
         h.suits = h.suit.iter().sum();
-        let key: [[u64; 13]; 5] = std::array::from_fn(|k| {
-            std::array::from_fn(|p| binom(rank[p] + k, k + 1) as u64 | 1 << (32 + 8 * cards[p].suit() as u32))
-        });
+        let mut key = [[0usize; 13]; 5];
+        for (k, row) in key.iter_mut().enumerate() {
+            for (p, x) in row.iter_mut().enumerate() {
+                *x = MULTISET5_TERM[k][rank[p]] as usize;
+            }
+        }
         let (classes, adjusted) = (classes5_by_multiset(), &model.strength5);
         let mut i = 0;
         for e in 4..13 {
@@ -182,10 +185,7 @@ impl Hand {
                     for b in 1..c3 {
                         let kbcde = kcde + key[1][b];
                         for a in 0..b {
-                            let k = kbcde + key[0][a];
-                            // A suit byte of 5 carries into its top bit.
-                            let flush = (((k >> 32) as u32).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 != 0) as usize;
-                            let c = classes[(k as usize & 0x1FFF) | flush << 13];
+                            let c = classes[(kbcde + key[0][a]) & 0x1FFF];
                             h.c5[i] = c;
                             h.s5[i] = adjusted[c as usize];
                             // (Keys are below 2^13: the masks only spare bounds checks.)
@@ -197,6 +197,37 @@ impl Hand {
                         }
                     }
                 }
+            }
+        }
+        // Flushes: the five-card subsets of each suit's cards (none when no suit has five,
+        // as in most hands), classed again and moved to their key's bin.
+        for suit in 0..4u8 {
+            let (mut pos, mut n) = ([0usize; 13], 0);
+            for (p, card) in cards.iter().enumerate() {
+                if card.suit() == suit {
+                    (pos[n], n) = (p, n + 1);
+                }
+            }
+            let mut v: u32 = 0b11111;
+            while n >= 5 && v < 1 << n {
+                let (mut mask, mut k, mut bits) = (0u16, 0usize, v);
+                for term in &key {
+                    let p = pos[bits.trailing_zeros() as usize];
+                    (mask, k) = (mask | 1 << p, k + term[p]);
+                    bits &= bits - 1;
+                }
+                let i = combos().index[mask as usize] as usize;
+                let c = classes[(k & 0x1FFF) | 1 << 13];
+                h.count[h.keys5[i] as usize & 0x1FFF] -= 1; // (a bin may stay marked, empty)
+                h.c5[i] = c;
+                h.s5[i] = adjusted[c as usize];
+                let key = model.rank5[c as usize] as usize & 0x1FFF;
+                h.keys5[i] = key as u16;
+                h.count[key] += 1;
+                h.present[(key / 64) & 127] |= 1 << (key % 64);
+                // The next n-bit pattern with five bits set (Gosper).
+                let t = v | (v - 1);
+                v = (t + 1) | (((!t & (t + 1)) - 1) >> (v.trailing_zeros() + 1));
             }
         }
         // Fronts: (strength, class) by their three ranks, lowest first (the cards are
@@ -360,6 +391,22 @@ const fn binom(n: usize, k: usize) -> usize {
     }
     r
 }
+
+/// `MULTISET5_TERM[k][r]`: the term C(r + k, k + 1) of the k-th lowest rank r in
+/// [`multiset5_index`].
+const MULTISET5_TERM: [[u16; 13]; 5] = {
+    let mut t = [[0u16; 13]; 5];
+    let mut k = 0;
+    while k < 5 {
+        let mut r = 0;
+        while r < 13 {
+            t[k][r] = binom(r + k, k + 1) as u16;
+            r += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 /// Rank multisets of five cards (ranks 0..13, with repetition): C(17, 5).
 pub(super) const MULTISETS5: usize = binom(17, 5);
