@@ -243,13 +243,22 @@ impl Hand {
             }
         }
         order_desc(&h.keys5, &h.s5, &mut h.ord5, &mut h.srt5, &mut h.count, &mut h.present);
-        // Three-card classes are numbered in strength order.
+        // Three-card classes are numbered in strength order (455 of them): a counting
+        // sort over all of them, strongest first, equal classes by index.
+        let mut count = [0u16; 512];
         for &k in &h.c3 {
-            let k = k as usize & 0x1FFF;
-            h.count[k] += 1;
-            h.present[(k / 64) & 127] |= 1 << (k % 64);
+            count[k as usize & 511] += 1;
         }
-        order_desc(&h.c3, &h.s3, &mut h.ord3, &mut h.srt3, &mut h.count, &mut h.present);
+        let mut pos = 0;
+        for n in count.iter_mut().rev() {
+            (*n, pos) = (pos, pos + *n);
+        }
+        for (i, (&k, &s)) in h.c3.iter().zip(&h.s3).enumerate() {
+            let slot = &mut count[k as usize & 511];
+            h.ord3[*slot as usize] = i as u16;
+            h.srt3[*slot as usize] = s;
+            *slot += 1;
+        }
         h.built3 = 0;
     }
 
@@ -313,12 +322,15 @@ impl Hand {
     /// ranks.
     #[inline]
     fn rest_flushless(&self, bi: usize) -> bool {
+        // A count of 5 or more carries into its byte's top bit.
+        if self.suits.wrapping_add(0x7B7B_7B7B) & 0x8080_8080 == 0 {
+            return true; // no suit of five in the hand
+        }
         let (mut m, mut used) = (combos().five[bi], 0);
         while m != 0 {
             used += self.suit[m.trailing_zeros() as usize];
             m &= m - 1;
         }
-        // A count of 5 or more carries into its byte's top bit.
         (self.suits - used).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 == 0
     }
 
