@@ -175,7 +175,7 @@ impl Hand {
                 *x = MULTISET5_TERM[k][rank[p]] as usize;
             }
         }
-        let (classes, adjusted) = (classes5_by_multiset(), &model.strength5);
+        let (classes, adjusted, rank5) = (classes5_by_multiset(), &model.strength5_pad, &model.rank5_pad);
         let mut i = 0;
         for e in 4..13 {
             for d in 3..e {
@@ -184,17 +184,21 @@ impl Hand {
                     let kcde = kde + key[2][c3];
                     for b in 1..c3 {
                         let kbcde = kcde + key[1][b];
-                        for a in 0..b {
-                            let c = classes[(kbcde + key[0][a]) & 0x1FFF];
-                            h.c5[i] = c;
-                            h.s5[i] = adjusted[c as usize];
-                            // (Keys are below 2^13: the masks only spare bounds checks.)
-                            let key = model.rank5[c as usize] as usize & 0x1FFF;
-                            h.keys5[i] = key as u16;
+                        // The b subsets with these four highest cards, one chunk (no
+                        // bounds check per subset). (Classes and keys are below 2^13:
+                        // the masks only spare bounds checks.)
+                        let chunk = h.c5[i..i + b].iter_mut().zip(&mut h.s5[i..i + b]).zip(&mut h.keys5[i..i + b]);
+                        for (&k0, ((c5, s5), k5)) in key[0][..b].iter().zip(chunk) {
+                            let c = classes[(kbcde + k0) & 0x1FFF];
+                            let ci = c as usize & 0x1FFF;
+                            *c5 = c;
+                            *s5 = adjusted[ci];
+                            let key = rank5[ci] as usize & 0x1FFF;
+                            *k5 = key as u16;
                             h.count[key] += 1;
                             h.present[(key / 64) & 127] |= 1 << (key % 64);
-                            i += 1;
                         }
+                        i += b;
                     }
                 }
             }
@@ -220,8 +224,8 @@ impl Hand {
                 let c = classes[(k & 0x1FFF) | 1 << 13];
                 h.count[h.keys5[i] as usize & 0x1FFF] -= 1; // (a bin may stay marked, empty)
                 h.c5[i] = c;
-                h.s5[i] = adjusted[c as usize];
-                let key = model.rank5[c as usize] as usize & 0x1FFF;
+                h.s5[i] = adjusted[c as usize & 0x1FFF];
+                let key = rank5[c as usize & 0x1FFF] as usize & 0x1FFF;
                 h.keys5[i] = key as u16;
                 h.count[key] += 1;
                 h.present[(key / 64) & 127] |= 1 << (key % 64);
