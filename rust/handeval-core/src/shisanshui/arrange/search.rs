@@ -13,9 +13,11 @@
 //! enter (or tie into) the result is missed, and the kept splits' expectations are the
 //! same floating-point expression as before.
 //!
-//! Per hand: every subset's class once (five-card classes from a 32 KB table by rank
-//! multiset and flush, [`classes5_by_multiset`]), the subsets sorted by strength (a
-//! counting sort over the keys present) and a bitset per card over each sorted list, so
+//! Per hand: every subset's class once (five-card classes by rank multiset from a 32 KB
+//! table, [`classes5_by_multiset`], then the few five-card subsets of a suit of five or
+//! more again as flushes), the subsets sorted by strength (five-card subsets by a counting
+//! sort over the keys present, fronts over their 455 classes) and a bitset per card over
+//! each sorted list, so
 //! "the strongest subset no stronger than s and disjoint from these 5 cards" is an OR of
 //! five words and a trailing-zero count.
 //!
@@ -305,7 +307,8 @@ impl Hand {
             (w, live) = (w + 1, !0);
         };
         let sm = self.srt5[jm];
-        let start3 = self.srt3.partition_point(|&s| s > sm);
+        // (Most middles are at least the strongest front: no search then.)
+        let start3 = if sm >= self.srt3[0] { 0 } else { self.srt3.partition_point(|&s| s > sm) };
         let (mut w, mut live) = (start3 / 64, !0u64 << (start3 % 64));
         let jf = loop {
             if w == W3 {
@@ -547,6 +550,16 @@ fn order_desc(keys: &[u16], vals: &[u32], out: &mut [u16], sorted: &mut [u32], c
             bits &= bits - 1;
         }
     }
+}
+
+/// The class and strength under the model's rules of every five-card subset (in
+/// `combos` order) of the sorted `cards`, and the subsets' sorted order, as the search
+/// computes them: for the tests.
+#[cfg(test)]
+pub(super) fn subset_classes(cards: &[Card; 13], model: &Model) -> (Vec<u16>, Vec<u32>, Vec<u16>) {
+    let mut h = Hand::empty();
+    h.fill(cards, model);
+    (h.c5.to_vec(), h.s5.to_vec(), h.ord5.to_vec())
 }
 
 /// The `top_k` best splits (distinct by strength triple, best first), the same as the
