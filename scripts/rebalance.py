@@ -15,7 +15,6 @@ import argparse
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -26,15 +25,10 @@ from pathlib import Path
 
 import grpc
 
+from handeval.load.target import free_port
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 LINE = re.compile(r"^(\S+ \S+) \w+ handeval\.server\[(\d+)\] \{\"event\": \"(call|serving)\"")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def children(pid):

@@ -29,7 +29,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -37,6 +36,7 @@ from pathlib import Path
 
 import grpc
 
+from handeval.load.target import free_port
 from handeval.v2 import (
     common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl,
 )
@@ -161,12 +161,6 @@ def build_mix(seed: int, batch: int):
 
 
 # ---------------------------------------------------------------- server and memory
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def _children(pid):
     try:

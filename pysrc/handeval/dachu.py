@@ -92,7 +92,8 @@ settle = _core.dc_settle
 #: ``chu_side``, ``multiplier``, ``playing``, ``surrendered``, ``bei_bao_da``,
 #: ``shown_triples``, ``hands``, ``held``, ``auto_lead``, ``turn``, ``leader``, ``table``,
 #: ``table_seat``, ``passed``, ``legal_plays``, ``may_pass``, ``legal_actions``,
-#: ``places``, ``over``, ``decided``, ``wipe_out``, ``history``.
+#: ``places``, ``over``, ``decided``, ``wipe_out``, ``history``, ``tricks`` (``[(leader,
+#: first_action, last_action, over, won_by)]``).
 Game = _core.DachuGame
 #: ``replay_game(hands, deal_actions, calls, plays, *, first_seat=0, start_seat=None,
 #: first_side=None, rules=None) -> Game``: deal, calling and play replayed in one call.

@@ -126,7 +126,8 @@ settle_instant = _core.tl_settle_instant
 #: ``Game(hands, rules=None)``, ``.apply((seat, cards | "pass"))`` → the next ``Game``,
 #: ``.check(action)`` → the HandevalError ``apply`` would raise or None,
 #: ``.settle(base=1, carried=None)`` from the record. Fields: ``players``, ``hands``,
-#: ``held``, ``played_any``, ``history``, ``round``, ``leader``, ``turn``, ``table``,
+#: ``held``, ``played_any``, ``history``, ``tricks`` (``[(leader, first_action,
+#: last_action, over, won_by)]``), ``round``, ``leader``, ``turn``, ``table``,
 #: ``table_seat``, ``passed``, ``must_contain``, ``legal_plays``, ``may_pass``,
 #: ``chop_offers``, ``chops``, ``winner``, ``instant``, ``over``.
 Game = _core.TienlenGame

@@ -132,6 +132,11 @@ def test_tienlen_random_games_are_checked_and_zero_sum(seed, players, picks):
             assert g.check((wrong, g.legal_plays[0])).reason in ("not_your_turn", "card_not_in_hand")
         seat, p = (g.turn, "pass") if g.may_pass and pick % 3 == 0 else choices[pick % len(choices)]
         g = g.apply((seat, p))
+        # Trick ends (Game.tricks) as the plays and passes make them (below).
+        _check_tricks(g, _trick_ends([(s, None if c == "pass" else c) for s, c in g.history], range(players),
+                                     first_out_ends=True))
+    # A round's leader is who won the one before (RULES 2.4).
+    assert all(b[0] == a[4] for a, b in zip(g.tricks, g.tricks[1:]))
     assert tienlen.replay(g.hands, g.history) == g
     s = g.settle(base=3)
     assert sum(s.deltas) + s.rake == 0
@@ -216,6 +221,11 @@ def test_dachu_random_games(seed, picks, final):
         assert _err(g.apply, ("pass", wrong)).reason == "not_your_turn"
         acts = g.legal_actions
         g = g.apply(acts[pick % len(acts)])
+        # Trick ends (Game.tricks) as the plays and passes make them (below).
+        history = [(a[1], a[2] if a[0] == "play" else None) for a in g.history]
+        _check_tricks(g, _trick_ends(history, g.playing, owner=g.auto_lead, lead=g.auto_lead, pass_is_final=final))
+        # A trick is led by its first action's seat, but one after an automatic 3♥ lead.
+        assert all(t[0] == history[t[1]][0] for t in g.tricks[g.auto_lead is not None:])
     assert _err(g.apply, ("pass", 0)).reason == "game_over"
     s = g.settle(base=5)
     assert sum(s.deltas) == 0
@@ -239,3 +249,63 @@ def test_dachu_game_needs_its_own_finished_deal_and_calling():
         d = d.apply(a)
     e = _err(dachu.Game, d, dachu.Calling([2]).apply(("ping_da", 2)))
     assert e.reason == "inconsistent"
+
+
+# ---------------------------------------------------------------- trick ends (Game.tricks)
+# Each game's trick ends, worked out here from the record's plays and passes alone and
+# compared with Game.tricks, [(leader, first_action, last_action, over, won_by)], after
+# every action of the random games above, and on short records below.
+
+
+def _trick_ends(history, seats, *, first_out_ends=False, owner=None, lead=None, pass_is_final=True):
+    """Trick ends of a record of ``(seat, cards | None)`` (None: a pass) from 13-card hands.
+    A trick ends once every seat still holding cards has passed on its last play, but that
+    play's seat. The game ends inside its trick: when a seat goes out (``first_out_ends``,
+    越式13张) or when at most one seat holds cards (打儲). ``owner`` / ``lead``: the first
+    trick's table seat and leader when they are not its first action's. ``pass_is_final``:
+    a pass holds for the rest of the trick (else until the next play)."""
+    left = {s: 13 for s in seats}
+    out, passed = [], set()
+    for k, (seat, cards) in enumerate(history):
+        if not out or out[-1][3]:
+            out.append([seat if lead is None or out else lead, k, k, False, None])
+            passed = set()
+            owner = owner if len(out) == 1 else None
+        out[-1][2] = k
+        if cards is None:
+            passed.add(seat)
+        else:
+            owner = seat
+            left[seat] -= len(cards)
+            if not pass_is_final:
+                passed = set()
+        holding = [s for s in seats if left[s] > 0]
+        game_over = len(holding) < len(left) if first_out_ends else len(holding) <= 1
+        if not game_over and all(s == owner or s in passed for s in holding):
+            out[-1][3:] = [True, owner]
+    return [tuple(t) for t in out]
+
+
+def _check_tricks(g, ends):
+    assert g.tricks == ends and g.to_dict()["tricks"] == [list(t) for t in ends]
+    assert pickle.loads(pickle.dumps(g)).tricks == ends
+    # The model's own sanity: the tricks cover the record in order, only the last open.
+    assert [t[1] for t in ends] == [0] + [t[2] + 1 for t in ends[:-1]]
+    assert ends[-1][2] == len(g.history) - 1 and all(t[3] for t in ends[:-1])
+
+
+def test_tienlen_tricks_of_a_short_game_and_an_instant_win():
+    g = tienlen.replay(TL_HANDS, [(0, "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks"), (1, "pass"), (2, "pass"),
+                                  (3, "pass"), (0, "2c 2d")])
+    assert g.tricks == [(0, 0, 3, True, 0), (0, 4, 4, False, None)]
+    deck = [c for hand in _deal(7, 4) for c in hand.split() if c[0] != "2"]
+    twos = tienlen.Game(["2s 2c 2d 2h " + " ".join(deck[:9])] + [" ".join(deck[9 + 13 * i:22 + 13 * i]) for i in range(3)])
+    assert (twos.instant, twos.over, twos.tricks) == ("four_twos", True, [])
+
+
+def test_dachu_tricks_of_a_short_record():
+    g = dachu.replay_game(DC_HANDS, DC_DEAL, [("ping_da", 1)],
+                          [("play", 0, "3h"), ("pass", 1), ("play", 2, "4d"), ("play", 3, "5c"), ("pass", 0),
+                           ("play", 1, "6h"), ("pass", 2), ("pass", 3), ("pass", 0), ("play", 1, "7h")])
+    assert g.tricks == [(0, 0, 8, True, 1), (1, 9, 9, False, None)]
+    assert _dc_start().tricks == []

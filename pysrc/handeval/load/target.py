@@ -1,5 +1,6 @@
 """Where the load goes: the loopback check, and the servers ``handeval bench-load
---spawn-server`` starts (``handeval serve``, or the floor: a bare grpc.aio server).
+--spawn-server`` starts (``handeval serve``, or the floor: a bare grpc.aio server, which
+benches/floor_server.py also runs for benches/bench_wire.py).
 
 Safety: a target must be a loopback address (127.0.0.0/8, ::1, a name resolving only to
 those, or a ``unix:`` socket) unless ``--allow-remote`` is given; a name is resolved once
@@ -15,7 +16,7 @@ import socket
 import subprocess
 import sys
 import time
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from handeval.load import scenarios
 
@@ -196,11 +197,17 @@ class SpawnedServer:
         self.stop()
 
 
-def serve_floor(port: int) -> int:
+def serve_floor(port: int, answers: Optional[Dict[str, Dict[int, bytes]]] = None) -> int:
     """The floor of a Python grpc.aio server on this machine: the service's methods
-    answered at once with an empty response (no thread pool, no conversion, no rules, no
-    metrics), plus health; on 127.0.0.1 only, until SIGTERM. ``--server-kind floor``
-    measures it, so the cost handeval adds on top is the difference."""
+    answered at once, parsing nothing (no thread pool, no conversion, no rules, no
+    metrics, no logs), plus health; on 127.0.0.1 only, until SIGTERM. So the cost handeval
+    adds on top is the difference.
+
+    Each answer is empty (``--server-kind floor`` of ``handeval bench-load``), or with
+    ``answers`` (``{rpc: {request length: answer bytes}}``) the fixed, pre-serialized answer
+    of the request's RPC and length: handeval's own answer to that request, so both servers
+    send the same bytes (benches/floor_server.py, for benches/bench_wire.py; a length not
+    in ``answers`` fails the call)."""
     import asyncio
 
     import grpc
@@ -208,12 +215,18 @@ def serve_floor(port: int) -> int:
 
     empty = scenarios.empty_response()
 
-    async def answer(request, context):
-        return empty
+    def handler(by_len: Optional[Dict[int, bytes]]):
+        async def answer(data: bytes, context) -> bytes:
+            return empty if by_len is None else by_len[len(data)]
+
+        return grpc.unary_unary_rpc_method_handler(answer)
+
+    table: Dict[str, Optional[Dict[int, bytes]]] = {rpc: None for rpc in scenarios.RPCS} if answers is None else {**answers}
 
     async def run():
-        server = grpc.aio.server()
-        handlers = {rpc: grpc.unary_unary_rpc_method_handler(answer) for rpc in scenarios.RPCS}
+        server = grpc.aio.server(options=[("grpc.max_receive_message_length", 64 << 20),
+                                          ("grpc.max_send_message_length", 64 << 20)])
+        handlers = {rpc: handler(by_len) for rpc, by_len in table.items()}
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(scenarios.SERVICE, handlers),))
         hs = health.aio.HealthServicer()
         health_pb2_grpc.add_HealthServicer_to_server(hs, server)

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 mod batch;
 mod conv;
 mod dachu;
+mod game_common;
 mod result;
 mod rules;
 mod shisanshui;

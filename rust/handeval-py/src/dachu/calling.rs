@@ -1,8 +1,9 @@
 //! 打儲's 叫牌 (RULES 3.6): the `Calling` state class.
 
 use super::settle::{dc_settle, Settlement};
-use super::{action_parts, arity, int_or, opt_seat, replay_each, replay_reduce, rules_from, rules_py, seat_from};
+use super::{action_parts, arity, int_or, opt_seat, replay_each, rules_from, rules_py, seat_from};
 use crate::conv::{bad, given, list_from, opt_flag, IntoPyResult};
+use crate::game_common::replay_reduce;
 use crate::native_class;
 use handeval_core::dachu::calling::{side_name, Call, Calling as CoreCalling, Outcome, Stage};
 use handeval_core::dachu as dc;

@@ -1,8 +1,9 @@
 //! The 打儲 deal and its declarations (RULES 3.5): the `Deal` state class.
 
 use super::calling::{side_from, CallingOrigin, DachuCalling};
-use super::{action_parts, arity, chu_from, opt_seat, replay_each, replay_reduce, rules_from, rules_py, seat_from};
+use super::{action_parts, arity, chu_from, opt_seat, replay_each, rules_from, rules_py, seat_from};
 use crate::conv::{bad, cards_from, given, list_from, IntoPyResult};
+use crate::game_common::{card_lists, replay_reduce};
 use crate::native_class;
 use crate::result::{card_list, card_str, Cards};
 use handeval_core::cards::Card;
@@ -57,7 +58,7 @@ fn deal_action_py<'py>(py: Python<'py>, a: &DealAction) -> PyResult<Bound<'py, P
 
 /// The hands, in dealing order.
 pub(super) fn hands_py<'py>(py: Python<'py>, d: &CoreDeal) -> PyResult<Vec<Bound<'py, PyList>>> {
-    d.hands().iter().map(|h| card_list(py, h)).collect()
+    card_lists(py, d.hands())
 }
 
 /// A deal's record as :func:`dc_deal_replay` takes it: hands, first seat, rules, actions.
@@ -169,7 +170,7 @@ native_class! {
         /// Each seat's cards dealt so far.
         #[getter]
         fn held<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-            (0..4).map(|s| card_list(py, self.inner.held(s))).collect()
+            card_lists(py, (0..4).map(|s| self.inner.held(s)))
         }
         /// The last card dealt (平宣 turns it up).
         #[getter]

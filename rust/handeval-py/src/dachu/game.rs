@@ -5,10 +5,11 @@ use super::calling::{calls_py, CallingOrigin, DachuCalling};
 use super::deal::{deal_record, DachuDeal};
 use super::play::{set_from, DachuPlay};
 use super::settle::{settlement, Settlement};
-use super::{action_parts, arity, replay_each, replay_reduce, seat_from, seats_from};
+use super::{action_parts, arity, replay_each, seat_from, seats_from};
 use crate::conv::{bad, base_from, carried_from, to_py, IntoPyResult};
+use crate::game_common::{card_lists, replay_reduce};
 use crate::native_class;
-use crate::result::{self, card_list, Cards};
+use crate::result::{card_list, Cards};
 use handeval_core::dachu::calling::{side_name, Call};
 use handeval_core::dachu::deal::Deal as CoreDeal;
 use handeval_core::dachu::{self as dc, PlayAction};
@@ -90,11 +91,11 @@ native_class! {
         }
         /// The dealt hands, in dealing order.
         fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-            self.inner.hands().iter().map(|h| card_list(py, h)).collect()
+            card_lists(py, self.inner.hands())
         }
         /// Cards left per seat, in dealing order.
         fn held<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-            (0..4).map(|s| card_list(py, self.inner.held(s))).collect()
+            card_lists(py, (0..4).map(|s| self.inner.held(s)))
         }
         /// The seat whose 3♥ was played out for it (it does not play), or None.
         fn auto_lead(&self) -> Option<usize> {
@@ -158,6 +159,14 @@ native_class! {
         fn history<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
             self.inner.history.iter().map(|a| play_action_py(py, a)).collect()
         }
+        /// ``[(leader, first_action, last_action, over, won_by)]``: each trick so far, the
+        /// current one last; it holds ``history[first_action:last_action + 1]``; ``leader``
+        /// led it (the first trick after an automatic 3♥ lead: that 3♥'s holder). ``over``:
+        /// everyone else still playing passed on its last play (not set for the trick in which
+        /// the game ends); ``won_by``: then, that play's seat.
+        fn tricks(&self) -> Vec<(usize, usize, usize, bool, Option<usize>)> {
+            self.inner.tricks.iter().map(|t| (t.leader, t.first_action, t.last_action, t.over, t.won_by)).collect()
+        }
     }
     impl {
         #[new]
@@ -176,10 +185,7 @@ native_class! {
 
         /// The HandevalError ``apply(action)`` would raise (not raised), or None when allowed.
         fn check(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
-            match self.apply(action) {
-                Ok(_) => Ok(None),
-                Err(e) => result::item_error(py, e).map(Some),
-            }
+            crate::game_common::check(py, self.apply(action))
         }
 
         /// Settle from the record (RULES 3.7, then the cap): the places are derived (once

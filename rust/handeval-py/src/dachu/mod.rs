@@ -135,13 +135,6 @@ fn replay_each<S>(state: S, actions: &Bound<'_, PyAny>, field: Option<&str>, app
     Ok(state)
 }
 
-/// `__reduce__` of a state: `(handeval._core.<replay>, args)`, rebuilt by replaying its
-/// record.
-fn replay_reduce<'py>(py: Python<'py>, replay: &str, args: impl IntoPyObject<'py>) -> PyResult<Bound<'py, PyTuple>> {
-    let replay = py.import("handeval._core")?.getattr(replay)?;
-    (replay, args).into_pyobject(py)
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The core's lists: play kinds (weakest tier first) and the calls of 叫牌.
     m.add("DC_KINDS", PyTuple::new(m.py(), Kind::ALL.iter().map(|k| k.name()))?)?;

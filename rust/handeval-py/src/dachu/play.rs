@@ -3,17 +3,16 @@
 use super::{chu_from, rules_from};
 use crate::conv::{bad, cards_from, list_from, opt, opt_flag, to_py, IntoPyResult};
 use crate::native_class;
-use crate::result::{card_list, many_items, Cards, Names};
+use crate::game_common::{first_mismatch, KindNames};
+use crate::result::{card_list, many_items, Cards};
 use handeval_core::cards::Card;
 use handeval_core::dachu::{self as dc, Chu, Constraints, Kind};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyList, PyString, PyTuple};
 
 fn kind_names(py: Python<'_>, k: Kind) -> (Bound<'_, PyString>, Bound<'_, PyString>) {
-    static NAMES: Names = Names::new();
-    static NAMES_ZH: Names = Names::new();
-    let all = |name: fn(Kind) -> &'static str| move || Kind::ALL.iter().map(|&k| name(k)).collect();
-    (NAMES.get(py, k as usize, all(Kind::name)), NAMES_ZH.get(py, k as usize, all(Kind::name_zh)))
+    static NAMES: KindNames = KindNames::new();
+    NAMES.get(py, k as usize, &Kind::ALL, Kind::name, Kind::name_zh)
 }
 
 native_class! {
@@ -61,15 +60,7 @@ native_class! {
                 };
                 let p = DachuPlay { core, cards: cards.clone() };
                 let me = Bound::new(py, p.clone())?;
-                let mut mismatch = None;
-                for (name, given) in [("kind", kind), ("kind_zh", kind_zh), ("strength", strength)] {
-                    let actual = me.as_any().getattr(name)?;
-                    if !actual.eq(given)? {
-                        mismatch = Some((name, actual.repr()?.to_string(), given.repr()?.to_string()));
-                        break;
-                    }
-                }
-                match mismatch {
+                match first_mismatch(&me, &[("kind", kind), ("kind_zh", kind_zh), ("strength", strength)])? {
                     None => return Ok(p),
                     Some((name, actual, given)) if chu == Chu::Black => {
                         return Err(bad(name, format!("{} makes {name} = {actual}, not {given}", handeval_core::cards::format_cards(&cards))));

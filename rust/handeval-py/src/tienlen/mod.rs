@@ -5,7 +5,8 @@
 pub mod wire;
 
 use crate::conv::{bad, base_from, cards_from, carried_from, given, int_from, list_from, opt, opt_flag, to_py, type_name, IntoPyResult};
-use crate::result::{add_class, card_str, item_error, many_items, Cards, Names};
+use crate::game_common::{card_lists, first_mismatch, replay_reduce, KindNames};
+use crate::result::{add_class, card_str, item_error, many_items, Cards};
 use crate::native_class;
 use crate::rules::rules_arg;
 use handeval_core::cards::Card;
@@ -32,10 +33,8 @@ fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<tl::Rules> {
 /// Interned names of the play kinds (`kind`, `kind_zh`): legal_plays returns dozens of
 /// plays per call.
 fn kind_names(py: Python<'_>, k: Kind) -> (Bound<'_, PyString>, Bound<'_, PyString>) {
-    static NAMES: Names = Names::new();
-    static NAMES_ZH: Names = Names::new();
-    let all = |name: fn(Kind) -> &'static str| move || Kind::ALL.iter().map(|&k| name(k)).collect();
-    (NAMES.get(py, k as usize, all(Kind::name)), NAMES_ZH.get(py, k as usize, all(Kind::name_zh)))
+    static NAMES: KindNames = KindNames::new();
+    NAMES.get(py, k as usize, &Kind::ALL, Kind::name, Kind::name_zh)
 }
 
 native_class! {
@@ -74,13 +73,9 @@ native_class! {
         fn new(kind: &Bound<'_, PyAny>, kind_zh: &Bound<'_, PyAny>, cards: &Bound<'_, PyAny>, top: &Bound<'_, PyAny>, strength: &Bound<'_, PyAny>) -> PyResult<Self> {
             let core = play_from(cards, "cards")?;
             let p = TienlenPlay { core };
-            let py = kind.py();
-            let me = Bound::new(py, p.clone())?;
-            for (name, given) in [("kind", kind), ("kind_zh", kind_zh), ("top", top), ("strength", strength)] {
-                let actual = me.as_any().getattr(name)?;
-                if !actual.eq(given)? {
-                    return Err(bad(name, format!("{} makes {} = {}, not {}", tl::play::text(&p.core.cards), name, actual.repr()?, given.repr()?)));
-                }
+            let me = Bound::new(kind.py(), p.clone())?;
+            if let Some((name, actual, given)) = first_mismatch(&me, &[("kind", kind), ("kind_zh", kind_zh), ("top", top), ("strength", strength)])? {
+                return Err(bad(name, format!("{} makes {name} = {actual}, not {given}", tl::play::text(&p.core.cards))));
             }
             Ok(p)
         }
@@ -314,14 +309,7 @@ fn round_named(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<(usize, Acti
     if let Ok(n) = obj.len() {
         tl::game::check_record_len(n, field).py()?;
     }
-    list_from(obj, field, |item, f| {
-        let ok = (item.is_instance_of::<PyList>() || item.is_instance_of::<PyTuple>()) && item.len()? == 2;
-        if !ok {
-            return Err(bad(f, "expected [seat, \"cards\" or \"pass\"]"));
-        }
-        let seat = usize_from(&item.get_item(0)?, &format!("{f}.seat"))?;
-        Ok((seat, action_from(&item.get_item(1)?, &format!("{f}.cards"))?))
-    })
+    list_from(obj, field, game_action)
 }
 
 /// The leader and the card the first play must contain, from `leader` and `first_lead`.
@@ -630,7 +618,8 @@ fn tl_settle_instant(hands13: &Bound<'_, PyAny>, base: Option<&Bound<'_, PyAny>>
 
 // ---- the whole game ----
 
-/// One action `(seat, cards | "pass")`, its parts named `field.seat` / `field.cards`.
+/// One action `(seat, cards | "pass")` (of a round or a game), its parts named
+/// `field.seat` / `field.cards`.
 fn game_action(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<(usize, Action)> {
     let ok = (obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) && obj.len()? == 2;
     if !ok {
@@ -670,11 +659,11 @@ native_class! {
         }
         /// The dealt hands, in the game's order.
         fn hands<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-            self.inner.hands().iter().map(|h| crate::result::card_list(py, h)).collect()
+            card_lists(py, self.inner.hands())
         }
         /// Cards left per seat, in the game's order.
         fn held<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
-            (0..self.inner.players).map(|s| crate::result::card_list(py, &self.inner.held(s))).collect()
+            card_lists(py, (0..self.inner.players).map(|s| self.inner.held(s)))
         }
         /// Whether each seat has played a card.
         fn played_any(&self) -> Vec<bool> {
@@ -683,6 +672,13 @@ native_class! {
         /// ``[(seat, cards | "pass")]``: the actions applied.
         fn history(&self, py: Python<'_>) -> PyResult<Vec<Py<PyAny>>> {
             self.inner.history.iter().map(|(s, a)| history_item(py, *s, a)).collect()
+        }
+        /// ``[(leader, first_action, last_action, over, won_by)]``: each round (trick) so far,
+        /// the current one last; it holds ``history[first_action:last_action + 1]``. ``over``:
+        /// everyone else passed on its last play (the round in which a seat goes out stays
+        /// open); ``won_by``: then, that play's seat, who leads the next round.
+        fn tricks(&self) -> Vec<(usize, usize, usize, bool, Option<usize>)> {
+            self.inner.tricks.iter().map(|t| (t.leader, t.first_action, t.last_action, t.over, t.won_by)).collect()
         }
         /// The current round, 0 for the first.
         fn round(&self) -> usize {
@@ -757,10 +753,7 @@ native_class! {
 
         /// The HandevalError ``apply(action)`` would raise (not raised), or None when allowed.
         fn check(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
-            match self.apply(action) {
-                Ok(_) => Ok(None),
-                Err(e) => crate::result::item_error(py, e).map(Some),
-            }
+            crate::game_common::check(py, self.apply(action))
         }
 
         /// Settle the finished game from its record (RULES 2.6, the cap, the rake): cards
@@ -776,9 +769,8 @@ native_class! {
         fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
             let py = slf.py();
             let me = slf.get();
-            let replay = py.import("handeval._core")?.getattr("tl_replay")?;
             let rules = Bound::new(py, TienlenRules { core: me.inner.rules().clone() })?;
-            (replay, (me.hands(py)?, me.history(py)?, rules)).into_pyobject(py)
+            replay_reduce(py, "tl_replay", (me.hands(py)?, me.history(py)?, rules))
         }
     }
 }

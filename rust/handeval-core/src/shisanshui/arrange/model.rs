@@ -288,6 +288,10 @@ pub struct Model {
     pub(crate) rank5: Vec<u16>,
     /// Strength under these rules of each five-card class.
     pub(crate) strength5: Vec<u32>,
+    /// `strength5` and `rank5` padded to 2^13 classes, so that a class masked to 13 bits
+    /// indexes them without a bounds check (the search's per-subset loop).
+    pub(crate) strength5_pad: Box<[u32; 1 << 13]>,
+    pub(crate) rank5_pad: Box<[u16; 1 << 13]>,
     pub(crate) rules: Rules,
 }
 
@@ -342,10 +346,16 @@ impl Model {
         for (r, &i) in order.iter().enumerate() {
             rank5[i] = r as u16;
         }
+        let strength5: Vec<u32> = classes(5).iter().map(|&c| adjust_for_rules(c, rules)).collect();
+        let pad = |v: &[u32]| -> Vec<u32> { (0..1 << 13).map(|i| v.get(i).copied().unwrap_or(0)).collect() };
+        let strength5_pad = pad(&strength5).into_boxed_slice().try_into().expect("2^13 entries");
+        let rank5_pad = (0..1 << 13).map(|i| rank5.get(i).copied().unwrap_or(0)).collect::<Vec<u16>>().into_boxed_slice().try_into().expect("2^13 entries");
         Model {
             rows: [build(0), build(1), build(2)],
             rank5,
-            strength5: classes(5).iter().map(|&c| adjust_for_rules(c, rules)).collect(),
+            strength5,
+            strength5_pad,
+            rank5_pad,
             p_special: special_dist.iter().sum(),
             special_dist,
             hr_cond,

@@ -13,9 +13,11 @@
 //! enter (or tie into) the result is missed, and the kept splits' expectations are the
 //! same floating-point expression as before.
 //!
-//! Per hand: every subset's class once (five-card classes from a 32 KB table by rank
-//! multiset and flush, [`classes5_by_multiset`]), the subsets sorted by strength (a
-//! counting sort over the keys present) and a bitset per card over each sorted list, so
+//! Per hand: every subset's class once (five-card classes by rank multiset from a 32 KB
+//! table, [`classes5_by_multiset`], then the few five-card subsets of a suit of five or
+//! more again as flushes), the subsets sorted by strength (five-card subsets by a counting
+//! sort over the keys present, fronts over their 455 classes) and a bitset per card over
+//! each sorted list, so
 //! "the strongest subset no stronger than s and disjoint from these 5 cards" is an OR of
 //! five words and a trailing-zero count.
 //!
@@ -122,6 +124,8 @@ struct Hand {
     built5: usize,
     bits3: [[u64; 13]; W3],
     built3: usize,
+    /// The sort key of every five-card subset (its class's rank under the rules).
+    keys5: [u16; N5],
     /// Scratch of [`order_desc`]: a counter per sort key and a bitmap of the keys
     /// present, all zero between calls.
     count: [u16; 1 << 13],
@@ -146,6 +150,7 @@ impl Hand {
             built5: 0,
             bits3: [[0; 13]; W3],
             built3: 0,
+            keys5: [0; N5],
             count: [0; 1 << 13],
             present: [0; (1 << 13) / 64],
             suit: [0; 13],
@@ -158,19 +163,21 @@ impl Hand {
     fn fill(&mut self, cards: &[Card; 13], model: &Model) {
         let h = self;
         h.built5 = 0;
-        // Five-card classes from sums of per-card keys, the subsets in `combos` order
-        // (ascending masks: the highest card outermost), each sum one addition: the low
-        // half sums to the rank multiset's index (`multiset5_index`; the cards are sorted,
-        // so the k-th lowest card of a subset adds its term k), the high half counts
-        // suits, a byte each, for the flush test.
+        // Five-card classes by ranks alone (flushes are corrected below), from sums of
+        // per-card keys, the subsets in `combos` order (ascending masks: the highest card
+        // outermost), each sum one addition: the sum is the rank multiset's index
+        // (`multiset5_index`; the cards are sorted, so the k-th lowest card of a subset
+        // adds its term k).
         let rank: [usize; 13] = std::array::from_fn(|p| cards[p].rank() as usize);
         h.suit = std::array::from_fn(|p| 1 << (8 * cards[p].suit() as u32));
         h.suits = h.suit.iter().sum();
-        let key: [[u64; 13]; 5] = std::array::from_fn(|k| {
-            std::array::from_fn(|p| binom(rank[p] + k, k + 1) as u64 | 1 << (32 + 8 * cards[p].suit() as u32))
-        });
-        let (classes, adjusted) = (classes5_by_multiset(), &model.strength5);
-        let mut keys5 = [0u16; N5];
+        let mut key = [[0usize; 13]; 5];
+        for (k, row) in key.iter_mut().enumerate() {
+            for (p, x) in row.iter_mut().enumerate() {
+                *x = MULTISET5_TERM[k][rank[p]] as usize;
+            }
+        }
+        let (classes, adjusted, rank5) = (classes5_by_multiset(), &model.strength5_pad, &model.rank5_pad);
         let mut i = 0;
         for e in 4..13 {
             for d in 3..e {
@@ -179,21 +186,54 @@ impl Hand {
                     let kcde = kde + key[2][c3];
                     for b in 1..c3 {
                         let kbcde = kcde + key[1][b];
-                        for a in 0..b {
-                            let k = kbcde + key[0][a];
-                            // A suit byte of 5 carries into its top bit.
-                            let flush = (((k >> 32) as u32).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 != 0) as usize;
-                            let c = classes[(k as usize & 0x1FFF) | flush << 13];
-                            h.c5[i] = c;
-                            h.s5[i] = adjusted[c as usize];
-                            let key = model.rank5[c as usize] as usize;
-                            keys5[i] = key as u16;
+                        // The b subsets with these four highest cards, one chunk (no
+                        // bounds check per subset). (Classes and keys are below 2^13:
+                        // the masks only spare bounds checks.)
+                        let chunk = h.c5[i..i + b].iter_mut().zip(&mut h.s5[i..i + b]).zip(&mut h.keys5[i..i + b]);
+                        for (&k0, ((c5, s5), k5)) in key[0][..b].iter().zip(chunk) {
+                            let c = classes[(kbcde + k0) & 0x1FFF];
+                            let ci = c as usize & 0x1FFF;
+                            *c5 = c;
+                            *s5 = adjusted[ci];
+                            let key = rank5[ci] as usize & 0x1FFF;
+                            *k5 = key as u16;
                             h.count[key] += 1;
-                            h.present[key / 64] |= 1 << (key % 64);
-                            i += 1;
+                            h.present[(key / 64) & 127] |= 1 << (key % 64);
                         }
+                        i += b;
                     }
                 }
+            }
+        }
+        // Flushes: the five-card subsets of each suit's cards (none when no suit has five,
+        // as in most hands), classed again and moved to their key's bin.
+        for suit in 0..4u8 {
+            let (mut pos, mut n) = ([0usize; 13], 0);
+            for (p, card) in cards.iter().enumerate() {
+                if card.suit() == suit {
+                    (pos[n], n) = (p, n + 1);
+                }
+            }
+            let mut v: u32 = 0b11111;
+            while n >= 5 && v < 1 << n {
+                let (mut mask, mut k, mut bits) = (0u16, 0usize, v);
+                for term in &key {
+                    let p = pos[bits.trailing_zeros() as usize];
+                    (mask, k) = (mask | 1 << p, k + term[p]);
+                    bits &= bits - 1;
+                }
+                let i = combos().index[mask as usize] as usize;
+                let c = classes[(k & 0x1FFF) | 1 << 13];
+                h.count[h.keys5[i] as usize & 0x1FFF] -= 1; // (a bin may stay marked, empty)
+                h.c5[i] = c;
+                h.s5[i] = adjusted[c as usize & 0x1FFF];
+                let key = rank5[c as usize & 0x1FFF] as usize & 0x1FFF;
+                h.keys5[i] = key as u16;
+                h.count[key] += 1;
+                h.present[(key / 64) & 127] |= 1 << (key % 64);
+                // The next n-bit pattern with five bits set (Gosper).
+                let t = v | (v - 1);
+                v = (t + 1) | (((!t & (t + 1)) - 1) >> (v.trailing_zeros() + 1));
             }
         }
         // Fronts: (strength, class) by their three ranks, lowest first (the cards are
@@ -208,13 +248,23 @@ impl Hand {
                 }
             }
         }
-        order_desc(&keys5, &h.s5, &mut h.ord5, &mut h.srt5, &mut h.count, &mut h.present);
-        // Three-card classes are numbered in strength order.
+        order_desc(&h.keys5, &h.s5, &mut h.ord5, &mut h.srt5, &mut h.count, &mut h.present);
+        // Three-card classes are numbered in strength order (455 of them): a counting
+        // sort over all of them, strongest first, equal classes by index.
+        let mut count = [0u16; 512];
         for &k in &h.c3 {
-            h.count[k as usize] += 1;
-            h.present[k as usize / 64] |= 1 << (k % 64);
+            count[k as usize & 511] += 1;
         }
-        order_desc(&h.c3, &h.s3, &mut h.ord3, &mut h.srt3, &mut h.count, &mut h.present);
+        let mut pos = 0;
+        for n in count.iter_mut().rev() {
+            (*n, pos) = (pos, pos + *n);
+        }
+        for (i, (&k, &s)) in h.c3.iter().zip(&h.s3).enumerate() {
+            let slot = &mut count[k as usize & 511];
+            h.ord3[*slot as usize] = i as u16;
+            h.srt3[*slot as usize] = s;
+            *slot += 1;
+        }
         h.built3 = 0;
     }
 
@@ -257,7 +307,8 @@ impl Hand {
             (w, live) = (w + 1, !0);
         };
         let sm = self.srt5[jm];
-        let start3 = self.srt3.partition_point(|&s| s > sm);
+        // (Most middles are at least the strongest front: no search then.)
+        let start3 = if sm >= self.srt3[0] { 0 } else { self.srt3.partition_point(|&s| s > sm) };
         let (mut w, mut live) = (start3 / 64, !0u64 << (start3 % 64));
         let jf = loop {
             if w == W3 {
@@ -278,12 +329,15 @@ impl Hand {
     /// ranks.
     #[inline]
     fn rest_flushless(&self, bi: usize) -> bool {
+        // A count of 5 or more carries into its byte's top bit.
+        if self.suits.wrapping_add(0x7B7B_7B7B) & 0x8080_8080 == 0 {
+            return true; // no suit of five in the hand
+        }
         let (mut m, mut used) = (combos().five[bi], 0);
         while m != 0 {
             used += self.suit[m.trailing_zeros() as usize];
             m &= m - 1;
         }
-        // A count of 5 or more carries into its byte's top bit.
         (self.suits - used).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 == 0
     }
 
@@ -356,6 +410,22 @@ const fn binom(n: usize, k: usize) -> usize {
     }
     r
 }
+
+/// `MULTISET5_TERM[k][r]`: the term C(r + k, k + 1) of the k-th lowest rank r in
+/// [`multiset5_index`].
+const MULTISET5_TERM: [[u16; 13]; 5] = {
+    let mut t = [[0u16; 13]; 5];
+    let mut k = 0;
+    while k < 5 {
+        let mut r = 0;
+        while r < 13 {
+            t[k][r] = binom(r + k, k + 1) as u16;
+            r += 1;
+        }
+        k += 1;
+    }
+    t
+};
 
 /// Rank multisets of five cards (ranks 0..13, with repetition): C(17, 5).
 pub(super) const MULTISETS5: usize = binom(17, 5);
@@ -467,10 +537,10 @@ fn order_desc(keys: &[u16], vals: &[u32], out: &mut [u16], sorted: &mut [u32], c
             pos += n;
         }
     }
-    for (i, &k) in keys.iter().enumerate() {
-        let slot = &mut count[k as usize];
+    for (i, (&k, &v)) in keys.iter().zip(vals).enumerate() {
+        let slot = &mut count[k as usize & 0x1FFF];
         out[*slot as usize] = i as u16;
-        sorted[*slot as usize] = vals[i];
+        sorted[*slot as usize] = v;
         *slot += 1;
     }
     for w in 0..present.len() {
@@ -480,6 +550,16 @@ fn order_desc(keys: &[u16], vals: &[u32], out: &mut [u16], sorted: &mut [u32], c
             bits &= bits - 1;
         }
     }
+}
+
+/// The class and strength under the model's rules of every five-card subset (in
+/// `combos` order) of the sorted `cards`, and the subsets' sorted order, as the search
+/// computes them: for the tests.
+#[cfg(test)]
+pub(super) fn subset_classes(cards: &[Card; 13], model: &Model) -> (Vec<u16>, Vec<u32>, Vec<u16>) {
+    let mut h = Hand::empty();
+    h.fill(cards, model);
+    (h.c5.to_vec(), h.s5.to_vec(), h.ord5.to_vec())
 }
 
 /// The `top_k` best splits (distinct by strength triple, best first), the same as the

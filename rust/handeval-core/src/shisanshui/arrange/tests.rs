@@ -110,6 +110,36 @@ fn class_by_rank_multiset_is_the_class_of_every_five_card_set() {
 }
 
 #[test]
+fn search_classes_every_subset_as_the_evaluator_does() {
+    // The search classes subsets by ranks, then again the five-card subsets of each suit
+    // of five or more as flushes; every subset's class and rule strength must be the
+    // evaluator's, and the sorted order strongest first (equal strengths by index), on
+    // hands with no, one and two suits of five or more, and on one-suit hands.
+    use crate::shisanshui::eval::strength5;
+    let rules = rule_variants();
+    let all: Vec<u8> = (0..52).collect();
+    let suited = |ss: &[u8]| -> Vec<u8> { (0..52).filter(|i| ss.contains(&(i % 4))).collect() };
+    let pools = [all.clone(), suited(&[0, 1]), suited(&[2]), suited(&[1, 2, 3])];
+    for i in 0..400u64 {
+        let mut rng = sim::Rng::for_item(23, 5, i);
+        let pool = &pools[i as usize % pools.len()];
+        let r = &rules[i as usize % rules.len()];
+        let model = Model::for_rules(r);
+        let sub = Subsets::new(&draw(&mut rng, pool).try_into().unwrap(), r);
+        let (c5, s5, ord5) = search::subset_classes(&sub.cards, &model);
+        let c = combos();
+        for (j, &m) in c.five.iter().enumerate() {
+            let std = strength5(&pick::<5>(&sub.cards, m));
+            assert_eq!(c5[j] as usize, model::class_of(5, std), "{:?} subset {m:#x}", sub.cards);
+            assert_eq!(s5[j], sub.s5[j], "{:?} subset {m:#x}", sub.cards);
+        }
+        let mut want: Vec<u16> = (0..c.five.len() as u16).collect();
+        want.sort_by(|&x, &y| sub.s5[y as usize].cmp(&sub.s5[x as usize]).then(x.cmp(&y)));
+        assert_eq!(ord5, want, "{:?}", sub.cards);
+    }
+}
+
+#[test]
 fn tables_round_trip_and_reject_garbage() {
     let t = Tables::shipped();
     assert_eq!(&Tables::from_bytes(&t.to_bytes()).unwrap(), t);
