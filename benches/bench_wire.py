@@ -13,6 +13,9 @@ packed rows (per row), and the delay a worst-shape request (a Compare `order` it
 300,000 rows, on a server whose --max-batch lets it in) causes to a one-row call sent while it runs.
 
 Run: ``python benches/bench_wire.py`` (or ``python -m pytest benches/bench_wire.py -s``).
+``python benches/bench_wire.py --in-process`` times ``_core.wire_answer`` alone on the same
+request bytes (thread CPU, best of five), and whether the servicer answers each case on
+its event loop or in the thread pool.
 """
 
 from __future__ import annotations
@@ -232,7 +235,7 @@ def measure(print_=print) -> dict:
         unit = "row" if rows > 1 else "call"
         fm, hm, rm = statistics.median(f) / rows, statistics.median(h) / rows, statistics.median(ratios)
         table[name] = (fm, hm, rm)
-        print_(f"  {name:<34} {unit:<5} {fm * 1e6:>7.2f} µs {hm * 1e6:>7.2f} µs {rm:>5.2f}x {TARGETS[name]:>6.2f}x"
+        print_(f"  {name:<34} {unit:<5} {_time(fm):>10} {_time(hm):>10} {rm:>5.2f}x {TARGETS[name]:>6.2f}x"
                f"   {' '.join(f'{x:.2f}' for x in ratios)}")
     table["small call delay"] = (statistics.median(alone), statistics.median(busy), max(busy))
     print_(f"  a one-row Evaluate: {statistics.median(alone) * 1e3:.2f} ms alone; while a {WORST_ROWS:,}-row Compare order "
@@ -265,5 +268,37 @@ def test_wire_vs_floor(capsys):
     assert all(v[0] > 0 and v[1] > 0 for v in table.values())
 
 
+def _time(seconds: float) -> str:
+    """``12.34 µs``, or ``21.5 ns`` below a tenth of a µs (packed rows)."""
+    return f"{seconds * 1e9:.1f} ns" if seconds < 1e-7 else f"{seconds * 1e6:.2f} µs"
+
+
+def in_process(print_=print) -> dict:
+    """Thread CPU of ``_core.wire_answer`` alone per case (best of five rounds), and where
+    the servicer runs the case (inline on the event loop, or the thread pool)."""
+    from handeval import _core
+    from handeval.server import service
+
+    out = {}
+    print_("in process: _core.wire_answer alone, thread CPU, best of five rounds:")
+    for name, (rpc, req, rows, _) in cases().items():
+        calls = max(20, 200_000 // rows) if rows < 1000 else (200 if rows == 1000 else 20)
+        best = float("inf")
+        for _ in range(5):
+            t = time.thread_time()
+            for _ in range(calls):
+                _core.wire_answer(rpc, req, _core.WireCall(None), 10**6, 1000, False)
+            best = min(best, (time.thread_time() - t) / calls)
+        inline = rpc != "Arrange" and (len(req) <= service.INLINE_BYTES
+                                       or _core.wire_inline(rpc, req, service.INLINE_SECONDS))
+        out[name] = best
+        per_row = f", {best / rows * 1e9:,.1f} ns a row" if rows > 1 else ""
+        print_(f"  {name:<34} {best * 1e6:>9.2f} µs a call{per_row} ({'inline' if inline else 'thread pool'})")
+    return out
+
+
 if __name__ == "__main__":
-    measure()
+    if "--in-process" in sys.argv[1:]:
+        in_process()
+    else:
+        measure()

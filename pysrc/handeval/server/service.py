@@ -2,9 +2,11 @@
 one log line per call. The request's bytes go to the binding (``_core.wire_answer``),
 which decodes them, answers in Rust and hands back the answer's bytes: no Python object
 per item. Work is scheduled by its cost: a small request (at most :data:`INLINE_BYTES`,
-not an Arrange) runs inline on the event loop, where the hop to a thread would cost more
-than the work; anything larger runs in the thread pool with the GIL released, and stops
-at its next check when the deadline passes or the client cancels."""
+not an Arrange), or one whose shape the binding prices at most :data:`INLINE_SECONDS` of
+work (``_core.wire_inline``: 十三水 Evaluate of card-string rows and packed rows), runs
+inline on the event loop, where the hop to a thread would cost more than the work;
+anything else runs in the thread pool with the GIL released, and stops at its next check
+when the deadline passes or the client cancels."""
 
 from __future__ import annotations
 
@@ -58,6 +60,12 @@ def add_to_server(service, server) -> None:
 #: largest takes well under a millisecond, less than the hop to a worker thread and back.
 #: Anything larger runs in the thread pool, so no request holds the loop.
 INLINE_BYTES = 1024
+
+#: A larger request runs inline too when ``_core.wire_inline`` prices its work at most
+#: this many seconds from its shape (e.g. 1,000 card-string rows or 100,000 packed rows,
+#: ~0.6 ms): the hop to a thread and back costs a few hundred µs of CPU, as much as
+#: such a request's work.
+INLINE_SECONDS = 1e-3
 
 
 #: The ErrorReason value names without their prefix ("BAD_CARD"), as the core's reasons.
@@ -170,7 +178,7 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
         self.inflight += 1
         gauged = False
         try:
-            if rpc != "Arrange" and len(data) <= INLINE_BYTES:
+            if rpc != "Arrange" and (len(data) <= INLINE_BYTES or _core.wire_inline(rpc, data, INLINE_SECONDS)):
                 out = self._answer(rpc, data, call, False)
             else:
                 metrics.INFLIGHT.inc()

@@ -266,22 +266,38 @@ impl Ctx<'_> {
         error: impl Fn(pb::ItemError) -> R,
     ) -> Result<Vec<R>, Fail> {
         let items = items.into_iter();
+        let mut out = Vec::with_capacity(items.len());
+        self.each_in(name, items, &mut out, |out, i, item| f(i, item).map(|r| out.push(r)), |out, e| out.push(error(e)))?;
+        Ok(out)
+    }
+
+    /// [`Ctx::each`] writing each item's answer into `sink` (e.g. straight into an encoded
+    /// answer): `f(sink, i, item)` writes the item's answer, `error(sink, ItemError)` an
+    /// item's error in its place.
+    pub fn each_in<I, S>(
+        &self,
+        name: &str,
+        items: impl IntoIterator<Item = I, IntoIter: ExactSizeIterator>,
+        sink: &mut S,
+        mut f: impl FnMut(&mut S, usize, I) -> Result<(), ItemFail>,
+        mut error: impl FnMut(&mut S, pb::ItemError),
+    ) -> Result<(), Fail> {
+        let items = items.into_iter();
         let total = items.len();
-        let mut out = Vec::with_capacity(total);
         for (i, item) in items.enumerate() {
             if i % CHECK_EVERY == 0 {
                 self.check(i, total)?;
             }
-            match f(i, item) {
-                Ok(r) => out.push(r),
+            match f(sink, i, item) {
+                Ok(()) => {}
                 Err(ItemFail::Item(e)) => {
                     self.call.item_errors.fetch_add(1, Ordering::Relaxed);
-                    out.push(error(item_error(name, i, e)));
+                    error(sink, item_error(name, i, e));
                 }
                 Err(ItemFail::Request(fail)) => return Err(fail),
             }
         }
-        Ok(out)
+        Ok(())
     }
 }
 
@@ -458,6 +474,9 @@ fn answer(rpc: Rpc, data: &[u8], call: &WireCall, limits: Limits) -> Result<Vec<
     };
     let out = match rpc {
         Rpc::Evaluate => {
+            if let Some(out) = ssw::evaluate_fast(data, || ctx("shisanshui"))? {
+                return Ok(out);
+            }
             use pb::evaluate_request::Game as Q;
             use pb::evaluate_response::Game as A;
             let game = decode::<pb::EvaluateRequest>(rpc, data)?.game.ok_or_else(|| no_game("shisanshui, tienlen, dachu"))?;
@@ -528,8 +547,23 @@ fn wire_answer<'py>(
     }
 }
 
+/// Whether the request `data` of the RPC named `rpc` is cheap enough to answer on the
+/// caller's thread (the servicer's event loop): its work estimated, from its shape alone
+/// (a walk over its fields, nothing decoded, stopped once past the budget), at most
+/// `budget` seconds. Only the shapes of
+/// the fast paths are estimated (十三水 Evaluate of card-string rows and packed rows); any
+/// other request is false (the servicer goes by its size).
+#[pyfunction]
+fn wire_inline(rpc: &str, data: &[u8], budget: f64) -> bool {
+    match Rpc::from_name(rpc) {
+        Some(Rpc::Evaluate) => crate::shisanshui::wire::evaluate_within(data, budget),
+        _ => false,
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<WireCall>()?;
+    m.add_function(wrap_pyfunction!(wire_inline, m)?)?;
     m.add("WireError", m.py().get_type::<WireError>())?;
     m.add_function(wrap_pyfunction!(wire_answer, m)?)?;
     Ok(())
@@ -591,4 +625,63 @@ pub fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
         e.field = (!field.is_empty()).then(|| field.to_string());
         ItemFail::Item(e)
     }
+}
+
+// ---- hand-written codecs: the protos' field keys, read from the generated types ----
+
+/// The key (`tag << 3 | wire type`, as on the wire) of the one field set in `probe`: a
+/// message of the generated types with exactly that field set, so the field numbers and
+/// wire types of a hand-written codec come from the protos, not retyped.
+pub fn key_of(probe: impl Message) -> u64 {
+    let bytes = probe.encode_to_vec();
+    let mut buf = &bytes[..];
+    let key = prost::encoding::decode_varint(&mut buf).expect("a probe message sets a field");
+    key
+}
+
+/// Appends the field key `key` (see [`key_of`]).
+#[inline]
+pub fn put_key(key: u64, out: &mut Vec<u8>) {
+    put_varint(key, out);
+}
+
+/// Appends the varint `v` (prost's encoding; one byte without its loop).
+#[inline]
+pub fn put_varint(v: u64, out: &mut Vec<u8>) {
+    if v < 0x80 {
+        out.push(v as u8);
+    } else {
+        prost::encoding::encode_varint(v, out);
+    }
+}
+
+/// Bytes of a field key or length.
+#[inline]
+pub fn varint_len(v: u64) -> usize {
+    prost::encoding::encoded_len_varint(v)
+}
+
+/// Reads one length-delimited field's body (the key already read): its length, then as
+/// many bytes (None when the buffer is shorter: not a valid message).
+#[inline]
+pub fn take_len<'a>(buf: &mut &'a [u8]) -> Option<&'a [u8]> {
+    let n = prost::encoding::decode_varint(buf).ok()?;
+    let n = usize::try_from(n).ok()?;
+    if n > buf.len() {
+        return None;
+    }
+    let (body, rest) = buf.split_at(n);
+    *buf = rest;
+    Some(body)
+}
+
+/// The body of `data` when it is exactly one field of key `key`, length-delimited (e.g. a
+/// top-level request's game).
+pub fn only_field(data: &[u8], key: u64) -> Option<&[u8]> {
+    let mut buf = data;
+    if prost::encoding::decode_varint(&mut buf).ok()? != key {
+        return None;
+    }
+    let body = take_len(&mut buf)?;
+    buf.is_empty().then_some(body)
 }

@@ -8,6 +8,9 @@ use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
 use handeval_core::{Error, Reason};
 use std::sync::OnceLock;
 
+mod fast;
+pub use fast::{evaluate as evaluate_fast, within as evaluate_within};
+
 /// A seat index as the protos' `int32` (at most 4 seats).
 fn seat(i: usize) -> i32 {
     i as i32
@@ -191,22 +194,29 @@ fn answer_msg(r: &ArrangeResult) -> pb::ShisanshuiArrangeAnswer {
 
 // ---- Evaluate ----
 
-/// The packed bulk path: card-id bytes → category bytes. One bad row fails the request
-/// (a packed answer has no per-row errors).
-fn packed(req: &pb::ShisanshuiEvaluateRequest, ctx: &Ctx) -> Result<Vec<u8>, Fail> {
-    let row_size = if req.row_size == 0 { 5 } else { req.row_size };
-    if row_size != 3 && row_size != 5 {
-        return Err(ctx.bad("row_size", format!("must be 3 or 5 (or unset = 5), got {}", req.row_size), Reason::Invalid));
+/// Cards per packed row of a request's `row_size` (0 = unset = 5), None for a bad one.
+fn row_size_of(row_size: i32) -> Option<usize> {
+    match row_size {
+        0 | 5 => Some(5),
+        3 => Some(3),
+        _ => None,
     }
-    let row_size = row_size as usize;
-    ctx.count_more(req.packed_rows.len() / row_size);
-    if req.packed_rows.is_empty() {
-        return Ok(Vec::new());
+}
+
+/// The packed bulk path: card-id bytes → category bytes, appended to `out`. One bad row
+/// fails the request (a packed answer has no per-row errors).
+fn packed_into(rows: &[u8], row_size: i32, ctx: &Ctx, out: &mut Vec<u8>) -> Result<(), Fail> {
+    let Some(size) = row_size_of(row_size) else {
+        return Err(ctx.bad("row_size", format!("must be 3 or 5 (or unset = 5), got {row_size}"), Reason::Invalid));
+    };
+    ctx.count_more(rows.len() / size);
+    if rows.is_empty() {
+        return Ok(());
     }
-    eval::categories_from_ids(&req.packed_rows, row_size).map_err(|e| {
+    eval::categories_from_ids_into(rows, size, out).map_err(|e| {
         let row = e.field.as_deref().and_then(|f| f.strip_prefix("data[")?.strip_suffix(']')?.parse::<usize>().ok());
         let message = match row {
-            Some(i) => format!("row {i} (bytes {}..{}): {}", i * row_size, i * row_size + row_size - 1, e.message),
+            Some(i) => format!("row {i} (bytes {}..{}): {}", i * size, i * size + size - 1, e.message),
             None => e.message,
         };
         ctx.bad("packed_rows", message, e.reason)
@@ -257,7 +267,8 @@ pub fn evaluate(req: pb::ShisanshuiEvaluateRequest, ctx: &Ctx) -> Result<pb::Shi
     use pb::shisanshui_evaluate_result::Result as R;
     ctx.batch("items", req.items.len(), req.items.len())?;
     let rules = rules_from(req.rules.as_ref(), ctx)?;
-    let packed_categories = packed(&req, ctx)?;
+    let mut packed_categories = Vec::new();
+    packed_into(&req.packed_rows, req.row_size, ctx, &mut packed_categories)?;
     let results = ctx.each(
         "items",
         req.items,

@@ -1,0 +1,275 @@
+//! The hot shape of 十三水 Evaluate without per-card allocations: a request of card-string
+//! rows and/or packed rows is read in place (card strings borrowed from the request's
+//! bytes, parsed by the core's parser) and its answer written straight into the output
+//! buffer (`&'static str` category names, the cards' two-character strings from one
+//! table). Anything the fast reader does not take — another game, a field out of the
+//! expected set, a repeated singular field (which proto3 merges), unknown fields, bytes
+//! prost would refuse — returns `None` before any work, and the request goes the prost
+//! way ([`super::evaluate`]); an item that is not a plain good row is decoded by prost
+//! alone and answered by the prost path's own [`super::evaluate_item`]. The answer's
+//! bytes equal the prost path's (tests/grpc/test_grpc_wire_fast.py proves it on random
+//! and mutated requests). Field numbers and wire types are read from the generated types
+//! ([`key_of`]), not retyped.
+
+use super::{category_value, evaluate_item, only, packed_into, row_size_of, rules_from};
+use crate::wire::{key_of, only_field, pb, put_key, put_varint, take_len, varint_len, Ctx, Fail};
+use handeval_core::cards::{self, Card};
+use handeval_core::shisanshui::eval;
+use prost::Message;
+use std::sync::OnceLock;
+
+/// The field keys the fast path reads and writes.
+struct Keys {
+    // EvaluateRequest → ShisanshuiEvaluateRequest → ShisanshuiEvaluateItem → Cards
+    req_game: u64,
+    rules: u64,
+    items: u64,
+    packed_rows: u64,
+    row_size: u64,
+    item_row: u64,
+    card: u64,
+    // EvaluateResponse → ShisanshuiEvaluateResponse → ShisanshuiEvaluateResult → ShisanshuiRow
+    resp_game: u64,
+    results: u64,
+    packed_categories: u64,
+    result_row: u64,
+    strength: u64,
+    cards: u64,
+    /// Each card's entry of a `Cards` message (key, length, `As`), by id.
+    card_fields: Vec<Vec<u8>>,
+    /// The fields of a `ShisanshuiRow` before its strength (category, category_zh), by
+    /// category.
+    row_heads: Vec<Vec<u8>>,
+}
+
+fn keys() -> &'static Keys {
+    static KEYS: OnceLock<Keys> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        use pb::evaluate_request::Game as Q;
+        use pb::evaluate_response::Game as A;
+        use pb::shisanshui_evaluate_item::Item as I;
+        use pb::shisanshui_evaluate_result::Result as R;
+        type Req = pb::ShisanshuiEvaluateRequest;
+        type Resp = pb::ShisanshuiEvaluateResponse;
+        type Row = pb::ShisanshuiRow;
+        Keys {
+            req_game: key_of(pb::EvaluateRequest { game: Some(Q::Shisanshui(Req::default())) }),
+            rules: key_of(Req { rules: Some(Default::default()), ..Default::default() }),
+            items: key_of(Req { items: vec![Default::default()], ..Default::default() }),
+            packed_rows: key_of(Req { packed_rows: vec![0], ..Default::default() }),
+            row_size: key_of(Req { row_size: 1, ..Default::default() }),
+            item_row: key_of(pb::ShisanshuiEvaluateItem { item: Some(I::Row(Default::default())) }),
+            card: key_of(pb::Cards { cards: vec![String::new()] }),
+            resp_game: key_of(pb::EvaluateResponse { game: Some(A::Shisanshui(Resp::default())) }),
+            results: key_of(Resp { results: vec![Default::default()], ..Default::default() }),
+            packed_categories: key_of(Resp { packed_categories: vec![0], ..Default::default() }),
+            result_row: key_of(pb::ShisanshuiEvaluateResult { result: Some(R::Row(Row::default())) }),
+            strength: key_of(Row { strength: 1, ..Default::default() }),
+            cards: key_of(Row { cards: Some(Default::default()), ..Default::default() }),
+            card_fields: (0..52).map(|id| pb::Cards { cards: vec![super::card_string(Card(id))] }.encode_to_vec()).collect(),
+            row_heads: eval::Category::ALL
+                .iter()
+                .map(|&cat| Row { category: category_value(cat), category_zh: cat.name_zh().to_string(), ..Default::default() }.encode_to_vec())
+                .collect(),
+        }
+    })
+}
+
+/// An item as read: a plain good row (its cards), or anything else decoded by prost.
+enum Item {
+    Row([Card; 5], u8),
+    Other(Box<pb::ShisanshuiEvaluateItem>),
+}
+
+/// The request as read (borrowing its bytes).
+struct Request<'a> {
+    rules: Option<pb::ShisanshuiRules>,
+    items: Vec<Item>,
+    packed_rows: &'a [u8],
+    row_size: i32,
+}
+
+/// The cards of a `Cards` message's bytes when it is a good row for the prost path's
+/// `row_into` fast loop (3 or 5 cards, each one field, parsed by the core, none twice);
+/// None for anything else (the item is then decoded by prost).
+fn row_cards(mut m: &[u8], k: &Keys) -> Option<([Card; 5], u8)> {
+    let mut buf = [Card(0); 5];
+    let (mut n, mut seen) = (0usize, 0u64);
+    while !m.is_empty() {
+        if n == 5 || prost::encoding::decode_varint(&mut m).ok()? != k.card {
+            return None;
+        }
+        let token = std::str::from_utf8(take_len(&mut m)?).ok()?;
+        let c = cards::parse_card(token.trim()).ok()?;
+        if seen & c.bit() != 0 {
+            return None;
+        }
+        seen |= c.bit();
+        buf[n] = c;
+        n += 1;
+    }
+    (n == 3 || n == 5).then_some((buf, n as u8))
+}
+
+/// Reads the ShisanshuiEvaluateRequest body `m`; None when it is not of the shape taken.
+fn read<'a>(mut m: &'a [u8], k: &Keys) -> Option<Request<'a>> {
+    let mut req = Request { rules: None, items: Vec::new(), packed_rows: &[], row_size: 0 };
+    let (mut had_rules, mut had_packed, mut had_size) = (false, false, false);
+    while !m.is_empty() {
+        let key = prost::encoding::decode_varint(&mut m).ok()?;
+        if key == k.items {
+            let item = take_len(&mut m)?;
+            let read = only_field(item, k.item_row).and_then(|cards| row_cards(cards, k));
+            req.items.push(match read {
+                Some((cards, n)) => Item::Row(cards, n),
+                None => Item::Other(Box::new(pb::ShisanshuiEvaluateItem::decode(item).ok()?)),
+            });
+        } else if key == k.packed_rows && !had_packed {
+            had_packed = true;
+            req.packed_rows = take_len(&mut m)?;
+        } else if key == k.row_size && !had_size {
+            had_size = true;
+            // As prost reads an int32: the varint's low 32 bits.
+            req.row_size = prost::encoding::decode_varint(&mut m).ok()? as i32;
+        } else if key == k.rules && !had_rules {
+            had_rules = true;
+            req.rules = Some(pb::ShisanshuiRules::decode(take_len(&mut m)?).ok()?);
+        } else {
+            return None;
+        }
+    }
+    Some(req)
+}
+
+/// Appends a length-delimited field of key `key` whose body is `len` bytes (the body
+/// follows).
+#[inline]
+fn put_len(key: u64, len: usize, out: &mut Vec<u8>) {
+    put_key(key, out);
+    put_varint(len as u64, out);
+}
+
+#[inline]
+fn key_len(key: u64) -> usize {
+    varint_len(key)
+}
+
+/// Appends the `results` entry of a classified row, as prost writes a
+/// `ShisanshuiEvaluateResult { row: ShisanshuiRow { .. } }` (fields in order: the
+/// category's head written by prost once, the strength, the cards).
+fn put_row(k: &Keys, strength: u32, order: &[Card], out: &mut Vec<u8>) {
+    let head = &k.row_heads[eval::Category::from_strength(strength) as usize];
+    let st = strength as i64 as u64;
+    let cards_len: usize = order.iter().map(|c| k.card_fields[c.0 as usize].len()).sum();
+    let row_len = head.len() + if st != 0 { key_len(k.strength) + varint_len(st) } else { 0 } + key_len(k.cards) + varint_len(cards_len as u64) + cards_len;
+    put_len(k.results, key_len(k.result_row) + varint_len(row_len as u64) + row_len, out);
+    put_len(k.result_row, row_len, out);
+    out.extend_from_slice(head);
+    if st != 0 {
+        put_key(k.strength, out);
+        put_varint(st, out);
+    }
+    put_len(k.cards, cards_len, out);
+    for c in order {
+        out.extend_from_slice(&k.card_fields[c.0 as usize]);
+    }
+}
+
+/// Appends a `results` entry written by prost.
+fn put_result(k: &Keys, r: pb::shisanshui_evaluate_result::Result, out: &mut Vec<u8>) {
+    prost::encoding::message::encode((k.results >> 3) as u32, &pb::ShisanshuiEvaluateResult { result: Some(r) }, out);
+}
+
+/// The answer (EvaluateResponse bytes) to the EvaluateRequest `data` when it is a 十三水
+/// request of the shape taken; `Ok(None)`: answer it the prost way. `ctx` is made only
+/// for a request taken (it names the call's game).
+pub fn evaluate<'c>(data: &[u8], ctx: impl FnOnce() -> Ctx<'c>) -> Result<Option<Vec<u8>>, Fail> {
+    use pb::shisanshui_evaluate_result::Result as R;
+    let k = keys();
+    let Some(body) = only_field(data, k.req_game) else { return Ok(None) };
+    let Some(req) = read(body, k) else { return Ok(None) };
+    let ctx = ctx();
+    // As the prost path: the batch, the rules, the packed rows, then the items.
+    let n = req.items.len();
+    ctx.batch("items", n, n)?;
+    let rules = rules_from(req.rules.as_ref(), &ctx)?;
+    let packed_part = |cats: usize| if cats == 0 { 0 } else { key_len(k.packed_categories) + varint_len(cats as u64) + cats };
+    if n == 0 {
+        // Packed rows only: the categories go straight into the answer (their number is
+        // known before they are computed; a bad request fails and the buffer goes).
+        let cats = row_size_of(req.row_size).map_or(0, |size| req.packed_rows.len() / size);
+        let inner = packed_part(cats);
+        let mut out = Vec::with_capacity(key_len(k.resp_game) + varint_len(inner as u64) + inner);
+        put_len(k.resp_game, inner, &mut out);
+        if cats > 0 {
+            put_len(k.packed_categories, cats, &mut out);
+        }
+        packed_into(req.packed_rows, req.row_size, &ctx, &mut out)?;
+        return Ok(Some(out));
+    }
+    let mut cats = Vec::new();
+    packed_into(req.packed_rows, req.row_size, &ctx, &mut cats)?;
+    let mut results = Vec::with_capacity(n * 48);
+    ctx.each_in(
+        "items",
+        req.items,
+        &mut results,
+        |out, _, item| {
+            match item {
+                Item::Row(cards, n) => {
+                    let n = n as usize;
+                    let (strength, order) = eval::classify_row(&cards[..n], &rules).map_err(only("row"))?;
+                    put_row(k, strength, &order[..n], out);
+                }
+                Item::Other(item) => put_result(k, evaluate_item(*item, &rules)?, out),
+            }
+            Ok(())
+        },
+        |out, e| put_result(k, R::Error(e), out),
+    )?;
+    let inner = results.len() + packed_part(cats.len());
+    let mut out = Vec::with_capacity(key_len(k.resp_game) + varint_len(inner as u64) + inner);
+    put_len(k.resp_game, inner, &mut out);
+    out.extend_from_slice(&results);
+    if !cats.is_empty() {
+        put_len(k.packed_categories, cats.len(), &mut out);
+        out.extend_from_slice(&cats);
+    }
+    Ok(Some(out))
+}
+
+/// Seconds of work per card-string row and per packed row of the fast path, as measured
+/// on the benchmark machine under load (`_core.wire_answer` alone, thread CPU: ~0.6 µs
+/// and ~4 ns), rounded up: what [`within`] estimates with.
+const ROW_SECONDS: f64 = 0.8e-6;
+const PACKED_ROW_SECONDS: f64 = 6e-9;
+
+/// Whether the EvaluateRequest `data` is a 十三水 request of card-string rows and/or
+/// packed rows whose work is estimated at most `budget` seconds: a walk over its fields
+/// (nothing decoded) that stops as soon as the estimate passes the budget, so a huge
+/// request costs no more than a cheap one to price.
+pub fn within(data: &[u8], budget: f64) -> bool {
+    let k = keys();
+    let Some(mut m) = only_field(data, k.req_game) else { return false };
+    let (mut rows, mut packed, mut row_size) = (0usize, 0usize, 5usize);
+    let max_rows = (budget / ROW_SECONDS) as usize;
+    while !m.is_empty() {
+        let Ok(key) = prost::encoding::decode_varint(&mut m) else { return false };
+        let ok = if key == k.items {
+            rows += 1;
+            take_len(&mut m).is_some_and(|mut item| prost::encoding::decode_varint(&mut item).is_ok_and(|key| key == k.item_row))
+        } else if key == k.packed_rows {
+            take_len(&mut m).map(|p| packed = p.len()).is_some()
+        } else if key == k.row_size {
+            prost::encoding::decode_varint(&mut m).map(|v| row_size = row_size_of(v as i32).unwrap_or(5)).is_ok()
+        } else if key == k.rules {
+            take_len(&mut m).is_some()
+        } else {
+            false
+        };
+        if !ok || rows > max_rows {
+            return false;
+        }
+    }
+    rows as f64 * ROW_SECONDS + (packed / row_size) as f64 * PACKED_ROW_SECONDS <= budget
+}
