@@ -18,7 +18,29 @@ cargo_pid=$!
 # The extension in release (the shipped build) and the dependencies. --no-compile: pip
 # does not byte-compile every installed module (mypy, locust, grpc_tools...) up front;
 # Python caches the ones a test imports when it first imports them.
-python3 -m pip install --quiet --disable-pip-version-check --no-compile -e '.[test]'
+pip_install=(python3 -m pip install --quiet --disable-pip-version-check --no-compile)
+# Two pips at once when the Python reads TOML (3.11+): the dependencies of '.[test]', read
+# from pyproject.toml, beside handeval itself (--no-deps: its build). One pip does them one
+# after the other (it resolves and downloads every dependency before it builds the
+# extension), so the extension's build waited for the package index.
+if deps="$(python3 -c 'import sys, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print("\n".join(p["dependencies"] + p["optional-dependencies"]["test"]))' 2>/dev/null)"; then
+    deps_file="$(mktemp)"
+    trap 'rm -f "$cargo_log" "$deps_file"' EXIT
+    printf '%s\n' "$deps" >"$deps_file"
+    "${pip_install[@]}" -r "$deps_file" &
+    deps_pid=$!
+    install_status=0
+    "${pip_install[@]}" --no-deps -e . || install_status=$?
+    wait "$deps_pid" || install_status=$?
+else
+    install_status=0
+    "${pip_install[@]}" -e '.[test]' || install_status=$?
+fi
+if [ "$install_status" -ne 0 ]; then
+    echo "scripts/test.sh: pip install failed (exit $install_status)" >&2
+    kill "$cargo_pid" 2>/dev/null || true
+    exit "$install_status"
+fi
 echo "scripts/test.sh: installed in $((SECONDS - start)) s"
 # On every core (pytest-xdist); worksteal: an idle worker takes queued tests from a busy
 # one, so a few long tests do not leave a core idle at the end.
