@@ -5,7 +5,7 @@ surrogates, objects of other classes — mixed with plausible arguments so the d
 run too. The only acceptable failure is ``handeval.HandevalError``: never TypeError,
 AttributeError, KeyError, OverflowError, SystemError, a panic or a crash.
 
-Examples per function: ``HANDEVAL_FUZZ_EXAMPLES`` (default 60, fixed seeds, so the test
+Examples per function: ``HANDEVAL_FUZZ_EXAMPLES`` (default 30, fixed seeds, so the test
 command stays quick; ``.ci/run`` then runs this file again with 400 random examples per
 function, and ``HANDEVAL_FUZZ_EXAMPLES=20000 python -m pytest tests/api/test_fuzz_python.py``
 is the long run documented in docs/hardening.md).
@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 import handeval
 from handeval import HandevalError
 
-EXAMPLES = int(os.environ.get("HANDEVAL_FUZZ_EXAMPLES", "60"))
+EXAMPLES = int(os.environ.get("HANDEVAL_FUZZ_EXAMPLES", "30"))
 SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("HANDEVAL_FUZZ_RANDOM"),
                     suppress_health_check=list(HealthCheck), database=None)
 
