@@ -56,6 +56,33 @@ def test_small_call_is_answered_while_a_long_arrange_runs(long_server):
     wait_for(lambda: inflight(server) == 0, timeout=120, what="the cancelled call to stop")
 
 
+def test_a_call_cancelled_while_queued_logs_its_stop(long_server):
+    """--threads 1: a second long Arrange waits in the pool's queue behind the first (the
+    in-flight gauge reaches 2); cancelled there, its work never starts, and the server
+    logs the stop of that call all the same (the operator sees every stopped call)."""
+    server = long_server
+    rng = random.Random(11)
+
+    def long_req():
+        hands = [ssw.ShisanshuiArrangeItem(hand=C(rng.sample(DECK, 13))) for _ in range(64)]
+        return pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=hands, samples=20_000))
+
+    marker = "stopped before its work began"
+    before = server.log().count(marker)
+    with server.channel() as ch_a, server.channel() as ch_b:
+        first = handeval_pb2_grpc.HandevalStub(ch_a).Arrange.future(long_req(), timeout=600)
+        wait_for(lambda: inflight(server) >= 1 or first.done(), timeout=60, what="the first call to be in flight")
+        queued = handeval_pb2_grpc.HandevalStub(ch_b).Arrange.future(long_req(), timeout=600)
+        wait_for(lambda: inflight(server) >= 2 or first.done(), timeout=60, what="the second call to be queued")
+        assert not first.done(), "the first call ended before the second was queued; make it longer"
+        assert queued.cancel()
+        wait_for(lambda: server.log().count(marker) > before, timeout=60,
+                 what="the server to log the queued call's stop", server=server)
+        assert not first.done()  # the queued call's stop was logged while the first still ran
+        first.cancel()
+    wait_for(lambda: inflight(server) == 0, timeout=120, what="the cancelled calls to stop")
+
+
 def test_settle_with_a_huge_carried_list_fails_at_its_bound(long_server):
     """500,000 `carried` entries for 4 players: the deal's error names `carried` and its
     length, found before the players are read."""

@@ -188,6 +188,10 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
                     out = await asyncio.wrap_future(work)
                 except asyncio.CancelledError:
                     call.cancel()  # the worker thread stops at its next check
+                    if work.cancel():  # still queued: it never runs, so the stop is logged here
+                        log.warning(json.dumps({"event": "stopped", "rpc": rpc, "game": call.game,
+                                                "code": "CANCELLED",
+                                                "message": "the call was cancelled; stopped before its work began"}))
                     # The call stays in flight until its work stops (a large request's
                     # decoding runs to its end before the first check).
                     gauged = False
