@@ -13,8 +13,8 @@
 //! enter (or tie into) the result is missed, and the kept splits' expectations are the
 //! same floating-point expression as before.
 //!
-//! Per hand: every subset's class once (five-card classes by rank multiset from a 32 KB
-//! table, [`classes5_by_multiset`], then the few five-card subsets of a suit of five or
+//! Per hand: every subset's class once (five-card classes, strengths and sort keys by rank
+//! multiset from one table of the model, `by_multiset5`, built from [`classes5_by_multiset`]), then the few five-card subsets of a suit of five or
 //! more again as flushes), the subsets sorted by strength (five-card subsets by a counting
 //! sort over the keys present, fronts over their 455 classes) and a bitset per card over
 //! each sorted list, so
@@ -177,7 +177,7 @@ impl Hand {
                 *x = MULTISET5_TERM[k][rank[p]] as usize;
             }
         }
-        let (classes, adjusted, rank5) = (classes5_by_multiset(), &model.strength5_pad, &model.rank5_pad);
+        let packed = &model.by_multiset5;
         let mut i = 0;
         for e in 4..13 {
             for d in 3..e {
@@ -187,15 +187,14 @@ impl Hand {
                     for b in 1..c3 {
                         let kbcde = kcde + key[1][b];
                         // The b subsets with these four highest cards, one chunk (no
-                        // bounds check per subset). (Classes and keys are below 2^13:
-                        // the masks only spare bounds checks.)
+                        // bounds check per subset). (Multiset indices and keys are below
+                        // 2^13: the masks only spare bounds checks.)
                         let chunk = h.c5[i..i + b].iter_mut().zip(&mut h.s5[i..i + b]).zip(&mut h.keys5[i..i + b]);
                         for (&k0, ((c5, s5), k5)) in key[0][..b].iter().zip(chunk) {
-                            let c = classes[(kbcde + k0) & 0x1FFF];
-                            let ci = c as usize & 0x1FFF;
-                            *c5 = c;
-                            *s5 = adjusted[ci];
-                            let key = rank5[ci] as usize & 0x1FFF;
+                            let v = &packed[(kbcde + k0) & 0x1FFF];
+                            *c5 = v.class;
+                            *s5 = v.strength;
+                            let key = v.rank as usize & 0x1FFF;
                             *k5 = key as u16;
                             h.count[key] += 1;
                             h.present[(key / 64) & 127] |= 1 << (key % 64);
@@ -223,11 +222,11 @@ impl Hand {
                     bits &= bits - 1;
                 }
                 let i = combos().index[mask as usize] as usize;
-                let c = classes[(k & 0x1FFF) | 1 << 13];
+                let x = &packed[(k & 0x1FFF) | 1 << 13];
                 h.count[h.keys5[i] as usize & 0x1FFF] -= 1; // (a bin may stay marked, empty)
-                h.c5[i] = c;
-                h.s5[i] = adjusted[c as usize & 0x1FFF];
-                let key = rank5[c as usize & 0x1FFF] as usize & 0x1FFF;
+                h.c5[i] = x.class;
+                h.s5[i] = x.strength;
+                let key = x.rank as usize & 0x1FFF;
                 h.keys5[i] = key as u16;
                 h.count[key] += 1;
                 h.present[(key / 64) & 127] |= 1 << (key % 64);
