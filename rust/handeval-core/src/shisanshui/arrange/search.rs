@@ -14,12 +14,12 @@
 //! same floating-point expression as before.
 //!
 //! Per hand: every subset's class once (five-card classes, strengths and sort keys by rank
-//! multiset from one table of the model, `by_multiset5`, built from [`classes5_by_multiset`]), then the few five-card subsets of a suit of five or
-//! more again as flushes), the subsets sorted by strength (five-card subsets by a counting
+//! multiset from one table of the model, `by_multiset5`, built from
+//! [`classes5_by_multiset`]; then the few five-card subsets of a suit of five or more
+//! again as flushes), the subsets sorted by strength (five-card subsets by a counting
 //! sort over the keys present, fronts over their 455 classes) and a bitset per card over
-//! each sorted list, so
-//! "the strongest subset no stronger than s and disjoint from these 5 cards" is an OR of
-//! five words and a trailing-zero count.
+//! each sorted list, so "the strongest subset no stronger than s and disjoint from these
+//! 5 cards" is an OR of five words and a trailing-zero count.
 //!
 //! Backs are taken strongest first. The loose bound of the walk (as middle the weaker of
 //! the back's class and the strongest subset any split can have as middle, the strongest
@@ -492,9 +492,9 @@ fn fronts_by_ranks() -> &'static [(u32, u16)] {
 fn card_bits(order: &[u16], masks: &[u16], w: usize) -> [u64; 13] {
     let (start, end) = (64 * w, order.len().min(64 * w + 64));
     let (mut lo, mut hi) = ([0u8; 64], [0u8; 64]);
-    for j in start..end {
-        let m = masks[order[j] as usize];
-        (lo[j - start], hi[j - start]) = (m as u8, (m >> 8) as u8);
+    for ((&i, lo), hi) in order[start..end].iter().zip(&mut lo).zip(&mut hi) {
+        let m = masks[i as usize];
+        (*lo, *hi) = (m as u8, (m >> 8) as u8);
     }
     // Bit 0 of each of the 8 bytes of x, as the 8 bits of a byte.
     let gather = |x: u64| (x & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56;
