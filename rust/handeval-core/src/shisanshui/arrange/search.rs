@@ -177,31 +177,43 @@ impl Hand {
                 *x = MULTISET5_TERM[k][rank[p]] as usize;
             }
         }
+        // Fronts: (strength, class) by their three ranks, lowest first (the cards are
+        // sorted, so a subset's ranks come in order), in `combos` order; and the sum of
+        // the three lowest cards' terms of every five-card subset whose three lowest cards
+        // they are (in `combos` order too, the subsets of cards below d the first C(d, 3)).
+        let fronts = fronts_by_ranks();
+        let mut low3 = [0usize; N3];
+        let mut i = 0;
+        for c3 in 2..13 {
+            for b in 1..c3 {
+                let kbc = key[2][c3] + key[1][b];
+                for a in 0..b {
+                    (h.s3[i], h.c3[i]) = fronts[(rank[a] * 13 + rank[b]) * 13 + rank[c3]];
+                    low3[i] = kbc + key[0][a];
+                    i += 1;
+                }
+            }
+        }
         let packed = &model.by_multiset5;
         let mut i = 0;
         for e in 4..13 {
             for d in 3..e {
                 let kde = key[4][e] + key[3][d];
-                for c3 in 2..d {
-                    let kcde = kde + key[2][c3];
-                    for b in 1..c3 {
-                        let kbcde = kcde + key[1][b];
-                        // The b subsets with these four highest cards, one chunk (no
-                        // bounds check per subset). (Multiset indices and keys are below
-                        // 2^13: the masks only spare bounds checks.)
-                        let chunk = h.c5[i..i + b].iter_mut().zip(&mut h.s5[i..i + b]).zip(&mut h.keys5[i..i + b]);
-                        for (&k0, ((c5, s5), k5)) in key[0][..b].iter().zip(chunk) {
-                            let v = &packed[(kbcde + k0) & 0x1FFF];
-                            *c5 = v.class;
-                            *s5 = v.strength;
-                            let key = v.rank as usize & 0x1FFF;
-                            *k5 = key as u16;
-                            h.count[key] += 1;
-                            h.present[(key / 64) & 127] |= 1 << (key % 64);
-                        }
-                        i += b;
-                    }
+                // The C(d, 3) subsets with these two highest cards, one chunk (no bounds
+                // check per subset). (Multiset indices and keys are below 2^13: the masks
+                // only spare bounds checks.)
+                let n = d * (d - 1) * (d - 2) / 6;
+                let chunk = h.c5[i..i + n].iter_mut().zip(&mut h.s5[i..i + n]).zip(&mut h.keys5[i..i + n]);
+                for (&k3, ((c5, s5), k5)) in low3[..n].iter().zip(chunk) {
+                    let v = &packed[(kde + k3) & 0x1FFF];
+                    *c5 = v.class;
+                    *s5 = v.strength;
+                    let key = v.rank as usize & 0x1FFF;
+                    *k5 = key as u16;
+                    h.count[key] += 1;
+                    h.present[(key / 64) & 127] |= 1 << (key % 64);
                 }
+                i += n;
             }
         }
         // Flushes: the five-card subsets of each suit's cards (none when no suit has five,
@@ -233,18 +245,6 @@ impl Hand {
                 // The next n-bit pattern with five bits set (Gosper).
                 let t = v | (v - 1);
                 v = (t + 1) | (((!t & (t + 1)) - 1) >> (v.trailing_zeros() + 1));
-            }
-        }
-        // Fronts: (strength, class) by their three ranks, lowest first (the cards are
-        // sorted, so a subset's ranks come in order), in `combos` order.
-        let fronts = fronts_by_ranks();
-        let mut i = 0;
-        for c3 in 2..13 {
-            for b in 1..c3 {
-                for a in 0..b {
-                    (h.s3[i], h.c3[i]) = fronts[(rank[a] * 13 + rank[b]) * 13 + rank[c3]];
-                    i += 1;
-                }
             }
         }
         order_desc(&h.keys5, &h.s5, &mut h.ord5, &mut h.srt5, &mut h.count, &mut h.present);
