@@ -126,6 +126,9 @@ struct Hand {
     built3: usize,
     /// The sort key of every five-card subset (its class's rank under the rules).
     keys5: [u16; N5],
+    /// Per front (`combos().three` order), the sum of its cards' terms as the three
+    /// lowest cards of a five-card subset's rank multiset index (below 2^13).
+    low3: [u16; N3],
     /// Scratch of [`order_desc`]: a counter per sort key and a bitmap of the keys
     /// present, all zero between calls.
     count: [u16; 1 << 13],
@@ -151,6 +154,7 @@ impl Hand {
             bits3: [[0; 13]; W3],
             built3: 0,
             keys5: [0; N5],
+            low3: [0; N3],
             count: [0; 1 << 13],
             present: [0; (1 << 13) / 64],
             suit: [0; 13],
@@ -182,14 +186,13 @@ impl Hand {
         // the three lowest cards' terms of every five-card subset whose three lowest cards
         // they are (in `combos` order too, the subsets of cards below d the first C(d, 3)).
         let fronts = fronts_by_ranks();
-        let mut low3 = [0usize; N3];
         let mut i = 0;
         for c3 in 2..13 {
             for b in 1..c3 {
-                let kbc = key[2][c3] + key[1][b];
+                let (kbc, rbc) = (key[2][c3] + key[1][b], rank[b] * 13 + rank[c3]);
                 for a in 0..b {
-                    (h.s3[i], h.c3[i]) = fronts[(rank[a] * 13 + rank[b]) * 13 + rank[c3]];
-                    low3[i] = kbc + key[0][a];
+                    (h.s3[i], h.c3[i]) = fronts[rank[a] * 169 + rbc];
+                    h.low3[i] = (kbc + key[0][a]) as u16;
                     i += 1;
                 }
             }
@@ -204,8 +207,8 @@ impl Hand {
                 // only spare bounds checks.)
                 let n = d * (d - 1) * (d - 2) / 6;
                 let chunk = h.c5[i..i + n].iter_mut().zip(&mut h.s5[i..i + n]).zip(&mut h.keys5[i..i + n]);
-                for (&k3, ((c5, s5), k5)) in low3[..n].iter().zip(chunk) {
-                    let v = &packed[(kde + k3) & 0x1FFF];
+                for (&k3, ((c5, s5), k5)) in h.low3[..n].iter().zip(chunk) {
+                    let v = &packed[(kde + k3 as usize) & 0x1FFF];
                     *c5 = v.class;
                     *s5 = v.strength;
                     let key = v.rank as usize & 0x1FFF;
