@@ -272,6 +272,16 @@ pub(crate) struct RoleValue {
     pub row: f64,
 }
 
+/// A five-card class with its sort key and strength under a model's rules.
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(8))]
+pub(crate) struct Five {
+    pub(crate) class: u16,
+    /// `Model::rank5` of the class (below 2^13).
+    pub(crate) rank: u16,
+    pub(crate) strength: u32,
+}
+
 /// Expected-waters model for the given rules, from [`Tables`].
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -288,10 +298,10 @@ pub struct Model {
     pub(crate) rank5: Vec<u16>,
     /// Strength under these rules of each five-card class.
     pub(crate) strength5: Vec<u32>,
-    /// `strength5` and `rank5` padded to 2^13 classes, so that a class masked to 13 bits
-    /// indexes them without a bounds check (the search's per-subset loop).
-    pub(crate) strength5_pad: Box<[u32; 1 << 13]>,
-    pub(crate) rank5_pad: Box<[u16; 1 << 13]>,
+    /// Per rank multiset of five cards (the index of `search::classes5_by_multiset`, not
+    /// suited below 2^13, all one suit from 2^13), its class, `rank5` and `strength5`
+    /// side by side: the search's per-subset loop reads one entry per subset.
+    pub(crate) by_multiset5: Box<[Five; 1 << 14]>,
     pub(crate) rules: Rules,
 }
 
@@ -347,15 +357,21 @@ impl Model {
             rank5[i] = r as u16;
         }
         let strength5: Vec<u32> = classes(5).iter().map(|&c| adjust_for_rules(c, rules)).collect();
-        let pad = |v: &[u32]| -> Vec<u32> { (0..1 << 13).map(|i| v.get(i).copied().unwrap_or(0)).collect() };
-        let strength5_pad = pad(&strength5).into_boxed_slice().try_into().expect("2^13 entries");
-        let rank5_pad = (0..1 << 13).map(|i| rank5.get(i).copied().unwrap_or(0)).collect::<Vec<u16>>().into_boxed_slice().try_into().expect("2^13 entries");
+        let by_multiset5 = super::search::classes5_by_multiset()
+            .iter()
+            .map(|&c| match c {
+                u16::MAX => Five { class: 0, rank: 0, strength: 0 }, // no such multiset (never read)
+                c => Five { class: c, rank: rank5[c as usize], strength: strength5[c as usize] },
+            })
+            .collect::<Vec<Five>>()
+            .into_boxed_slice()
+            .try_into()
+            .expect("2^14 entries");
         Model {
             rows: [build(0), build(1), build(2)],
             rank5,
             strength5,
-            strength5_pad,
-            rank5_pad,
+            by_multiset5,
             p_special: special_dist.iter().sum(),
             special_dist,
             hr_cond,

@@ -13,13 +13,13 @@
 //! enter (or tie into) the result is missed, and the kept splits' expectations are the
 //! same floating-point expression as before.
 //!
-//! Per hand: every subset's class once (five-card classes by rank multiset from a 32 KB
-//! table, [`classes5_by_multiset`], then the few five-card subsets of a suit of five or
-//! more again as flushes), the subsets sorted by strength (five-card subsets by a counting
+//! Per hand: every subset's class once (five-card classes, strengths and sort keys by rank
+//! multiset from one table of the model, `by_multiset5`, built from
+//! [`classes5_by_multiset`]; then the few five-card subsets of a suit of five or more
+//! again as flushes), the subsets sorted by strength (five-card subsets by a counting
 //! sort over the keys present, fronts over their 455 classes) and a bitset per card over
-//! each sorted list, so
-//! "the strongest subset no stronger than s and disjoint from these 5 cards" is an OR of
-//! five words and a trailing-zero count.
+//! each sorted list, so "the strongest subset no stronger than s and disjoint from these
+//! 5 cards" is an OR of five words and a trailing-zero count.
 //!
 //! Backs are taken strongest first. The loose bound of the walk (as middle the weaker of
 //! the back's class and the strongest subset any split can have as middle, the strongest
@@ -126,6 +126,9 @@ struct Hand {
     built3: usize,
     /// The sort key of every five-card subset (its class's rank under the rules).
     keys5: [u16; N5],
+    /// Per front (`combos().three` order), the sum of its cards' terms as the three
+    /// lowest cards of a five-card subset's rank multiset index (below 2^13).
+    low3: [u16; N3],
     /// Scratch of [`order_desc`]: a counter per sort key and a bitmap of the keys
     /// present, all zero between calls.
     count: [u16; 1 << 13],
@@ -151,6 +154,7 @@ impl Hand {
             bits3: [[0; 13]; W3],
             built3: 0,
             keys5: [0; N5],
+            low3: [0; N3],
             count: [0; 1 << 13],
             present: [0; (1 << 13) / 64],
             suit: [0; 13],
@@ -177,32 +181,42 @@ impl Hand {
                 *x = MULTISET5_TERM[k][rank[p]] as usize;
             }
         }
-        let (classes, adjusted, rank5) = (classes5_by_multiset(), &model.strength5_pad, &model.rank5_pad);
+        // Fronts: (strength, class) by their three ranks, lowest first (the cards are
+        // sorted, so a subset's ranks come in order), in `combos` order; and the sum of
+        // the three lowest cards' terms of every five-card subset whose three lowest cards
+        // they are (in `combos` order too, the subsets of cards below d the first C(d, 3)).
+        let fronts = fronts_by_ranks();
+        let mut i = 0;
+        for c3 in 2..13 {
+            for b in 1..c3 {
+                let (kbc, rbc) = (key[2][c3] + key[1][b], rank[b] * 13 + rank[c3]);
+                for a in 0..b {
+                    (h.s3[i], h.c3[i]) = fronts[rank[a] * 169 + rbc];
+                    h.low3[i] = (kbc + key[0][a]) as u16;
+                    i += 1;
+                }
+            }
+        }
+        let packed = &model.by_multiset5;
         let mut i = 0;
         for e in 4..13 {
             for d in 3..e {
                 let kde = key[4][e] + key[3][d];
-                for c3 in 2..d {
-                    let kcde = kde + key[2][c3];
-                    for b in 1..c3 {
-                        let kbcde = kcde + key[1][b];
-                        // The b subsets with these four highest cards, one chunk (no
-                        // bounds check per subset). (Classes and keys are below 2^13:
-                        // the masks only spare bounds checks.)
-                        let chunk = h.c5[i..i + b].iter_mut().zip(&mut h.s5[i..i + b]).zip(&mut h.keys5[i..i + b]);
-                        for (&k0, ((c5, s5), k5)) in key[0][..b].iter().zip(chunk) {
-                            let c = classes[(kbcde + k0) & 0x1FFF];
-                            let ci = c as usize & 0x1FFF;
-                            *c5 = c;
-                            *s5 = adjusted[ci];
-                            let key = rank5[ci] as usize & 0x1FFF;
-                            *k5 = key as u16;
-                            h.count[key] += 1;
-                            h.present[(key / 64) & 127] |= 1 << (key % 64);
-                        }
-                        i += b;
-                    }
+                // The C(d, 3) subsets with these two highest cards, one chunk (no bounds
+                // check per subset). (Multiset indices and keys are below 2^13: the masks
+                // only spare bounds checks.)
+                let n = d * (d - 1) * (d - 2) / 6;
+                let chunk = h.c5[i..i + n].iter_mut().zip(&mut h.s5[i..i + n]).zip(&mut h.keys5[i..i + n]);
+                for (&k3, ((c5, s5), k5)) in h.low3[..n].iter().zip(chunk) {
+                    let v = &packed[(kde + k3 as usize) & 0x1FFF];
+                    *c5 = v.class;
+                    *s5 = v.strength;
+                    let key = v.rank as usize & 0x1FFF;
+                    *k5 = key as u16;
+                    h.count[key] += 1;
+                    h.present[(key / 64) & 127] |= 1 << (key % 64);
                 }
+                i += n;
             }
         }
         // Flushes: the five-card subsets of each suit's cards (none when no suit has five,
@@ -223,29 +237,17 @@ impl Hand {
                     bits &= bits - 1;
                 }
                 let i = combos().index[mask as usize] as usize;
-                let c = classes[(k & 0x1FFF) | 1 << 13];
+                let x = &packed[(k & 0x1FFF) | 1 << 13];
                 h.count[h.keys5[i] as usize & 0x1FFF] -= 1; // (a bin may stay marked, empty)
-                h.c5[i] = c;
-                h.s5[i] = adjusted[c as usize & 0x1FFF];
-                let key = rank5[c as usize & 0x1FFF] as usize & 0x1FFF;
+                h.c5[i] = x.class;
+                h.s5[i] = x.strength;
+                let key = x.rank as usize & 0x1FFF;
                 h.keys5[i] = key as u16;
                 h.count[key] += 1;
                 h.present[(key / 64) & 127] |= 1 << (key % 64);
                 // The next n-bit pattern with five bits set (Gosper).
                 let t = v | (v - 1);
                 v = (t + 1) | (((!t & (t + 1)) - 1) >> (v.trailing_zeros() + 1));
-            }
-        }
-        // Fronts: (strength, class) by their three ranks, lowest first (the cards are
-        // sorted, so a subset's ranks come in order), in `combos` order.
-        let fronts = fronts_by_ranks();
-        let mut i = 0;
-        for c3 in 2..13 {
-            for b in 1..c3 {
-                for a in 0..b {
-                    (h.s3[i], h.c3[i]) = fronts[(rank[a] * 13 + rank[b]) * 13 + rank[c3]];
-                    i += 1;
-                }
             }
         }
         order_desc(&h.keys5, &h.s5, &mut h.ord5, &mut h.srt5, &mut h.count, &mut h.present);
@@ -493,9 +495,9 @@ fn fronts_by_ranks() -> &'static [(u32, u16)] {
 fn card_bits(order: &[u16], masks: &[u16], w: usize) -> [u64; 13] {
     let (start, end) = (64 * w, order.len().min(64 * w + 64));
     let (mut lo, mut hi) = ([0u8; 64], [0u8; 64]);
-    for j in start..end {
-        let m = masks[order[j] as usize];
-        (lo[j - start], hi[j - start]) = (m as u8, (m >> 8) as u8);
+    for ((&i, lo), hi) in order[start..end].iter().zip(&mut lo).zip(&mut hi) {
+        let m = masks[i as usize];
+        (*lo, *hi) = (m as u8, (m >> 8) as u8);
     }
     // Bit 0 of each of the 8 bytes of x, as the 8 bits of a byte.
     let gather = |x: u64| (x & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56;
@@ -578,7 +580,10 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
     // reaches it; a pending back is searched as soon as its bound is at least the loose
     // bound of the walk (which bounds every back not reached yet), so the incumbent rises
     // early and the walk stops at the first back whose loose bound is below it.
-    let mut pending = std::collections::BinaryHeap::<Pending>::new();
+    // Pending backs in ascending order (a few dozen at most in most hands: a sorted
+    // vector inserts and pops them with fewer instructions than a binary heap; no two
+    // compare equal, so the order they are searched in is the same).
+    let mut pending = Vec::<Pending>::with_capacity(64);
     let (mut class_start, mut fpos, mut flushless_seen) = (0usize, 0usize, false);
     let mut loose = f64::INFINITY;
     // No split's middle is stronger than `cap` (sorted position of the strongest subset
@@ -603,7 +608,7 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
                 break; // no front fits under any middle
             }
             loose = e.ev(e.role(0, h.c3[h.ord3[mfront] as usize]), e.role(1, mcls), e.role(2, cls));
-            while pending.peek().is_some_and(|p| p.0 >= loose) {
+            while pending.last().is_some_and(|p| p.0 >= loose) {
                 let p = pending.pop().unwrap();
                 if p.0 >= bar(&top) {
                     visit(&mut h, &e, &p, &mut top);
@@ -628,7 +633,8 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
         let (mi, fi) = (h.ord5[jm] as usize, h.ord3[jf] as usize);
         let tight = e.ev(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), e.role(2, h.c5[bi]));
         if tight >= bar(&top) {
-            pending.push(Pending(tight, bi, jm, jf));
+            let p = Pending(tight, bi, jm, jf);
+            pending.insert(pending.partition_point(|q| *q < p), p);
         }
     }
     while let Some(p) = pending.pop() {
