@@ -635,8 +635,7 @@ pub fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
 pub fn key_of(probe: impl Message) -> u64 {
     let bytes = probe.encode_to_vec();
     let mut buf = &bytes[..];
-    let key = prost::encoding::decode_varint(&mut buf).expect("a probe message sets a field");
-    key
+    prost::encoding::decode_varint(&mut buf).expect("a probe message sets a field")
 }
 
 /// Appends the field key `key` (see [`key_of`]).

@@ -149,11 +149,6 @@ fn put_len(key: u64, len: usize, out: &mut Vec<u8>) {
     put_varint(len as u64, out);
 }
 
-#[inline]
-fn key_len(key: u64) -> usize {
-    varint_len(key)
-}
-
 /// Appends the `results` entry of a classified row, as prost writes a
 /// `ShisanshuiEvaluateResult { row: ShisanshuiRow { .. } }` (fields in order: the
 /// category's head written by prost once, the strength, the cards).
@@ -161,8 +156,8 @@ fn put_row(k: &Keys, strength: u32, order: &[Card], out: &mut Vec<u8>) {
     let head = &k.row_heads[eval::Category::from_strength(strength) as usize];
     let st = strength as i64 as u64;
     let cards_len: usize = order.iter().map(|c| k.card_fields[c.0 as usize].len()).sum();
-    let row_len = head.len() + if st != 0 { key_len(k.strength) + varint_len(st) } else { 0 } + key_len(k.cards) + varint_len(cards_len as u64) + cards_len;
-    put_len(k.results, key_len(k.result_row) + varint_len(row_len as u64) + row_len, out);
+    let row_len = head.len() + if st != 0 { varint_len(k.strength) + varint_len(st) } else { 0 } + varint_len(k.cards) + varint_len(cards_len as u64) + cards_len;
+    put_len(k.results, varint_len(k.result_row) + varint_len(row_len as u64) + row_len, out);
     put_len(k.result_row, row_len, out);
     out.extend_from_slice(head);
     if st != 0 {
@@ -193,13 +188,13 @@ pub fn evaluate<'c>(data: &[u8], ctx: impl FnOnce() -> Ctx<'c>) -> Result<Option
     let n = req.items.len();
     ctx.batch("items", n, n)?;
     let rules = rules_from(req.rules.as_ref(), &ctx)?;
-    let packed_part = |cats: usize| if cats == 0 { 0 } else { key_len(k.packed_categories) + varint_len(cats as u64) + cats };
+    let packed_part = |cats: usize| if cats == 0 { 0 } else { varint_len(k.packed_categories) + varint_len(cats as u64) + cats };
     if n == 0 {
         // Packed rows only: the categories go straight into the answer (their number is
         // known before they are computed; a bad request fails and the buffer goes).
         let cats = row_size_of(req.row_size).map_or(0, |size| req.packed_rows.len() / size);
         let inner = packed_part(cats);
-        let mut out = Vec::with_capacity(key_len(k.resp_game) + varint_len(inner as u64) + inner);
+        let mut out = Vec::with_capacity(varint_len(k.resp_game) + varint_len(inner as u64) + inner);
         put_len(k.resp_game, inner, &mut out);
         if cats > 0 {
             put_len(k.packed_categories, cats, &mut out);
@@ -228,7 +223,7 @@ pub fn evaluate<'c>(data: &[u8], ctx: impl FnOnce() -> Ctx<'c>) -> Result<Option
         |out, e| put_result(k, R::Error(e), out),
     )?;
     let inner = results.len() + packed_part(cats.len());
-    let mut out = Vec::with_capacity(key_len(k.resp_game) + varint_len(inner as u64) + inner);
+    let mut out = Vec::with_capacity(varint_len(k.resp_game) + varint_len(inner as u64) + inner);
     put_len(k.resp_game, inner, &mut out);
     out.extend_from_slice(&results);
     if !cats.is_empty() {
