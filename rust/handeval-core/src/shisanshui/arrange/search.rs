@@ -15,9 +15,9 @@
 //!
 //! Per hand: every subset's class once (five-card classes, strengths and sort keys by rank
 //! multiset from one table of the model, `by_multiset5`, built from
-//! [`classes5_by_multiset`]; then the few five-card subsets of a suit of five or more
-//! again as flushes), the subsets sorted by strength (five-card subsets by a counting
-//! sort over the keys present, fronts over their 455 classes) and a bitset per card over
+//! [`classes5_by_multiset`], a subset of one suit looked up as a flush), the subsets
+//! sorted by strength (counting sorts: five-card subsets by their 13-bit keys, fronts by
+//! their 455 classes) and a bitset per card over
 //! each sorted list, so "the strongest subset no stronger than s and disjoint from these
 //! 5 cards" is an OR of five words and a trailing-zero count.
 //!
@@ -129,6 +129,10 @@ struct Hand {
     /// Per front (`combos().three` order), the sum of its cards' terms as the three
     /// lowest cards of a five-card subset's rank multiset index (below 2^13).
     low3: [u16; N3],
+    /// Per front, the sum of its cards' byte-packed suit counts (`suit`).
+    suit3: [u32; N3],
+    /// Per five-card subset, how many subsets of its sort key come before it.
+    occ5: [u16; N5],
     /// Scratch of [`order_desc`]: a counter per sort key and a bitmap of the keys
     /// present, all zero between calls.
     count: [u16; 1 << 13],
@@ -155,6 +159,8 @@ impl Hand {
             built3: 0,
             keys5: [0; N5],
             low3: [0; N3],
+            suit3: [0; N3],
+            occ5: [0; N5],
             count: [0; 1 << 13],
             present: [0; (1 << 13) / 64],
             suit: [0; 13],
@@ -167,11 +173,8 @@ impl Hand {
     fn fill(&mut self, cards: &[Card; 13], model: &Model) {
         let h = self;
         h.built5 = 0;
-        // Five-card classes by ranks alone (flushes are corrected below), from sums of
-        // per-card keys, the subsets in `combos` order (ascending masks: the highest card
-        // outermost), each sum one addition: the sum is the rank multiset's index
-        // (`multiset5_index`; the cards are sorted, so the k-th lowest card of a subset
-        // adds its term k).
+        // Per card position its term as the k-th lowest card of a rank multiset
+        // (`multiset5_index`) and its byte-packed suit count.
         let rank: [usize; 13] = std::array::from_fn(|p| cards[p].rank() as usize);
         h.suit = std::array::from_fn(|p| 1 << (8 * cards[p].suit() as u32));
         h.suits = h.suit.iter().sum();
@@ -193,81 +196,79 @@ impl Hand {
                 for a in 0..b {
                     (h.s3[i], h.c3[i]) = fronts[rank[a] * 169 + rbc];
                     h.low3[i] = (kbc + key[0][a]) as u16;
+                    h.suit3[i] = h.suit[a] + h.suit[b] + h.suit[c3];
                     i += 1;
                 }
             }
         }
-        let packed = &model.by_multiset5;
-        let mut i = 0;
-        for e in 4..13 {
-            for d in 3..e {
-                let kde = key[4][e] + key[3][d];
-                // The C(d, 3) subsets with these two highest cards, one chunk (no bounds
-                // check per subset). (Multiset indices and keys are below 2^13: the masks
-                // only spare bounds checks.)
-                let n = d * (d - 1) * (d - 2) / 6;
-                let chunk = h.c5[i..i + n].iter_mut().zip(&mut h.s5[i..i + n]).zip(&mut h.keys5[i..i + n]);
-                for (&k3, ((c5, s5), k5)) in h.low3[..n].iter().zip(chunk) {
-                    let v = &packed[(kde + k3 as usize) & 0x1FFF];
-                    *c5 = v.class;
-                    *s5 = v.strength;
-                    let key = v.rank as usize & 0x1FFF;
-                    *k5 = key as u16;
-                    h.count[key] += 1;
-                    h.present[(key / 64) & 127] |= 1 << (key % 64);
-                }
-                i += n;
-            }
+        let five_of_a_suit = h.suits.wrapping_add(0x7B7B_7B7B) & 0x8080_8080 != 0;
+        if five_of_a_suit {
+            h.class_fives::<true>(&key, model);
+        } else {
+            h.class_fives::<false>(&key, model);
         }
-        // Flushes: the five-card subsets of each suit's cards (none when no suit has five,
-        // as in most hands), classed again and moved to their key's bin.
-        for suit in 0..4u8 {
-            let (mut pos, mut n) = ([0usize; 13], 0);
-            for (p, card) in cards.iter().enumerate() {
-                if card.suit() == suit {
-                    (pos[n], n) = (p, n + 1);
-                }
-            }
-            let mut v: u32 = 0b11111;
-            while n >= 5 && v < 1 << n {
-                let (mut mask, mut k, mut bits) = (0u16, 0usize, v);
-                for term in &key {
-                    let p = pos[bits.trailing_zeros() as usize];
-                    (mask, k) = (mask | 1 << p, k + term[p]);
-                    bits &= bits - 1;
-                }
-                let i = combos().index[mask as usize] as usize;
-                let x = &packed[(k & 0x1FFF) | 1 << 13];
-                h.count[h.keys5[i] as usize & 0x1FFF] -= 1; // (a bin may stay marked, empty)
-                h.c5[i] = x.class;
-                h.s5[i] = x.strength;
-                let key = x.rank as usize & 0x1FFF;
-                h.keys5[i] = key as u16;
-                h.count[key] += 1;
-                h.present[(key / 64) & 127] |= 1 << (key % 64);
-                // The next n-bit pattern with five bits set (Gosper).
-                let t = v | (v - 1);
-                v = (t + 1) | (((!t & (t + 1)) - 1) >> (v.trailing_zeros() + 1));
-            }
-        }
-        order_desc(&h.keys5, &h.s5, &mut h.ord5, &mut h.srt5, &mut h.count, &mut h.present);
+        order_desc(&h.keys5, &h.occ5, &h.s5, &mut h.ord5, &mut h.srt5, &mut h.count, &mut h.present);
         // Three-card classes are numbered in strength order (455 of them): a counting
-        // sort over all of them, strongest first, equal classes by index.
+        // sort over all of them, strongest first, equal classes by index (each front's
+        // place among its class noted as it is counted, so the placing pass only reads
+        // the bin starts).
         let mut count = [0u16; 512];
-        for &k in &h.c3 {
-            count[k as usize & 511] += 1;
+        let mut occ = [0u16; N3];
+        for (&k, o) in h.c3.iter().zip(&mut occ) {
+            let n = &mut count[k as usize & 511];
+            *o = *n;
+            *n += 1;
         }
         let mut pos = 0;
         for n in count.iter_mut().rev() {
             (*n, pos) = (pos, pos + *n);
         }
-        for (i, (&k, &s)) in h.c3.iter().zip(&h.s3).enumerate() {
-            let slot = &mut count[k as usize & 511];
-            h.ord3[*slot as usize] = i as u16;
-            h.srt3[*slot as usize] = s;
-            *slot += 1;
+        for (i, ((&k, &s), &o)) in h.c3.iter().zip(&h.s3).zip(&occ).enumerate() {
+            let slot = (count[k as usize & 511] + o) as usize;
+            h.ord3[slot] = i as u16;
+            h.srt3[slot] = s;
         }
         h.built3 = 0;
+    }
+
+    /// Class, strength and sort key of every five-card subset, in `combos` order (the
+    /// highest card outermost), each from its rank multiset's index, one addition per
+    /// subset (`multiset5_index`; the cards are sorted, so the k-th lowest card of a
+    /// subset adds `key[k][p]`); with `FLUSH` (the hand holds five of a suit) a subset
+    /// of one suit is looked up as a flush (its byte-packed suit counts carry into a
+    /// byte's top bit). Counts every key and notes each subset's place among those of
+    /// its key (`occ5`), for the sort.
+    #[inline(always)]
+    fn class_fives<const FLUSH: bool>(&mut self, key: &[[usize; 13]; 5], model: &Model) {
+        let h = self;
+        let packed = &model.by_multiset5;
+        let mut i = 0;
+        for e in 4..13 {
+            for d in 3..e {
+                let kde = key[4][e] + key[3][d];
+                let sde = h.suit[e] + h.suit[d];
+                // The C(d, 3) subsets with these two highest cards, one chunk (no bounds
+                // check per subset). (Multiset indices and keys are below 2^13: the masks
+                // only spare bounds checks.)
+                let n = d * (d - 1) * (d - 2) / 6;
+                let out = h.c5[i..i + n].iter_mut().zip(&mut h.s5[i..i + n]).zip(h.keys5[i..i + n].iter_mut().zip(&mut h.occ5[i..i + n]));
+                for ((&k3, &s3), ((c5, s5), (k5, occ))) in h.low3[..n].iter().zip(&h.suit3[..n]).zip(out) {
+                    let mut at = (kde + k3 as usize) & 0x1FFF;
+                    if FLUSH {
+                        let one_suit = (sde + s3).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 != 0;
+                        at |= (one_suit as usize) << 13;
+                    }
+                    let v = &packed[at];
+                    *c5 = v.class;
+                    *s5 = v.strength;
+                    let key = v.rank as usize & 0x1FFF;
+                    *k5 = key as u16;
+                    *occ = h.count[key];
+                    h.count[key] += 1;
+                }
+                i += n;
+            }
+        }
     }
 
     /// The words of `bits3` up to `w`.
@@ -521,13 +522,64 @@ fn card_bits(order: &[u16], masks: &[u16], w: usize) -> [u64; 13] {
 }
 
 /// Indices of `keys` (each < 8192), largest key first, equal keys by index, into `out`
-/// and their `vals` into `sorted`: a counting sort whose bins are only the keys present
-/// (a bitmap of them, walked from the top), so it costs a pass over the keys and one
-/// over the distinct keys, not over the 8,192 possible ones. On entry `count` holds how
-/// often each key occurs and `present` marks them (the caller counts as it computes the
-/// keys); both are left zero.
-fn order_desc(keys: &[u16], vals: &[u32], out: &mut [u16], sorted: &mut [u32], count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
-    // Bin starts, largest key first; the counters become the next free slot of a bin.
+/// and their `vals` into `sorted`: a counting sort. On entry `count` holds how often each
+/// key occurs and `occ[i]` the number of `i`'s predecessors with its key (the caller
+/// counts as it computes the keys), so placing an index only reads its bin's start (a
+/// counter bumped per placement made each placement wait for the one before); `count`
+/// is left zero. `present`: scratch.
+fn order_desc(keys: &[u16], occ: &[u16], vals: &[u32], out: &mut [u16], sorted: &mut [u32], count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
+    bin_starts(count, present);
+    for (i, ((&k, &o), &v)) in keys.iter().zip(occ).zip(vals).enumerate() {
+        let slot = (count[k as usize & 0x1FFF] + o) as usize;
+        out[slot] = i as u16;
+        sorted[slot] = v;
+    }
+    count.fill(0);
+}
+
+/// Each non-zero count replaced by the sum of the counts of the larger keys (its bin's
+/// start, largest key first); the other entries may change too. `present`: scratch.
+fn bin_starts(count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512bw") {
+        // SAFETY: the CPU has AVX-512BW (checked just above), all the function needs.
+        return unsafe { bin_starts_avx512(count) };
+    }
+    bin_starts_sparse(count, present);
+}
+
+/// [`bin_starts`] by a suffix sum over every key, 32 a vector, without a branch (a walk
+/// over the keys present mispredicted about once per 64 keys).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512bw")]
+fn bin_starts_avx512(count: &mut [u16; 1 << 13]) {
+    use std::arch::x86_64::*;
+    // Lane i takes lane i + s (the lanes past the end: zero).
+    let shift = |s: u16| {
+        let idx: [u16; 32] = std::array::from_fn(|i| (i as u16 + s).min(31));
+        // SAFETY: 64 bytes from a 64-byte array.
+        (unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) }, (!0u32 >> s) as __mmask32)
+    };
+    let steps = [shift(1), shift(2), shift(4), shift(8), shift(16)];
+    let lane0 = _mm512_setzero_si512();
+    let mut above = _mm512_setzero_si512();
+    for c in count.chunks_exact_mut(32).rev() {
+        // SAFETY: `c` holds 32 u16: one unaligned 64-byte load, and a store below.
+        let v = unsafe { _mm512_loadu_si512(c.as_ptr().cast()) };
+        let mut x = v;
+        for &(idx, keep) in &steps {
+            x = _mm512_add_epi16(x, _mm512_maskz_permutexvar_epi16(keep, idx, x));
+        }
+        // x: each lane's count plus those of the lanes above it.
+        unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), _mm512_add_epi16(_mm512_sub_epi16(x, v), above)) };
+        above = _mm512_add_epi16(above, _mm512_permutexvar_epi16(lane0, x));
+    }
+}
+
+/// [`bin_starts`] over the keys present only: a bitmap of them ([`mark_present`]) walked
+/// from the top.
+fn bin_starts_sparse(count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
+    mark_present(count, present);
     let mut pos = 0u16;
     for w in (0..present.len()).rev() {
         let mut bits = present[w];
@@ -539,17 +591,74 @@ fn order_desc(keys: &[u16], vals: &[u32], out: &mut [u16], sorted: &mut [u32], c
             pos += n;
         }
     }
-    for (i, (&k, &v)) in keys.iter().zip(vals).enumerate() {
-        let slot = &mut count[k as usize & 0x1FFF];
-        out[*slot as usize] = i as u16;
-        sorted[*slot as usize] = v;
-        *slot += 1;
+}
+
+/// `present`: a bit per key whose count is not zero (a pass over the counts once they
+/// are taken: setting the bit as each key was counted chained every subset to the one
+/// before through the bitmap's word).
+fn mark_present(count: &[u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above), all the function needs.
+        return unsafe { mark_present_avx2(count, present) };
     }
-    for w in 0..present.len() {
-        let mut bits = std::mem::take(&mut present[w]);
-        while bits != 0 {
-            count[64 * w + bits.trailing_zeros() as usize] = 0;
-            bits &= bits - 1;
+    mark_present_scalar(count, present);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn mark_present_avx2(count: &[u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
+    use std::arch::x86_64::*;
+    let zero = _mm256_setzero_si256();
+    for (p, c) in present.iter_mut().zip(count.chunks_exact(64)) {
+        let mut m = 0u64;
+        for half in 0..2 {
+            // SAFETY: `c` holds 64 u16: four unaligned 32-byte loads.
+            let (a, b) = unsafe { (_mm256_loadu_si256(c.as_ptr().add(32 * half).cast()), _mm256_loadu_si256(c.as_ptr().add(32 * half + 16).cast())) };
+            // Zero counts as all-ones words, packed to bytes (per 128-bit half: the
+            // permute puts the 32 bytes back in order).
+            let zeros = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi16(_mm256_cmpeq_epi16(a, zero), _mm256_cmpeq_epi16(b, zero)));
+            m |= (!(_mm256_movemask_epi8(zeros) as u32) as u64) << (32 * half);
+        }
+        *p = m;
+    }
+}
+
+fn mark_present_scalar(count: &[u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
+    for (p, c) in present.iter_mut().zip(count.chunks_exact(64)) {
+        *p = c.iter().enumerate().fold(0, |m, (i, &n)| m | ((n != 0) as u64) << i);
+    }
+}
+
+#[cfg(test)]
+pub(super) fn check_bin_starts(count: &[u16; 1 << 13]) {
+    // The reference: a plain suffix sum.
+    let mut want = [0u16; 1 << 13];
+    let mut above = 0;
+    for k in (0..1 << 13).rev() {
+        want[k] = above;
+        above += count[k];
+    }
+    let keys = || (0..1 << 13).filter(|&k| count[k] != 0);
+    let mut present = [0u64; (1 << 13) / 64];
+    let mut sparse = *count;
+    bin_starts_sparse(&mut sparse, &mut present);
+    assert!(keys().all(|k| sparse[k] == want[k]), "bin_starts_sparse");
+    mark_present_scalar(count, &mut present);
+    let scalar = present;
+    assert!((0..1 << 13).all(|k| (scalar[k / 64] >> (k % 64) & 1 == 1) == (count[k] != 0)), "mark_present_scalar");
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2.
+            unsafe { mark_present_avx2(count, &mut present) };
+            assert_eq!(present, scalar, "mark_present_avx2");
+        }
+        if std::arch::is_x86_feature_detected!("avx512bw") {
+            let mut dense = *count;
+            // SAFETY: the CPU has AVX-512BW.
+            unsafe { bin_starts_avx512(&mut dense) };
+            assert!(keys().all(|k| dense[k] == want[k]), "bin_starts_avx512");
         }
     }
 }

@@ -110,6 +110,35 @@ fn class_by_rank_multiset_is_the_class_of_every_five_card_set() {
 }
 
 #[test]
+fn bin_starts_agree_on_every_path() {
+    // The sort's bin starts are computed by one of three paths, chosen by the CPU (a
+    // vector suffix sum, or a walk over a bitmap of the keys present built with AVX2 or
+    // without); every path this CPU can run must give the plain suffix sum, on counts
+    // like a hand's (1,287 subsets over a few hundred keys, runs of neighbours) and at
+    // the edges of the key range.
+    let mut cases: Vec<Box<[u16; 1 << 13]>> = Vec::new();
+    let mut edge = Box::new([0u16; 1 << 13]);
+    cases.push(edge.clone());
+    (edge[0], edge[1], edge[63], edge[64], edge[8191]) = (1, 144, 2, 1000, 140);
+    cases.push(edge);
+    for i in 0..200u64 {
+        let mut rng = sim::Rng::for_item(23, 7, i);
+        let mut count = Box::new([0u16; 1 << 13]);
+        let (mut left, spread) = (1287, [40, 300, 2000, 8192][i as usize % 4]);
+        let base = rng.below(8192 - spread.min(8191));
+        while left > 0 {
+            let n = (1 + rng.below(6)).min(left);
+            count[base + rng.below(spread)] += n as u16;
+            left -= n;
+        }
+        cases.push(count);
+    }
+    for count in &cases {
+        search::check_bin_starts(count);
+    }
+}
+
+#[test]
 fn search_classes_every_subset_as_the_evaluator_does() {
     // The search classes subsets by ranks, then again the five-card subsets of each suit
     // of five or more as flushes; every subset's class and rule strength must be the
