@@ -116,6 +116,9 @@ struct Hand {
     srt5: [u32; N5],
     ord3: [u16; N3],
     srt3: [u32; N3],
+    /// The subsets' card masks in the sorted orders (what the bitsets transpose).
+    msk5: [u16; N5],
+    msk3: [u16; N3],
     /// `bits5[w][p]`: bit j set when subset `ord5[64·w + j]` holds card position p (bits
     /// past the end set for every card, so they never look free); built a word at a time
     /// when first needed (`built5` words so far), since the search rarely goes deep; the
@@ -153,6 +156,8 @@ impl Hand {
             srt5: [0; N5],
             ord3: [0; N3],
             srt3: [0; N3],
+            msk5: [0; N5],
+            msk3: [0; N3],
             bits5: [[0; 13]; W5],
             built5: 0,
             bits3: [[0; 13]; W3],
@@ -207,7 +212,7 @@ impl Hand {
         } else {
             h.class_fives::<false>(&key, model);
         }
-        order_desc(&h.keys5, &h.occ5, &h.s5, &mut h.ord5, &mut h.srt5, &mut h.count, &mut h.present);
+        order_desc(&h.keys5, &h.occ5, &h.s5, (&mut h.ord5, &mut h.srt5, &mut h.msk5), &mut h.count, &mut h.present);
         // Three-card classes are numbered in strength order (455 of them): a counting
         // sort over all of them, strongest first, equal classes by index (each front's
         // place among its class noted as it is counted, so the placing pass only reads
@@ -223,10 +228,11 @@ impl Hand {
         for n in count.iter_mut().rev() {
             (*n, pos) = (pos, pos + *n);
         }
-        for (i, ((&k, &s), &o)) in h.c3.iter().zip(&h.s3).zip(&occ).enumerate() {
+        for (i, (((&k, &s), &o), &m)) in h.c3.iter().zip(&h.s3).zip(&occ).zip(&combos().three).enumerate() {
             let slot = (count[k as usize & 511] + o) as usize;
             h.ord3[slot] = i as u16;
             h.srt3[slot] = s;
+            h.msk3[slot] = m;
         }
         h.built3 = 0;
     }
@@ -275,7 +281,7 @@ impl Hand {
     #[inline]
     fn build3(&mut self, w: usize) {
         while self.built3 <= w {
-            self.bits3[self.built3] = card_bits(&self.ord3, &combos().three, self.built3);
+            self.bits3[self.built3] = card_bits(&self.msk3, self.built3);
             self.built3 += 1;
         }
     }
@@ -284,7 +290,7 @@ impl Hand {
     #[inline]
     fn build5(&mut self, w: usize) {
         while self.built5 <= w {
-            self.bits5[self.built5] = card_bits(&self.ord5, &combos().five, self.built5);
+            self.bits5[self.built5] = card_bits(&self.msk5, self.built5);
             self.built5 += 1;
         }
     }
@@ -489,15 +495,39 @@ fn fronts_by_ranks() -> &'static [(u32, u16)] {
     })
 }
 
-/// Word `w` of the per-card bitsets over a sorted list of subsets (`masks[order[j]]`):
-/// a bit-matrix transpose, eight subsets at a time (the bit of card p of eight masks, one
-/// per byte, gathered into a byte by one multiplication), so no counter is updated in
-/// memory per card.
-fn card_bits(order: &[u16], masks: &[u16], w: usize) -> [u64; 13] {
-    let (start, end) = (64 * w, order.len().min(64 * w + 64));
+/// Word `w` of the per-card bitsets over a sorted list of subsets' card masks: a
+/// bit-matrix transpose, bit j of word p set when mask `64·w + j` holds card p (bits
+/// past the end set for every card, so they never look free). With AVX-512BW one test
+/// instruction per card and 32 masks; else eight masks at a time (the bit of card p of
+/// eight masks, one per byte, gathered into a byte by one multiplication), so no counter
+/// is updated in memory per card.
+fn card_bits(masks: &[u16], w: usize) -> [u64; 13] {
+    let (start, end) = (64 * w, masks.len().min(64 * w + 64));
+    let mut block = [!0u16; 64];
+    block[..end - start].copy_from_slice(&masks[start..end]);
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512bw") {
+        // SAFETY: the CPU has AVX-512BW (checked just above), all the function needs.
+        return unsafe { card_bits_avx512(&block) };
+    }
+    card_bits_scalar(&block)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512bw")]
+fn card_bits_avx512(block: &[u16; 64]) -> [u64; 13] {
+    use std::arch::x86_64::*;
+    // SAFETY: `block` holds 64 u16: two unaligned 64-byte loads.
+    let (lo, hi) = unsafe { (_mm512_loadu_si512(block.as_ptr().cast()), _mm512_loadu_si512(block.as_ptr().add(32).cast())) };
+    std::array::from_fn(|p| {
+        let card = _mm512_set1_epi16(1 << p);
+        _mm512_test_epi16_mask(lo, card) as u64 | (_mm512_test_epi16_mask(hi, card) as u64) << 32
+    })
+}
+
+fn card_bits_scalar(block: &[u16; 64]) -> [u64; 13] {
     let (mut lo, mut hi) = ([0u8; 64], [0u8; 64]);
-    for ((&i, lo), hi) in order[start..end].iter().zip(&mut lo).zip(&mut hi) {
-        let m = masks[i as usize];
+    for ((&m, lo), hi) in block.iter().zip(&mut lo).zip(&mut hi) {
         (*lo, *hi) = (m as u8, (m >> 8) as u8);
     }
     // Bit 0 of each of the 8 bytes of x, as the 8 bits of a byte.
@@ -513,26 +543,24 @@ fn card_bits(order: &[u16], masks: &[u16], w: usize) -> [u64; 13] {
             acc[8 + p] |= gather(h >> p) << (8 * g);
         }
     }
-    if end < start + 64 {
-        for a in acc.iter_mut() {
-            *a |= !0u64 << (end % 64);
-        }
-    }
     acc
 }
 
-/// Indices of `keys` (each < 8192), largest key first, equal keys by index, into `out`
-/// and their `vals` into `sorted`: a counting sort. On entry `count` holds how often each
+/// Indices of `keys` (each < 8192), largest key first, equal keys by index, into `out.0`,
+/// their `vals` into `out.1` and their five-card masks into `out.2`: a counting sort. On entry `count` holds how often each
 /// key occurs and `occ[i]` the number of `i`'s predecessors with its key (the caller
 /// counts as it computes the keys), so placing an index only reads its bin's start (a
 /// counter bumped per placement made each placement wait for the one before); `count`
 /// is left zero. `present`: scratch.
-fn order_desc(keys: &[u16], occ: &[u16], vals: &[u32], out: &mut [u16], sorted: &mut [u32], count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
+type Sorted<'a> = (&'a mut [u16; N5], &'a mut [u32; N5], &'a mut [u16; N5]);
+
+fn order_desc(keys: &[u16], occ: &[u16], vals: &[u32], out: Sorted, count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
     bin_starts(count, present);
-    for (i, ((&k, &o), &v)) in keys.iter().zip(occ).zip(vals).enumerate() {
+    for (i, (((&k, &o), &v), &m)) in keys.iter().zip(occ).zip(vals).zip(&combos().five).enumerate() {
         let slot = (count[k as usize & 0x1FFF] + o) as usize;
-        out[slot] = i as u16;
-        sorted[slot] = v;
+        out.0[slot] = i as u16;
+        out.1[slot] = v;
+        out.2[slot] = m;
     }
     count.fill(0);
 }
@@ -627,6 +655,22 @@ fn mark_present_avx2(count: &[u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]
 fn mark_present_scalar(count: &[u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
     for (p, c) in present.iter_mut().zip(count.chunks_exact(64)) {
         *p = c.iter().enumerate().fold(0, |m, (i, &n)| m | ((n != 0) as u64) << i);
+    }
+}
+
+/// Every path of [`card_bits`] this CPU can run against the definition, on every word
+/// of `masks`.
+#[cfg(test)]
+pub(super) fn check_card_bits(masks: &[u16]) {
+    for w in 0..masks.len().div_ceil(64) {
+        let want: [u64; 13] = std::array::from_fn(|p| {
+            (0..64).filter(|&j| masks.get(64 * w + j).is_none_or(|m| m >> p & 1 == 1)).fold(0, |acc, j| acc | 1 << j)
+        });
+        assert_eq!(card_bits(masks, w), want, "card_bits word {w}");
+        let mut block = [!0u16; 64];
+        let end = masks.len().min(64 * w + 64);
+        block[..end - 64 * w].copy_from_slice(&masks[64 * w..end]);
+        assert_eq!(card_bits_scalar(&block), want, "card_bits_scalar word {w}");
     }
 }
 

@@ -110,6 +110,20 @@ fn class_by_rank_multiset_is_the_class_of_every_five_card_set() {
 }
 
 #[test]
+fn card_bits_agree_on_every_path() {
+    // The per-card bitsets over the sorted subsets (AVX-512BW or scalar), on the lists
+    // the search builds them over: all 1,287 five-card and 286 three-card masks, in
+    // combos order and shuffled (the last word partial in both).
+    let c = combos();
+    for list in [&c.five, &c.three] {
+        let mut masks = list.clone();
+        search::check_card_bits(&masks);
+        sim::Rng::new(23).shuffle(&mut masks);
+        search::check_card_bits(&masks);
+    }
+}
+
+#[test]
 fn bin_starts_agree_on_every_path() {
     // The sort's bin starts are computed by one of three paths, chosen by the CPU (a
     // vector suffix sum, or a walk over a bitmap of the keys present built with AVX2 or
