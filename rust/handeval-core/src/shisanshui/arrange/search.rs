@@ -31,7 +31,7 @@
 //! middles it leaves and the fronts it leaves, strongest first, see [`visit`]): a few
 //! steps rather than all 56 middles.
 
-use super::model::{class_of, Model, RoleValue};
+use super::model::{class_of, Five, Model, RoleValue};
 use super::{combos, pow, Cand, TopK};
 use crate::cards::Card;
 use crate::shisanshui::eval::{strength3, strength5_key, strength5_of_keys};
@@ -105,10 +105,10 @@ impl<'a> Ev<'a> {
 
 /// One hand's subsets: strengths, classes, sorted orders and per-card bitsets.
 struct Hand {
-    /// Strength under the rules (foul checks, order) and standard class of every subset,
-    /// indexed like `combos().five` / `.three`.
-    s5: [u32; N5],
-    c5: [u16; N5],
+    /// Strength under the rules (foul checks, order), standard class (and, five-card
+    /// subsets, sort key) of every subset, indexed like `combos().five` / `.three`: the
+    /// model's entry for the subset's rank multiset, copied whole.
+    five: [Five; N5],
     s3: [u32; N3],
     c3: [u16; N3],
     /// Subset indices, strongest first, and their strengths in that order.
@@ -128,7 +128,6 @@ struct Hand {
     bits3: [[u64; 13]; W3],
     built3: usize,
     /// The sort key of every five-card subset (its class's rank under the rules).
-    keys5: [u16; N5],
     /// Per front (`combos().three` order), the sum of its cards' terms as the three
     /// lowest cards of a five-card subset's rank multiset index (below 2^13).
     low3: [u16; N3],
@@ -148,8 +147,7 @@ struct Hand {
 impl Hand {
     fn empty() -> Box<Hand> {
         Box::new(Hand {
-            s5: [0; N5],
-            c5: [0; N5],
+            five: [Five { class: 0, rank: 0, strength: 0 }; N5],
             s3: [0; N3],
             c3: [0; N3],
             ord5: [0; N5],
@@ -162,7 +160,6 @@ impl Hand {
             built5: 0,
             bits3: [[0; 13]; W3],
             built3: 0,
-            keys5: [0; N5],
             low3: [0; N3],
             suit3: [0; N3],
             occ5: [0; N5],
@@ -212,7 +209,7 @@ impl Hand {
         } else {
             h.class_fives::<false>(&key, model);
         }
-        order_desc(&h.keys5, &h.occ5, &h.s5, (&mut h.ord5, &mut h.srt5, &mut h.msk5), &mut h.count, &mut h.present);
+        order_desc(&h.five, &h.occ5, (&mut h.ord5, &mut h.srt5, &mut h.msk5), &mut h.count, &mut h.present);
         // Three-card classes are numbered in strength order (455 of them): a counting
         // sort over all of them, strongest first, equal classes by index (each front's
         // place among its class noted as it is counted, so the placing pass only reads
@@ -257,18 +254,15 @@ impl Hand {
                 // check per subset). (Multiset indices and keys are below 2^13: the masks
                 // only spare bounds checks.)
                 let n = d * (d - 1) * (d - 2) / 6;
-                let out = h.c5[i..i + n].iter_mut().zip(&mut h.s5[i..i + n]).zip(h.keys5[i..i + n].iter_mut().zip(&mut h.occ5[i..i + n]));
-                for ((&k3, &s3), ((c5, s5), (k5, occ))) in h.low3[..n].iter().zip(&h.suit3[..n]).zip(out) {
+                let out = h.five[i..i + n].iter_mut().zip(&mut h.occ5[i..i + n]);
+                for ((&k3, &s3), (five, occ)) in h.low3[..n].iter().zip(&h.suit3[..n]).zip(out) {
                     let mut at = (kde + k3 as usize) & 0x1FFF;
                     if FLUSH {
                         let one_suit = (sde + s3).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 != 0;
                         at |= (one_suit as usize) << 13;
                     }
-                    let v = &packed[at];
-                    *c5 = v.class;
-                    *s5 = v.strength;
-                    let key = v.rank as usize & 0x1FFF;
-                    *k5 = key as u16;
+                    *five = packed[at];
+                    let key = five.rank as usize & 0x1FFF;
                     *occ = h.count[key];
                     h.count[key] += 1;
                 }
@@ -379,8 +373,8 @@ impl Hand {
     /// the order of the exhaustive search (which decides the reported suit variant).
     #[inline]
     fn for_back(&self, bi: usize, mut f: impl FnMut(usize, usize)) {
-        super::for_back_splits(bi, |mi| self.s5[mi] <= self.s5[bi], |mi, fi| {
-            if self.s3[fi] <= self.s5[mi] {
+        super::for_back_splits(bi, |mi| self.five[mi].strength <= self.five[bi].strength, |mi, fi| {
+            if self.s3[fi] <= self.five[mi].strength {
                 f(mi, fi)
             }
         });
@@ -546,20 +540,23 @@ fn card_bits_scalar(block: &[u16; 64]) -> [u64; 13] {
     acc
 }
 
-/// Indices of `keys` (each < 8192), largest key first, equal keys by index, into `out.0`,
-/// their `vals` into `out.1` and their five-card masks into `out.2`: a counting sort. On entry `count` holds how often each
-/// key occurs and `occ[i]` the number of `i`'s predecessors with its key (the caller
-/// counts as it computes the keys), so placing an index only reads its bin's start (a
-/// counter bumped per placement made each placement wait for the one before); `count`
-/// is left zero. `present`: scratch.
+/// The sorted lists [`order_desc`] writes: subset indices, strengths, masks.
 type Sorted<'a> = (&'a mut [u16; N5], &'a mut [u32; N5], &'a mut [u16; N5]);
 
-fn order_desc(keys: &[u16], occ: &[u16], vals: &[u32], out: Sorted, count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
+/// Subset indices by sort key (`five[i].rank`, below 8192), largest key first, equal
+/// keys by index, into `out.0`, their strengths into `out.1` and their five-card masks
+/// into `out.2`: a counting sort. On entry `count` holds how often each key occurs and
+/// `occ[i]` the number of `i`'s predecessors with its key (the caller counts as it
+/// computes the keys), so placing an index only reads its bin's start (a counter bumped
+/// per placement made each placement wait for the one before); `count` is left zero.
+/// `present`: scratch.
+
+fn order_desc(five: &[Five; N5], occ: &[u16; N5], out: Sorted, count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
     bin_starts(count, present);
-    for (i, (((&k, &o), &v), &m)) in keys.iter().zip(occ).zip(vals).zip(&combos().five).enumerate() {
-        let slot = (count[k as usize & 0x1FFF] + o) as usize;
+    for (i, ((f, &o), &m)) in five.iter().zip(occ).zip(&combos().five).enumerate() {
+        let slot = (count[f.rank as usize & 0x1FFF] + o) as usize;
         out.0[slot] = i as u16;
-        out.1[slot] = v;
+        out.1[slot] = f.strength;
         out.2[slot] = m;
     }
     count.fill(0);
@@ -714,7 +711,7 @@ pub(super) fn check_bin_starts(count: &[u16; 1 << 13]) {
 pub(super) fn subset_classes(cards: &[Card; 13], model: &Model) -> (Vec<u16>, Vec<u32>, Vec<u16>) {
     let mut h = Hand::empty();
     h.fill(cards, model);
-    (h.c5.to_vec(), h.s5.to_vec(), h.ord5.to_vec())
+    (h.five.iter().map(|f| f.class).collect(), h.five.iter().map(|f| f.strength).collect(), h.ord5.to_vec())
 }
 
 /// The `top_k` best splits (distinct by strength triple, best first), the same as the
@@ -755,8 +752,8 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
             if fpos == N3 {
                 break; // no front fits under this back, nor under any weaker one
             }
-            let cls = h.c5[bi];
-            let (mcls, mfront) = if j >= cap { (cls, fpos) } else { (h.c5[h.ord5[cap] as usize], cap_front) };
+            let cls = h.five[bi].class;
+            let (mcls, mfront) = if j >= cap { (cls, fpos) } else { (h.five[h.ord5[cap] as usize].class, cap_front) };
             if mfront == N3 {
                 break; // no front fits under any middle
             }
@@ -784,7 +781,7 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
         }
         let Some((jm, jf)) = h.strongest_rest(bi, class_start.max(cap)) else { continue };
         let (mi, fi) = (h.ord5[jm] as usize, h.ord3[jf] as usize);
-        let tight = e.ev(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), e.role(2, h.c5[bi]));
+        let tight = e.ev(e.role(0, h.c3[fi]), e.role(1, h.five[mi].class), e.role(2, h.five[bi].class));
         if tight >= bar(&top) {
             let p = Pending(tight, bi, jm, jf);
             pending.insert(pending.partition_point(|q| *q < p), p);
@@ -819,8 +816,8 @@ fn visit(h: &mut Hand, e: &Ev, p: &Pending, top: &mut TopK) {
     let bmask = c.five[bi];
     let rest = 0x1FFF ^ bmask;
     let cards = Cards::of(bmask);
-    let b = e.role(2, h.c5[bi]);
-    let sb = h.s5[bi];
+    let b = e.role(2, h.five[bi].class);
+    let sb = h.five[bi].strength;
     // Cursors: the current word and its free bits not yet taken.
     let (mut wm, mut fm);
     wm = p.2 / 64;
@@ -851,31 +848,31 @@ fn visit(h: &mut Hand, e: &Ev, p: &Pending, top: &mut TopK) {
                 ff = cards.free(&h.bits3[wf]);
             }
             let jf = 64 * wf + ff.trailing_zeros() as usize;
-            if h.srt3[jf] <= h.s5[mi] {
+            if h.srt3[jf] <= h.five[mi].strength {
                 break h.ord3[jf] as usize;
             }
             ff &= ff - 1;
         };
         fm &= fm - 1;
         ff &= ff - 1;
-        let (m, f) = (e.role(1, h.c5[mi]), e.role(0, h.c3[fi]));
+        let (m, f) = (e.role(1, h.five[mi].class), e.role(0, h.c3[fi]));
         if top.items.len() == top.k && e.ev(f, m, b) < top.items[top.k - 1].ev {
             return;
         }
         // The split of the middle at the cursor; a middle of the class just scored holds
         // the same ranks and leaves a front of the same ranks: the same split up to suits.
         let f2 = c.index[(rest ^ c.five[mi]) as usize] as usize;
-        let repeat = h.c5[mi] == last_middle;
-        last_middle = h.c5[mi];
-        if !repeat && h.s3[f2] <= h.s5[mi] {
+        let repeat = h.five[mi].class == last_middle;
+        last_middle = h.five[mi].class;
+        if !repeat && h.s3[f2] <= h.five[mi].strength {
             let ev = e.ev(e.role(0, h.c3[f2]), m, b);
-            top.offer(Cand { ev, split: (bi, mi, f2), triple: (h.s3[f2], h.s5[mi], sb) });
+            top.offer(Cand { ev, split: (bi, mi, f2), triple: (h.s3[f2], h.five[mi].strength, sb) });
         }
         // The split of the front at the cursor.
         let m2 = c.index[(rest ^ c.three[fi]) as usize] as usize;
-        if h.s5[m2] <= sb && h.s3[fi] <= h.s5[m2] {
-            let ev = e.ev(f, e.role(1, h.c5[m2]), b);
-            top.offer(Cand { ev, split: (bi, m2, fi), triple: (h.s3[fi], h.s5[m2], sb) });
+        if h.five[m2].strength <= sb && h.s3[fi] <= h.five[m2].strength {
+            let ev = e.ev(f, e.role(1, h.five[m2].class), b);
+            top.offer(Cand { ev, split: (bi, m2, fi), triple: (h.s3[fi], h.five[m2].strength, sb) });
         }
     }
 }
@@ -910,7 +907,7 @@ fn reported_split(h: &mut Hand, e: &Ev, t: (u32, u32, u32)) -> (usize, usize, us
     let first_split = |bi: usize| {
         let mut found = None;
         h.for_back(bi, |mi, fi| {
-            if found.is_none() && (h.s3[fi], h.s5[mi]) == (t.0, t.1) {
+            if found.is_none() && (h.s3[fi], h.five[mi].strength) == (t.0, t.1) {
                 found = Some((bi, mi, fi));
             }
         });
@@ -926,7 +923,7 @@ fn reported_split(h: &mut Hand, e: &Ev, t: (u32, u32, u32)) -> (usize, usize, us
         let s = h.srt5[j];
         let fp = h.srt3.partition_point(|&x| x > s);
         (fp < N3).then(|| {
-            let cls = h.c5[h.ord5[j] as usize];
+            let cls = h.five[h.ord5[j] as usize].class;
             e.visit_order_bound(e.role(0, h.c3[h.ord3[fp] as usize]), e.role(1, cls), e.role(2, cls))
         })
     };
@@ -939,7 +936,7 @@ fn reported_split(h: &mut Hand, e: &Ev, t: (u32, u32, u32)) -> (usize, usize, us
     for &x in &with_t {
         let (jm, jf) = h.strongest_rest(x.0, from).expect("a back with a split leaves a middle and a front");
         let (mi, fi) = (h.ord5[jm] as usize, h.ord3[jf] as usize);
-        let ub = e.visit_order_bound(e.role(0, h.c3[fi]), e.role(1, h.c5[mi]), e.role(2, h.c5[x.0]));
+        let ub = e.visit_order_bound(e.role(0, h.c3[fi]), e.role(1, h.five[mi].class), e.role(2, h.five[x.0].class));
         // Highest bound first, then the lowest back index.
         if best.is_none_or(|(b, y)| ub > b || (ub == b && x.0 < y.0)) {
             best = Some((ub, x));
