@@ -277,8 +277,8 @@ pub(crate) struct RoleValue {
 #[repr(C, align(8))]
 pub(crate) struct Five {
     pub(crate) class: u16,
-    /// `Model::rank5` of the class (below 2^13).
-    pub(crate) rank: u16,
+    /// Where the search's sort counts the class: `search::sort_bin` of its `rank5`.
+    pub(crate) bin: u16,
     pub(crate) strength: u32,
 }
 
@@ -299,7 +299,7 @@ pub struct Model {
     /// Strength under these rules of each five-card class.
     pub(crate) strength5: Vec<u32>,
     /// Per rank multiset of five cards (the index of `search::classes5_by_multiset`, not
-    /// suited below 2^13, all one suit from 2^13), its class, `rank5` and `strength5`
+    /// suited below 2^13, all one suit from 2^13), its class, sort bin and `strength5`
     /// side by side: the search's per-subset loop reads one entry per subset.
     pub(crate) by_multiset5: Box<[Five; 1 << 14]>,
     pub(crate) rules: Rules,
@@ -360,8 +360,8 @@ impl Model {
         let by_multiset5 = super::search::classes5_by_multiset()
             .iter()
             .map(|&c| match c {
-                u16::MAX => Five { class: 0, rank: 0, strength: 0 }, // no such multiset (never read)
-                c => Five { class: c, rank: rank5[c as usize], strength: strength5[c as usize] },
+                u16::MAX => Five { class: 0, bin: 0, strength: 0 }, // no such multiset (never read)
+                c => Five { class: c, bin: super::search::sort_bin(rank5[c as usize]), strength: strength5[c as usize] },
             })
             .collect::<Vec<Five>>()
             .into_boxed_slice()

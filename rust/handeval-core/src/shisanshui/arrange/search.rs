@@ -135,10 +135,9 @@ struct Hand {
     suit3: [u32; N3],
     /// Per five-card subset, how many subsets of its sort key come before it.
     occ5: [u16; N5],
-    /// Scratch of [`order_desc`]: a counter per sort key and a bitmap of the keys
-    /// present, all zero between calls.
+    /// Scratch of [`order_desc`]: a counter per sort key at its [`sort_bin`], all zero
+    /// between calls.
     count: [u16; 1 << 13],
-    present: [u64; (1 << 13) / 64],
     /// Per card position a byte-packed suit count (`1 << 8·suit`), and their sum.
     suit: [u32; 13],
     suits: u32,
@@ -147,7 +146,7 @@ struct Hand {
 impl Hand {
     fn empty() -> Box<Hand> {
         Box::new(Hand {
-            five: [Five { class: 0, rank: 0, strength: 0 }; N5],
+            five: [Five { class: 0, bin: 0, strength: 0 }; N5],
             s3: [0; N3],
             c3: [0; N3],
             ord5: [0; N5],
@@ -164,7 +163,6 @@ impl Hand {
             suit3: [0; N3],
             occ5: [0; N5],
             count: [0; 1 << 13],
-            present: [0; (1 << 13) / 64],
             suit: [0; 13],
             suits: 0,
         })
@@ -209,7 +207,7 @@ impl Hand {
         } else {
             h.class_fives::<false>(&key, model);
         }
-        order_desc(&h.five, &h.occ5, (&mut h.ord5, &mut h.srt5, &mut h.msk5), &mut h.count, &mut h.present);
+        order_desc(&h.five, &h.occ5, (&mut h.ord5, &mut h.srt5, &mut h.msk5), &mut h.count);
         // Three-card classes are numbered in strength order (455 of them): a counting
         // sort over all of them, strongest first, equal classes by index (each front's
         // place among its class noted as it is counted, so the placing pass only reads
@@ -262,9 +260,9 @@ impl Hand {
                         at |= (one_suit as usize) << 13;
                     }
                     *five = packed[at];
-                    let key = five.rank as usize & 0x1FFF;
-                    *occ = h.count[key];
-                    h.count[key] += 1;
+                    let bin = five.bin as usize & 0x1FFF;
+                    *occ = h.count[bin];
+                    h.count[bin] += 1;
                 }
                 i += n;
             }
@@ -543,18 +541,18 @@ fn card_bits_scalar(block: &[u16; 64]) -> [u64; 13] {
 /// The sorted lists [`order_desc`] writes: subset indices, strengths, masks.
 type Sorted<'a> = (&'a mut [u16; N5], &'a mut [u32; N5], &'a mut [u16; N5]);
 
-/// Subset indices by sort key (`five[i].rank`, below 8192), largest key first, equal
+/// Subset indices by sort key (the class's `Model::rank5`), largest key first, equal
 /// keys by index, into `out.0`, their strengths into `out.1` and their five-card masks
-/// into `out.2`: a counting sort. On entry `count` holds how often each key occurs and
-/// `occ[i]` the number of `i`'s predecessors with its key (the caller counts as it
-/// computes the keys), so placing an index only reads its bin's start (a counter bumped
-/// per placement made each placement wait for the one before); `count` is left zero.
-/// `present`: scratch.
-
-fn order_desc(five: &[Five; N5], occ: &[u16; N5], out: Sorted, count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
-    bin_starts(count, present);
+/// into `out.2`: a counting sort. On entry `count` holds how often each key occurs (at
+/// the key's [`sort_bin`]) and `occ[i]` the number of `i`'s predecessors with its key
+/// (the caller counts as it computes the keys), so placing an index only reads its bin's
+/// start (a counter bumped per placement made each placement wait for the one before);
+/// `count` is left zero.
+fn order_desc(five: &[Five; N5], occ: &[u16; N5], out: Sorted, count: &mut [u16; 1 << 13]) {
+    let above = bin_starts(count);
     for (i, ((f, &o), &m)) in five.iter().zip(occ).zip(&combos().five).enumerate() {
-        let slot = (count[f.rank as usize & 0x1FFF] + o) as usize;
+        let bin = f.bin as usize & 0x1FFF;
+        let slot = (count[bin] + above[bin % 32] + o) as usize;
         out.0[slot] = i as u16;
         out.1[slot] = f.strength;
         out.2[slot] = m;
@@ -562,96 +560,63 @@ fn order_desc(five: &[Five; N5], occ: &[u16; N5], out: Sorted, count: &mut [u16;
     count.fill(0);
 }
 
-/// Each non-zero count replaced by the sum of the counts of the larger keys (its bin's
-/// start, largest key first); the other entries may change too. `present`: scratch.
-fn bin_starts(count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
+/// Where the sort counts sort key `k` (below 8,192): row `k % 256` of 32 columns, column
+/// `k / 256`. The keys above `k` are the rest of its column below its row and the whole
+/// columns to its right, so every bin's start is a running sum down the rows, 32 columns
+/// at a time (one vector addition a row), plus a per-column offset: no pass key by key.
+pub(super) fn sort_bin(k: u16) -> u16 {
+    (k % 256) * 32 + k / 256
+}
+
+/// Each count (at [`sort_bin`]) replaced by the number of keys above it in its column,
+/// below its row; returns per column the number of keys in the columns to its right.
+/// A bin's start is the sum of the two.
+fn bin_starts(count: &mut [u16; 1 << 13]) -> [u16; 32] {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512bw") {
-        // SAFETY: the CPU has AVX-512BW (checked just above), all the function needs.
-        return unsafe { bin_starts_avx512(count) };
-    }
-    bin_starts_sparse(count, present);
-}
-
-/// [`bin_starts`] by a suffix sum over every key, 32 a vector, without a branch (a walk
-/// over the keys present mispredicted about once per 64 keys).
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512bw")]
-fn bin_starts_avx512(count: &mut [u16; 1 << 13]) {
-    use std::arch::x86_64::*;
-    // Lane i takes lane i + s (the lanes past the end: zero).
-    let shift = |s: u16| {
-        let idx: [u16; 32] = std::array::from_fn(|i| (i as u16 + s).min(31));
-        // SAFETY: 64 bytes from a 64-byte array.
-        (unsafe { _mm512_loadu_si512(idx.as_ptr().cast()) }, (!0u32 >> s) as __mmask32)
-    };
-    let steps = [shift(1), shift(2), shift(4), shift(8), shift(16)];
-    let lane0 = _mm512_setzero_si512();
-    let mut above = _mm512_setzero_si512();
-    for c in count.chunks_exact_mut(32).rev() {
-        // SAFETY: `c` holds 32 u16: one unaligned 64-byte load, and a store below.
-        let v = unsafe { _mm512_loadu_si512(c.as_ptr().cast()) };
-        let mut x = v;
-        for &(idx, keep) in &steps {
-            x = _mm512_add_epi16(x, _mm512_maskz_permutexvar_epi16(keep, idx, x));
+    {
+        #[target_feature(enable = "avx512bw")]
+        fn avx512(count: &mut [u16; 1 << 13]) -> [u16; 32] {
+            bin_starts_by_rows(count)
         }
-        // x: each lane's count plus those of the lanes above it.
-        unsafe { _mm512_storeu_si512(c.as_mut_ptr().cast(), _mm512_add_epi16(_mm512_sub_epi16(x, v), above)) };
-        above = _mm512_add_epi16(above, _mm512_permutexvar_epi16(lane0, x));
-    }
-}
-
-/// [`bin_starts`] over the keys present only: a bitmap of them ([`mark_present`]) walked
-/// from the top.
-fn bin_starts_sparse(count: &mut [u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
-    mark_present(count, present);
-    let mut pos = 0u16;
-    for w in (0..present.len()).rev() {
-        let mut bits = present[w];
-        while bits != 0 {
-            let b = 63 - bits.leading_zeros() as usize;
-            bits ^= 1 << b;
-            let n = count[64 * w + b];
-            count[64 * w + b] = pos;
-            pos += n;
+        if std::arch::is_x86_feature_detected!("avx512bw") {
+            // SAFETY: the CPU has AVX-512BW (checked just above): one register a row.
+            return unsafe { avx512(count) };
         }
     }
+    bin_starts_by_rows(count)
 }
 
-/// `present`: a bit per key whose count is not zero (a pass over the counts once they
-/// are taken: setting the bit as each key was counted chained every subset to the one
-/// before through the bitmap's word).
-fn mark_present(count: &[u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
-    #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (checked just above), all the function needs.
-        return unsafe { mark_present_avx2(count, present) };
-    }
-    mark_present_scalar(count, present);
-}
-
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn mark_present_avx2(count: &[u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
-    use std::arch::x86_64::*;
-    let zero = _mm256_setzero_si256();
-    for (p, c) in present.iter_mut().zip(count.chunks_exact(64)) {
-        let mut m = 0u64;
-        for half in 0..2 {
-            // SAFETY: `c` holds 64 u16: four unaligned 32-byte loads.
-            let (a, b) = unsafe { (_mm256_loadu_si256(c.as_ptr().add(32 * half).cast()), _mm256_loadu_si256(c.as_ptr().add(32 * half + 16).cast())) };
-            // Zero counts as all-ones words, packed to bytes (per 128-bit half: the
-            // permute puts the 32 bytes back in order).
-            let zeros = _mm256_permute4x64_epi64::<0b11_01_10_00>(_mm256_packs_epi16(_mm256_cmpeq_epi16(a, zero), _mm256_cmpeq_epi16(b, zero)));
-            m |= (!(_mm256_movemask_epi8(zeros) as u32) as u64) << (32 * half);
+#[inline(always)]
+fn bin_starts_by_rows(count: &mut [u16; 1 << 13]) -> [u16; 32] {
+    let mut down = [0u16; 32];
+    for row in count.chunks_exact_mut(32).rev() {
+        for (n, d) in row.iter_mut().zip(&mut down) {
+            (*n, *d) = (*d, *d + *n);
         }
-        *p = m;
     }
+    let mut right = [0u16; 32];
+    for c in (0..31).rev() {
+        right[c] = right[c + 1] + down[c + 1];
+    }
+    right
 }
 
-fn mark_present_scalar(count: &[u16; 1 << 13], present: &mut [u64; (1 << 13) / 64]) {
-    for (p, c) in present.iter_mut().zip(count.chunks_exact(64)) {
-        *p = c.iter().enumerate().fold(0, |m, (i, &n)| m | ((n != 0) as u64) << i);
+/// [`bin_starts`] (the path this CPU takes, and the plain one) against a suffix sum over
+/// the keys, for the counts `by_key`.
+#[cfg(test)]
+pub(super) fn check_bin_starts(by_key: &[u16; 1 << 13]) {
+    let mut count = [0u16; 1 << 13];
+    for (k, &n) in by_key.iter().enumerate() {
+        count[sort_bin(k as u16) as usize] = n;
+    }
+    let (mut plain, mut fast) = (count, count);
+    let (right_plain, right_fast) = (bin_starts_by_rows(&mut plain), bin_starts(&mut fast));
+    let mut above = 0;
+    for k in (0..1 << 13).rev() {
+        let bin = sort_bin(k as u16) as usize;
+        assert_eq!(plain[bin] + right_plain[bin % 32], above, "bin_starts_by_rows, key {k}");
+        assert_eq!(fast[bin] + right_fast[bin % 32], above, "bin_starts, key {k}");
+        above += by_key[k];
     }
 }
 
@@ -671,38 +636,6 @@ pub(super) fn check_card_bits(masks: &[u16]) {
     }
 }
 
-#[cfg(test)]
-pub(super) fn check_bin_starts(count: &[u16; 1 << 13]) {
-    // The reference: a plain suffix sum.
-    let mut want = [0u16; 1 << 13];
-    let mut above = 0;
-    for k in (0..1 << 13).rev() {
-        want[k] = above;
-        above += count[k];
-    }
-    let keys = || (0..1 << 13).filter(|&k| count[k] != 0);
-    let mut present = [0u64; (1 << 13) / 64];
-    let mut sparse = *count;
-    bin_starts_sparse(&mut sparse, &mut present);
-    assert!(keys().all(|k| sparse[k] == want[k]), "bin_starts_sparse");
-    mark_present_scalar(count, &mut present);
-    let scalar = present;
-    assert!((0..1 << 13).all(|k| (scalar[k / 64] >> (k % 64) & 1 == 1) == (count[k] != 0)), "mark_present_scalar");
-    #[cfg(target_arch = "x86_64")]
-    {
-        if std::arch::is_x86_feature_detected!("avx2") {
-            // SAFETY: the CPU has AVX2.
-            unsafe { mark_present_avx2(count, &mut present) };
-            assert_eq!(present, scalar, "mark_present_avx2");
-        }
-        if std::arch::is_x86_feature_detected!("avx512bw") {
-            let mut dense = *count;
-            // SAFETY: the CPU has AVX-512BW.
-            unsafe { bin_starts_avx512(&mut dense) };
-            assert!(keys().all(|k| dense[k] == want[k]), "bin_starts_avx512");
-        }
-    }
-}
 
 /// The class and strength under the model's rules of every five-card subset (in
 /// `combos` order) of the sorted `cards`, and the subsets' sorted order, as the search
