@@ -302,6 +302,9 @@ pub struct Model {
     /// suited below 2^13, all one suit from 2^13), its class, sort bin and `strength5`
     /// side by side: the search's per-subset loop reads one entry per subset.
     pub(crate) by_multiset5: Box<[Five; 1 << 14]>,
+    /// Per five-card class, the first three-card class (in strength order) stronger than
+    /// it under these rules: the fronts a middle of that class can have are those below.
+    pub(crate) fronts_below5: Vec<u16>,
     pub(crate) rules: Rules,
 }
 
@@ -367,8 +370,10 @@ impl Model {
             .into_boxed_slice()
             .try_into()
             .expect("2^14 entries");
+        let fronts_below5 = strength5.iter().map(|&s| classes(3).partition_point(|&f| f <= s) as u16).collect();
         Model {
             rows: [build(0), build(1), build(2)],
+            fronts_below5,
             rank5,
             strength5,
             by_multiset5,

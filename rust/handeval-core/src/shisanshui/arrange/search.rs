@@ -119,6 +119,9 @@ struct Hand {
     /// The subsets' card masks in the sorted orders (what the bitsets transpose).
     msk5: [u16; N5],
     msk3: [u16; N3],
+    /// `fronts_from[c]`: the sorted position of the first front of class below `c` (the
+    /// number of fronts of class `c` or above; classes are numbered in strength order).
+    fronts_from: [u16; 512],
     /// `bits5[w][p]`: bit j set when subset `ord5[64·w + j]` holds card position p (bits
     /// past the end set for every card, so they never look free); built a word at a time
     /// when first needed (`built5` words so far), since the search rarely goes deep; the
@@ -155,6 +158,7 @@ impl Hand {
             srt3: [0; N3],
             msk5: [0; N5],
             msk3: [0; N3],
+            fronts_from: [0; 512],
             bits5: [[0; 13]; W5],
             built5: 0,
             bits3: [[0; 13]; W3],
@@ -220,8 +224,9 @@ impl Hand {
             *n += 1;
         }
         let mut pos = 0;
-        for n in count.iter_mut().rev() {
+        for (n, from) in count.iter_mut().zip(&mut h.fronts_from).rev() {
             (*n, pos) = (pos, pos + *n);
+            *from = pos;
         }
         for (i, (((&k, &s), &o), &m)) in h.c3.iter().zip(&h.s3).zip(&occ).zip(&combos().three).enumerate() {
             let slot = (count[k as usize & 511] + o) as usize;
@@ -287,13 +292,20 @@ impl Hand {
         }
     }
 
+    /// The sorted position of the first front no stronger than five-card class `c5` (a
+    /// binary search over the fronts mispredicted its branches).
+    #[inline]
+    fn fronts_at_most(&self, c5: u16, model: &Model) -> usize {
+        self.fronts_from[model.fronts_below5[c5 as usize] as usize & 511] as usize
+    }
+
     /// (strongest middle, strongest front) a back leaves, the middle as its sorted
     /// position, the front as its subset index: the middle
     /// disjoint from the back and no stronger than it, the front disjoint from the back
     /// and no stronger than that middle. `start`: the first sorted position no stronger
     /// than the back.
     #[inline]
-    fn strongest_rest(&mut self, bi: usize, start: usize) -> Option<(usize, usize)> {
+    fn strongest_rest(&mut self, bi: usize, start: usize, model: &Model) -> Option<(usize, usize)> {
         let cards = Cards::of(combos().five[bi]);
         let (mut w, mut live) = (start / 64, !0u64 << (start % 64));
         let jm = loop {
@@ -307,9 +319,7 @@ impl Hand {
             }
             (w, live) = (w + 1, !0);
         };
-        let sm = self.srt5[jm];
-        // (Most middles are at least the strongest front: no search then.)
-        let start3 = if sm >= self.srt3[0] { 0 } else { self.srt3.partition_point(|&s| s > sm) };
+        let start3 = self.fronts_at_most(self.five[self.ord5[jm] as usize].class, model);
         let (mut w, mut live) = (start3 / 64, !0u64 << (start3 % 64));
         let jf = loop {
             if w == W3 {
@@ -712,7 +722,7 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
             }
             flushless_seen = true;
         }
-        let Some((jm, jf)) = h.strongest_rest(bi, class_start.max(cap)) else { continue };
+        let Some((jm, jf)) = h.strongest_rest(bi, class_start.max(cap), e.model) else { continue };
         let (mi, fi) = (h.ord5[jm] as usize, h.ord3[jf] as usize);
         let tight = e.ev(e.role(0, h.c3[fi]), e.role(1, h.five[mi].class), e.role(2, h.five[bi].class));
         if tight >= bar(&top) {
@@ -867,7 +877,7 @@ fn reported_split(h: &mut Hand, e: &Ev, t: (u32, u32, u32)) -> (usize, usize, us
     }
     let mut best: Option<(f64, (usize, usize, usize))> = None;
     for &x in &with_t {
-        let (jm, jf) = h.strongest_rest(x.0, from).expect("a back with a split leaves a middle and a front");
+        let (jm, jf) = h.strongest_rest(x.0, from, e.model).expect("a back with a split leaves a middle and a front");
         let (mi, fi) = (h.ord5[jm] as usize, h.ord3[jf] as usize);
         let ub = e.visit_order_bound(e.role(0, h.c3[fi]), e.role(1, h.five[mi].class), e.role(2, h.five[x.0].class));
         // Highest bound first, then the lowest back index.
