@@ -205,12 +205,7 @@ impl Hand {
                 }
             }
         }
-        let five_of_a_suit = h.suits.wrapping_add(0x7B7B_7B7B) & 0x8080_8080 != 0;
-        if five_of_a_suit {
-            h.class_fives::<true>(&key, model);
-        } else {
-            h.class_fives::<false>(&key, model);
-        }
+        h.class_fives(&key, model);
         order_desc(&h.five, &h.occ5, (&mut h.ord5, &mut h.srt5, &mut h.msk5), &mut h.count);
         // Three-card classes are numbered in strength order (455 of them): a counting
         // sort over all of them, strongest first, equal classes by index (each front's
@@ -240,37 +235,46 @@ impl Hand {
     /// Class, strength and sort key of every five-card subset, in `combos` order (the
     /// highest card outermost), each from its rank multiset's index, one addition per
     /// subset (`multiset5_index`; the cards are sorted, so the k-th lowest card of a
-    /// subset adds `key[k][p]`); with `FLUSH` (the hand holds five of a suit) a subset
-    /// of one suit is looked up as a flush (its byte-packed suit counts carry into a
-    /// byte's top bit). Counts every key and notes each subset's place among those of
-    /// its key (`occ5`), for the sort.
+    /// subset adds `key[k][p]`). Counts every key and notes each subset's place among
+    /// those of its key (`occ5`), for the sort.
     #[inline(always)]
-    fn class_fives<const FLUSH: bool>(&mut self, key: &[[usize; 13]; 5], model: &Model) {
-        let h = self;
-        let packed = &model.by_multiset5;
+    fn class_fives(&mut self, key: &[[usize; 13]; 5], model: &Model) {
         let mut i = 0;
         for e in 4..13 {
             for d in 3..e {
-                let kde = key[4][e] + key[3][d];
-                let sde = h.suit[e] + h.suit[d];
-                // The C(d, 3) subsets with these two highest cards, one chunk (no bounds
-                // check per subset). (Multiset indices and keys are below 2^13: the masks
-                // only spare bounds checks.)
+                // The C(d, 3) subsets with these two highest cards, one run. Some is a
+                // flush only when d and e are of one suit that has five cards.
                 let n = d * (d - 1) * (d - 2) / 6;
-                let out = h.five[i..i + n].iter_mut().zip(&mut h.occ5[i..i + n]);
-                for ((&k3, &s3), (five, occ)) in h.low3[..n].iter().zip(&h.suit3[..n]).zip(out) {
-                    let mut at = (kde + k3 as usize) & 0x1FFF;
-                    if FLUSH {
-                        let one_suit = (sde + s3).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 != 0;
-                        at |= (one_suit as usize) << 13;
-                    }
-                    *five = packed[at];
-                    let bin = five.bin as usize & 0x1FFF;
-                    *occ = h.count[bin];
-                    h.count[bin] += 1;
+                let (suit, kde) = (self.suit[d], key[4][e] + key[3][d]);
+                if suit == self.suit[e] && (self.suits >> suit.trailing_zeros()) & 0xFF >= 5 {
+                    self.class_run::<true>(i, n, kde, 2 * suit, model);
+                } else {
+                    self.class_run::<false>(i, n, kde, 2 * suit, model);
                 }
                 i += n;
             }
+        }
+    }
+
+    /// [`class_fives`](Hand::class_fives) of the `n` subsets from `i` on, the sum of whose
+    /// two highest cards' terms is `kde` (and of their suit counts `sde`); with `FLUSH`
+    /// a subset of one suit is looked up as a flush (its byte-packed suit counts carry
+    /// into a byte's top bit).
+    #[inline(always)]
+    fn class_run<const FLUSH: bool>(&mut self, i: usize, n: usize, kde: usize, sde: u32, model: &Model) {
+        let packed = &model.by_multiset5;
+        // (Multiset indices and keys are below 2^13: the masks only spare bounds checks.)
+        let out = self.five[i..i + n].iter_mut().zip(&mut self.occ5[i..i + n]);
+        for ((&k3, &s3), (five, occ)) in self.low3[..n].iter().zip(&self.suit3[..n]).zip(out) {
+            let mut at = (kde + k3 as usize) & 0x1FFF;
+            if FLUSH {
+                let one_suit = (sde + s3).wrapping_add(0x7B7B_7B7B) & 0x8080_8080 != 0;
+                at |= (one_suit as usize) << 13;
+            }
+            *five = packed[at];
+            let bin = five.bin as usize & 0x1FFF;
+            *occ = self.count[bin];
+            self.count[bin] += 1;
         }
     }
 
