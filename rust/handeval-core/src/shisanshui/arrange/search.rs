@@ -503,31 +503,38 @@ fn fronts_by_ranks() -> &'static [(u32, u16)] {
 
 /// Word `w` of the per-card bitsets over a sorted list of subsets' card masks: a
 /// bit-matrix transpose, bit j of word p set when mask `64·w + j` holds card p (bits
-/// past the end set for every card, so they never look free). With AVX-512BW one test
-/// instruction per card and 32 masks; else eight masks at a time (the bit of card p of
-/// eight masks, one per byte, gathered into a byte by one multiplication), so no counter
-/// is updated in memory per card.
+/// past the end set for every card, so they never look free). With AVX2, 32 masks a
+/// card at a time (each mask's bit p shifted to its sign, packed to bytes and gathered
+/// by a movemask); else eight masks at a time (the bit of card p of eight masks, one
+/// per byte, gathered into a byte by one multiplication), so no counter is updated in
+/// memory per card.
 fn card_bits(masks: &[u16], w: usize) -> [u64; 13] {
     let (start, end) = (64 * w, masks.len().min(64 * w + 64));
     let mut block = [!0u16; 64];
     block[..end - start].copy_from_slice(&masks[start..end]);
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx512bw") {
-        // SAFETY: the CPU has AVX-512BW (checked just above), all the function needs.
-        return unsafe { card_bits_avx512(&block) };
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (checked just above), all the function needs.
+        return unsafe { card_bits_avx2(&block) };
     }
     card_bits_scalar(&block)
 }
 
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx512bw")]
-fn card_bits_avx512(block: &[u16; 64]) -> [u64; 13] {
+#[target_feature(enable = "avx2")]
+fn card_bits_avx2(block: &[u16; 64]) -> [u64; 13] {
     use std::arch::x86_64::*;
-    // SAFETY: `block` holds 64 u16: two unaligned 64-byte loads.
-    let (lo, hi) = unsafe { (_mm512_loadu_si512(block.as_ptr().cast()), _mm512_loadu_si512(block.as_ptr().add(32).cast())) };
+    // SAFETY: `block` holds 64 u16: four unaligned 32-byte loads.
+    let v: [__m256i; 4] = std::array::from_fn(|i| unsafe { _mm256_loadu_si256(block.as_ptr().add(16 * i).cast()) });
     std::array::from_fn(|p| {
-        let card = _mm512_set1_epi16(1 << p);
-        _mm512_test_epi16_mask(lo, card) as u64 | (_mm512_test_epi16_mask(hi, card) as u64) << 32
+        let to_sign = _mm_cvtsi32_si128(15 - p as i32);
+        // 32 masks' bit p as the signs of 32 bytes (the pack interleaves 128-bit halves:
+        // the permute puts them back in order), then one bit each.
+        let half = |a: __m256i, b: __m256i| {
+            let bytes = _mm256_packs_epi16(_mm256_sll_epi16(a, to_sign), _mm256_sll_epi16(b, to_sign));
+            _mm256_movemask_epi8(_mm256_permute4x64_epi64::<0b11_01_10_00>(bytes)) as u32 as u64
+        };
+        half(v[0], v[1]) | half(v[2], v[3]) << 32
     })
 }
 
@@ -588,13 +595,13 @@ pub(super) fn sort_bin(k: u16) -> u16 {
 fn bin_starts(count: &mut [u16; 1 << 13]) -> [u16; 32] {
     #[cfg(target_arch = "x86_64")]
     {
-        #[target_feature(enable = "avx512bw")]
-        fn avx512(count: &mut [u16; 1 << 13]) -> [u16; 32] {
+        #[target_feature(enable = "avx2")]
+        fn avx2(count: &mut [u16; 1 << 13]) -> [u16; 32] {
             bin_starts_by_rows(count)
         }
-        if std::arch::is_x86_feature_detected!("avx512bw") {
-            // SAFETY: the CPU has AVX-512BW (checked just above): one register a row.
-            return unsafe { avx512(count) };
+        if std::arch::is_x86_feature_detected!("avx2") {
+            // SAFETY: the CPU has AVX2 (checked just above): two registers a row.
+            return unsafe { avx2(count) };
         }
     }
     bin_starts_by_rows(count)

@@ -111,7 +111,7 @@ fn class_by_rank_multiset_is_the_class_of_every_five_card_set() {
 
 #[test]
 fn card_bits_agree_on_every_path() {
-    // The per-card bitsets over the sorted subsets (AVX-512BW or scalar), on the lists
+    // The per-card bitsets over the sorted subsets (AVX2 or scalar), on the lists
     // the search builds them over: all 1,287 five-card and 286 three-card masks, in
     // combos order and shuffled (the last word partial in both).
     let c = combos();
@@ -125,7 +125,7 @@ fn card_bits_agree_on_every_path() {
 
 #[test]
 fn bin_starts_agree_on_every_path() {
-    // The sort's bin starts (running sums down rows of 32 keys, compiled for AVX-512BW
+    // The sort's bin starts (running sums down rows of 32 keys, compiled for AVX2
     // where the CPU has it) must be the plain suffix sum over the keys, on counts like
     // a hand's (1,287 subsets over a few hundred keys, runs of neighbours) and at the
     // edges of the key range and of the rows.
