@@ -320,11 +320,16 @@ fn check13(cards: &[Card]) -> Result<()> {
 /// The highest special hand the 13 cards satisfy, or None.
 pub fn special(cards: &[Card]) -> Result<Option<SpecialHand>> {
     check13(cards)?;
+    Ok(highest_special(cards.try_into().expect("13 cards")))
+}
+
+/// [`special`] of 13 cards known to be distinct (for callers that checked them already).
+pub(crate) fn highest_special(cards: &[Card; 13]) -> Option<SpecialHand> {
     let c = counts(cards);
-    Ok(SpecialId::BY_STRENGTH
+    SpecialId::BY_STRENGTH
         .iter()
         .filter(|&&id| may_satisfy(&c, id))
-        .find_map(|&id| satisfies(cards, &c, id).map(|split| SpecialHand { id, split })))
+        .find_map(|&id| satisfies(cards, &c, id).map(|split| SpecialHand { id, split }))
 }
 
 /// Whether the 13 cards satisfy the condition of one special (RULES 1.7's table), whether
