@@ -167,9 +167,13 @@ fn san_shunzi(cards: &[Card], c: &Counts) -> Option<[Vec<Card>; 3]> {
         }
     };
     for m1 in straight5_masks() {
+        let mut without_m1 = base;
+        if !sub(&mut without_m1, m1) {
+            continue;
+        }
         for m2 in straight5_masks() {
-            let mut cnt = base;
-            if !sub(&mut cnt, m1) || !sub(&mut cnt, m2) {
+            let mut cnt = without_m1;
+            if !sub(&mut cnt, m2) {
                 continue;
             }
             let rest: u32 = (0..13).filter(|&r| cnt[r] == 1).fold(0, |m, r| m | 1 << r);
