@@ -531,8 +531,8 @@ mod tests {
             check_filter(&hand);
         }
 
-        /// Hands built to make each special, and near misses: one or two cards swapped for
-        /// others, or one card's rank or suit moved by one.
+        /// Hands built to make each special, and near misses: up to three cards changed one
+        /// at a time (each step checked), to a random card or to a neighbour (rank ±1, next suit).
         #[test]
         fn special_is_the_definitions_near_each_special(seed in any::<u64>(), which in 0usize..13, change in 0u8..4) {
             let id = SpecialId::BY_STRENGTH[which];
