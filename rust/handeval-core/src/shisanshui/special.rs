@@ -158,8 +158,8 @@ fn take_ranks(pool: &mut Vec<Card>, mask: u32) -> Vec<Card> {
 }
 
 /// 三顺子: three straights of 3, 5 and 5 cards (ranks only).
-fn san_shunzi(cards: &[Card]) -> Option<[Vec<Card>; 3]> {
-    let base = counts(cards).rank;
+fn san_shunzi(cards: &[Card], c: &Counts) -> Option<[Vec<Card>; 3]> {
+    let base = c.rank;
     let sub = |cnt: &mut [u8; 13], mask: u32| -> bool {
         (0..13).all(|r| mask >> r & 1 == 0 || cnt[r] > 0) && {
             (0..13).for_each(|r| cnt[r] -= (mask >> r & 1) as u8);
@@ -167,9 +167,13 @@ fn san_shunzi(cards: &[Card]) -> Option<[Vec<Card>; 3]> {
         }
     };
     for m1 in straight5_masks() {
+        let mut without_m1 = base;
+        if !sub(&mut without_m1, m1) {
+            continue;
+        }
         for m2 in straight5_masks() {
-            let mut cnt = base;
-            if !sub(&mut cnt, m1) || !sub(&mut cnt, m2) {
+            let mut cnt = without_m1;
+            if !sub(&mut cnt, m2) {
                 continue;
             }
             let rest: u32 = (0..13).filter(|&r| cnt[r] == 1).fold(0, |m, r| m | 1 << r);
@@ -215,8 +219,7 @@ fn san_tonghuashun(cards: &[Card]) -> Option<[Vec<Card>; 3]> {
 }
 
 /// 三同花: rows of 3, 5 and 5 cards, each of one suit.
-fn san_tonghua(cards: &[Card]) -> Option<[Vec<Card>; 3]> {
-    let c = counts(cards);
+fn san_tonghua(cards: &[Card], c: &Counts) -> Option<[Vec<Card>; 3]> {
     for fs in 0..4u8 {
         for ms in 0..4u8 {
             for bs in 0..4u8 {
@@ -254,9 +257,9 @@ fn pairs_in(cnt: &[u8; 13]) -> u32 {
     cnt.iter().map(|&c| (c / 2) as u32).sum()
 }
 
-/// Whether 13 cards satisfy one given special (and its split where it has one).
-fn satisfies(cards: &[Card], id: SpecialId) -> Option<Option<[Vec<Card>; 3]>> {
-    let c = counts(cards);
+/// Whether 13 cards (with their `counts`) satisfy one given special (and its split where
+/// it has one).
+fn satisfies(cards: &[Card], c: &Counts, id: SpecialId) -> Option<Option<[Vec<Card>; 3]>> {
     let yes = |b: bool| if b { Some(None) } else { None };
     match id {
         SpecialId::ZhizunQinglong => yes(c.suit.contains(&13)),
@@ -276,8 +279,38 @@ fn satisfies(cards: &[Card], id: SpecialId) -> Option<Option<[Vec<Card>; 3]>> {
             }
         })),
         SpecialId::LiuDuiBan => yes(pairs_in(&c.rank) >= 6),
-        SpecialId::SanShunzi => san_shunzi(cards).map(Some),
-        SpecialId::SanTonghua => san_tonghua(cards).map(Some),
+        SpecialId::SanShunzi => san_shunzi(cards, c).map(Some),
+        SpecialId::SanTonghua => san_tonghua(cards, c).map(Some),
+    }
+}
+
+/// Whether the suit counts could be those of rows of 3, 5 and 5 cards, each of one suit:
+/// a suit then holds a sum of some of the rows' sizes. Necessary for 三同花 and 三同花顺.
+fn suits_fit_rows(c: &Counts) -> bool {
+    const SUMS_OF_ROW_SIZES: u32 = 1 | 1 << 3 | 1 << 5 | 1 << 8 | 1 << 10 | 1 << 13;
+    c.suit.iter().all(|&n| SUMS_OF_ROW_SIZES >> n & 1 == 1)
+}
+
+/// Whether the ranks could be those of three straights of 3, 5 and 5 cards. Necessary for
+/// 三顺子 and 三同花顺: a rank is at most once in each row; every rank lies in a straight
+/// all of whose ranks the hand holds; a rank held twice or more has a card in the middle
+/// or the back, so lies in such a five-card straight.
+fn ranks_fit_straights(c: &Counts) -> bool {
+    let held = |m: &u32| c.rank_mask & m == *m;
+    let in5 = straight5_masks().filter(held).fold(0, |u, m| u | m);
+    let in3 = straight3_masks().filter(held).fold(0, |u, m| u | m);
+    let multiple = (0..13).filter(|&r| c.rank[r] >= 2).fold(0u32, |m, r| m | 1 << r);
+    c.rank.iter().all(|&n| n <= 3) && c.rank_mask & !(in3 | in5) == 0 && multiple & !in5 == 0
+}
+
+/// Cheap necessary conditions of the specials that need a search for their split, so
+/// [`special`] runs those searches only for the few hands that might succeed.
+fn may_satisfy(c: &Counts, id: SpecialId) -> bool {
+    match id {
+        SpecialId::SanTonghuashun => suits_fit_rows(c) && ranks_fit_straights(c),
+        SpecialId::SanShunzi => ranks_fit_straights(c),
+        SpecialId::SanTonghua => suits_fit_rows(c),
+        _ => true,
     }
 }
 
@@ -291,16 +324,23 @@ fn check13(cards: &[Card]) -> Result<()> {
 /// The highest special hand the 13 cards satisfy, or None.
 pub fn special(cards: &[Card]) -> Result<Option<SpecialHand>> {
     check13(cards)?;
-    Ok(SpecialId::BY_STRENGTH
+    Ok(highest_special(cards.try_into().expect("13 cards")))
+}
+
+/// [`special`] of 13 cards known to be distinct (for callers that checked them already).
+pub(crate) fn highest_special(cards: &[Card; 13]) -> Option<SpecialHand> {
+    let c = counts(cards);
+    SpecialId::BY_STRENGTH
         .iter()
-        .find_map(|&id| satisfies(cards, id).map(|split| SpecialHand { id, split })))
+        .filter(|&&id| may_satisfy(&c, id))
+        .find_map(|&id| satisfies(cards, &c, id).map(|split| SpecialHand { id, split }))
 }
 
 /// Whether the 13 cards satisfy the condition of one special (RULES 1.7's table), whether
 /// or not it is their highest.
 pub fn satisfies_special(cards: &[Card], id: SpecialId) -> Result<bool> {
     check13(cards)?;
-    Ok(satisfies(cards, id).is_some())
+    Ok(satisfies(cards, &counts(cards), id).is_some())
 }
 
 /// Verify a declared special (RULES 1.7): a hand's special is the highest one its 13
@@ -312,7 +352,7 @@ pub fn verify_special(cards: &[Card], id: SpecialId) -> Result<SpecialHand> {
     if highest.id == id {
         return Ok(highest);
     }
-    if satisfies(cards, id).is_some() {
+    if satisfies(cards, &counts(cards), id).is_some() {
         return Err(Error::new(format!(
             "the cards make {} ({}), a higher special than the declared {} ({}); a hand's special is the highest one it makes (RULES 1.7)",
             highest.id.id(),
@@ -335,7 +375,9 @@ mod tests {
     use super::*;
     use crate::cards::cards;
     use crate::shisanshui::eval::{strength, Category};
+    use crate::shisanshui::arrange::sim::Rng;
     use crate::shisanshui::Rules;
+    use proptest::prelude::*;
 
     fn sp(text: &str) -> Option<SpecialId> {
         special(&cards(text)).unwrap().map(|s| s.id)
@@ -371,6 +413,148 @@ mod tests {
         assert_eq!(sp("8h 9s Td Jc Qd Kh As 8s 9c Tc Jd Qs 2c"), None); // a 2 among 8..A
         assert_eq!(sp("2s 3h 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Kh"), None); // no ace
         assert_ne!(sp("2h 3h 4h 5d 6d 7d 8d 9d 7c 8c 9c Tc Qc"), Some(SanTonghuashun)); // back not a straight flush
+    }
+
+    /// The highest special by applying each definition in turn, without `special`'s filter.
+    fn by_definitions(hand: &[Card]) -> Option<SpecialHand> {
+        let c = counts(hand);
+        SpecialId::BY_STRENGTH.iter().find_map(|&id| satisfies(hand, &c, id).map(|split| SpecialHand { id, split }))
+    }
+
+    /// `special` finds what the definitions find, and the filter never rules out a special
+    /// the hand satisfies (highest or not).
+    fn check_filter(hand: &[Card]) {
+        assert_eq!(special(hand).unwrap(), by_definitions(hand), "{}", crate::cards::format_cards(hand));
+        let c = counts(hand);
+        for id in SpecialId::BY_STRENGTH {
+            if satisfies(hand, &c, id).is_some() {
+                assert!(may_satisfy(&c, id), "{id:?} ruled out: {}", crate::cards::format_cards(hand));
+            }
+        }
+    }
+
+    /// A random hand that satisfies `id` (its definition: the rows, the ranks, the suits).
+    fn hand_of(id: SpecialId, rng: &mut Rng) -> Vec<Card> {
+        use crate::cards::rank::{EIGHT, JACK};
+        use SpecialId::*;
+        let suit = |rng: &mut Rng| rng.below(4) as u8;
+        // `n` cards of the deck picked by `keep`, at random.
+        let some = |rng: &mut Rng, n: usize, keep: &dyn Fn(Card) -> bool| -> Vec<Card> {
+            let mut pool: Vec<Card> = (0..52).map(Card).filter(|&c| keep(c)).collect();
+            rng.shuffle(&mut pool);
+            pool.truncate(n);
+            pool
+        };
+        // One card of each of `ranks` (with repeats), suits at random, until all distinct.
+        let of_ranks = |rng: &mut Rng, ranks: &[u8]| -> Vec<Card> {
+            loop {
+                let h: Vec<Card> = ranks.iter().map(|&r| Card::new(r, suit(rng))).collect();
+                if crate::cards::check_distinct(&h).is_ok() {
+                    return h;
+                }
+            }
+        };
+        let distinct_ranks = |rng: &mut Rng, n: usize| -> Vec<u8> {
+            let mut r: Vec<u8> = (0..13).collect();
+            rng.shuffle(&mut r);
+            r.truncate(n);
+            r
+        };
+        let ranks_of = |mask: u32| (0..13u8).filter(move |r| mask >> r & 1 == 1);
+        // Rank masks of a front, a middle and a back straight, at random.
+        let straights = |rng: &mut Rng| -> [u32; 3] {
+            let pick = |rng: &mut Rng, masks: Vec<u32>| masks[rng.below(masks.len())];
+            let front = pick(rng, straight3_masks().collect());
+            [front, pick(rng, straight5_masks().collect()), pick(rng, straight5_masks().collect())]
+        };
+        match id {
+            ZhizunQinglong => {
+                let s = suit(rng);
+                (0..13).map(|r| Card::new(r, s)).collect()
+            }
+            Yitiaolong => of_ranks(rng, &(0..13).collect::<Vec<u8>>()),
+            ShierHuangzu => some(rng, 13, &|c| c.rank() >= JACK),
+            QuanDa => some(rng, 13, &|c| c.rank() >= EIGHT),
+            QuanXiao => some(rng, 13, &|c| c.rank() <= EIGHT),
+            CouYiSe => {
+                let red = rng.below(2) == 1;
+                some(rng, 13, &|c| c.is_red() == red)
+            }
+            SanFenTianxia | SiTaoSantiao | WuDuiSantiao | LiuDuiBan => {
+                let sizes: &[usize] = match id {
+                    SanFenTianxia => &[4, 4, 4, 1],
+                    SiTaoSantiao => &[3, 3, 3, 3, 1],
+                    WuDuiSantiao => &[3, 2, 2, 2, 2, 2],
+                    _ => &[2, 2, 2, 2, 2, 2, 1],
+                };
+                let ranks = distinct_ranks(rng, sizes.len());
+                let mut h = Vec::new();
+                for (&r, &n) in ranks.iter().zip(sizes) {
+                    let mut suits = [0u8, 1, 2, 3];
+                    rng.shuffle(&mut suits);
+                    h.extend(suits[..n].iter().map(|&s| Card::new(r, s)));
+                }
+                h
+            }
+            SanShunzi => {
+                let ranks: Vec<u8> = straights(rng).iter().flat_map(|&m| ranks_of(m)).collect();
+                of_ranks(rng, &ranks)
+            }
+            SanTonghuashun => loop {
+                let rows = straights(rng).map(|m| (m, suit(rng)));
+                let h: Vec<Card> = rows.iter().flat_map(|&(m, s)| ranks_of(m).map(move |r| Card::new(r, s))).collect();
+                if crate::cards::check_distinct(&h).is_ok() {
+                    return h;
+                }
+            },
+            SanTonghua => loop {
+                let suits = [suit(rng), suit(rng), suit(rng)];
+                let mut h = Vec::new();
+                for s in 0..4u8 {
+                    let n: usize = [3, 5, 5].iter().zip(suits).filter(|&(_, x)| x == s).map(|(n, _)| n).sum();
+                    h.extend(some(rng, n, &|c| c.suit() == s));
+                }
+                if h.len() == 13 {
+                    return h;
+                }
+            },
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(20_000))]
+        #[test]
+        fn special_is_the_definitions_on_random_hands(
+            picked in proptest::sample::subsequence((0u8..52).collect::<Vec<_>>(), 13)
+        ) {
+            let hand: Vec<Card> = picked.into_iter().map(Card).collect();
+            check_filter(&hand);
+        }
+
+        /// Hands built to make each special, and near misses: up to three cards changed one
+        /// at a time (each step checked), to a random card or to a neighbour (rank ±1, next suit).
+        #[test]
+        fn special_is_the_definitions_near_each_special(seed in any::<u64>(), which in 0usize..13, change in 0u8..4) {
+            let id = SpecialId::BY_STRENGTH[which];
+            let mut rng = Rng::new(seed);
+            let mut hand = hand_of(id, &mut rng);
+            prop_assert!(satisfies_special(&hand, id).unwrap(), "{id:?} not made by {}", crate::cards::format_cards(&hand));
+            check_filter(&hand);
+            for _ in 0..change {
+                let out: Vec<Card> = (0..52).map(Card).filter(|c| !hand.contains(c)).collect();
+                let i = rng.below(13);
+                let h = hand[i];
+                let (r, s) = (h.rank(), h.suit());
+                let neighbours = [Card::new((r + 1) % 13, s), Card::new((r + 12) % 13, s), Card::new(r, (s + 1) % 4)];
+                let near: Vec<Card> = neighbours.into_iter().filter(|c| out.contains(c)).collect();
+                hand[i] = if !near.is_empty() && rng.below(2) == 0 {
+                    near[rng.below(near.len())]
+                } else {
+                    out[rng.below(out.len())]
+                };
+                check_filter(&hand);
+            }
+        }
     }
 
     #[test]

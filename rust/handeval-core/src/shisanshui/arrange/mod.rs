@@ -21,11 +21,11 @@ mod reference;
 mod search;
 pub mod sim;
 
-use super::eval::{adjust_for_rules, check_row_sizes, row_value, significance_order, strength3, strength5};
+use super::eval::{adjust_for_rules, check_row_sizes, row_value, significance_array, strength3, strength5};
 use super::rules::Rules;
 use super::settle::Hand;
-use super::special::{special, verify_special, SpecialHand};
-use crate::cards::{check_distinct, check_distinct_across, Card};
+use super::special::{highest_special, special, verify_special, SpecialHand};
+use crate::cards::{check_distinct, check_distinct_across, Card, CardSet};
 use crate::error::{Error, Result};
 pub use model::{Model, Tables};
 use rayon::prelude::*;
@@ -340,13 +340,26 @@ fn check_hand(cards: &[Card]) -> Result<[Card; 13]> {
     Ok(arr)
 }
 
+/// Distinct cards in id order, read off their 52-bit set (cheaper than a comparison sort).
+fn sorted_by_id(cards: &[Card; 13]) -> [Card; 13] {
+    let mut set = CardSet::from_cards(cards).0;
+    let mut out = [Card(0); 13];
+    for c in &mut out {
+        *c = Card(set.trailing_zeros() as u8);
+        set &= set - 1;
+    }
+    out
+}
+
 /// `cards`: sorted (as in [`Subsets`]).
-fn arrangement(cards: &[Card; 13], split: (usize, usize, usize), expected: f64, rules: &Rules) -> Arrangement {
-    let [f, m, b] = split_rows(cards, split);
+fn arrangement(cards: &[Card; 13], (b, m, f): (usize, usize, usize), expected: f64, rules: &Rules) -> Arrangement {
+    let c = combos();
+    // Each row ordered in a fixed array, then one allocation for it.
+    let row = |picked: &[Card]| significance_array(picked, rules)[..picked.len()].to_vec();
     Arrangement {
-        front: significance_order(&f, rules),
-        middle: significance_order(&m, rules),
-        back: significance_order(&b, rules),
+        front: row(&pick::<3>(cards, c.three[f])),
+        middle: row(&pick::<5>(cards, c.five[m])),
+        back: row(&pick::<5>(cards, c.five[b])),
         expected,
     }
 }
@@ -454,10 +467,9 @@ fn arrange_using(cards: &[Card], options: &Options, model: &Model, solve: Solver
     options.validate()?;
     let rules = &model.rules;
     let cards = check_hand(cards)?;
-    let mut sorted = cards;
-    sorted.sort_unstable();
+    let sorted = sorted_by_id(&cards);
     let n = options.opponents;
-    let sp = special(&cards)?;
+    let sp = highest_special(&cards);
     if options.samples == 0 {
         let cands = solve(&sorted, model, n, options.top_k);
         let special_expected = sp.as_ref().map(|s| model.special_expected(s.id, n));
