@@ -511,6 +511,38 @@ fn fast_search_equals_reference_on_adversarial_hands() {
 }
 
 #[test]
+fn fast_search_equals_reference_on_paired_hands() {
+    // Three to six pairs and trips, the rest random: where the strongest front and
+    // middle of a back, or the rows of the walk's loose bound, would hold the same pair
+    // (the search's bounds pass those), and many backs' bounds are close.
+    let rules = rule_variants();
+    let failures: Vec<String> = (0..4_000u64)
+        .into_par_iter()
+        .filter_map(|i| {
+            let mut rng = sim::Rng::for_item(13, 20, i);
+            let mut ranks: Vec<u8> = (0..13).collect();
+            rng.shuffle(&mut ranks);
+            let mut ids: Vec<u8> = Vec::new();
+            for &r in &ranks[..3 + rng.below(4)] {
+                let mut suits = [0u8, 1, 2, 3];
+                rng.shuffle(&mut suits);
+                let n = (2 + rng.below(2)).min(13 - ids.len());
+                ids.extend(suits[..n].iter().map(|&s| r * 4 + s));
+            }
+            let mut rest: Vec<u8> = (0..52).filter(|c| !ids.contains(c)).collect();
+            rng.shuffle(&mut rest);
+            ids.extend_from_slice(&rest[..13 - ids.len()]);
+            let hand: Vec<Card> = ids.into_iter().map(Card).collect();
+            let r = &rules[i as usize % rules.len()];
+            let top_k = [1, 1, 1, 2, 3, 8][rng.below(6)];
+            let o = Options { opponents: 1 + rng.below(3), top_k, ..Options::default() };
+            same_answer(&hand, &o, r).err()
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} of 4,000 hands differ, e.g. {}", failures.len(), failures[0]);
+}
+
+#[test]
 fn fast_search_equals_reference_on_long_lists() {
     // Long `alternatives` lists reach deep into dominated and tied splits.
     let hands = ["Kd 9h 9s 4c 4d Jh Qs 2c 7h 7s Ac 3d 8c", "2s 2h 3s 3h 4d 4c 5s 5h 6d 6c 7s 7h 9c", "2d 3c 4d Th Tc Jd 7d 9c As Ah Ad Js 6h"];
