@@ -6,9 +6,12 @@
 //! rounding included (the model divides exact integer counts by one total, and rounding
 //! is monotone), and the expectation [`Ev::ev`] only adds and multiplies non-negative
 //! monotone terms, so `ev` computed with a stronger class in any row is never smaller.
-//! Hence `ev(F, M, b)` with `M` the strongest middle a back `b` leaves (disjoint, no
-//! stronger than `b`) and `F` the strongest front disjoint from `b` no stronger than `M`
-//! bounds every split of that back, with no tolerance; a back is skipped only when that
+//! Hence `ev(F, M, b)` with `M` the strongest middle of a split of a back `b` (disjoint,
+//! no stronger than `b`, the front the rest leaves no stronger than it) and `F` the
+//! strongest front of a split of `b` no stronger than `M` bounds every split of that
+//! back, with no tolerance (a front or middle is in exactly one split of a back, the rest
+//! of the cards making the other row, so which are in one is one lookup: the bound never
+//! lets a front and a middle both hold the same pair); a back is skipped only when that
 //! bound is strictly below the current `top_k`-th expectation, so no split that could
 //! enter (or tie into) the result is missed, and the kept splits' expectations are the
 //! same floating-point expression as before.
@@ -21,15 +24,16 @@
 //! each sorted list, so "the strongest subset no stronger than s and disjoint from these
 //! 5 cards" is an OR of five words and a trailing-zero count.
 //!
-//! Backs are taken strongest first. The loose bound of the walk (as middle the weaker of
-//! the back's class and the strongest subset any split can have as middle, the strongest
-//! front of the hand no stronger) is monotone in the back's strength, so the walk stops
-//! at the first back whose loose bound is below the incumbent. Backs of one class hold
+//! Backs are taken strongest first. The loose bound of the walk (as middle the strongest
+//! subset no stronger than the back with a disjoint back at least as strong and no
+//! stronger, as front the strongest with a disjoint middle at least as strong and no
+//! stronger than that one) is monotone in the back's strength, so the walk stops at the
+//! first back whose loose bound is below the incumbent. Backs of one class hold
 //! the same ranks; when the eight cards they leave hold no five of a suit, their splits
 //! are the same up to suits, so only the first of them is searched. A back is searched
 //! best first by its tight bound, as a threshold algorithm over two sorted lists (the
-//! middles it leaves and the fronts it leaves, strongest first, see [`visit`]): a few
-//! steps rather than all 56 middles.
+//! middles and the fronts in its splits, strongest first, see [`visit`]): a few steps
+//! rather than all 56 middles.
 
 use super::model::{class_of, Five, Model, RoleValue};
 use super::{combos, pow, Cand, TopK};
@@ -339,6 +343,116 @@ impl Hand {
         Some((jm, jf))
     }
 
+    /// (strongest middle, strongest front) in a split of back `bi`, as sorted positions
+    /// at or after `start` (no stronger than the back, and before it none in a split)
+    /// and `start3` (before it none in a split): a middle or front in no split (the rest
+    /// of the back's cards would foul with it) is passed, so the bound
+    /// `ev(front, middle, back)` they give knows that a front and a middle cannot both
+    /// hold the same pair.
+    #[inline]
+    fn strongest_split(&mut self, bi: usize, start: usize, start3: usize, model: &Model) -> Option<(usize, usize)> {
+        let c = combos();
+        let rest = 0x1FFF ^ c.five[bi];
+        let sb = self.five[bi].strength;
+        let cards = Cards::of(c.five[bi]);
+        let (mut w, mut live) = (start / 64, !0u64 << (start % 64));
+        let jm = 'middle: loop {
+            if w == W5 {
+                return None;
+            }
+            self.build5(w);
+            let mut free = cards.free(&self.bits5[w]) & live;
+            while free != 0 {
+                let jm = 64 * w + free.trailing_zeros() as usize;
+                if self.s3[c.index[(rest ^ self.msk5[jm]) as usize] as usize] <= self.srt5[jm] {
+                    break 'middle jm;
+                }
+                free &= free - 1;
+            }
+            (w, live) = (w + 1, !0);
+        };
+        let start3 = start3.max(self.fronts_at_most(self.five[self.ord5[jm] as usize].class, model));
+        let (mut w, mut live) = (start3 / 64, !0u64 << (start3 % 64));
+        loop {
+            if w == W3 {
+                return None;
+            }
+            self.build3(w);
+            let mut free = cards.free(&self.bits3[w]) & live;
+            while free != 0 {
+                let jf = 64 * w + free.trailing_zeros() as usize;
+                let m = self.five[c.index[(rest ^ self.msk3[jf]) as usize] as usize].strength;
+                if m <= sb && self.srt3[jf] <= m {
+                    return Some((jm, jf));
+                }
+                free &= free - 1;
+            }
+            (w, live) = (w + 1, !0);
+        }
+    }
+
+    /// The sorted position of a five-card subset at or after `from` at least as strong
+    /// as `s` that holds none of the cards at positions `cards` (the first), if any.
+    #[inline]
+    fn free5_at_least<const N: usize>(&mut self, from: usize, cards: [usize; N], s: u32) -> Option<usize> {
+        let (mut w, mut live) = (from / 64, !0u64 << (from % 64));
+        while w < W5 && self.srt5[(64 * w).max(from)] >= s {
+            self.build5(w);
+            let word = &self.bits5[w];
+            let free = !cards.iter().fold(0, |used, &p| used | word[p]) & live;
+            if free != 0 {
+                let j = 64 * w + free.trailing_zeros() as usize;
+                return (self.srt5[j] >= s).then_some(j);
+            }
+            (w, live) = (w + 1, !0);
+        }
+        None
+    }
+
+    /// The rows of the walk's loose bound for the backs at sorted position `backs` and
+    /// after: `l.m` becomes the first middle at or after it (and `backs`) with a disjoint
+    /// back among those at least as strong, `l.f` the first front at or after it no
+    /// stronger than that middle with a disjoint middle at or after it at least as
+    /// strong, as sorted positions. Every split with such a back has its middle and
+    /// front at or after them (no stronger), so `ev` of their classes and the back's
+    /// bounds it: the middle and the back, the front and the middle cannot share a pair.
+    /// The positions passed hold none for these backs, nor for any weaker ones: the next
+    /// call starts at them; a partner found (`l.back`, `l.middle`) serves again while
+    /// it is among those allowed. False: no split has such a back.
+    fn loose_rows(&mut self, l: &mut LooseRows, backs: usize) -> bool {
+        if l.m < backs {
+            (l.m, l.back) = (backs, None);
+        }
+        loop {
+            if l.m == N5 {
+                return false;
+            }
+            if l.back.is_some_and(|b| b >= backs) {
+                break;
+            }
+            match self.free5_at_least(backs, positions::<5>(self.msk5[l.m]), self.srt5[l.m]) {
+                Some(b) => l.back = Some(b),
+                None => l.m += 1,
+            }
+        }
+        loop {
+            if l.f == N3 {
+                return false;
+            }
+            if self.srt3[l.f] > self.srt5[l.m] {
+                (l.f, l.middle) = (l.f + 1, None);
+                continue;
+            }
+            if l.middle.is_some_and(|x| x >= l.m) {
+                return true;
+            }
+            match self.free5_at_least(l.m, positions::<3>(self.msk3[l.f]), self.srt3[l.f]) {
+                Some(x) => l.middle = Some(x),
+                None => l.f += 1,
+            }
+        }
+    }
+
     /// Whether the eight cards a back leaves hold fewer than five of every suit: then
     /// no middle of theirs is a flush, and their splits' classes depend only on their
     /// ranks.
@@ -411,6 +525,16 @@ impl Cards {
     fn free(&self, word: &[u64; 13]) -> u64 {
         !(word[self.0[0]] | word[self.0[1]] | word[self.0[2]] | word[self.0[3]] | word[self.0[4]])
     }
+}
+
+/// The positions of the `N` cards of `mask`.
+#[inline]
+fn positions<const N: usize>(mut mask: u16) -> [usize; N] {
+    std::array::from_fn(|_| {
+        let p = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        p
+    })
 }
 
 /// Binomial coefficient C(n, k) for the small numbers of the multiset index.
@@ -688,30 +812,22 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
     // in is fixed; a sorted vector's binary searches and shifts were ~8% of the time of
     // the slowest hands, which hold a hundred pending backs).
     let mut pending = std::collections::BinaryHeap::<Pending>::with_capacity(64);
-    let (mut class_start, mut fpos, mut flushless_seen) = (0usize, 0usize, false);
+    let mut flushless_seen = false;
     let mut loose = f64::INFINITY;
     // No split's middle is stronger than `cap` (sorted position of the strongest subset
-    // with a disjoint one at least as strong): the loose bound's middle is the weaker
-    // of the back's class and this one.
+    // with a disjoint one at least as strong). The loose bound's rows: see
+    // `Hand::loose_rows` (sorted positions, which only move on as the backs weaken).
     let cap = h.middle_cap();
-    let cap_front = h.srt3.partition_point(|&x| x > h.srt5[cap]);
+    let mut l = LooseRows { m: cap, f: 0, back: None, middle: None };
     for j in 0..N5 {
         let (bi, s) = (h.ord5[j] as usize, h.srt5[j]);
         if j == 0 || s != h.srt5[j - 1] {
-            class_start = j;
             flushless_seen = false;
-            while fpos < N3 && h.srt3[fpos] > s {
-                fpos += 1;
+            if !h.loose_rows(&mut l, j) {
+                break; // no split has a back this weak
             }
-            if fpos == N3 {
-                break; // no front fits under this back, nor under any weaker one
-            }
-            let cls = h.five[bi].class;
-            let (mcls, mfront) = if j >= cap { (cls, fpos) } else { (h.five[h.ord5[cap] as usize].class, cap_front) };
-            if mfront == N3 {
-                break; // no front fits under any middle
-            }
-            loose = e.ev(e.role(0, h.c3[h.ord3[mfront] as usize]), e.role(1, mcls), e.role(2, cls));
+            let (mcls, fcls) = (h.five[h.ord5[l.m] as usize].class, h.c3[h.ord3[l.f] as usize]);
+            loose = e.ev(e.role(0, fcls), e.role(1, mcls), e.role(2, h.five[bi].class));
             while pending.peek().is_some_and(|p| p.0 >= loose) {
                 let p = pending.pop().unwrap();
                 if p.0 >= bar(&top) {
@@ -733,12 +849,18 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
             }
             flushless_seen = true;
         }
-        let Some((jm, jf)) = h.strongest_rest(bi, class_start.max(cap), e.model) else { continue };
+        // (The loose bound's rows are the first in a split of any back this weak.)
+        let Some((jm, jf)) = h.strongest_split(bi, l.m, l.f, e.model) else { continue };
         let (mi, fi) = (h.ord5[jm] as usize, h.ord3[jf] as usize);
         let tight = e.ev(e.role(0, h.c3[fi]), e.role(1, h.five[mi].class), e.role(2, h.five[bi].class));
         if tight >= bar(&top) {
-            let p = Pending(tight, bi, jm, jf);
-            pending.push(p);
+            pending.push(Pending(tight, bi, jm, jf));
+            // No bar yet: the best back so far is searched for one (the loose bound
+            // rarely falls under these tight bounds soon).
+            if top.items.len() < top.k {
+                let p = pending.pop().unwrap();
+                visit(&mut h, &e, &p, &mut top);
+            }
         }
     }
     while let Some(p) = pending.pop() {
@@ -756,8 +878,8 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
 }
 
 /// Search the splits of a pending back whose expectation can reach the bar, as a
-/// threshold algorithm over two sorted lists: the middles the back leaves, strongest
-/// first (from the strongest, sorted position `p.2`), and the fronts it leaves no
+/// threshold algorithm over two sorted lists: the middles in its splits, strongest
+/// first (from the strongest, sorted position `p.2`), and the fronts in its splits no
 /// stronger than that middle, strongest first (from sorted position `p.3`). Each step
 /// scores the split of the middle at the one cursor and the split of the front at the
 /// other; a split not scored yet has its middle at or after the middle cursor and its
@@ -772,14 +894,20 @@ fn visit(h: &mut Hand, e: &Ev, p: &Pending, top: &mut TopK) {
     let cards = Cards::of(bmask);
     let b = e.role(2, h.five[bi].class);
     let sb = h.five[bi].strength;
-    // Cursors: the current word and its free bits not yet taken.
+    // Cursors: the current word and its free bits not yet taken, and the first sorted
+    // position not skipped (below).
     let (mut wm, mut fm);
     wm = p.2 / 64;
     h.build5(wm);
     fm = cards.free(&h.bits5[wm]) & (!0u64 << (p.2 % 64));
     h.build3(p.3 / 64);
     let (mut wf, mut ff) = (p.3 / 64, cards.free(&h.bits3[p.3 / 64]) & (!0u64 << (p.3 % 64)));
-    let mut last_middle = u16::MAX;
+    let (mut next_m, mut next_f) = (0, 0);
+    // Subsets of one strength hold the same ranks. Middles of the one at the cursor
+    // leave fronts of the same ranks: their splits are the scored one's up to suits
+    // (the same expectation and triple), so they are skipped; fronts likewise, when no
+    // middle of the rest can be a flush (else the middles they leave might differ).
+    let fronts_skip = h.rest_flushless(bi);
     loop {
         while fm == 0 {
             wm += 1;
@@ -787,52 +915,85 @@ fn visit(h: &mut Hand, e: &Ev, p: &Pending, top: &mut TopK) {
                 return;
             }
             h.build5(wm);
-            fm = cards.free(&h.bits5[wm]);
+            fm = cards.free(&h.bits5[wm]) & from_pos(next_m, wm);
         }
-        let mi = h.ord5[64 * wm + fm.trailing_zeros() as usize] as usize;
+        // A middle or a front is in one split of the back (the rest makes the other
+        // row); a fouled one, in none: the cursors pass it. (Every split is then scored
+        // at both cursors.)
+        let jm = 64 * wm + fm.trailing_zeros() as usize;
+        let mi = h.ord5[jm] as usize;
+        let f2 = c.index[(rest ^ h.msk5[jm]) as usize] as usize;
+        if h.s3[f2] > h.srt5[jm] {
+            fm &= fm - 1;
+            continue;
+        }
         // Fronts stronger than the middle at the cursor are in no split left: such a
         // split's middle is no stronger than that middle (fouled), or was scored.
-        let fi = loop {
+        let (jf, m2) = loop {
             while ff == 0 {
                 wf += 1;
                 if wf == W3 {
                     return;
                 }
                 h.build3(wf);
-                ff = cards.free(&h.bits3[wf]);
+                ff = cards.free(&h.bits3[wf]) & from_pos(next_f, wf);
             }
             let jf = 64 * wf + ff.trailing_zeros() as usize;
-            if h.srt3[jf] <= h.five[mi].strength {
-                break h.ord3[jf] as usize;
+            if h.srt3[jf] <= h.srt5[jm] {
+                let m2 = c.index[(rest ^ h.msk3[jf]) as usize] as usize;
+                if h.five[m2].strength <= sb && h.srt3[jf] <= h.five[m2].strength {
+                    break (jf, m2);
+                }
             }
             ff &= ff - 1;
         };
-        fm &= fm - 1;
-        ff &= ff - 1;
+        (next_m, fm) = (jm + 1, fm & (fm - 1));
+        while next_m < N5 && h.srt5[next_m] == h.srt5[jm] {
+            next_m += 1;
+        }
+        fm &= from_pos(next_m, wm);
+        let fi = h.ord3[jf] as usize;
+        (next_f, ff) = (jf + 1, ff & (ff - 1));
+        if fronts_skip {
+            while next_f < N3 && h.srt3[next_f] == h.srt3[jf] {
+                next_f += 1;
+            }
+            ff &= from_pos(next_f, wf);
+        }
         let (m, f) = (e.role(1, h.five[mi].class), e.role(0, h.c3[fi]));
         if top.items.len() == top.k && e.ev(f, m, b) < top.items[top.k - 1].ev {
             return;
         }
-        // The split of the middle at the cursor; a middle of the class just scored holds
-        // the same ranks and leaves a front of the same ranks: the same split up to suits.
-        let f2 = c.index[(rest ^ c.five[mi]) as usize] as usize;
-        let repeat = h.five[mi].class == last_middle;
-        last_middle = h.five[mi].class;
-        if !repeat && h.s3[f2] <= h.five[mi].strength {
-            let ev = e.ev(e.role(0, h.c3[f2]), m, b);
-            top.offer(Cand { ev, split: (bi, mi, f2), triple: (h.s3[f2], h.five[mi].strength, sb) });
-        }
-        // The split of the front at the cursor.
-        let m2 = c.index[(rest ^ c.three[fi]) as usize] as usize;
-        if h.five[m2].strength <= sb && h.s3[fi] <= h.five[m2].strength {
-            let ev = e.ev(f, e.role(1, h.five[m2].class), b);
-            top.offer(Cand { ev, split: (bi, m2, fi), triple: (h.s3[fi], h.five[m2].strength, sb) });
-        }
+        // The splits of the middle and of the front at the cursors.
+        let ev = e.ev(e.role(0, h.c3[f2]), m, b);
+        top.offer(Cand { ev, split: (bi, mi, f2), triple: (h.s3[f2], h.srt5[jm], sb) });
+        let ev = e.ev(f, e.role(1, h.five[m2].class), b);
+        top.offer(Cand { ev, split: (bi, m2, fi), triple: (h.s3[fi], h.five[m2].strength, sb) });
     }
 }
 
-/// A back waiting to be searched, by its bound: (bound, back, sorted position of the
-/// strongest middle it leaves, the strongest front it leaves).
+/// The bits of a bitset word `w` at sorted positions `pos` and after.
+#[inline]
+fn from_pos(pos: usize, w: usize) -> u64 {
+    match pos.saturating_sub(64 * w) {
+        0 => !0,
+        k if k < 64 => !0 << k,
+        _ => 0,
+    }
+}
+
+/// The rows of the walk's loose bound, as sorted positions (see [`Hand::loose_rows`]),
+/// and the partners that showed them in a split: a back disjoint from the middle, at
+/// least as strong, and a middle disjoint from the front, at least as strong.
+struct LooseRows {
+    m: usize,
+    f: usize,
+    back: Option<usize>,
+    middle: Option<usize>,
+}
+
+/// A back waiting to be searched, by its bound: (bound, back, sorted positions of the
+/// strongest middle and of the strongest front in its splits).
 struct Pending(f64, usize, usize, usize);
 
 impl PartialEq for Pending {
