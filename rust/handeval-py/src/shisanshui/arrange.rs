@@ -126,9 +126,12 @@ fn ssw_arrange_many(
     let done = if o.samples == 0 {
         chunked(py, &good, chunk_size(0), run)?
     } else {
-        // Each hand is long: one worker call per hand, interruptible while it runs.
+        // Each hand is long: one worker call per hand, interruptible while it runs, and
+        // signals checked between hands too (a hand can end within one poll interval:
+        // then the wait never timed out to look).
         let mut out = Vec::with_capacity(good.len());
         for &c in &good {
+            py.check_signals()?;
             let (cards, o2, r2) = (c.clone(), o.clone(), rules.clone());
             out.push(interruptible(py, move || arr::arrange(&cards, &o2, &r2))?);
         }
