@@ -134,7 +134,6 @@ struct Hand {
     built5: usize,
     bits3: [[u64; 13]; W3],
     built3: usize,
-    /// The sort key of every five-card subset (its class's rank under the rules).
     /// Per front (`combos().three` order), the sum of its cards' terms as the three
     /// lowest cards of a five-card subset's rank multiset index (below 2^13).
     low3: [u16; N3],
@@ -796,7 +795,7 @@ pub(super) fn subset_classes(cards: &[Card; 13], model: &Model) -> (Vec<u16>, Ve
 /// exhaustive search's, with the same split reported for each triple.
 pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -> Vec<Cand> {
     thread_local! {
-        // One Hand per thread, reused: its 14 KB are not zeroed and allocated per call.
+        // One Hand per thread, reused: its ~50 KB are not zeroed and allocated per call.
         static SPARE: std::cell::Cell<Option<Box<Hand>>> = const { std::cell::Cell::new(None) };
     }
     let mut h = SPARE.take().unwrap_or_else(Hand::empty);
