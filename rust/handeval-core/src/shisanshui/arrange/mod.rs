@@ -200,9 +200,9 @@ fn split_rows(cards: &[Card; 13], (b, m, f): (usize, usize, usize)) -> [Vec<Card
 }
 
 impl Subsets {
+    /// `cards`: distinct (every caller has checked or dealt them).
     fn new(cards: &[Card; 13], rules: &Rules) -> Subsets {
-        let mut sorted = *cards;
-        sorted.sort_unstable();
+        let sorted = sorted_by_id(cards);
         let c = combos();
         let std5: Vec<u32> = c.five.iter().map(|&m| strength5(&pick::<5>(&sorted, m))).collect();
         let std3: Vec<u32> = c.three.iter().map(|&m| strength3(&pick::<3>(&sorted, m))).collect();
