@@ -210,6 +210,16 @@ native_class! {
             crate::game_common::check(py, self.apply(action))
         }
 
+        /// The state as seat ``seat`` sees it, as a dict (docs/grpc.md "Seat views"): the
+        /// fields of ``to_dict()`` with the others' ``hands`` and ``held`` None, the choices
+        /// of the seat to move (``legal_plays``, ``legal_actions``, ``may_pass``) only on the
+        /// viewer's turn, plus ``counts`` (cards left per seat) and ``viewer``.
+        fn view<'py>(slf: &Bound<'py, Self>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+            let me = slf.get();
+            let counts = (0..4).map(|s| me.inner.held(s).len()).collect();
+            crate::game_common::seat_view(Self::to_dict(slf)?, seat, me.inner.turn, counts, &["hands", "held"], &["legal_plays", "legal_actions", "may_pass"])
+        }
+
         /// Settle from the record (RULES 3.7, then the cap): the places are derived (once
         /// decided, the players still holding cards follow in turn order); ``escaped``
         /// abandons the game.
