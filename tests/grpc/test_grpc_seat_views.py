@@ -342,4 +342,4 @@ def test_viewer_out_of_range_is_named():
     assert err.field == "items[0].game.viewer" and err.reason == common_pb2.ERROR_REASON_OUT_OF_RANGE
     rec = dc.DachuGameRecord(hands=[C(h) for h in deal(rng, 4)], viewer=4)
     err = dc_state(rec)
-    assert err.field == "items[0].game.viewer"
+    assert err.field == "items[0].game.viewer" and err.reason == common_pb2.ERROR_REASON_OUT_OF_RANGE

@@ -470,7 +470,7 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules) -> Result<pb::dachu
         Some(Item::Calling(q)) => Out::Calling(state::calling_msg(&calling_query(q, rules, "calling")?)),
         Some(Item::Game(r)) => {
             let replayed = replay(r, rules, "game")?;
-            let viewer = r.viewer.map(|v| seat(v, "viewer")).transpose().map_err(under("game"))?;
+            let viewer = r.viewer.map(|v| seat(v, "viewer").map_err(|e| e.because(Reason::OutOfRange))).transpose().map_err(under("game"))?;
             Out::Game(state::game_msg(&replayed, viewer))
         }
         None => return Err(fail("", "set one of play, legal_plays, timeout_play, deal, calling, game", Reason::Invalid)),
