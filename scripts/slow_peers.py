@@ -348,19 +348,55 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
+def _sized_garbage(rng: random.Random) -> bytes:
+    """Random bytes of a log-uniform size from 1 byte to 4 MiB (large ones are a random
+    block repeated: the size, not the randomness, is what costs memory)."""
+    n = int(2 ** rng.uniform(0, 22))
+    block = bytes(rng.getrandbits(8) for _ in range(min(n, 4096)))
+    return (block * (n // len(block) + 1))[:n]
+
+
 def run_memory(a, target: str, pid: int) -> None:
-    rng = random.Random(7)
+    """Garbage calls of every size over the methods, from 4 client threads (a new
+    connection every 100 calls); the server's RSS at every tenth."""
     marks = []
     step = max(1, a.calls // 10)
+    done = [0]
+    lock = threading.Lock()
     t0 = time.monotonic()
-    with grpc.insecure_channel(target) as ch:
-        for i in range(1, a.calls + 1):
-            garbage_call(ch, GARBAGE_METHODS[i % len(GARBAGE_METHODS)], rng)
-            if i % step == 0:
-                marks.append((i, rss_mb(pid)))
-            if time.monotonic() - t0 > a.limit:
-                break
-    print("garbage calls → server RSS (MB): " + ", ".join(f"{i}: {m:.0f}" for i, m in marks))
+
+    def client(seed):
+        rng = random.Random(seed)
+        while time.monotonic() - t0 < a.limit:
+            with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+                for _ in range(100):
+                    with lock:
+                        if done[0] >= a.calls:
+                            return
+                        done[0] += 1
+                        i = done[0]
+                    method = GARBAGE_METHODS[i % len(GARBAGE_METHODS)]
+                    data = _sized_garbage(rng)
+                    try:
+                        if "Reflection" in method:
+                            for _ in ch.stream_stream(method, request_serializer=None, response_deserializer=None)(
+                                    iter([data]), timeout=10):
+                                pass
+                        else:
+                            ch.unary_unary(method, request_serializer=None, response_deserializer=None)(data, timeout=10)
+                    except grpc.RpcError:
+                        pass
+                    if i % step == 0:
+                        marks.append((i, rss_mb(pid)))
+
+    workers = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(a.limit)
+    marks.sort()
+    print("garbage calls → server RSS (MB): " + ", ".join(f"{i}: {m:.0f}" for i, m in marks)
+          + f"; {time.monotonic() - t0:.0f} s; flags: {' '.join(a.serve_args) or 'defaults'}")
 
 
 def threads(pid: int) -> int:

@@ -17,7 +17,8 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
-from handeval.server.admission import Admission, ConnectionJanitor, HandlerCapture, add_wrapped, janitor_supported
+from handeval.server.admission import (Admission, ConnectionJanitor, HandlerCapture, add_wrapped, janitor_supported,
+                                       open_connections)
 from handeval.server.config import (EXIT_STARTUP, ServerConfig, StartupError, check_port_free, is_loopback,
                                     log_report, setup_logging)
 from handeval.server.service import HandevalService, add_to_server
@@ -208,6 +209,10 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
         port = server.add_secure_port(address, creds) if creds else server.add_insecure_port(address)
     except RuntimeError as e:  # raced with another process after check_port_free
         raise StartupError(f"gRPC cannot listen on {address} (--host, --port): {e}") from None
+    if janitor_on:
+        # the janitor's first look, in the loop's default executor: its thread starts
+        # now, not later while serving
+        await asyncio.get_running_loop().run_in_executor(None, open_connections, {port})
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
