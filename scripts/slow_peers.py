@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import math
 import os
 import random
 import resource
@@ -348,35 +349,36 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-def _sized_garbage(rng: random.Random) -> bytes:
-    """Random bytes of a log-uniform size from 1 byte to 4 MiB (large ones are a random
+def _sized_garbage(rng: random.Random, most: int) -> bytes:
+    """Random bytes of a log-uniform size from 1 byte to ``most`` (large ones are a random
     block repeated: the size, not the randomness, is what costs memory)."""
-    n = int(2 ** rng.uniform(0, 22))
+    n = int(2 ** rng.uniform(0, math.log2(most)))
     block = bytes(rng.getrandbits(8) for _ in range(min(n, 4096)))
     return (block * (n // len(block) + 1))[:n]
 
 
 def run_memory(a, target: str, pid: int) -> None:
     """Garbage calls of every size over the methods, from 4 client threads (a new
-    connection every 100 calls); the server's RSS at every tenth."""
+    connection every 100 calls), in ten rounds; the server's RSS after each round, once
+    its calls are answered (what it keeps, not what it holds for calls in flight)."""
     marks = []
-    step = max(1, a.calls // 10)
+    t0 = time.monotonic()
     done = [0]
     lock = threading.Lock()
-    t0 = time.monotonic()
 
-    def client(seed):
+    def client(seed, until):
         rng = random.Random(seed)
         while time.monotonic() - t0 < a.limit:
             with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
                 for _ in range(100):
                     with lock:
-                        if done[0] >= a.calls:
+                        if done[0] >= until:
                             return
                         done[0] += 1
                         i = done[0]
-                    method = GARBAGE_METHODS[i % len(GARBAGE_METHODS)]
-                    data = _sized_garbage(rng)
+                    methods = a.method or GARBAGE_METHODS
+                    method = methods[i % len(methods)]
+                    data = _sized_garbage(rng, a.garbage_bytes)
                     try:
                         if "Reflection" in method:
                             for _ in ch.stream_stream(method, request_serializer=None, response_deserializer=None)(
@@ -386,15 +388,16 @@ def run_memory(a, target: str, pid: int) -> None:
                             ch.unary_unary(method, request_serializer=None, response_deserializer=None)(data, timeout=10)
                     except grpc.RpcError:
                         pass
-                    if i % step == 0:
-                        marks.append((i, rss_mb(pid)))
 
-    workers = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(4)]
-    for w in workers:
-        w.start()
-    for w in workers:
-        w.join(a.limit)
-    marks.sort()
+    for r in range(1, 11):
+        until = a.calls * r // 10
+        workers = [threading.Thread(target=client, args=(r * 10 + k, until), daemon=True) for k in range(4)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(a.limit)
+        time.sleep(1.5)  # the server's next janitor tick
+        marks.append((done[0], rss_mb(pid)))
     print("garbage calls → server RSS (MB): " + ", ".join(f"{i}: {m:.0f}" for i, m in marks)
           + f"; {time.monotonic() - t0:.0f} s; flags: {' '.join(a.serve_args) or 'defaults'}")
 
@@ -417,6 +420,8 @@ def main() -> int:
     p.add_argument("--interval", type=float, default=30.0, help="idle: seconds between calls")
     p.add_argument("--minutes", type=float, default=10.0, help="idle: how long")
     p.add_argument("--calls", type=int, default=20000, help="memory: garbage calls")
+    p.add_argument("--method", action="append", help="memory: only this method (repeatable)")
+    p.add_argument("--garbage-bytes", type=int, default=4 << 20, help="memory: largest garbage request")
     p.add_argument("--show-log", type=int, default=0, help="attacks: print the server log's last N characters")
     p.add_argument("--sockets", type=int, default=3000)
     p.add_argument("--frames", choices=("none", "preface", "preface+ack"), default="preface")

@@ -280,3 +280,27 @@ def test_a_client_keeps_its_connection_while_never_called_connections_are_closed
         if slow is not None:
             slow.close()
         s.close()
+
+
+def test_calls_without_the_token_are_refused_at_their_headers(tmp_path):
+    """With a token configured, calls without it are refused UNAUTHENTICATED as soon as
+    their headers arrive, not once a request that may never come has arrived: 10 such
+    calls on a 5-call limit do not keep a client with the token out."""
+    s = ServerProcess(tmp_path, "--max-concurrent-rpcs", "5", "--max-request-wait", "60",
+                      env={"HANDEVAL_TOKEN": "sesame"}, metrics=False)
+    c = None
+    try:
+        s.wait_serving()
+        c = RawConnection("127.0.0.1", s.port)
+        assert c.open_slow_calls(10, EVALUATE) == 10
+        wait_for(lambda: len(c.ended) == 10, what="the calls without a token to be refused", server=s)
+        with s.channel() as ch:
+            out = handeval_pb2_grpc.HandevalStub(ch).Evaluate(
+                TINY, timeout=10, metadata=(("authorization", "Bearer sesame"),))
+            assert out.shisanshui.results
+        no_traceback(s)
+        assert s.terminate() == 0
+    finally:
+        if c is not None:
+            c.close()
+        s.close()

@@ -333,6 +333,39 @@ def close_connection(fd: int, inode: int) -> bool:
             os.close(dup)
 
 
+#: Allocations at least this large get their own memory map, returned to the system
+#: when freed. glibc's default threshold (128 KiB) rises up to 32 MiB with every such
+#: block freed, after which the megabyte-sized buffers of large requests come from the
+#: heap and fragment it: RSS then grows with every flood of large requests.
+MMAP_THRESHOLD = 256 * 1024
+
+
+def _glibc():
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim, mallopt = libc.malloc_trim, libc.mallopt
+    except (OSError, AttributeError):
+        return None, None
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    return trim, mallopt
+
+
+def bound_memory() -> Optional[Callable[[], None]]:
+    """On glibc: fixes the mmap threshold (:data:`MMAP_THRESHOLD`) and returns a function
+    that gives the heap's free memory back to the system (``malloc_trim``), for the
+    janitor's tick; None on another C library."""
+    trim, mallopt = _glibc()
+    if trim is None:
+        return None
+    M_MMAP_THRESHOLD = -3
+    mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+    return lambda: trim(0) and None
+
+
 def janitor_supported() -> bool:
     return os.path.exists("/proc/self/net/tcp") and os.path.isdir("/proc/self/fd")
 

@@ -18,7 +18,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
 from handeval.server.admission import (Admission, ConnectionJanitor, HandlerCapture, add_wrapped, janitor_supported,
-                                       open_connections)
+                                       bound_memory, open_connections)
 from handeval.server.config import (EXIT_STARTUP, ServerConfig, StartupError, check_port_free, is_loopback,
                                     log_report, setup_logging)
 from handeval.server.service import HandevalService, add_to_server
@@ -189,6 +189,7 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     )
     service = HandevalService(config, executor)
     gate = service.gate
+    release_free_memory = bound_memory()
     janitor_on = config.max_first_call_wait > 0 and janitor_supported()
     admission = Admission(config.max_request_wait, config.max_calls_per_peer, track_connections=janitor_on)
     # the generated registration, but bad bytes → INVALID_ARGUMENT, and every handler
@@ -230,7 +231,8 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
         loop.add_signal_handler(sig, stopping.set)
     watcher = asyncio.ensure_future(_watch_parent(parent_pid, stopping)) if parent_pid else None
     janitor = asyncio.ensure_future(ConnectionJanitor(
-        admission, [port], config.max_first_call_wait if janitor_on else 0, ticks=[log_report]).run())
+        admission, [port], config.max_first_call_wait if janitor_on else 0,
+        ticks=[log_report] + ([release_free_memory] if release_free_memory else [])).run())
     await stopping.wait()
     if watcher is not None:
         watcher.cancel()
