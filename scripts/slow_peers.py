@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import inspect
 import math
 import os
 import random
@@ -200,14 +201,22 @@ ATTACKS: List[Tuple[str, Callable[[str, threading.Event], None]]] = [
 
 
 def all_attacks() -> List[Tuple[str, Callable[[str, threading.Event], None]]]:
-    """This module's attacks, then scripts/attacks_work.py's ``ATTACKS`` when it exists."""
+    """This module's attacks, then scripts/attacks_work.py's ``ATTACKS`` when it exists
+    (a list of (name, attack) pairs or a dict; an attack that also takes a duration gets
+    one longer than any probe: ``stop`` ends it)."""
     out = list(ATTACKS)
     work = Path(__file__).with_name("attacks_work.py")
-    if work.exists():
-        spec = importlib.util.spec_from_file_location("attacks_work", work)
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-        out += list(module.ATTACKS)
+    if not work.exists():
+        return out
+    spec = importlib.util.spec_from_file_location("attacks_work", work)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["attacks_work"] = module
+    spec.loader.exec_module(module)
+    pairs = module.ATTACKS.items() if isinstance(module.ATTACKS, dict) else module.ATTACKS
+    for name, fn in pairs:
+        if len(inspect.signature(fn).parameters) > 2:
+            fn = (lambda f: lambda target, stop: f(target, stop, 3600.0))(fn)
+        out.append((name, fn))
     return out
 
 

@@ -304,3 +304,55 @@ def test_calls_without_the_token_are_refused_at_their_headers(tmp_path):
         if c is not None:
             c.close()
         s.close()
+
+
+def test_peer_addresses_as_grpc_and_proc_write_them():
+    from handeval.server.admission import _proc_address, peer_address
+
+    assert peer_address("ipv4:127.0.0.1:5000") == ("127.0.0.1", 5000)
+    assert peer_address("ipv6:[::1]:443") == ("::1", 443)
+    assert peer_address("ipv6:[::ffff:127.0.0.2]:7") == ("127.0.0.2", 7)  # v4-mapped: the v4 address
+    assert peer_address("unix:/tmp/s") is None
+    assert _proc_address("0100007F:1F90") == ("127.0.0.1", 8080)
+    assert _proc_address("00000000000000000000000001000000:0050") == ("::1", 80)
+
+
+def test_janitor_closes_only_connections_without_a_complete_request():
+    """The janitor's sweep on real sockets (a socketpair per connection) and a given
+    clock: a connection is shut down once it is ``first_call_wait`` old without a
+    complete request or a call in progress; served or busy ones are kept."""
+    import os
+
+    from handeval.server.admission import Admission, ConnectionJanitor, _Connection
+
+    admission = Admission(5.0, 0, track_connections=True)
+    janitor = ConnectionJanitor(admission, [1], first_call_wait=4.0)
+    pairs = {name: socket.socketpair() for name in ("silent", "served", "busy")}
+    try:
+        addresses = {name: ("127.0.0.1", 1000 + i) for i, name in enumerate(pairs)}
+        conns = {addresses[n]: (p[0].fileno(), os.fstat(p[0].fileno()).st_ino) for n, p in pairs.items()}
+        admission.connections[addresses["served"]] = served = _Connection()
+        served.served = True
+        admission.connections[addresses["busy"]] = busy = _Connection()
+        busy.active = 1
+        assert janitor.sweep(0.0, conns) == 0  # first seen now
+        assert janitor.sweep(3.9, conns) == 0  # not old enough
+        assert janitor.sweep(4.0, conns) == 1
+        for name, (_, peer) in pairs.items():
+            peer.setblocking(False)
+            try:
+                ended = peer.recv(1) == b""
+            except BlockingIOError:
+                ended = False
+            assert ended == (name == "silent"), name
+        # a connection gone from the process is forgotten (its address may be reused)
+        del conns[addresses["silent"]]
+        busy.active = 0
+        del conns[addresses["busy"]]
+        janitor.sweep(5.0, conns)
+        assert set(janitor.first_seen) == {addresses["served"]}
+        assert set(admission.connections) == {addresses["served"]}
+    finally:
+        for a, b in pairs.values():
+            a.close()
+            b.close()

@@ -43,6 +43,8 @@ KEEPALIVE_TIME_S, KEEPALIVE_TIMEOUT_S = 60, 20
 #: Clients may send keepalive pings this often, with or without calls (gRPC's default
 #: allows one per 5 min and closes the connection of a client that pings more often).
 CLIENT_PING_MIN_INTERVAL_S = 10
+#: Calls gRPC core queues before the server takes them up (see server_options).
+PENDING_CALLS = 4096
 #: File descriptors kept for other uses than client connections (listeners, metrics,
 #: logs, the Python runtime).
 FD_RESERVE = 64
@@ -138,6 +140,12 @@ def server_options(config: ServerConfig, reuse_port: bool, max_connections: int)
         ("grpc.keepalive_permit_without_calls", 1),
         # One connection cannot take every call slot: the client queues its calls beyond.
         ("grpc.max_concurrent_streams", config.max_streams_per_connection),
+        # Calls arrived but not yet taken up by the server (gRPC's default 1,000, beyond
+        # which it cancels arriving calls, anyone's): a burst of 200 connections × 16
+        # streams from one address then waits to be refused instead of getting other
+        # clients' calls cancelled.
+        ("grpc.server.max_pending_requests", PENDING_CALLS),
+        ("grpc.server.max_pending_requests_hard_limit", 2 * PENDING_CALLS),
     ]
     if config.max_connection_idle > 0:
         options.append(("grpc.max_connection_idle_ms", ms(config.max_connection_idle)))
