@@ -33,6 +33,8 @@ import grpc
 
 log = logging.getLogger("handeval.server")
 
+_timeout = getattr(asyncio, "timeout", None)
+
 #: How often the janitor looks at the process's connections.
 JANITOR_PERIOD_S = 1.0
 
@@ -117,7 +119,10 @@ class Admission:
         """The next message's bytes (grpc.aio.EOF at the end of the requests), within
         ``--max-request-wait``."""
         try:
-            return await asyncio.wait_for(context.read(), self.max_request_wait)
+            if _timeout is None:  # Python 3.10
+                return await asyncio.wait_for(context.read(), self.max_request_wait)
+            async with _timeout(self.max_request_wait):  # no task per read, unlike wait_for
+                return await context.read()
         except asyncio.TimeoutError:
             await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
                                 f"the {what} did not arrive within the server's --max-request-wait "
