@@ -212,6 +212,12 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
         "Check": "grpc.health.v1.HealthCheckRequest", "Watch": "grpc.health.v1.HealthCheckRequest",
         "ServerReflectionInfo": "grpc.reflection.v1alpha.ServerReflectionRequest"})
 
+    # Before the port listens: a SIGTERM from then on is a graceful stop, even one that
+    # comes while the server is still starting.
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stopping.set)
     address = f"{config.host}:{config.port}"
     creds = server_credentials(config)
     try:
@@ -221,7 +227,7 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     if janitor_on:
         # the janitor's first look, in the loop's default executor: its thread starts
         # now, not later while serving
-        await asyncio.get_running_loop().run_in_executor(None, open_connections, {port})
+        await loop.run_in_executor(None, open_connections, {port})
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -233,10 +239,6 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
              str(creds is not None).lower(), str(bool(config.tls_client_ca)).lower(),
              str(bool(config.token)).lower(), threads, max_connections)
 
-    stopping = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stopping.set)
     watcher = asyncio.ensure_future(_watch_parent(parent_pid, stopping)) if parent_pid else None
     janitor = asyncio.ensure_future(ConnectionJanitor(
         admission, [port], config.max_first_call_wait if janitor_on else 0,
