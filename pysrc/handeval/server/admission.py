@@ -149,7 +149,7 @@ class Admission:
                 request = decode(await self.read_request(context, what))
                 if conn is not None:
                     conn.served = True
-                if not isinstance(request, bytes) and request is _BAD:
+                if request is _BAD:
                     await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the request is no valid {what}")
             except BaseException:
                 self._leave(ip, conn)
