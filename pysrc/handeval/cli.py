@@ -829,7 +829,8 @@ def _build_parser():
     add_serve_arguments(v)
     v.set_defaults(func=_cmd_serve)
 
-    k = cmd(sub, "call", _cmd_call, "call the gRPC service with a JSON request, print the JSON answer")
+    k = cmd(sub, "call", _cmd_call, "call the gRPC service with a JSON request, print the JSON answer (indented; "
+                                    "with --json on one line, and a failure as a JSON object on stdout)")
     k.add_argument("rpc", choices=["Evaluate", "Compare", "Settle", "Arrange"])
     k.add_argument("request", help='proto3 JSON, e.g. \'{"shisanshui": {"items": [{"row": {"cards": ["As", "Ks", "Qs"]}}]}}\'; "-" reads stdin')
     k.add_argument("--target", default="127.0.0.1:50051", help="host:port (default 127.0.0.1:50051)")
@@ -839,8 +840,9 @@ def _build_parser():
 
     # prefix_chars="\0": every flag after bench-load goes to handeval.load.run unparsed.
     b = sub.add_parser("bench-load", add_help=False, prefix_chars="\0",
-                       help="Locust load test of the gRPC service, headless (needs handeval[load]; loopback "
-                            "only, bounded; --help for its flags)")
+                       help="Locust load test of the gRPC service, headless (needs the load extra: pip install "
+                            "'.[load]' in a checkout, 'handeval[load]' beside a wheel; loopback only, bounded; "
+                            "--help for its flags)")
     b.add_argument("args", nargs="*")
     b.set_defaults(func=_cmd_bench_load)
     _add_rules_options({"shisanshui": sub, "tienlen": tls, "dachu": dcs})
