@@ -432,7 +432,7 @@ def test_capacity_is_the_fastest_step_within_the_slo():
     from handeval.load.run import capacity, sweep_users
 
     assert sweep_users(256) == [1, 2, 4, 8, 16, 32, 64, 128, 256] and sweep_users(12) == [1, 2, 4, 8, 12]
-    assert sweep_users(1) == [1]
+    assert sweep_users(1) == [1] and sweep_users(100, 26) == [26, 52, 100] and sweep_users(10, 26) == [10]
 
     def step(users, rps, p99, cores, failures=0):
         return {"users": users, "requests": 100, "failures": failures, "requests_per_s": rps, "items_per_s": 2 * rps,

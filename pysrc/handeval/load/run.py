@@ -8,8 +8,9 @@ one per core); for many machines run Locust's master and workers yourself
 (docs/benchmarks.md, deploy/k8s/load/locust.yaml). Arguments after -- go to Locust as they
 are.
 
---sweep steps the offered load (users: 1, 2, 4, ... up to --max-users, --run-time seconds
-each) until the p99 latency breaks --slo-p99-ms, prints each step's throughput, p50/p99 and
+--sweep steps the offered load (users: the mix's total weight, so that every scenario has
+its share, then twice, four times, ... up to --max-users; --run-time seconds each) until
+the p99 latency breaks --slo-p99-ms, prints each step's throughput, p50/p99 and
 the server's CPU, then the capacity: the highest throughput whose p99 stays under the SLO,
 per server core (--plot draws latency against throughput: the knee).
 """
@@ -71,8 +72,8 @@ def build_parser(prog: str = "handeval bench-load") -> argparse.ArgumentParser:
       help="process id of the target server on this machine: its CPU is measured (--spawn-server does it)")
     g = p.add_argument_group("capacity sweep")
     g.add_argument("--sweep", action="store_true",
-                   help="step the users 1, 2, 4, ... (--run-time seconds each) until p99 breaks the SLO; print the "
-                        "capacity per server core")
+                   help="step the users (the mix's total weight, then doubled at each step; --run-time seconds "
+                        "each) until p99 breaks the SLO; print the capacity per server core")
     g.add_argument("--slo-p99-ms", type=float, default=20.0, help="the p99 latency objective of --sweep (default 20 ms)")
     g.add_argument("--max-users", type=int, default=256, help="the last step of --sweep at most (default 256)")
     g.add_argument("--server-cores", type=float, default=None,
@@ -245,9 +246,9 @@ def _cost(cpu_s: float, requests: int, seconds: float) -> dict:
 
 # ---------------------------------------------------------------- capacity sweep
 
-def sweep_users(max_users: int) -> List[int]:
-    """1, 2, 4, ... up to ``max_users`` (itself the last step)."""
-    out, u = [], 1
+def sweep_users(max_users: int, start: int = 1) -> List[int]:
+    """``start``, twice it, four times, ... up to ``max_users`` (itself the last step)."""
+    out, u = [], max(1, min(start, max_users))
     while u < max_users:
         out.append(u)
         u *= 2
@@ -322,7 +323,10 @@ def _sweep_one(args, kind: str, prog: str) -> Dict[str, Any]:
         pid = server.proc.pid if server else args.server_pid
         above = 0
         print_steps([])
-        for users in sweep_users(args.max_users):
+        # The first step gives each scenario of the mix its weight in users (so every
+        # scenario runs at every step: the same mix throughout); then it doubles.
+        start = sum(w for _, w, _ in scenarios.parse_mix(args.mix))
+        for users in sweep_users(args.max_users, start):
             r = run_once(args, users, pid)
             _cleanup()
             if r is None:
@@ -343,7 +347,9 @@ def _sweep_one(args, kind: str, prog: str) -> Dict[str, Any]:
 
 def sweep(args, prog: str) -> int:
     kinds = [args.server_kind] + (["floor"] if args.sweep_floor and args.server_kind != "floor" else [])
-    print(f"sweep of mix {args.mix}: users 1, 2, 4, ... up to {args.max_users}, {args.run_time:g} s each, "
+    start = sum(w for _, w, _ in scenarios.parse_mix(args.mix))
+    print(f"sweep of mix {args.mix}: users {', '.join(map(str, sweep_users(args.max_users, start)))} at most, "
+          f"{args.run_time:g} s each, "
           f"SLO p99 <= {args.slo_p99_ms:g} ms; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     results = []
     for kind in kinds:
