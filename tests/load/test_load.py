@@ -444,3 +444,16 @@ def test_capacity_is_the_fastest_step_within_the_slo():
     assert c["users"] == 4 and c["requests_per_s"] == 700 and c["per_core"] == {
         "requests_per_s": 875.0, "items_per_s": 1750.0, "games_per_s": None}
     assert capacity([step(1, 10, 25, 0.1)], 20.0) is None
+
+
+def test_sweep_plan_steps_users_or_the_rate_of_the_whole_mix():
+    from handeval.load.run import build_parser, sweep_plan
+
+    weight = sum(s.weight for s in scenarios.SCENARIOS.values())
+    by_rate = build_parser().parse_args(["--sweep", "--sweep-by", "rate", "--sweep-start-rate", "0.5",
+                                         "--sweep-steps", "4"])
+    assert sweep_plan(by_rate) == [(weight, 0.5), (weight, 1.0), (weight, 2.0), (weight, 4.0)]
+    by_users = build_parser().parse_args(["--sweep", "--mix", "tienlen.flow=3", "--max-users", "20"])
+    assert sweep_plan(by_users) == [(3, 0.0), (6, 0.0), (12, 0.0), (20, 0.0)]
+    r = bench_load("--sweep", "--sweep-by", "rate", "--sweep-start-rate", "0", "--target", "127.0.0.1:1")
+    assert r.returncode == 2 and "--sweep-start-rate" in r.stderr

@@ -76,6 +76,13 @@ def build_parser(prog: str = "handeval bench-load") -> argparse.ArgumentParser:
                         "each) until p99 breaks the SLO; print the capacity per server core")
     g.add_argument("--slo-p99-ms", type=float, default=20.0, help="the p99 latency objective of --sweep (default 20 ms)")
     g.add_argument("--max-users", type=int, default=256, help="the last step of --sweep at most (default 256)")
+    g.add_argument("--sweep-by", choices=("users", "rate"), default="users",
+                   help="what --sweep steps: the users sending back to back (default), or the rate: the mix's "
+                        "total weight in users, each paced at --sweep-start-rate units/s, doubled at each step "
+                        "(an open loop: the offered load does not wait for the answers)")
+    g.add_argument("--sweep-start-rate", type=float, default=1.0,
+                   help="with --sweep-by rate: units per second per user of the first step (default 1)")
+    g.add_argument("--sweep-steps", type=int, default=12, help="with --sweep-by rate: at most this many steps (default 12)")
     g.add_argument("--server-cores", type=float, default=None,
                    help="with --sweep against a server whose CPU cannot be measured here (another machine, a "
                         "cluster): the cores it has (replicas x CPU limit); the capacity is divided by them")
@@ -103,6 +110,8 @@ def _check(args, prog: str) -> Optional[str]:
         return "--processes must be -1 (one per core), 0 or a count"
     if args.sweep and (args.max_users < 1 or args.slo_p99_ms <= 0):
         return "--max-users must be >= 1 and --slo-p99-ms > 0"
+    if args.sweep and (args.sweep_start_rate <= 0 or args.sweep_steps < 1):
+        return "--sweep-start-rate must be > 0 and --sweep-steps >= 1"
     if args.sweep_floor and not (args.sweep and args.spawn_server):
         return "--sweep-floor needs --sweep --spawn-server"
     try:
@@ -255,6 +264,17 @@ def sweep_users(max_users: int, start: int = 1) -> List[int]:
     return out + [max_users]
 
 
+def sweep_plan(args) -> List[tuple]:
+    """The steps of a sweep, ``(users, units/s per user)`` (0: back to back). The users
+    start at the mix's total weight, so every scenario has its share at every step (the
+    same mix throughout); by users they double, by rate the pace doubles."""
+    start = sum(w for _, w, _ in scenarios.parse_mix(args.mix))
+    if args.sweep_by == "rate":
+        users = max(1, min(start, args.max_users))
+        return [(users, args.sweep_start_rate * 2 ** k) for k in range(args.sweep_steps)]
+    return [(u, args.rate_per_user) for u in sweep_users(args.max_users, start)]
+
+
 def games_per_s(s: dict) -> Optional[float]:
     """Whole games answered per second in a run of game flows (each game ends with one
     Settle call), or None when the mix has no flow."""
@@ -290,12 +310,13 @@ def capacity(steps: List[dict], slo_ms: float, server_cores: Optional[float] = N
 
 def print_steps(steps: List[dict], out=sys.stdout, header: bool = True) -> None:
     if header:
-        print(f"{'users':>6}{'req/s':>10}{'items/s':>12}{'games/s':>9}{'p50 ms':>8}{'p99 ms':>8}"
+        print(f"{'users':>6}{'rate/user':>10}{'req/s':>10}{'items/s':>12}{'games/s':>9}{'p50 ms':>8}{'p99 ms':>8}"
               f"{'server cores':>14}{'gen cores':>11}  failures", file=out)
     for st in steps:
         g = "" if st["games_per_s"] is None else f"{st['games_per_s']:,.1f}"
         sc = "?" if st["server_cores"] is None else f"{st['server_cores']:.2f}"
-        print(f"{st['users']:>6}{st['requests_per_s']:>10,.0f}{st['items_per_s']:>12,.0f}{g:>9}{st['p50_ms']:>8.0f}"
+        rate = f"{st['rate_per_user']:g}/s" if st.get("rate_per_user") else "max"
+        print(f"{st['users']:>6}{rate:>10}{st['requests_per_s']:>10,.0f}{st['items_per_s']:>12,.0f}{g:>9}{st['p50_ms']:>8.0f}"
               f"{st['p99_ms']:>8.0f}{sc:>14}{st['generator_cores']:>11.2f}  {st['failures']}"
               + (f"  (no user: {', '.join(st['unused'])})" if st["unused"] else ""), file=out)
 
@@ -323,15 +344,14 @@ def _sweep_one(args, kind: str, prog: str) -> Dict[str, Any]:
         pid = server.proc.pid if server else args.server_pid
         above = 0
         print_steps([])
-        # The first step gives each scenario of the mix its weight in users (so every
-        # scenario runs at every step: the same mix throughout); then it doubles.
-        start = sum(w for _, w, _ in scenarios.parse_mix(args.mix))
-        for users in sweep_users(args.max_users, start):
+        for users, rate in sweep_plan(args):
+            args.rate_per_user = rate
             r = run_once(args, users, pid)
             _cleanup()
             if r is None:
                 break
             st = step_row(users, r)
+            st["rate_per_user"] = rate
             steps.append(st)
             print_steps([st], header=False)
             # Latency broke on two steps in a row (the knee and past it), or calls fail.
@@ -347,9 +367,10 @@ def _sweep_one(args, kind: str, prog: str) -> Dict[str, Any]:
 
 def sweep(args, prog: str) -> int:
     kinds = [args.server_kind] + (["floor"] if args.sweep_floor and args.server_kind != "floor" else [])
-    start = sum(w for _, w, _ in scenarios.parse_mix(args.mix))
-    print(f"sweep of mix {args.mix}: users {', '.join(map(str, sweep_users(args.max_users, start)))} at most, "
-          f"{args.run_time:g} s each, "
+    plan = sweep_plan(args)
+    what = (f"{plan[0][0]} users paced at {', '.join(f'{r:g}' for _, r in plan)} units/s each" if args.sweep_by == "rate"
+            else f"users {', '.join(str(u) for u, _ in plan)}")
+    print(f"sweep of mix {args.mix}: {what} at most, {args.run_time:g} s each, "
           f"SLO p99 <= {args.slo_p99_ms:g} ms; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     results = []
     for kind in kinds:
