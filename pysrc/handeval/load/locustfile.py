@@ -29,12 +29,13 @@ users' calls overlap; the pool may grow to 1,024 threads so no user waits for on
 
 from __future__ import annotations
 
+import csv
 import json
 import logging
 import os
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 import grpc
 from locust import User, events, task
@@ -186,17 +187,15 @@ def _final_stats(**_kw):
     prefix = getattr(env.parsed_options, "csv_prefix", None)
     if not prefix:
         return
-    import csv as _csv
-
     from locust.stats import PERCENTILES_TO_REPORT, StatsCSV
 
     writer = StatsCSV(env, PERCENTILES_TO_REPORT)
     with open(f"{prefix}_final_stats.csv", "w", newline="", encoding="utf-8") as f:
-        w = _csv.writer(f)
+        w = csv.writer(f)
         w.writerow(writer.requests_csv_columns)
         writer._requests_data_rows(w)
     with open(f"{prefix}_final_failures.csv", "w", newline="", encoding="utf-8") as f:
-        w = _csv.writer(f)
+        w = csv.writer(f)
         w.writerow(writer.failures_columns)
         writer._failures_data_rows(w)
     # Locust's own count of the requests of each second (by the second each call ended in,
@@ -204,7 +203,7 @@ def _final_stats(**_kw):
     # exact rate per second, which PREFIX_stats_history.csv holds only as a ten-second
     # average (Locust's current_rps, zero for the first seconds).
     with open(f"{prefix}_per_second.csv", "w", newline="", encoding="utf-8") as f:
-        w = _csv.writer(f)
+        w = csv.writer(f)
         w.writerow(["Timestamp", "Type", "Name", "Requests", "Failures"])
         stats = env.stats
         for entry in [*stats.entries.values(), stats.total]:
@@ -213,7 +212,7 @@ def _final_stats(**_kw):
                             entry.num_fail_per_sec.get(t, 0)])
 
 
-_env: Dict[str, object] = {}
+_env: Dict[str, Any] = {}
 
 
 @events.init.add_listener

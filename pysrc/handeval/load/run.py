@@ -209,6 +209,8 @@ def run_once(args, users: int, server_pid: Optional[int], csv_prefix: Optional[s
         cmd.append("--no-decode")
     if args.html:
         cmd += ["--html", args.html]
+    if args.sweep:  # a table of steps: Locust's own summary and progress stay quiet
+        cmd += ["--loglevel", "WARNING"]
     if args.processes:
         port = free_port()  # the master on loopback only, on a free port
         cmd += ["--processes", str(args.processes), "--master-bind-host", "127.0.0.1",
