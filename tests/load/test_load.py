@@ -359,6 +359,9 @@ def test_help_has_no_markup():
     r = bench_load("--help")
     assert r.returncode == 0 and "--sweep" in r.stdout
     assert "``" not in r.stdout and "`" not in r.stdout
+    r = subprocess.run([sys.executable, "-m", "handeval.load.report", "--help"], capture_output=True, text=True,
+                       timeout=RUN_TIMEOUT)
+    assert r.returncode == 0 and "PREFIX" in r.stdout and "`" not in r.stdout
 
 
 def test_install_hint_names_the_command_of_a_checkout(monkeypatch):

@@ -251,7 +251,8 @@ def write_knee_plot(sweeps: List[dict], path: str, slo_ms: float, title: str = "
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m handeval.load.report", description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(prog="python -m handeval.load.report",
+                                 description=__doc__.split("\n\n")[0].replace("``", ""))
     ap.add_argument("prefix", help="the --csv prefix of a Locust run")
     ap.add_argument("--plot", default=None, help="write the throughput/latency PNG here (needs --csv-full-history)")
     ap.add_argument("--title", default="")
