@@ -156,7 +156,7 @@ fn dachu_game(seed: u64, policies: &[Policy; 4], hero_side: &[usize], timer: &mu
         let call = match policies[t] {
             Policy::Random => dachu::suggest::baseline::random_call(&c, &mut rng),
             Policy::Weakest => dachu::suggest::baseline::passive_call(&c),
-            Policy::Suggest(e) => timer.time(|| dachu::suggest::suggest_call(&dachu::suggest::CallView::new(&d, &c, t).unwrap(), mix(seed, k), e).unwrap().call),
+            Policy::Suggest(e) => timer.time(|| dachu::suggest::suggest_call(&dachu::suggest::CallView::of_deal(&d, &c, t).unwrap(), mix(seed, k), e).unwrap().call),
         };
         c = c.apply(t, call).unwrap();
     }

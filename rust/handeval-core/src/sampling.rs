@@ -34,3 +34,22 @@ impl Rng {
 pub fn mix(seed: u64, k: u64) -> u64 {
     Rng::new(seed ^ k.wrapping_mul(0xD6E8_FEB8_6659_FD93)).next_u64()
 }
+
+/// The candidate the playouts favour: `money[i][d]` is candidate `i`'s money in sample
+/// `d`, candidate 0 the heuristic's choice. Another candidate replaces it only when the
+/// lower bound (mean − one standard error) of its paired gain over candidate 0 is above
+/// zero, so a few noisy playouts do not overrule the heuristic.
+pub(crate) fn favoured(money: &[Vec<i64>]) -> usize {
+    let n = money[0].len() as f64;
+    let mut best = (0usize, 0f64);
+    for (i, m) in money.iter().enumerate().skip(1) {
+        let d: Vec<f64> = m.iter().zip(&money[0]).map(|(a, b)| (a - b) as f64).collect();
+        let mean = d.iter().sum::<f64>() / n;
+        let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        let lower = mean - (var / n).sqrt();
+        if lower > best.1 {
+            best = (i, lower);
+        }
+    }
+    best.0
+}

@@ -340,7 +340,7 @@ pub fn suggest(view: &View, seed: u64, effort: u32) -> Result<Suggestion> {
     let mut alts = ranked(&view.game, seat)?;
     if effort > 0 && alts.len() > 1 && !alts.iter().any(|a| a.score >= 1000.0) {
         alts.truncate(SAMPLED_CANDIDATES);
-        let mut totals = vec![0i64; alts.len()];
+        let mut money = vec![Vec::with_capacity(effort as usize); alts.len()];
         let seed = mix(seed, view.game.history.len() as u64 * 8 + seat as u64);
         for d in 0..effort {
             let mut rng = Rng::new(mix(seed, d as u64));
@@ -349,13 +349,17 @@ pub fn suggest(view: &View, seed: u64, effort: u32) -> Result<Suggestion> {
                 let mut g = world.clone();
                 g.apply_in_place(&a.action)?;
                 playout(&mut g);
-                totals[i] += g.settle(1, &[], None).map(|s| s.deltas[seat]).unwrap_or(0);
+                money[i].push(g.settle(1, &[], None).map(|s| s.deltas[seat]).unwrap_or(0));
             }
         }
-        for (a, t) in alts.iter_mut().zip(&totals) {
-            a.score = *t as f64 / effort as f64;
+        let pick = crate::sampling::favoured(&money);
+        for (a, m) in alts.iter_mut().zip(&money) {
+            a.score = m.iter().sum::<i64>() as f64 / effort as f64;
         }
+        // The favoured candidate first, then the others by mean money.
+        let chosen = alts.remove(pick);
         alts.sort_by(|a, b| b.score.total_cmp(&a.score));
+        alts.insert(0, chosen);
     }
     Ok(Suggestion { seat, action: alts[0].action.clone(), alternatives: alts, effort })
 }
@@ -426,13 +430,27 @@ pub struct CallView {
 }
 
 impl CallView {
-    pub fn new(deal: &Deal, calling: &Calling, seat: usize) -> Result<CallView> {
+    /// The view of `seat` at `calling`: its 13 cards and the 儲 colour are what it knows
+    /// besides the public calling.
+    pub fn new(calling: &Calling, seat: usize, hand: &[Card], chu: Chu) -> Result<CallView> {
         if seat >= SEATS {
             return Err(Error::field("seat", format!("unknown seat {seat} (打儲 seats are 0..3)")).because(Reason::OutOfRange));
         }
+        crate::cards::check_distinct(hand).map_err(|e| e.within("hand"))?;
+        if hand.len() != 13 {
+            return Err(Error::field("hand", format!("a 打儲 hand has 13 cards (got {})", hand.len())).because(Reason::WrongCount));
+        }
+        Ok(CallView { seat, hand: hand.to_vec(), chu, calling: calling.clone() })
+    }
+
+    /// The view of `seat` at `calling`, its cards and colour read from the finished deal.
+    pub fn of_deal(deal: &Deal, calling: &Calling, seat: usize) -> Result<CallView> {
         deal.require_finished()?;
         let chu = deal.chu.expect("a finished deal has a 儲 colour");
-        Ok(CallView { seat, hand: deal.held(seat).to_vec(), chu, calling: calling.clone() })
+        if seat >= SEATS {
+            return Err(Error::field("seat", format!("unknown seat {seat} (打儲 seats are 0..3)")).because(Reason::OutOfRange));
+        }
+        CallView::new(calling, seat, deal.held(seat), chu)
     }
 }
 
@@ -634,7 +652,7 @@ mod tests {
             let mut c = d.calling(None, None).unwrap();
             while !c.is_over() {
                 let t = c.turn().unwrap();
-                let s = suggest_call(&CallView::new(&d, &c, t).unwrap(), 0, 0).unwrap();
+                let s = suggest_call(&CallView::of_deal(&d, &c, t).unwrap(), 0, 0).unwrap();
                 c = c.apply(t, s.call).unwrap();
             }
         }

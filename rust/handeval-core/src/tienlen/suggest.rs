@@ -383,7 +383,7 @@ pub fn suggest(view: &View, seed: u64, effort: u32) -> Result<Suggestion> {
     let mut alts = ranked(&view.game, seat)?;
     if effort > 0 && alts.len() > 1 && !alts.iter().any(|a| a.score >= 1000.0) {
         alts.truncate(SAMPLED_CANDIDATES);
-        let mut totals = vec![0i64; alts.len()];
+        let mut money = vec![Vec::with_capacity(effort as usize); alts.len()];
         let seed = mix(seed, view.game.history.len() as u64 * 8 + seat as u64);
         for d in 0..effort {
             let mut rng = Rng::new(mix(seed, d as u64));
@@ -398,14 +398,17 @@ pub fn suggest(view: &View, seed: u64, effort: u32) -> Result<Suggestion> {
                     g.apply_mut(t, &first)?;
                 }
                 playout(&mut g);
-                totals[i] += g.settle(1, None).map(|s| s.deltas[seat]).unwrap_or(0);
+                money[i].push(g.settle(1, None).map(|s| s.deltas[seat]).unwrap_or(0));
             }
         }
-        for (a, t) in alts.iter_mut().zip(&totals) {
-            a.score = *t as f64 / effort as f64;
+        let pick = crate::sampling::favoured(&money);
+        for (a, m) in alts.iter_mut().zip(&money) {
+            a.score = m.iter().sum::<i64>() as f64 / effort as f64;
         }
-        // Best mean first; ties keep the heuristic's order.
+        // The favoured candidate first, then the others by mean money.
+        let chosen = alts.remove(pick);
         alts.sort_by(|a, b| b.score.total_cmp(&a.score));
+        alts.insert(0, chosen);
     }
     Ok(Suggestion { seat, action: alts[0].action.clone(), alternatives: alts, effort })
 }
