@@ -412,6 +412,12 @@ def _cmd_tl_game(args):
         except HandevalError as e:
             raise _Usage(f"actions[{i}] ({a[0]} {a[1]}): {e.description} [{e.reason}]") from None
     out = {"game": _tl_game_dict(g)}
+    if args.suggest:
+        try:
+            a = g.suggest(seed=args.seed, effort=args.effort)
+        except HandevalError as e:
+            raise _Usage(f"--suggest: {e.description} [{e.reason}]") from None
+        out["suggest"] = {"seat": a[0], "action": a[1]} if a is not None else None
     if args.base is not None:
         out["settlement"] = g.settle(base=args.base, carried=args.carried)
     if args.json:
@@ -427,6 +433,9 @@ def _cmd_tl_game(args):
         elif k == "held":
             v = " | ".join(" ".join(h) or "-" for h in v)
         print(f"  {k:<14}{v}")
+    if "suggest" in out:
+        a = out["suggest"]
+        print(f"suggest seat {a['seat']}: {a['action'] if a['action'] == 'pass' else ' '.join(a['action'])}")
     if "settlement" in out:
         s = out["settlement"]
         _settlement_text(s, [line.text for line in s.lines])
@@ -555,6 +564,12 @@ def _cmd_dc_game(args):
         raise _Usage("the play needs a finished calling (--calls)")
     g = _apply_all(dachu.Game(d, c), args.plays or [], "plays")
     out = {"game": _dc_game_dict(g)}
+    if args.suggest:
+        try:
+            a = g.suggest(seed=args.seed, effort=args.effort)
+        except HandevalError as e:
+            raise _Usage(f"--suggest: {e.description} [{e.reason}]") from None
+        out["suggest"] = {"seat": a[1], "action": a[0], "cards": list(a[2]) if len(a) > 2 else None}
     if args.base is not None:
         out["settlement"] = g.settle(base=args.base, carried=args.carried)
     if args.json:
@@ -563,6 +578,9 @@ def _cmd_dc_game(args):
     game["table"] = " ".join(g.table.cards) if g.table else "none"
     game["held"] = " | ".join(" ".join(h) or "-" for h in g.held)
     _print_state("game", game)
+    if "suggest" in out:
+        a = out["suggest"]
+        print(f"suggest seat {a['seat']}: {a['action']}" + (f" {' '.join(a['cards'])}" if a["cards"] else ""))
     if "settlement" in out:
         s = out["settlement"]
         print(f"verdict {s.verdict}" + (" (全殲)" if s.wipe_out else "") + f", multiplier {s.result_multiplier}")
@@ -687,6 +705,9 @@ def _build_parser():
                    help='"-" reads stdin; JSON ([[0, "3s"], [1, "pass"]]) or text: "seat cards" or "seat pass", one a line or ";"')
     c.add_argument("--base", type=int, help="settle the finished game at this base")
     c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60,-,-" (- uncapped)')
+    c.add_argument("--suggest", action="store_true", help="also suggest the move of the seat to move (托管, docs/suggest.md)")
+    c.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
+    c.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")
 
     # 打儲
     dc = sub.add_parser("dachu", help="打儲: classify, beats, legal, settle, deal and calling from actions")
@@ -742,6 +763,9 @@ def _build_parser():
     c.add_argument("--plays", type=_actions_arg, help="the play: play SEAT CARDS; pass SEAT; timeout SEAT")
     c.add_argument("--base", type=int, help="settle from the record at this base (once decided)")
     c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60,-,-"')
+    c.add_argument("--suggest", action="store_true", help="also suggest the move of the seat to move (托管, docs/suggest.md)")
+    c.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
+    c.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")
 
     from handeval.server.config import add_serve_arguments
 

@@ -455,7 +455,14 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules) -> Result<pb::dachu
         }
         Some(Item::Deal(q)) => Out::Deal(state::deal_msg(&deal_query(q, rules, "deal")?)),
         Some(Item::Calling(q)) => Out::Calling(state::calling_msg(&calling_query(q, rules, "calling")?)),
-        Some(Item::Game(r)) => Out::Game(state::game_msg(&replay(r, rules, "game")?)),
+        Some(Item::Game(r)) => {
+            let replayed = replay(r, rules, "game")?;
+            let mut m = state::game_msg(&replayed);
+            if let (Some(play), Some(g)) = (m.play.as_mut(), replayed.game.as_ref()) {
+                play.suggestion = state::suggestion(g, r.suggest.as_ref()).map_err(|e| ItemFail::Item(e))?;
+            }
+            Out::Game(m)
+        }
         None => return Err(fail("", "set one of play, legal_plays, timeout_play, deal, calling, game", Reason::Invalid)),
     })
 }
