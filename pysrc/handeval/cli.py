@@ -416,7 +416,7 @@ def _cmd_tl_game(args):
         try:
             a = g.suggest(seed=args.seed, effort=args.effort)
         except HandevalError as e:
-            raise _Usage(f"--suggest: {e.description} [{e.reason}]") from None
+            raise _Usage(f"--suggest: {e.field + ': ' if e.field else ''}{e.description} [{e.reason}]") from None
         out["suggest"] = {"seat": a[0], "action": a[1]} if a is not None else None
     if args.base is not None:
         out["settlement"] = g.settle(base=args.base, carried=args.carried)
@@ -568,7 +568,7 @@ def _cmd_dc_game(args):
         try:
             a = g.suggest(seed=args.seed, effort=args.effort)
         except HandevalError as e:
-            raise _Usage(f"--suggest: {e.description} [{e.reason}]") from None
+            raise _Usage(f"--suggest: {e.field + ': ' if e.field else ''}{e.description} [{e.reason}]") from None
         out["suggest"] = {"seat": a[1], "action": a[0], "cards": list(a[2]) if len(a) > 2 else None}
     if args.base is not None:
         out["settlement"] = g.settle(base=args.base, carried=args.carried)
