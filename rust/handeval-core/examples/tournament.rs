@@ -57,7 +57,7 @@ fn deal(seed: u64, players: usize) -> Vec<Vec<Card>> {
 /// One game's result for the hero (seat or side): money and whether it won.
 #[derive(Clone, Copy, Default)]
 struct Outcome {
-    money: i64,
+    money: f64,
     won: bool,
 }
 
@@ -114,7 +114,7 @@ fn tienlen_game(seed: u64, players: usize, policies: &[Policy], hero: usize, tim
         g = g.apply(t, &a).unwrap();
     }
     let s = g.settle(1, None).unwrap();
-    Outcome { money: s.deltas[hero], won: g.winner == Some(hero) }
+    Outcome { money: s.deltas[hero] as f64, won: g.winner == Some(hero) }
 }
 
 // ---------------------------------------------------------------- 打儲
@@ -172,8 +172,8 @@ fn dachu_game(seed: u64, policies: &[Policy; 4], hero_side: &[usize], timer: &mu
         g.apply_in_place(&a).unwrap();
     }
     let s = g.settle(1, &[], None).unwrap();
-    let money: i64 = hero_side.iter().map(|&h| s.deltas[h]).sum::<i64>() / hero_side.len() as i64;
-    Outcome { money, won: money > 0 }
+    let money = hero_side.iter().map(|&h| s.deltas[h]).sum::<i64>() as f64 / hero_side.len() as f64;
+    Outcome { money, won: money > 0.0 }
 }
 
 // ---------------------------------------------------------------- driver
@@ -238,8 +238,6 @@ fn main() {
         } else {
             // The hero side: the 儲方 on even deals, the others on odd ones (the sides
             // are only known after the deal, so the hero's seats are chosen then).
-            let hands = deal(seed, 4);
-            let _ = hands;
             let side = dachu_hero_side(seed, n % 2 == 0);
             let mut pol = [opp; 4];
             for &s in &side {
@@ -274,9 +272,9 @@ fn main() {
             (play(n, &mut t, hero), play(n, &mut t, opp))
         })
         .collect();
-    let money: Vec<f64> = results.iter().map(|r| r.0.money as f64).collect();
-    let gain: Vec<f64> = results.iter().map(|r| (r.0.money - r.1.money) as f64).collect();
-    let control: Vec<f64> = results.iter().map(|r| r.1.money as f64).collect();
+    let money: Vec<f64> = results.iter().map(|r| r.0.money).collect();
+    let gain: Vec<f64> = results.iter().map(|r| r.0.money - r.1.money).collect();
+    let control: Vec<f64> = results.iter().map(|r| r.1.money).collect();
     let wins = results.iter().filter(|r| r.0.won).count() as f64 / games as f64;
     let cwins = results.iter().filter(|r| r.1.won).count() as f64 / games as f64;
     let (m, g, c) = (stats(&money), stats(&gain), stats(&control));
