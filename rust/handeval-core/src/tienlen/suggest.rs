@@ -20,7 +20,7 @@ use crate::sampling::{mix, Rng};
 /// The default effort: the heuristic alone.
 pub const DEFAULT_EFFORT: u32 = 0;
 /// The largest effort accepted (determinizations per candidate).
-pub const MAX_EFFORT: u32 = 256;
+pub const MAX_EFFORT: u32 = 64;
 /// Candidates the sampling weighs (the heuristic's best ones).
 const SAMPLED_CANDIDATES: usize = 4;
 const FULL: u64 = (1u64 << 52) - 1;
