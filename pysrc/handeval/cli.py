@@ -496,6 +496,12 @@ def _cmd_tl_game(args):
     else:
         view = g.view(args.viewer)
         out = {"game": {k: view[k] for k in ("viewer", *_tl_game_dict(g), "counts")}}
+    if args.suggest:
+        try:
+            a = g.suggest(args.viewer, seed=args.seed, effort=args.effort)
+        except HandevalError as e:
+            raise _Usage(f"--suggest: {e.field + ': ' if e.field else ''}{e.description} [{e.reason}]") from None
+        out["suggest"] = {"seat": a[0], "action": a[1]} if a is not None else None
     if args.base is not None:
         out["settlement"] = g.settle(base=args.base, carried=args.carried)
     if args.json:
@@ -515,6 +521,12 @@ def _cmd_tl_game(args):
         else:
             v = _value_text(v)
         print(f"  {k:<14}{v}")
+    if "suggest" in out:
+        a = out["suggest"]
+        if a is None:
+            print("suggest: let play go on (no chop)")
+        else:
+            print(f"suggest seat {a['seat']}: {a['action'] if a['action'] == 'pass' else ' '.join(a['action'])}")
     if "settlement" in out:
         s = out["settlement"]
         _settlement_text(s, [line.text for line in s.lines])
@@ -663,6 +675,12 @@ def _cmd_dc_game(args):
         view = g.view(args.viewer)
         out = {"game": {k: view[k] for k in ("viewer", *_dc_game_dict(g), "counts")}}
     out["game"]["timeouts"] = g.timeouts
+    if args.suggest:
+        try:
+            a = g.suggest(args.viewer, seed=args.seed, effort=args.effort)
+        except HandevalError as e:
+            raise _Usage(f"--suggest: {e.field + ': ' if e.field else ''}{e.description} [{e.reason}]") from None
+        out["suggest"] = {"seat": a[1], "action": a[0], "cards": list(a[2]) if len(a) > 2 else None}
     if args.base is not None:
         if g.decided is None:
             turn = "-" if g.turn is None else g.turn
@@ -678,6 +696,9 @@ def _cmd_dc_game(args):
     _print_state("game", game)
     if "note" in out:
         print(out["note"])
+    if "suggest" in out:
+        a = out["suggest"]
+        print(f"suggest seat {a['seat']}: {a['action']}" + (f" {' '.join(a['cards'])}" if a["cards"] else ""))
     if "settlement" in out:
         s = out["settlement"]
         print(f"verdict {s.verdict}" + (" (全殲)" if s.wipe_out else "") + f", multiplier {s.result_multiplier}")
@@ -803,6 +824,9 @@ def _build_parser():
     c.add_argument("--base", type=int, help="settle the finished game at this base")
     c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60,-,-" (- uncapped)')
     c.add_argument("--viewer", type=int, help="print the state as this seat sees it (its own cards and choices)")
+    c.add_argument("--suggest", action="store_true", help="also suggest the move of the seat to move (托管, docs/suggest.md)")
+    c.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
+    c.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")
 
     # 打儲
     dc = sub.add_parser("dachu", help="打儲: classify, beats, legal, settle, deal and calling from actions")
@@ -869,6 +893,9 @@ def _build_parser():
     c.add_argument("--base", type=int, help="settle from the record at this base (once decided)")
     c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60,-,-"')
     c.add_argument("--viewer", type=int, help="print the state as this seat sees it (its own cards and choices)")
+    c.add_argument("--suggest", action="store_true", help="also suggest the move of the seat to move (托管, docs/suggest.md)")
+    c.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
+    c.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")
 
     from handeval.server.config import add_serve_arguments
 

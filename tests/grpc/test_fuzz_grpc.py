@@ -80,7 +80,8 @@ class Filler:
         if t in (_d.FieldDescriptor.TYPE_DOUBLE, _d.FieldDescriptor.TYPE_FLOAT):
             return r.choice([0.0, -1.5, 1e300, float("inf"), float("nan")])
         bits = 32 if t in (_d.FieldDescriptor.TYPE_INT32, _d.FieldDescriptor.TYPE_SINT32,
-                           _d.FieldDescriptor.TYPE_SFIXED32) else 64
+                           _d.FieldDescriptor.TYPE_SFIXED32, _d.FieldDescriptor.TYPE_UINT32,
+                           _d.FieldDescriptor.TYPE_FIXED32) else 64
         unsigned = t in (_d.FieldDescriptor.TYPE_UINT32, _d.FieldDescriptor.TYPE_UINT64,
                          _d.FieldDescriptor.TYPE_FIXED32, _d.FieldDescriptor.TYPE_FIXED64)
         lo, hi = (0, 2**bits - 1) if unsigned else (-2**(bits - 1), 2**(bits - 1) - 1)

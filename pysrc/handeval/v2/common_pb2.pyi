@@ -102,3 +102,27 @@ class Transfer(_message.Message):
     to_seat: int
     amount: int
     def __init__(self, from_seat: _Optional[int] = ..., to_seat: _Optional[int] = ..., amount: _Optional[int] = ...) -> None: ...
+
+class SuggestQuery(_message.Message):
+    __slots__ = ("seed", "effort")
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    EFFORT_FIELD_NUMBER: _ClassVar[int]
+    seed: int
+    effort: int
+    def __init__(self, seed: _Optional[int] = ..., effort: _Optional[int] = ...) -> None: ...
+
+class Suggestion(_message.Message):
+    __slots__ = ("action", "alternatives")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
+    action: PlayAction
+    alternatives: _containers.RepeatedCompositeFieldContainer[SuggestionAlternative]
+    def __init__(self, action: _Optional[_Union[PlayAction, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[SuggestionAlternative, _Mapping]]] = ...) -> None: ...
+
+class SuggestionAlternative(_message.Message):
+    __slots__ = ("action", "score")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    action: PlayAction
+    score: float
+    def __init__(self, action: _Optional[_Union[PlayAction, _Mapping]] = ..., score: _Optional[float] = ...) -> None: ...

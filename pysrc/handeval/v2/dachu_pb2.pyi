@@ -372,7 +372,7 @@ class DachuCallingState(_message.Message):
     def __init__(self, turn: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[DachuCall, _Mapping]]] = ..., multiplier: _Optional[int] = ..., over: _Optional[bool] = ..., phase: _Optional[_Union[DachuCallingPhase, str]] = ..., calling_side: _Optional[_Union[DachuSide, str]] = ..., outcome: _Optional[_Union[DachuCallingOutcome, str]] = ..., chu_side: _Optional[_Iterable[int]] = ..., surrendered: _Optional[_Iterable[int]] = ..., bei_bao_da: _Optional[_Iterable[int]] = ..., playing: _Optional[_Iterable[int]] = ..., surrendered_side: _Optional[_Union[DachuSide, str]] = ...) -> None: ...
 
 class DachuGameRecord(_message.Message):
-    __slots__ = ("hands", "first_seat", "deal_actions", "start_seat", "first_side", "calls", "plays", "viewer")
+    __slots__ = ("hands", "first_seat", "deal_actions", "start_seat", "first_side", "calls", "plays", "viewer", "suggest")
     HANDS_FIELD_NUMBER: _ClassVar[int]
     FIRST_SEAT_FIELD_NUMBER: _ClassVar[int]
     DEAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -381,6 +381,7 @@ class DachuGameRecord(_message.Message):
     CALLS_FIELD_NUMBER: _ClassVar[int]
     PLAYS_FIELD_NUMBER: _ClassVar[int]
     VIEWER_FIELD_NUMBER: _ClassVar[int]
+    SUGGEST_FIELD_NUMBER: _ClassVar[int]
     hands: _containers.RepeatedCompositeFieldContainer[_common_pb2.Cards]
     first_seat: int
     deal_actions: _containers.RepeatedCompositeFieldContainer[DachuDealAction]
@@ -389,7 +390,8 @@ class DachuGameRecord(_message.Message):
     calls: _containers.RepeatedCompositeFieldContainer[DachuCall]
     plays: _containers.RepeatedCompositeFieldContainer[_common_pb2.PlayAction]
     viewer: int
-    def __init__(self, hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., first_seat: _Optional[int] = ..., deal_actions: _Optional[_Iterable[_Union[DachuDealAction, _Mapping]]] = ..., start_seat: _Optional[int] = ..., first_side: _Optional[_Union[DachuSide, str]] = ..., calls: _Optional[_Iterable[_Union[DachuCall, _Mapping]]] = ..., plays: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., viewer: _Optional[int] = ...) -> None: ...
+    suggest: _common_pb2.SuggestQuery
+    def __init__(self, hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., first_seat: _Optional[int] = ..., deal_actions: _Optional[_Iterable[_Union[DachuDealAction, _Mapping]]] = ..., start_seat: _Optional[int] = ..., first_side: _Optional[_Union[DachuSide, str]] = ..., calls: _Optional[_Iterable[_Union[DachuCall, _Mapping]]] = ..., plays: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., viewer: _Optional[int] = ..., suggest: _Optional[_Union[_common_pb2.SuggestQuery, _Mapping]] = ...) -> None: ...
 
 class DachuTrick(_message.Message):
     __slots__ = ("leader", "first_action", "last_action", "over", "won_by")
@@ -406,7 +408,7 @@ class DachuTrick(_message.Message):
     def __init__(self, leader: _Optional[int] = ..., first_action: _Optional[int] = ..., last_action: _Optional[int] = ..., over: _Optional[bool] = ..., won_by: _Optional[int] = ...) -> None: ...
 
 class DachuPlayState(_message.Message):
-    __slots__ = ("to_move", "may_pass", "legal_plays", "table", "leader", "passed", "hands", "places", "tricks", "over", "decided", "verdict", "wipe_out", "table_seat", "auto_lead", "shown_triples", "actions", "timeouts", "card_counts")
+    __slots__ = ("to_move", "may_pass", "legal_plays", "table", "leader", "passed", "hands", "places", "tricks", "over", "decided", "verdict", "wipe_out", "table_seat", "auto_lead", "shown_triples", "actions", "timeouts", "card_counts", "suggestion")
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     MAY_PASS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_PLAYS_FIELD_NUMBER: _ClassVar[int]
@@ -426,6 +428,7 @@ class DachuPlayState(_message.Message):
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     TIMEOUTS_FIELD_NUMBER: _ClassVar[int]
     CARD_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    SUGGESTION_FIELD_NUMBER: _ClassVar[int]
     to_move: int
     may_pass: bool
     legal_plays: _containers.RepeatedCompositeFieldContainer[DachuPlay]
@@ -445,7 +448,8 @@ class DachuPlayState(_message.Message):
     actions: _containers.RepeatedCompositeFieldContainer[_common_pb2.PlayAction]
     timeouts: _containers.RepeatedCompositeFieldContainer[DachuTimeoutResult]
     card_counts: _containers.RepeatedScalarFieldContainer[int]
-    def __init__(self, to_move: _Optional[int] = ..., may_pass: _Optional[bool] = ..., legal_plays: _Optional[_Iterable[_Union[DachuPlay, _Mapping]]] = ..., table: _Optional[_Union[DachuPlay, _Mapping]] = ..., leader: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., places: _Optional[_Iterable[int]] = ..., tricks: _Optional[_Iterable[_Union[DachuTrick, _Mapping]]] = ..., over: _Optional[bool] = ..., decided: _Optional[bool] = ..., verdict: _Optional[_Union[DachuVerdict, str]] = ..., wipe_out: _Optional[bool] = ..., table_seat: _Optional[int] = ..., auto_lead: _Optional[int] = ..., shown_triples: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., timeouts: _Optional[_Iterable[_Union[DachuTimeoutResult, _Mapping]]] = ..., card_counts: _Optional[_Iterable[int]] = ...) -> None: ...
+    suggestion: _common_pb2.Suggestion
+    def __init__(self, to_move: _Optional[int] = ..., may_pass: _Optional[bool] = ..., legal_plays: _Optional[_Iterable[_Union[DachuPlay, _Mapping]]] = ..., table: _Optional[_Union[DachuPlay, _Mapping]] = ..., leader: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., places: _Optional[_Iterable[int]] = ..., tricks: _Optional[_Iterable[_Union[DachuTrick, _Mapping]]] = ..., over: _Optional[bool] = ..., decided: _Optional[bool] = ..., verdict: _Optional[_Union[DachuVerdict, str]] = ..., wipe_out: _Optional[bool] = ..., table_seat: _Optional[int] = ..., auto_lead: _Optional[int] = ..., shown_triples: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., timeouts: _Optional[_Iterable[_Union[DachuTimeoutResult, _Mapping]]] = ..., card_counts: _Optional[_Iterable[int]] = ..., suggestion: _Optional[_Union[_common_pb2.Suggestion, _Mapping]] = ...) -> None: ...
 
 class DachuTimeoutResult(_message.Message):
     __slots__ = ("action", "became")

@@ -135,16 +135,18 @@ class TienlenRoundQuery(_message.Message):
     def __init__(self, actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., players: _Optional[int] = ..., leader: _Optional[int] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., check: _Optional[_Union[_common_pb2.PlayAction, _Mapping]] = ..., base: _Optional[int] = ...) -> None: ...
 
 class TienlenGameRecord(_message.Message):
-    __slots__ = ("hands", "actions", "base", "viewer")
+    __slots__ = ("hands", "actions", "base", "viewer", "suggest")
     HANDS_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     BASE_FIELD_NUMBER: _ClassVar[int]
     VIEWER_FIELD_NUMBER: _ClassVar[int]
+    SUGGEST_FIELD_NUMBER: _ClassVar[int]
     hands: _containers.RepeatedCompositeFieldContainer[_common_pb2.Cards]
     actions: _containers.RepeatedCompositeFieldContainer[_common_pb2.PlayAction]
     base: int
     viewer: int
-    def __init__(self, hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., base: _Optional[int] = ..., viewer: _Optional[int] = ...) -> None: ...
+    suggest: _common_pb2.SuggestQuery
+    def __init__(self, hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., base: _Optional[int] = ..., viewer: _Optional[int] = ..., suggest: _Optional[_Union[_common_pb2.SuggestQuery, _Mapping]] = ...) -> None: ...
 
 class TienlenEvaluateItem(_message.Message):
     __slots__ = ("play", "hand", "legal_plays", "first_leader", "round_state", "game")
@@ -261,7 +263,7 @@ class TienlenTrick(_message.Message):
     def __init__(self, leader: _Optional[int] = ..., first_action: _Optional[int] = ..., last_action: _Optional[int] = ..., over: _Optional[bool] = ..., won_by: _Optional[int] = ..., transfers: _Optional[_Iterable[_Union[_common_pb2.Transfer, _Mapping]]] = ...) -> None: ...
 
 class TienlenGameState(_message.Message):
-    __slots__ = ("over", "winner", "to_move", "offers", "table", "leader", "passed", "hands", "played_any", "tricks", "transfers", "first_lead", "instant", "table_seat", "round", "must_contain", "card_counts", "viewer")
+    __slots__ = ("over", "winner", "to_move", "offers", "table", "leader", "passed", "hands", "played_any", "tricks", "transfers", "first_lead", "instant", "table_seat", "round", "must_contain", "card_counts", "viewer", "suggestion")
     OVER_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -280,6 +282,7 @@ class TienlenGameState(_message.Message):
     MUST_CONTAIN_FIELD_NUMBER: _ClassVar[int]
     CARD_COUNTS_FIELD_NUMBER: _ClassVar[int]
     VIEWER_FIELD_NUMBER: _ClassVar[int]
+    SUGGESTION_FIELD_NUMBER: _ClassVar[int]
     over: bool
     winner: int
     to_move: int
@@ -298,7 +301,8 @@ class TienlenGameState(_message.Message):
     must_contain: str
     card_counts: _containers.RepeatedScalarFieldContainer[int]
     viewer: int
-    def __init__(self, over: _Optional[bool] = ..., winner: _Optional[int] = ..., to_move: _Optional[int] = ..., offers: _Optional[_Iterable[_Union[TienlenOffer, _Mapping]]] = ..., table: _Optional[_Union[TienlenPlay, _Mapping]] = ..., leader: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., played_any: _Optional[_Iterable[bool]] = ..., tricks: _Optional[_Iterable[_Union[TienlenTrick, _Mapping]]] = ..., transfers: _Optional[_Iterable[_Union[_common_pb2.Transfer, _Mapping]]] = ..., first_lead: _Optional[_Union[TienlenFirstLead, _Mapping]] = ..., instant: _Optional[_Union[TienlenInstantWinKind, str]] = ..., table_seat: _Optional[int] = ..., round: _Optional[int] = ..., must_contain: _Optional[str] = ..., card_counts: _Optional[_Iterable[int]] = ..., viewer: _Optional[int] = ...) -> None: ...
+    suggestion: _common_pb2.Suggestion
+    def __init__(self, over: _Optional[bool] = ..., winner: _Optional[int] = ..., to_move: _Optional[int] = ..., offers: _Optional[_Iterable[_Union[TienlenOffer, _Mapping]]] = ..., table: _Optional[_Union[TienlenPlay, _Mapping]] = ..., leader: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., played_any: _Optional[_Iterable[bool]] = ..., tricks: _Optional[_Iterable[_Union[TienlenTrick, _Mapping]]] = ..., transfers: _Optional[_Iterable[_Union[_common_pb2.Transfer, _Mapping]]] = ..., first_lead: _Optional[_Union[TienlenFirstLead, _Mapping]] = ..., instant: _Optional[_Union[TienlenInstantWinKind, str]] = ..., table_seat: _Optional[int] = ..., round: _Optional[int] = ..., must_contain: _Optional[str] = ..., card_counts: _Optional[_Iterable[int]] = ..., viewer: _Optional[int] = ..., suggestion: _Optional[_Union[_common_pb2.Suggestion, _Mapping]] = ...) -> None: ...
 
 class TienlenEvaluateResult(_message.Message):
     __slots__ = ("error", "play", "hand", "legal_plays", "first_leader", "round_state", "game")

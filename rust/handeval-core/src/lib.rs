@@ -12,6 +12,7 @@ pub mod cards;
 pub mod dachu;
 pub mod error;
 pub mod money;
+pub mod sampling;
 pub mod shisanshui;
 pub mod tienlen;
 

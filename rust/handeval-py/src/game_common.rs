@@ -110,3 +110,40 @@ pub fn seat_view<'py>(
     state.set_item("viewer", v)?;
     Ok(state)
 }
+
+/// The arguments of the games' `suggest(seat=None, *, seed=0, effort=None)`: the seat (None:
+/// the caller's default), a seed ≥ 0 and an effort in 0..=MAX_EFFORT (None: the default).
+pub fn suggest_args(seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, effort: Option<&Bound<'_, PyAny>>) -> PyResult<(Option<usize>, u64, u32)> {
+    use handeval_core::tienlen::suggest::{DEFAULT_EFFORT, MAX_EFFORT};
+    let seat = match crate::conv::given(seat) {
+        Some(s) => {
+            let v = crate::conv::int_from(s, "seat")?;
+            if !(0..4).contains(&v) {
+                return Err(crate::conv::bad("seat", format!("must be a seat 0..3 (got {v})")));
+            }
+            Some(v as usize)
+        }
+        None => None,
+    };
+    let seed = match crate::conv::given(seed) {
+        Some(s) => {
+            let v = crate::conv::int_from(s, "seed")?;
+            if v < 0 {
+                return Err(crate::conv::bad("seed", format!("must be ≥ 0 (got {v})")));
+            }
+            v as u64
+        }
+        None => 0,
+    };
+    let effort = match crate::conv::given(effort) {
+        Some(e) => {
+            let v = crate::conv::int_from(e, "effort")?;
+            if !(0..=MAX_EFFORT as i64).contains(&v) {
+                return Err(crate::conv::bad("effort", format!("must be 0..{MAX_EFFORT} (got {v})")));
+            }
+            v as u32
+        }
+        None => DEFAULT_EFFORT,
+    };
+    Ok((seat, seed, effort))
+}

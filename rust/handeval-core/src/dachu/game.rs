@@ -192,6 +192,15 @@ impl Game {
         &self.held[seat]
     }
 
+    /// Give `seat` other cards still to play (its played cards stay): how a seat's view
+    /// hides the others' hands and how a sampled deal is put in their place.
+    pub(crate) fn set_held(&mut self, seat: usize, held: Vec<Card>) {
+        let mut dealt: Vec<Card> = self.hands[seat].iter().copied().filter(|c| !self.held[seat].contains(c)).collect();
+        dealt.extend_from_slice(&held);
+        self.hands[seat] = dealt;
+        self.held[seat] = held;
+    }
+
     /// A seat that plays and still holds cards.
     fn active(&self, seat: usize) -> bool {
         self.playing[seat] && !self.held[seat].is_empty()

@@ -13,6 +13,7 @@ pub mod game;
 pub mod play;
 pub mod rules;
 pub mod settle;
+pub mod suggest;
 
 pub use calling::{Call, Calling, Outcome};
 pub use deal::{Deal, DealAction};

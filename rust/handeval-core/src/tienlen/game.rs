@@ -143,6 +143,24 @@ impl Game {
         cards_of(self.held[seat])
     }
 
+    /// The cards `seat` has played so far (a bit mask): public, from the record.
+    pub(crate) fn played_mask(&self, seat: usize) -> u64 {
+        mask(&self.hands[seat]) & !self.held[seat]
+    }
+
+    /// The cards `seat` holds (a bit mask).
+    pub(crate) fn held_mask(&self, seat: usize) -> u64 {
+        self.held[seat]
+    }
+
+    /// Give `seat` other cards still to play (its played cards stay): how a seat's view
+    /// hides the others' hands and how a sampled deal is put in their place.
+    pub(crate) fn set_held(&mut self, seat: usize, held: u64) {
+        let played = self.played_mask(seat);
+        self.held[seat] = held;
+        self.hands[seat] = cards_of(played | held);
+    }
+
     pub fn played_any(&self, seat: usize) -> bool {
         self.held[seat] != mask(&self.hands[seat])
     }

@@ -10,6 +10,7 @@ pub mod instant;
 pub mod play;
 pub mod round;
 pub mod settle;
+pub mod suggest;
 
 pub use game::{Game, Trick, MAX_ACTIONS};
 pub use instant::{instant_win, instant_winner, InstantHand, InstantWin};

@@ -161,6 +161,20 @@ native_class! {
             Ok(DachuCalling { inner, origin: CallingOrigin { chu_side: side, declared, multiplier: m, start_seat: start, first_side: first, rules } })
         }
 
+        /// 托管 for the calling: the call ``seat`` (default: the seat to call) should make,
+        /// from its 13 cards ``hand`` and the 儲 colour ``chu`` ("red" / "black") and the
+        /// calls so far, as ``(call, seat)`` for ``apply`` (docs/suggest.md).
+        #[pyo3(signature = (hand, chu, seat=None, *, seed=None, effort=None))]
+        fn suggest(&self, hand: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny>, seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, effort: Option<&Bound<'_, PyAny>>) -> PyResult<(&'static str, usize)> {
+            let (seat, seed, effort) = crate::game_common::suggest_args(seat, seed, effort)?;
+            let hand = crate::conv::cards_from(hand, "hand")?;
+            let chu = super::chu_from(chu)?;
+            let seat = seat.or(self.inner.turn()).unwrap_or(0);
+            let view = dc::suggest::CallView::new(&self.inner, seat, &hand, chu).py()?;
+            let s = dc::suggest::suggest_call(&view, seed, effort).py()?;
+            Ok((s.call.name(), s.seat))
+        }
+
         /// The next state; an illegal action (out of turn, unknown seat, not offered now, a
         /// second 包踹 by the same player) is a HandevalError saying why.
         pub(super) fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuCalling> {

@@ -146,6 +146,18 @@ native_class! {
             Ok(DachuDeal { inner: CoreDeal::new(hands, first, rules).py()? })
         }
 
+        /// 托管 for a declaration: what ``seat`` (required: the deal has no turn) should
+        /// declare now, from its own cards and the public declarations, in ``apply``'s
+        /// shape, or None: declare nothing (docs/suggest.md).
+        #[pyo3(signature = (seat=None, *, seed=None, effort=None))]
+        fn suggest<'py>(&self, py: Python<'py>, seat: Option<&Bound<'py, PyAny>>, seed: Option<&Bound<'py, PyAny>>, effort: Option<&Bound<'py, PyAny>>) -> PyResult<Option<Bound<'py, PyTuple>>> {
+            let (seat, seed, effort) = crate::game_common::suggest_args(seat, seed, effort)?;
+            let Some(seat) = seat else { return Err(bad("seat", "the deal has no turn: name the seat that may declare")) };
+            let view = handeval_core::dachu::suggest::DealView::new(&self.inner, seat).py()?;
+            let s = handeval_core::dachu::suggest::suggest_deal(&view, seed, effort).py()?;
+            s.action.as_ref().map(|a| deal_action_py(py, a)).transpose()
+        }
+
         /// The next state; an illegal action is a HandevalError saying why.
         pub(super) fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuDeal> {
             let a = deal_action(&self.inner, action)?;

@@ -205,6 +205,23 @@ native_class! {
             Ok(DachuGame { inner, deal: self.deal.clone(), calling: self.calling.clone() })
         }
 
+        /// 托管: the action a strong player would make for ``seat`` (default: the seat to
+        /// move), from that seat's information only (docs/suggest.md), in ``apply``'s shape.
+        /// Deterministic for (record, seat, seed, effort); ``effort`` 0 (the default) is the
+        /// fast heuristic, n > 0 plays its best candidates out in n sampled deals.
+        #[pyo3(signature = (seat=None, *, seed=None, effort=None))]
+        fn suggest<'py>(&self, py: Python<'py>, seat: Option<&Bound<'py, PyAny>>, seed: Option<&Bound<'py, PyAny>>, effort: Option<&Bound<'py, PyAny>>) -> PyResult<Bound<'py, PyTuple>> {
+            let s = self.suggestion(py, seat, seed, effort)?;
+            play_action_py(py, &s.action)
+        }
+
+        /// The choices ``suggest`` weighed, best first: ``[(action, score)]``.
+        #[pyo3(signature = (seat=None, *, seed=None, effort=None))]
+        fn suggestions<'py>(&self, py: Python<'py>, seat: Option<&Bound<'py, PyAny>>, seed: Option<&Bound<'py, PyAny>>, effort: Option<&Bound<'py, PyAny>>) -> PyResult<Vec<(Bound<'py, PyTuple>, f64)>> {
+            let s = self.suggestion(py, seat, seed, effort)?;
+            s.alternatives.iter().map(|a| Ok((play_action_py(py, &a.action)?, a.score))).collect()
+        }
+
         /// The HandevalError ``apply(action)`` would raise (not raised), or None when allowed.
         fn check(&self, py: Python<'_>, action: &Bound<'_, PyAny>) -> PyResult<Option<Py<PyAny>>> {
             crate::game_common::check(py, self.apply(action))
@@ -263,6 +280,15 @@ fn game_from(deal: &DachuDeal, calling: &DachuCalling) -> PyResult<DachuGame> {
 /// ``replay_game(hands, deal_actions, calls, plays, *, first_seat=0, start_seat=None,
 /// first_side=None, rules=None) -> Game``: the deal, the calling and the play replayed in
 /// one call; an error names ``deal_actions[i]``, ``calls[i]`` or ``plays[i]``.
+impl DachuGame {
+    fn suggestion(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, effort: Option<&Bound<'_, PyAny>>) -> PyResult<dc::suggest::Suggestion> {
+        let (seat, seed, effort) = crate::game_common::suggest_args(seat, seed, effort)?;
+        let seat = seat.or(self.inner.turn).unwrap_or(0);
+        let view = dc::suggest::View::new(&self.inner, seat).py()?;
+        py.detach(|| dc::suggest::suggest(&view, seed, effort)).py()
+    }
+}
+
 #[pyfunction]
 #[pyo3(signature = (hands, deal_actions, calls, plays, *, first_seat=None, start_seat=None, first_side=None, rules=None))]
 #[allow(clippy::too_many_arguments)]

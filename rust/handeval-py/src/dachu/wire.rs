@@ -471,7 +471,14 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules) -> Result<pb::dachu
         Some(Item::Game(r)) => {
             let replayed = replay(r, rules, "game")?;
             let viewer = r.viewer.map(|v| seat(v, "viewer").map_err(|e| e.because(Reason::OutOfRange))).transpose().map_err(under("game"))?;
-            Out::Game(state::game_msg(&replayed, viewer))
+            let mut m = state::game_msg(&replayed, viewer);
+            if let (Some(play), Some(g)) = (m.play.as_mut(), replayed.game.as_ref()) {
+                // A viewer sees a suggestion only for its own move: it holds that seat's cards.
+                if viewer.is_none_or(|v| g.turn == Some(v)) {
+                    play.suggestion = state::suggestion(g, r.suggest.as_ref()).map_err(|e| ItemFail::Item(e))?;
+                }
+            }
+            Out::Game(m)
         }
         None => return Err(fail("", "set one of play, legal_plays, timeout_play, deal, calling, game", Reason::Invalid)),
     })

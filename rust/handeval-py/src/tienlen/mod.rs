@@ -781,6 +781,27 @@ native_class! {
             Ok(settlement(self.inner.settle(base, carried.as_deref()).py()?))
         }
 
+        /// 托管: the action a strong player would make for ``seat`` (default: the seat in
+        /// turn), from that seat's information only (docs/suggest.md): ``(seat, cards |
+        /// "pass")`` for ``apply``, or None when ``seat`` is offered a chop out of turn and
+        /// should let the play go on. Deterministic for (record, seat, seed, effort);
+        /// ``effort`` 0 (the default) is the fast heuristic, n > 0 plays each of its best
+        /// candidates out in n sampled deals of the unseen cards.
+        #[pyo3(signature = (seat=None, *, seed=None, effort=None))]
+        fn suggest(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, effort: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Py<PyAny>>> {
+            let s = self.suggestion(py, seat, seed, effort)?;
+            s.action.as_ref().map(|a| history_item(py, s.seat, a)).transpose()
+        }
+
+        /// The choices ``suggest`` weighed, best first: ``[(action | None, score)]`` (the
+        /// score: the heuristic's, or with effort > 0 the mean money of the playouts at
+        /// base 1).
+        #[pyo3(signature = (seat=None, *, seed=None, effort=None))]
+        fn suggestions(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, effort: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<(Option<Py<PyAny>>, f64)>> {
+            let s = self.suggestion(py, seat, seed, effort)?;
+            s.alternatives.iter().map(|a| Ok((a.action.as_ref().map(|x| history_item(py, s.seat, x)).transpose()?, a.score))).collect()
+        }
+
         /// Pickled as ``tl_replay(hands, history, rules)``.
         fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
             let py = slf.py();
@@ -788,6 +809,15 @@ native_class! {
             let rules = Bound::new(py, TienlenRules { core: me.inner.rules().clone() })?;
             replay_reduce(py, "tl_replay", (me.hands(py)?, me.history(py)?, rules))
         }
+    }
+}
+
+impl TienlenGame {
+    fn suggestion(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, effort: Option<&Bound<'_, PyAny>>) -> PyResult<tl::suggest::Suggestion> {
+        let (seat, seed, effort) = crate::game_common::suggest_args(seat, seed, effort)?;
+        let seat = seat.or(self.inner.turn()).unwrap_or(0);
+        let view = tl::suggest::View::new(&self.inner, seat).py()?;
+        py.detach(|| tl::suggest::suggest(&view, seed, effort)).py()
     }
 }
 

@@ -291,7 +291,33 @@ fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules) -> Result<pb::T
         must_contain: must_contain.map_or(String::new(), |c| c.to_string()),
         card_counts: (0..g.players).map(|s| g.held(s).len() as i32).collect(),
         viewer: viewer.map(seat),
+        // A viewer sees a suggestion only for its own move: it holds that seat's cards.
+        suggestion: if viewer.is_none_or(|v| g.turn() == Some(v)) { suggestion(&g, record.suggest.as_ref())? } else { None },
     })
+}
+
+fn suggest_action(seat: usize, a: &Action) -> pb::PlayAction {
+    match a {
+        Action::Play(c) => pb::PlayAction { seat: seat as i32, kind: pb::ActionKind::Play as i32, cards: Some(cards_msg(&tl::play::sorted(c))), columns: Vec::new() },
+        Action::Pass => pb::PlayAction { seat: seat as i32, kind: pb::ActionKind::Pass as i32, cards: None, columns: Vec::new() },
+    }
+}
+
+/// The suggestion (托管) for the seat to move, when the record asked for it.
+fn suggestion(g: &tl::Game, q: Option<&pb::SuggestQuery>) -> Result<Option<pb::Suggestion>, Error> {
+    if let Some(e) = q.and_then(|q| q.effort).filter(|&e| e > tl::suggest::MAX_EFFORT) {
+        return Err(handeval_core::Error::field("game.suggest.effort", format!("must be 0..{} (got {e})", tl::suggest::MAX_EFFORT)).because(handeval_core::Reason::OutOfRange));
+    }
+    let (Some(q), Some(t)) = (q, g.turn()) else { return Ok(None) };
+    let view = tl::suggest::View::new(g, t)?;
+    let s = tl::suggest::suggest(&view, q.seed, q.effort.unwrap_or(tl::suggest::DEFAULT_EFFORT)).map_err(|e| e.within("game.suggest"))?;
+    let action = s.action.as_ref().map(|a| suggest_action(t, a));
+    let alternatives = s
+        .alternatives
+        .iter()
+        .filter_map(|x| x.action.as_ref().map(|a| pb::SuggestionAlternative { action: Some(suggest_action(t, a)), score: x.score }))
+        .collect();
+    Ok(Some(pb::Suggestion { action, alternatives }))
 }
 
 /// Records longer than 52 cards allow fail the request (TOO_LARGE) before any work: a

@@ -120,6 +120,26 @@ fn play_action_msg(a: &PlayAction) -> pb::PlayAction {
     pb::PlayAction { seat: int(a.seat()), kind: kind as i32, cards, columns: Vec::new() }
 }
 
+fn suggest_action(a: &handeval_core::dachu::PlayAction) -> pb::PlayAction {
+    use handeval_core::dachu::PlayAction as A;
+    match a {
+        A::Play { seat, cards } => pb::PlayAction { seat: int(*seat), kind: pb::ActionKind::Play as i32, cards: Some(cards_msg(cards)), columns: Vec::new() },
+        A::Pass { seat } | A::Timeout { seat, .. } => pb::PlayAction { seat: int(*seat), kind: pb::ActionKind::Pass as i32, cards: None, columns: Vec::new() },
+    }
+}
+
+/// The suggestion (托管) for the seat to move in the play, when the record asked for it.
+pub(super) fn suggestion(g: &Game, q: Option<&pb::SuggestQuery>) -> Result<Option<pb::Suggestion>, handeval_core::Error> {
+    use handeval_core::dachu::suggest as sg;
+    if let Some(e) = q.and_then(|q| q.effort).filter(|&e| e > sg::MAX_EFFORT) {
+        return Err(handeval_core::Error::field("game.suggest.effort", format!("must be 0..{} (got {e})", sg::MAX_EFFORT)).because(handeval_core::Reason::OutOfRange));
+    }
+    let (Some(q), Some(t)) = (q, g.turn) else { return Ok(None) };
+    let s = sg::suggest(&sg::View::new(g, t)?, q.seed, q.effort.unwrap_or(sg::DEFAULT_EFFORT)).map_err(|e| e.within("game.suggest"))?;
+    let alternatives = s.alternatives.iter().map(|x| pb::SuggestionAlternative { action: Some(suggest_action(&x.action)), score: x.score }).collect();
+    Ok(Some(pb::Suggestion { action: Some(suggest_action(&s.action)), alternatives }))
+}
+
 fn play_state(g: &Game) -> pb::DachuPlayState {
     let decided = g.decided();
     let legal = g.legal_plays();
@@ -131,6 +151,7 @@ fn play_state(g: &Game) -> pb::DachuPlayState {
         actions.push(play_action_msg(&PlayAction::Pass { seat: t }));
     }
     pb::DachuPlayState {
+        suggestion: None,
         to_move: g.turn.map(int),
         may_pass: g.may_pass(),
         legal_plays: legal.iter().map(|p| play_msg(p.play.kind, &p.cards)).collect(),

@@ -1,0 +1,546 @@
+//! 托管: the move a seat should make, from what that seat can see (docs/suggest.md).
+//!
+//! [`View`] is a seat's information set: its own cards, the public record and the other
+//! seats' card counts. The other seats' cards are replaced, when the view is made, by a
+//! fixed placeholder deal of the unseen cards, so nothing built on a view can read them.
+//!
+//! * effort 0 (the default): a heuristic — plan the hand into groups (straights, pairs,
+//!   triples, specials, singles), shed the weakest whole group, keep 2s and specials for
+//!   when they win a trick, chop when offered, block a seat about to go out;
+//! * effort n > 0: n determinizations (deals of the unseen cards consistent with the
+//!   card counts and the record), each candidate played out to the end with the
+//!   heuristic in every seat; the candidate with the best mean money wins.
+
+use super::game::Game;
+use super::play::{rank, Kind, Play, ACE, TWO};
+use super::round::Action;
+use crate::error::{Error, Reason, Result};
+use crate::sampling::{mix, Rng};
+
+/// The default effort: the heuristic alone.
+pub const DEFAULT_EFFORT: u32 = 0;
+/// The largest effort accepted (determinizations per candidate).
+pub const MAX_EFFORT: u32 = 64;
+/// Candidates the sampling weighs (the heuristic's best ones).
+const SAMPLED_CANDIDATES: usize = 4;
+const FULL: u64 = (1u64 << 52) - 1;
+
+/// What one seat can see of a game: its information set.
+#[derive(Clone, Debug)]
+pub struct View {
+    seat: usize,
+    /// The game with every other seat's cards replaced by a placeholder deal of the
+    /// unseen cards (the lowest unseen cards to the lowest seat, and so on).
+    game: Game,
+}
+
+impl View {
+    /// The view of `seat`: the other seats' hidden cards are dropped here.
+    pub fn new(game: &Game, seat: usize) -> Result<View> {
+        if seat >= game.players {
+            return Err(Error::field("seat", format!("seat {seat} is not in the game (seats 0..{})", game.players - 1)).because(Reason::OutOfRange));
+        }
+        let mut g = game.clone();
+        let mut unseen = FULL & !g.held_mask(seat);
+        for s in 0..g.players {
+            unseen &= !g.played_mask(s);
+        }
+        for s in (0..g.players).filter(|&s| s != seat) {
+            let n = g.held_mask(s).count_ones();
+            let mut m = 0u64;
+            for _ in 0..n {
+                let b = unseen & unseen.wrapping_neg();
+                m |= b;
+                unseen &= !b;
+            }
+            g.set_held(s, m);
+        }
+        Ok(View { seat, game: g })
+    }
+
+    pub fn seat(&self) -> usize {
+        self.seat
+    }
+
+    /// The cards each seat still holds, by count.
+    pub fn counts(&self) -> Vec<usize> {
+        (0..self.game.players).map(|s| self.game.held_mask(s).count_ones() as usize).collect()
+    }
+
+    /// The seat's own cards.
+    pub fn hand(&self) -> Vec<crate::cards::Card> {
+        self.game.held(self.seat)
+    }
+}
+
+/// One choice the suggestion weighed: the action (`None`: let the play go on, for a
+/// seat that may chop out of turn) and its score (higher is better; with sampling, the
+/// mean money of the playouts at base 1).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Alternative {
+    pub action: Option<Action>,
+    pub score: f64,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Suggestion {
+    pub seat: usize,
+    /// What to do: `Some` action for `Game::apply`, or `None` when the seat is offered a
+    /// chop out of turn and should let the play go on.
+    pub action: Option<Action>,
+    /// The choices weighed, best first.
+    pub alternatives: Vec<Alternative>,
+    pub effort: u32,
+}
+
+/// The choices open to `seat`: in turn its plays (and a pass), or out of turn its chops
+/// and `None`; an error when it has nothing to decide.
+fn options(g: &Game, seat: usize) -> Result<Vec<Option<Action>>> {
+    if g.is_over() {
+        return Err(Error::new("the game is over: there is nothing to suggest").because(Reason::GameOver));
+    }
+    if g.turn() == Some(seat) {
+        let mut out: Vec<Option<Action>> = distinct(g.legal_plays()).into_iter().map(|p| Some(Action::Play(p.cards))).collect();
+        if g.may_pass() {
+            out.push(Some(Action::Pass));
+        }
+        return Ok(out);
+    }
+    if let Some((_, chops)) = g.chop_offers().into_iter().find(|(s, _)| *s == seat) {
+        let mut out: Vec<Option<Action>> = distinct(chops).into_iter().map(|p| Some(Action::Play(p.cards))).collect();
+        out.push(None);
+        return Ok(out);
+    }
+    let t = g.turn().map_or(String::new(), |t| format!(" (seat {t} to move)"));
+    Err(Error::field("seat", format!("seat {seat} has no decision to make now{t}")).because(Reason::NotYourTurn))
+}
+
+/// One play per (type, size, top card): the weakest-first order keeps the one with the
+/// lowest other cards, and the suits below the top do not change what a play does.
+fn distinct(plays: Vec<Play>) -> Vec<Play> {
+    let mut out: Vec<Play> = Vec::with_capacity(plays.len());
+    for p in plays {
+        if out.last().is_none_or(|q| q.key != p.key) {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn mask_of(a: &Action) -> u64 {
+    match a {
+        Action::Play(c) => c.iter().fold(0, |m, c| m | c.bit()),
+        Action::Pass => 0,
+    }
+}
+
+/// Cards per tienlen rank of a mask.
+fn rank_counts(mask: u64) -> [u8; 13] {
+    let mut c = [0u8; 13];
+    let mut m = mask;
+    while m != 0 {
+        let id = m.trailing_zeros() as u8;
+        m &= m - 1;
+        c[rank(crate::cards::Card(id)) as usize] += 1;
+    }
+    c
+}
+
+/// How good a hand is to hold: ten points less per group it needs to go out (a plan of
+/// straights over its single ranks, 3/4连对 over its pair runs, one group per other
+/// rank), plus points for the groups that take tricks (2s, aces, specials).
+fn hand_value(mask: u64) -> f64 {
+    let mut c = rank_counts(mask);
+    let mut groups = 0f64;
+    let mut control = 0f64;
+    // Specials first: bombs, then runs of three or four pairs.
+    for r in 0..=ACE as usize {
+        if c[r] == 4 {
+            c[r] = 0;
+            groups += 1.0;
+            control += 8.0;
+        }
+    }
+    let mut r = 0;
+    while r + 2 <= ACE as usize {
+        let mut len = 0;
+        while r + len <= ACE as usize && c[r + len] >= 2 && len < 4 {
+            len += 1;
+        }
+        if len >= 3 {
+            for x in r..r + len {
+                c[x] -= 2;
+            }
+            groups += 1.0;
+            control += if len == 4 { 10.0 } else { 5.0 };
+            r += len;
+        } else {
+            r += 1;
+        }
+    }
+    // Straights: over each run of present ranks 3..A, one straight from its first to its
+    // last single rank (at least three long) saves a group per single but one.
+    let mut r = 0;
+    while r <= ACE as usize {
+        if c[r] == 0 {
+            r += 1;
+            continue;
+        }
+        let start = r;
+        while r <= ACE as usize && c[r] > 0 {
+            r += 1;
+        }
+        let end = r; // exclusive
+        if end - start >= 3 {
+            let singles: Vec<usize> = (start..end).filter(|&x| c[x] == 1).collect();
+            if singles.len() >= 2 {
+                let (mut lo, mut hi) = (singles[0], *singles.last().expect("two"));
+                while hi - lo + 1 < 3 {
+                    if hi + 1 < end {
+                        hi += 1;
+                    } else {
+                        lo -= 1;
+                    }
+                }
+                for x in lo..=hi {
+                    c[x] -= 1;
+                }
+                groups += 1.0;
+                control += (hi as f64 - 8.0).max(0.0) * 0.5;
+            }
+        }
+    }
+    for (r, &n) in c.iter().enumerate() {
+        if n == 0 {
+            continue;
+        }
+        groups += 1.0;
+        control += match r as u8 {
+            TWO => 9.0 + 3.0 * (n as f64 - 1.0),
+            ACE => 3.0,
+            11.. => 0.0,
+            r if r >= 9 => 1.0,
+            _ => 0.0,
+        };
+    }
+    -10.0 * groups + control
+}
+
+/// Whether nothing among the `unseen` cards can beat `p` in kind (chops aside).
+fn is_boss(p: &Play, unseen: u64) -> bool {
+    let c = rank_counts(unseen);
+    let top_rank = (p.key.top / 4) as usize;
+    let higher_same_rank = |need: u8| {
+        let m = (0..4u8).filter(|&s| {
+            let st = top_rank as u8 * 4 + s;
+            unseen & super::play::card_of(st).bit() != 0
+        });
+        m.count() as u8 >= need && (0..4u8).any(|s| s > p.key.top % 4 && unseen & super::play::card_of(top_rank as u8 * 4 + s).bit() != 0)
+    };
+    match p.kind() {
+        Kind::Single => (top_rank + 1..13).all(|r| c[r] == 0) && !higher_same_rank(1),
+        Kind::Pair => (top_rank + 1..13).all(|r| c[r] < 2) && !higher_same_rank(2),
+        Kind::Triple => (top_rank + 1..13).all(|r| c[r] < 3),
+        _ => false,
+    }
+}
+
+/// The heuristic's score of each option for `seat` (higher is better).
+fn scores(g: &Game, seat: usize, opts: &[Option<Action>]) -> Vec<f64> {
+    let hand = g.held_mask(seat);
+    let mut seen = hand;
+    for s in 0..g.players {
+        seen |= g.played_mask(s);
+    }
+    let unseen = FULL & !seen;
+    let opp_min = (0..g.players).filter(|&s| s != seat).map(|s| g.held_mask(s).count_ones()).min().unwrap_or(13);
+    let table = g.table().map(|t| t.1.clone());
+    let base = hand_value(hand);
+    // The heuristic's end game: with few cards left around the table, cards left cost
+    // money, so 2s and specials stop being worth their keep.
+    let late = opp_min <= 3 || hand.count_ones() <= 4;
+    opts.iter()
+        .map(|o| {
+            let Some(a) = o else { return base };
+            let m = mask_of(a);
+            if m == 0 {
+                // Pass: nothing shed; dangerous when an opponent is about to go out and
+                // the table's play has its size.
+                let mut s = base;
+                if let Some(t) = &table {
+                    if (t.key.len as u32) >= opp_min && t.key.kind != Kind::Straight {
+                        s -= 30.0;
+                    }
+                }
+                return s;
+            }
+            let rem = hand & !m;
+            if rem == 0 {
+                return 1000.0;
+            }
+            let Action::Play(cards) = a else { unreachable!() };
+            let p = super::play::classify(cards).expect("a legal play");
+            let top_rank = (p.key.top / 4) as f64;
+            let mut s = hand_value(rem) + p.cards.len() as f64;
+            if late {
+                // Shed what would be paid for: 2s and specials count extra.
+                s += cards.iter().filter(|c| rank(**c) == TWO).count() as f64 * 6.0;
+                if p.is_special() {
+                    s += 8.0;
+                }
+            }
+            match &table {
+                Some(t) => {
+                    if p.is_special() && !t.is_special() || p.key.kind == t.key.kind && p.is_special() {
+                        // A chop: the chain pays.
+                        s += 12.0;
+                    } else {
+                        s -= (top_rank - (t.key.top / 4) as f64).max(0.0) * 0.6;
+                    }
+                }
+                None => {
+                    s -= top_rank * 0.4;
+                    if opp_min <= p.key.len as u32 && p.key.kind != Kind::Straight && !is_boss(&p, unseen) {
+                        // A lead the next seats may go out on.
+                        s -= 25.0 - top_rank;
+                    }
+                }
+            }
+            if is_boss(&p, unseen) {
+                s += 4.0;
+            }
+            if opp_min <= p.key.len as u32 && table.is_some() {
+                s += top_rank;
+            }
+            s
+        })
+        .collect()
+}
+
+/// The heuristic's choice for `seat` in `g` (a game as the seat sees it, or a sampled
+/// one): its options with their scores, best first (stable: the weakest first on ties).
+fn ranked(g: &Game, seat: usize) -> Result<Vec<Alternative>> {
+    let opts = options(g, seat)?;
+    let sc = scores(g, seat, &opts);
+    let mut alts: Vec<Alternative> = opts.into_iter().zip(sc).map(|(action, score)| Alternative { action, score }).collect();
+    alts.sort_by(|a, b| b.score.total_cmp(&a.score));
+    Ok(alts)
+}
+
+/// Play `g` to its end with the heuristic in every seat (chops out of turn included).
+fn playout(g: &mut Game) {
+    let mut guard = 0;
+    while !g.is_over() && guard < 400 {
+        guard += 1;
+        let mut acted = false;
+        for (s, _) in g.chop_offers() {
+            if let Ok(alts) = ranked(g, s) {
+                if let Some(a) = &alts[0].action {
+                    if g.apply_mut(s, a).is_ok() {
+                        acted = true;
+                        break;
+                    }
+                }
+            }
+        }
+        if acted {
+            continue;
+        }
+        let Some(t) = g.turn() else { break };
+        let alts = ranked(g, t).expect("the seat in turn has a choice");
+        let a = alts[0].action.clone().expect("in turn: an action");
+        g.apply_mut(t, &a).expect("a legal action");
+    }
+}
+
+/// A deal of the unseen cards to the other seats, by their card counts (a seat's played
+/// cards stay its own).
+fn sample(view: &View, rng: &mut Rng) -> Game {
+    let g = &view.game;
+    let mut unseen = FULL & !g.held_mask(view.seat);
+    for s in 0..g.players {
+        unseen &= !g.played_mask(s);
+    }
+    let mut ids: Vec<u8> = (0..52u8).filter(|&i| unseen & (1u64 << i) != 0).collect();
+    rng.shuffle(&mut ids);
+    let mut out = g.clone();
+    let mut k = 0;
+    for s in (0..g.players).filter(|&s| s != view.seat) {
+        let n = g.held_mask(s).count_ones() as usize;
+        let m = ids[k..k + n].iter().fold(0u64, |m, &i| m | (1u64 << i));
+        k += n;
+        out.set_held(s, m);
+    }
+    out
+}
+
+/// The suggestion for the view's seat. Deterministic for (view, seed, effort).
+pub fn suggest(view: &View, seed: u64, effort: u32) -> Result<Suggestion> {
+    if effort > MAX_EFFORT {
+        return Err(Error::field("effort", format!("must be 0..{MAX_EFFORT} (got {effort})")).because(Reason::OutOfRange));
+    }
+    let seat = view.seat;
+    let mut alts = ranked(&view.game, seat)?;
+    if effort > 0 && alts.len() > 1 && !alts.iter().any(|a| a.score >= 1000.0) {
+        alts.truncate(SAMPLED_CANDIDATES);
+        let mut money = vec![Vec::with_capacity(effort as usize); alts.len()];
+        let seed = mix(seed, view.game.history.len() as u64 * 8 + seat as u64);
+        for d in 0..effort {
+            let mut rng = Rng::new(mix(seed, d as u64));
+            let world = sample(view, &mut rng);
+            for (i, a) in alts.iter().enumerate() {
+                let mut g = world.clone();
+                if let Some(act) = &a.action {
+                    g.apply_mut(seat, act)?;
+                } else if let Some(t) = g.turn() {
+                    // Letting the play go on: the seat in turn moves.
+                    let first = ranked(&g, t)?[0].action.clone().expect("in turn: an action");
+                    g.apply_mut(t, &first)?;
+                }
+                playout(&mut g);
+                money[i].push(g.settle(1, None).map(|s| s.deltas[seat]).unwrap_or(0));
+            }
+        }
+        let pick = crate::sampling::favoured(&money);
+        for (a, m) in alts.iter_mut().zip(&money) {
+            a.score = m.iter().sum::<i64>() as f64 / effort as f64;
+        }
+        // The favoured candidate first, then the others by mean money.
+        let chosen = alts.remove(pick);
+        alts.sort_by(|a, b| b.score.total_cmp(&a.score));
+        alts.insert(0, chosen);
+    }
+    Ok(Suggestion { seat, action: alts[0].action.clone(), alternatives: alts, effort })
+}
+
+/// The two baselines of the tournament (docs/benchmarks.md), also handy as simple bots.
+pub mod baseline {
+    use super::*;
+
+    /// A uniformly random option (a chop out of turn taken half the time).
+    pub fn random(g: &Game, seat: usize, rng: &mut Rng) -> Result<Option<Action>> {
+        let opts = options(g, seat)?;
+        Ok(opts[rng.below(opts.len())].clone())
+    }
+
+    /// The usual 托管: the weakest play that beats the table, else pass; on a lead the
+    /// weakest lead; never a chop out of turn.
+    pub fn weakest(g: &Game, seat: usize) -> Result<Option<Action>> {
+        let opts = options(g, seat)?;
+        Ok(if g.turn() == Some(seat) { opts[0].clone() } else { None })
+    }
+}
+
+
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::Card;
+    use crate::tienlen::Rules;
+    use proptest::prelude::*;
+    use crate::sampling::Rng;
+
+    fn deal(seed: u64, players: usize) -> Vec<Vec<Card>> {
+        let mut rng = Rng::new(seed);
+        let mut deck: Vec<u8> = (0..52).collect();
+        rng.shuffle(&mut deck);
+        (0..players).map(|p| deck[p * 13..p * 13 + 13].iter().map(|&id| Card(id)).collect()).collect()
+    }
+
+    fn rules(k: u8) -> Rules {
+        Rules {
+            first_lead_must_contain_lowest: k & 1 != 0,
+            unplayed_loser_adds_multipliers: k & 2 != 0,
+            turn_after_chop: if k & 4 != 0 { super::super::TurnAfterChop::Resume } else { super::super::TurnAfterChop::FromChopper },
+            rake_percent: if k & 8 != 0 { 0 } else { 5 },
+        }
+    }
+
+    /// A random record: `steps` random actions (chops out of turn included).
+    fn random_game(seed: u64, players: usize, steps: usize, r: &Rules) -> Option<Game> {
+        let mut g = Game::new(&deal(seed, players), r).ok()?;
+        let mut rng = Rng::new(seed ^ 7);
+        for _ in 0..steps {
+            if g.is_over() {
+                break;
+            }
+            let offers = g.chop_offers();
+            if !offers.is_empty() && rng.below(3) == 0 {
+                let (s, plays) = &offers[rng.below(offers.len())];
+                g = g.apply(*s, &Action::Play(plays[rng.below(plays.len())].cards.clone())).unwrap();
+                continue;
+            }
+            let t = g.turn()?;
+            let a = baseline::random(&g, t, &mut rng).unwrap().unwrap();
+            g = g.apply(t, &a).unwrap();
+        }
+        Some(g)
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        /// Every suggestion, in turn or out of turn, is accepted by `Game::apply`, and the
+        /// same seed gives the same suggestion.
+        #[test]
+        fn suggestions_are_legal_and_deterministic(seed in any::<u64>(), players in 2usize..=4, steps in 0usize..80, k in 0u8..16, effort in prop_oneof![Just(0u32), Just(2u32)]) {
+            let r = rules(k);
+            let Some(g) = random_game(seed, players, steps, &r) else { return Ok(()) };
+            if g.is_over() {
+                prop_assert_eq!(suggest(&View::new(&g, 0).unwrap(), seed, effort).unwrap_err().reason, Reason::GameOver);
+                return Ok(());
+            }
+            let t = g.turn().unwrap();
+            let s = suggest(&View::new(&g, t).unwrap(), seed, effort).unwrap();
+            let a = s.action.clone().expect("in turn: an action");
+            prop_assert!(g.apply(t, &a).is_ok(), "{:?}", a);
+            prop_assert_eq!(&s, &suggest(&View::new(&g, t).unwrap(), seed, effort).unwrap());
+            for (c, _) in g.chop_offers() {
+                let s = suggest(&View::new(&g, c).unwrap(), seed, effort).unwrap();
+                if let Some(a) = s.action { prop_assert!(g.apply(c, &a).is_ok()); }
+            }
+            // A seat with nothing to decide is told so.
+            for o in (0..players).filter(|&o| o != t && !g.chop_offers().iter().any(|x| x.0 == o)) {
+                prop_assert_eq!(suggest(&View::new(&g, o).unwrap(), seed, effort).unwrap_err().reason, Reason::NotYourTurn);
+            }
+        }
+
+        /// Dealing the other seats' hidden cards differently (same counts, same record)
+        /// never changes a seat's suggestion.
+        #[test]
+        fn hidden_cards_do_not_matter(seed in any::<u64>(), other in any::<u64>(), players in 2usize..=4, steps in 0usize..60, effort in prop_oneof![Just(0u32), Just(3u32)]) {
+            let r = Rules::default();
+            let Some(g) = random_game(seed, players, steps, &r) else { return Ok(()) };
+            let Some(t) = g.turn() else { return Ok(()) };
+            let before = suggest(&View::new(&g, t).unwrap(), 5, effort).unwrap();
+            // Re-deal the others' unplayed cards, keeping the counts.
+            let mut g2 = g.clone();
+            let mut unseen = FULL & !g.held_mask(t);
+            for s in 0..players { unseen &= !g.played_mask(s); }
+            let mut ids: Vec<u8> = (0..52u8).filter(|&i| unseen & (1u64 << i) != 0).collect();
+            Rng::new(other).shuffle(&mut ids);
+            let mut k = 0;
+            for s in (0..players).filter(|&s| s != t) {
+                let n = g.held_mask(s).count_ones() as usize;
+                g2.set_held(s, ids[k..k + n].iter().fold(0u64, |m, &i| m | (1u64 << i)));
+                k += n;
+            }
+            let after = suggest(&View::new(&g2, t).unwrap(), 5, effort).unwrap();
+            prop_assert_eq!(before, after);
+        }
+    }
+
+    #[test]
+    fn goes_out_when_it_can() {
+        let h: Vec<Vec<Card>> = ["3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h"]
+            .iter()
+            .map(|x| crate::cards::cards(x))
+            .collect();
+        let g = Game::new(&h, &Rules::default()).unwrap();
+        let g = g.apply(0, &Action::Play(crate::cards::cards("3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks"))).unwrap();
+        let g = g.apply(1, &Action::Pass).unwrap();
+        let s = suggest(&View::new(&g, 0).unwrap(), 0, 0).unwrap();
+        assert_eq!(s.action, Some(Action::Play(super::super::play::sorted(&crate::cards::cards("2c 2d")))));
+        assert!(suggest(&View::new(&g, 0).unwrap(), 0, MAX_EFFORT + 1).is_err());
+    }
+}
