@@ -71,3 +71,23 @@ def test_grpc(case, stub):
     assert index == case.action_index, (index, field)
     if case.field is not None:
         assert field == case.field
+
+
+def test_a_round_check_carries_the_reason_of_the_refusal():
+    """TienlenCheck.reason is the reason the action would fail with, not one reason for
+    every refusal."""
+    from handeval import _core
+    from handeval.v2 import handeval_pb2 as pb, tienlen_pb2 as tl
+    from reason_cases import C
+
+    def check(seat, cards):
+        q = tl.TienlenRoundQuery(actions=[common_pb2.PlayAction(seat=0, kind=common_pb2.ACTION_KIND_PLAY, cards=C("5s"))],
+                                 check=common_pb2.PlayAction(seat=seat, kind=common_pb2.ACTION_KIND_PLAY, cards=C(cards)))
+        req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[tl.TienlenEvaluateItem(round_state=q)]))
+        out = pb.EvaluateResponse.FromString(_core.wire_answer("Evaluate", req.SerializeToString(), _core.WireCall(None), 64, 0, False))
+        c = out.tienlen.results[0].round_state.check
+        return c.allowed, common_pb2.ErrorReason.Name(c.reason)
+
+    assert check(1, "6c") == (True, "ERROR_REASON_UNSPECIFIED")
+    assert check(2, "6c") == (False, "ERROR_REASON_NOT_YOUR_TURN")
+    assert check(1, "4c") == (False, "ERROR_REASON_DOES_NOT_BEAT")

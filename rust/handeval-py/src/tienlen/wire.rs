@@ -174,12 +174,13 @@ fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::Tienl
         let outcome = (|| {
             let s = seat_from(s, "seat")?;
             let a = action_from(a, "action")?;
-            st.check(s, &a)
+            st.check_reason(s, &a)
         })()
         .map_err(|e| rename(e, &renames, ""))?;
         check = Some(match outcome {
             Ok(_) => pb::TienlenCheck { allowed: true, reason: 0, message: String::new() },
-            Err(why) => pb::TienlenCheck { allowed: false, reason: pb::ErrorReason::IllegalAction as i32, message: why },
+            // The core's reason (NOT_YOUR_TURN, DOES_NOT_BEAT, ILLEGAL_ACTION, GAME_OVER).
+            Err(why) => pb::TienlenCheck { allowed: false, reason: crate::wire::reason_value(why.reason), message: why.message },
         });
     }
     let transfers = st.chop_transfers(q.base.unwrap_or(1)).map_err(|e| rename(e, &renames, ""))?;
