@@ -69,8 +69,8 @@ if [[ "$SKIP" != *" load "* ]]; then
     load 8-unary-packed-1w --server-workers 1 --mix ssw.packed@1 --users 32 --channels 16
     load 9-strings-1w --server-workers 1 --mix ssw.evaluate@1000 --users 4
     load 10-strings-2w --server-workers 2 --mix ssw.evaluate@1000 --users 4
-    # Every scenario, the default mix (weights = shares of the 25 users).
-    load 11-mix-1w --server-workers 1 --users 25 --mix default
+    # Every scenario, the default mix (weights = shares of the 26 users: each scenario its weight).
+    load 11-mix-1w --server-workers 1 --users 26 --mix default
     # The generator on both cores: a local master and two worker processes.
     load 12-unary-1w-2proc --server-workers 1 --mix ssw.evaluate@1 --users 32 --channels 16 --processes 2
 fi

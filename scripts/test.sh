@@ -4,6 +4,24 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
+# Where to install: the active virtualenv; with none, the Python that runs this when pip may
+# install into it (CI's, a container's); else (Debian's and Ubuntu's system Python refuse,
+# PEP 668 "externally-managed-environment") the virtualenv .venv of this checkout, made when
+# missing. Everything below runs that Python as python3.
+if [ -z "${VIRTUAL_ENV:-}" ] && python3 -c '
+import sys, sysconfig, os
+in_venv = sys.prefix != sys.base_prefix
+managed = os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))
+sys.exit(0 if managed and not in_venv else 1)'; then
+    if [ ! -x .venv/bin/python3 ]; then
+        echo "scripts/test.sh: this Python is externally managed: making the virtualenv .venv"
+        python3 -m venv .venv
+    fi
+    # shellcheck disable=SC1091
+    . .venv/bin/activate
+fi
+echo "scripts/test.sh: installing into $(python3 -c 'import sys; print(sys.prefix)'); building the extension" \
+    "in release (about two minutes on two cores, pip quiet meanwhile)"
 # The core's unit tests (--lib: the examples and the criterion benches are compiled by
 # .ci/run), built and run in the background from the start: profile core-test (Cargo.toml:
 # the release optimisation, which the exhaustive checks need, without link-time

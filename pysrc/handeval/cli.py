@@ -118,13 +118,92 @@ def _actions_arg(text):
     return _parse_actions(sys.stdin.read() if text == "-" else text)
 
 
+# ------------------------------------------------------------------------ house rules
+
+#: The game of each command group's ``--rules``: its Python module (whose ``Rules`` reads
+#: the options) and its name in messages.
+_RULES_GAMES = {"shisanshui": "十三水", "tienlen": "越式13张", "dachu": "打儲"}
+
+
+def _rules_value(text):
+    """One ``key=value`` value: a JSON literal (``true``, ``5``, ``"x"``) or else the text
+    itself (``a2345=second_highest``); ``True``/``False`` as Python writes them too."""
+    if text in ("True", "False"):
+        return text == "True"
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def parse_rules(game, text):
+    """The ``Rules`` of ``game`` from a ``--rules`` value: a JSON object
+    (``{"a2345": "second_highest"}``) or ``key=value`` pairs separated by commas or spaces
+    (``a2345=second_highest,suit_tiebreak=false``); None for no value. Validated by the
+    game's Python ``Rules`` itself: a bad option or value is a ``_Usage`` naming
+    ``--rules`` and the option (exit 2)."""
+    import importlib
+
+    if text is None:
+        return None
+    module = importlib.import_module(f"handeval.{game}")
+    text = text.strip()
+    if text.startswith("{"):
+        try:
+            options = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise _Usage(f"--rules: bad JSON: {e}") from None
+    else:
+        options = {}
+        for pair in text.replace(",", " ").split():
+            key, eq, value = pair.partition("=")
+            if not eq or not key:
+                raise _Usage(f"--rules: {pair!r} is not key=value (or give a JSON object)")
+            if key in options:
+                raise _Usage(f"--rules: {key} given twice")
+            options[key] = _rules_value(value)
+    known = module.Rules().to_dict()
+    unknown = [k for k in options if k not in known]
+    if unknown:
+        raise _Usage(f"--rules: {unknown[0]!r} is not a {_RULES_GAMES[game]} ({game}) rule; "
+                     f"the options: {', '.join(known)}")
+    try:
+        return module.Rules(**options)
+    except HandevalError as e:
+        raise _Usage(f"--rules: {e}", e.reason) from None
+
+
+def _add_rules_option(parser, game):
+    """``--rules`` on one game command; :func:`main` turns it into ``args.rules``."""
+    parser.add_argument("--rules", dest="rules_text", metavar="RULES", default=None,
+                        help=f"{_RULES_GAMES[game]} house rules (docs/rules.md): a JSON object or key=value "
+                             "pairs, e.g. " + {"shisanshui": "a2345=second_highest,suit_tiebreak=false",
+                                               "tienlen": "rake_percent=0",
+                                               "dachu": "pass_is_final=true"}[game]
+                             + " (default: the defaults)")
+    parser.set_defaults(rules_game=game)
+
+
+def _add_rules_options(groups):
+    """``--rules`` on every command of each game's group of subparsers
+    (``{game: subparsers action}``): one place, so every game command has it."""
+    for game, group in groups.items():
+        for name, parser in group.choices.items():
+            if game != "shisanshui" or name in _SHISANSHUI_COMMANDS:
+                _add_rules_option(parser, game)
+
+
+#: The top-level commands that are 十三水's (the others are groups, server and tools).
+_SHISANSHUI_COMMANDS = ("classify", "special", "compare", "settle", "arrange")
+
+
 # ------------------------------------------------------------------------ 十三水
 
 
 def _cmd_classify(args):
     from handeval import shisanshui
 
-    row = shisanshui.classify(_cards(args.cards))
+    row = shisanshui.classify(_cards(args.cards), rules=args.rules)
     if args.json:
         return _print_json(row)
     print(f"{row.category} ({row.category_zh}): {' '.join(row.cards)}")
@@ -146,7 +225,7 @@ def _cmd_special(args):
 def _cmd_compare(args):
     from handeval import shisanshui
 
-    r = shisanshui.compare(_cards(args.cards), _cards(args.vs))
+    r = shisanshui.compare(_cards(args.cards), _cards(args.vs), rules=args.rules)
     if args.json:
         return _print_json({"compare": r})
     print({1: "first wins", 0: "tie", -1: "second wins"}[r] + f" ({r:+d})")
@@ -168,7 +247,7 @@ def _cmd_settle(args):
     from handeval import shisanshui
 
     players = [_ssw_seat(t, i) for i, t in enumerate(args.seats)]
-    s = shisanshui.settle(players, base=args.base, carried=args.carried)
+    s = shisanshui.settle(players, base=args.base, carried=args.carried, rules=args.rules)
     if args.json:
         return _print_json(s)
     print("waters  " + " ".join(f"{w:+d}" for w in s.waters))
@@ -183,7 +262,7 @@ def _cmd_settle(args):
 
 
 def _arrange_kwargs(args):
-    return dict(opponents=args.opponents, top_k=args.top_k, seed=args.seed, samples=args.samples)
+    return dict(opponents=args.opponents, top_k=args.top_k, seed=args.seed, samples=args.samples, rules=args.rules)
 
 
 def _cmd_arrange(args):
@@ -334,7 +413,7 @@ def _cmd_tl_beats(args):
     from handeval import tienlen
 
     play, table = _cards(args.cards), _cards(args.table)
-    ok = tienlen.beats(play, table)
+    ok = tienlen.beats(play, table, rules=args.rules)
     why = None if ok else tienlen.why_not(play, table)
     if args.json:
         return _print_json({"beats": ok, "why_not": why})
@@ -369,12 +448,13 @@ def _cmd_tl_settle(args):
 
     hands = [_seat_cards(h) for h in args.hands]
     if args.instant:
-        s = tienlen.settle_instant(hands, base=args.base, carried=args.carried)
+        s = tienlen.settle_instant(hands, base=args.base, carried=args.carried, rules=args.rules)
     else:
         if args.winner is None:
             raise _Usage("--winner is required (or --instant)")
         chops = json.loads(args.chops) if args.chops else ()
-        s = tienlen.settle(hands, winner=args.winner, base=args.base, chops=chops, carried=args.carried)
+        s = tienlen.settle(hands, winner=args.winner, base=args.base, chops=chops, carried=args.carried,
+                           rules=args.rules)
     if args.json:
         return _print_json(s)
     _settlement_text(s, [line.text for line in s.lines])
@@ -414,13 +494,17 @@ def _cmd_tl_game(args):
 
     hands = [_seat_cards(h) for h in args.hands]
     actions = args.actions or []
-    g = tienlen.Game(hands)
+    g = tienlen.Game(hands, rules=args.rules)
     for i, a in enumerate(actions):
         try:
             g = g.apply(a)
         except HandevalError as e:
             raise _Usage(f"actions[{i}] ({a[0]} {a[1]}): {e.description}", e.reason) from None
-    out = {"game": _tl_game_dict(g)}
+    if args.viewer is None:
+        out = {"game": _tl_game_dict(g)}
+    else:
+        view = g.view(args.viewer)
+        out = {"game": {k: view[k] for k in ("viewer", *_tl_game_dict(g), "counts")}}
     if args.base is not None:
         out["settlement"] = g.settle(base=args.base, carried=args.carried)
     if args.json:
@@ -434,7 +518,11 @@ def _cmd_tl_game(args):
         elif k == "table":
             v = " ".join(v["cards"]) if v else "none"
         elif k == "held":
-            v = " | ".join(" ".join(h) or "-" for h in v)
+            v = " | ".join("?" if h is None else " ".join(h) or "-" for h in v)
+        elif k == "chops":
+            v = "; ".join(f"seat {a} pays seat {b} {n} x base" for a, b, n in v) or "none"
+        else:
+            v = _value_text(v)
         print(f"  {k:<14}{v}")
     if "settlement" in out:
         s = out["settlement"]
@@ -448,14 +536,14 @@ def _cmd_tl_game(args):
 def _cmd_dc_classify(args):
     from handeval import dachu
 
-    p = dachu.classify(_cards(args.cards), args.chu)
+    p = dachu.classify(_cards(args.cards), args.chu, rules=args.rules)
     _print_json(p) if args.json else print(_play_text(p))
 
 
 def _cmd_dc_beats(args):
     from handeval import dachu
 
-    ok = dachu.beats(_cards(args.cards), _cards(args.table), args.chu)
+    ok = dachu.beats(_cards(args.cards), _cards(args.table), args.chu, rules=args.rules)
     _print_json({"beats": ok}) if args.json else print("yes" if ok else "no")
 
 
@@ -464,7 +552,7 @@ def _cmd_dc_legal(args):
 
     plays = dachu.legal_plays(_cards(args.cards), _cards(args.table) if args.table else None, args.chu,
                               first_lead=args.first_lead, surrendered=args.surrendered,
-                              shown_triple=_cards(args.shown_triple) if args.shown_triple else None)
+                              shown_triple=_cards(args.shown_triple) if args.shown_triple else None, rules=args.rules)
     _print_plays(plays, args.json)
 
 
@@ -473,7 +561,7 @@ def _cmd_dc_settle(args):
 
     s = dachu.settle(args.chu_side, args.places, base=args.base, multiplier=args.multiplier,
                      surrendered=args.surrendered, bei_bao_da=args.bei_bao_da, escaped=args.escaped or (),
-                     carried=args.carried)
+                     carried=args.carried, rules=args.rules)
     if args.json:
         return _print_json(s)
     print(f"verdict {_value_text(s.verdict)}" + (" (全殲)" if s.wipe_out else "") + f", multiplier {s.result_multiplier}")
@@ -522,7 +610,7 @@ def _cmd_dc_deal(args):
 
     if len(args.hands) != 4:
         raise _Usage("--hands takes 4 seats' 13 cards (each quoted)", "wrong_count")
-    d = _apply_all(dachu.Deal(args.hands, first_seat=args.first_seat), args.actions or [], "actions")
+    d = _apply_all(dachu.Deal(args.hands, first_seat=args.first_seat, rules=args.rules), args.actions or [], "actions")
     out = {"deal": _deal_dict(d)}
     if args.calls is not None:
         if not d.finished:
@@ -539,9 +627,21 @@ def _cmd_dc_calling(args):
     from handeval import dachu
 
     c = dachu.Calling(args.chu_side, declared=args.declared, multiplier=args.multiplier,
-                      start_seat=args.start_seat, first_side=args.first_side)
+                      start_seat=args.start_seat, first_side=args.first_side, rules=args.rules)
     c = _apply_all(c, args.calls or [], "calls")
     _print_json(_calling_dict(c)) if args.json else _print_state("calling", _calling_dict(c))
+
+
+def _cmd_dc_timeout(args):
+    from handeval import dachu
+
+    columns = [col.split() for col in " ".join(args.columns).split("|")]
+    got = dachu.timeout_play(columns, _cards(args.table) if args.table else None, args.chu,
+                             first_lead=args.first_lead, surrendered=args.surrendered,
+                             shown_triple=_cards(args.shown_triple) if args.shown_triple else None)
+    if args.json:
+        return _print_json({"passes": got is None, "cards": got or []})
+    print("pass" if got is None else "play " + " ".join(got))
 
 
 def _dc_game_dict(g):
@@ -556,22 +656,37 @@ def _cmd_dc_game(args):
 
     if len(args.hands) != 4:
         raise _Usage("--hands takes 4 seats' 13 cards (each quoted)", "wrong_count")
-    d = _apply_all(dachu.Deal(args.hands, first_seat=args.first_seat), args.actions or [], "actions")
+    d = _apply_all(dachu.Deal(args.hands, first_seat=args.first_seat, rules=args.rules), args.actions or [], "actions")
     if not d.finished:
         raise _Usage("the play needs a finished deal (end the actions with finish)")
     c = _apply_all(d.calling(), args.calls or [], "calls")
     if not c.over:
         raise _Usage("the play needs a finished calling (--calls)")
-    g = _apply_all(dachu.Game(d, c), args.plays or [], "plays")
-    out = {"game": _dc_game_dict(g)}
+    # A timeout's columns as text: "timeout 0 Kh | 9c | 4d 4h 4s".
+    plays = [(a[0], a[1], [col.split() for col in a[2].split("|")]) if a[0] == "timeout" and len(a) == 3
+             and isinstance(a[2], str) else a for a in args.plays or []]
+    g = _apply_all(dachu.Game(d, c), plays, "plays")
+    if args.viewer is None:
+        out = {"game": _dc_game_dict(g)}
+    else:
+        view = g.view(args.viewer)
+        out = {"game": {k: view[k] for k in ("viewer", *_dc_game_dict(g), "counts")}}
+    out["game"]["timeouts"] = g.timeouts
     if args.base is not None:
-        out["settlement"] = g.settle(base=args.base, carried=args.carried)
+        if g.decided is None:
+            turn = "-" if g.turn is None else g.turn
+            out["note"] = f"not settled: the outcome can still change (seat {turn} to move); --base settles once decided"
+        else:
+            out["settlement"] = g.settle(base=args.base, carried=args.carried)
     if args.json:
         return _print_json(out)
     game = dict(out["game"])
     game["table"] = " ".join(g.table.cards) if g.table else "none"
-    game["held"] = " | ".join(" ".join(h) or "-" for h in g.held)
+    game["held"] = " | ".join("?" if h is None else " ".join(h) or "-" for h in game["held"])
+    game["timeouts"] = "; ".join(f"plays[{k}] became {_action_text(a)}" for k, a in g.timeouts) or "none"
     _print_state("game", game)
+    if "note" in out:
+        print(out["note"])
     if "settlement" in out:
         s = out["settlement"]
         print(f"verdict {s.verdict}" + (" (全殲)" if s.wipe_out else "") + f", multiplier {s.result_multiplier}")
@@ -696,6 +811,7 @@ def _build_parser():
                    help='"-" reads stdin; JSON ([[0, "3s"], [1, "pass"]]) or text: "seat cards" or "seat pass", one a line or ";"')
     c.add_argument("--base", type=int, help="settle the finished game at this base")
     c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60,-,-" (- uncapped)')
+    c.add_argument("--viewer", type=int, help="print the state as this seat sees it (its own cards and choices)")
 
     # 打儲
     dc = sub.add_parser("dachu", help="打儲: classify, beats, legal, settle, deal and calling from actions")
@@ -715,6 +831,15 @@ def _build_parser():
     c.add_argument("--first-lead", action="store_true", help="the deal's first play (must hold 3♥)")
     c.add_argument("--surrendered", action="store_true", help="with --first-lead: the 繳 holder's 3♥ alone")
     c.add_argument("--shown-triple", nargs="+", help="the triple shown by 夢踹 (only played whole)")
+    c = cmd(dcs, "timeout", _cmd_dc_timeout, "the play for a player out of time (出牌超時), from the hand as shown",
+            epilog='e.g. handeval dachu timeout --columns "Kh | 9c | 4d 4h 4s" --chu red')
+    c.add_argument("--columns", nargs="+", required=True,
+                   help='the hand as the client shows it: columns left to right split by "|", each top first')
+    c.add_argument("--table", nargs="+", help="the play to beat (default: leading)")
+    c.add_argument("--chu", **chu)
+    c.add_argument("--first-lead", action="store_true", help="the deal's first play (must hold 3♥)")
+    c.add_argument("--surrendered", action="store_true", help="with --first-lead: the 繳 holder's 3♥ alone")
+    c.add_argument("--shown-triple", nargs="+", help="the triple shown by 夢踹 (skipped while whole)")
     c = cmd(dcs, "settle", _cmd_dc_settle, "settle a game from the 儲方 seats and the finishing order",
             epilog="e.g. handeval dachu settle --chu-side 2 --places 2 0 1 3 --base 10")
     c.add_argument("--chu-side", type=int, nargs="+", required=True, help="the 儲方 seats (1: 1 vs 3, 2: 2 vs 2)")
@@ -748,9 +873,11 @@ def _build_parser():
     c.add_argument("--first-seat", type=int, default=0, help="the seat dealt to first (default 0)")
     c.add_argument("--actions", type=_actions_arg, help="the deal's actions: " + actions_help)
     c.add_argument("--calls", type=_actions_arg, help="the calling's actions")
-    c.add_argument("--plays", type=_actions_arg, help="the play: play SEAT CARDS; pass SEAT; timeout SEAT")
+    c.add_argument("--plays", type=_actions_arg,
+                   help='the play: play SEAT CARDS; pass SEAT; timeout SEAT [COLUMNS split by "|"]')
     c.add_argument("--base", type=int, help="settle from the record at this base (once decided)")
     c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60,-,-"')
+    c.add_argument("--viewer", type=int, help="print the state as this seat sees it (its own cards and choices)")
 
     from handeval.server.config import add_serve_arguments
 
@@ -758,7 +885,8 @@ def _build_parser():
     add_serve_arguments(v)
     v.set_defaults(func=_cmd_serve)
 
-    k = cmd(sub, "call", _cmd_call, "call the gRPC service with a JSON request, print the JSON answer")
+    k = cmd(sub, "call", _cmd_call, "call the gRPC service with a JSON request, print the JSON answer (indented; "
+                                    "with --json on one line, and a failure as a JSON object on stdout)")
     k.add_argument("rpc", choices=["Evaluate", "Compare", "Settle", "Arrange"])
     k.add_argument("request", help='proto3 JSON, e.g. \'{"shisanshui": {"items": [{"row": {"cards": ["As", "Ks", "Qs"]}}]}}\'; "-" reads stdin')
     k.add_argument("--target", default="127.0.0.1:50051", help="host:port (default 127.0.0.1:50051)")
@@ -768,10 +896,12 @@ def _build_parser():
 
     # prefix_chars="\0": every flag after bench-load goes to handeval.load.run unparsed.
     b = sub.add_parser("bench-load", add_help=False, prefix_chars="\0",
-                       help="Locust load test of the gRPC service, headless (needs handeval[load]; loopback "
-                            "only, bounded; --help for its flags)")
+                       help="Locust load test of the gRPC service, headless (needs the load extra: pip install "
+                            "'.[load]' in a checkout, 'handeval[load]' beside a wheel; loopback only, bounded; "
+                            "--help for its flags)")
     b.add_argument("args", nargs="*")
     b.set_defaults(func=_cmd_bench_load)
+    _add_rules_options({"shisanshui": sub, "tienlen": tls, "dachu": dcs})
     return p
 
 
@@ -785,6 +915,8 @@ def _quiet_stdout():
 def main(argv=None):
     try:
         args = _build_parser().parse_args(argv)
+        if getattr(args, "rules_game", None):
+            args.rules = parse_rules(args.rules_game, args.rules_text)
         return args.func(args) or 0
     except (HandevalError, _Usage) as e:
         # The reason in brackets: what a script branches on (HandevalError.reason).

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import re
 import subprocess
 import sys
 import threading
@@ -28,7 +29,7 @@ server = pytest.fixture(small_limits_server, scope="module", name="server")
 
 # Not imported here: importing locust monkey-patches this process for gevent.
 if importlib.util.find_spec("locust") is None:
-    pytest.skip("the load tests need Locust: pip install 'handeval[load]'", allow_module_level=True)
+    pytest.skip("the load tests need Locust: pip install '.[load]'", allow_module_level=True)
 
 ROOT = Path(__file__).resolve().parents[2]
 RUN_TIMEOUT = 180  # every run stops by itself (--run-time) well before this
@@ -141,7 +142,7 @@ def test_master_and_two_workers_over_loopback(server, tmp_path):
                 p.wait()
     assert master.returncode == 0, out
     assert "2 workers connected" in out
-    rows = read_csv(f"{prefix}_stats.csv")
+    rows = read_csv(f"{prefix}_final_stats.csv")  # Locust's final statistics, as it prints them
     by_scenario = {}
     for r in rows:
         if r["Name"] != "Aggregated":
@@ -149,9 +150,14 @@ def test_master_and_two_workers_over_loopback(server, tmp_path):
             by_scenario[name] = by_scenario.get(name, 0) + int(r["Request Count"])
             assert r["Failure Count"] == "0", r
     assert set(by_scenario) == set(scenarios.SCENARIOS) and all(n > 0 for n in by_scenario.values()), by_scenario
-    assert read_csv(f"{prefix}_failures.csv") == []
+    assert read_csv(f"{prefix}_final_failures.csv") == []
     s = report.summarize(str(prefix))
     assert s["total"]["requests"] == sum(by_scenario.values()) and s["total"]["failures"] == 0
+    # The per-second counts (what the plot draws) are Locust's merged counts of both
+    # workers: they add up to the run's total.
+    per_second = read_csv(f"{prefix}_per_second.csv")
+    assert sum(int(r["Requests"]) for r in per_second if r["Name"] == "Aggregated") == s["total"]["requests"]
+    assert all(p["requests_per_s"] >= 0 for p in report.history(str(prefix)))
     packed = next(r for r in s["rows"] if r["name"] == "ssw.packed@1000")
     assert packed["items_per_s"] == pytest.approx(1000 * packed["requests_per_s"])
     assert {r["method"] for r in s["rows"] if r["name"].startswith("tienlen.flow")} <= {"Evaluate", "Settle"}
@@ -263,3 +269,194 @@ def test_floor_server_answers_every_scenario_method(tmp_path):
     res = json.loads(out.read_text())
     assert res["server_workers"] == "floor" and res["summary"]["total"]["failures"] == 0
     assert {x["method"] for x in res["summary"]["rows"]} == {"Evaluate", "Settle", "Arrange"}
+
+
+# ---- output a load tester trusts ----
+
+HISTORY_COLUMNS = ["Timestamp", "User Count", "Type", "Name", "Requests/s", "Failures/s", "50%", "66%", "75%", "80%",
+                   "90%", "95%", "98%", "99%", "99.9%", "99.99%", "100%", "Total Request Count",
+                   "Total Failure Count", "Total Median Response Time", "Total Average Response Time",
+                   "Total Min Response Time", "Total Max Response Time", "Total Average Content Size"]
+
+
+def write_history(path, lines):
+    """A PREFIX_stats_history.csv as Locust writes it: (t, name, requests/s, total count, p99)."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(HISTORY_COLUMNS)
+        for t, name, rps, total, p99 in lines:
+            pct = [p99 if total else "N/A"] * 11
+            w.writerow([t, 8, "" if name == "Aggregated" else "Evaluate", name, rps, 0.0, *pct, total, 0, 1, 1.0, 0, 5, 10])
+
+
+def test_history_rates_are_locusts_own_not_differences_of_totals(tmp_path):
+    """Workers report their counts to the master every 3 s: the totals of the history jump
+    (0, 0, 6000, 6000, 6000, 12000, ...) while Locust's own Requests/s stays steady.
+    The plotted rate is Locust's; the first line, before any answer, is left out."""
+    lines = [(1000, "Aggregated", 0.0, 0, 0)]
+    for i in range(1, 10):
+        total = 6000 * (i // 3)
+        lines += [(1000 + i, "ssw.packed@10", 2000.0 / 8, total // 8, 4), (1000 + i, "Aggregated", 2000.0, total, 4)]
+    write_history(tmp_path / "run_stats_history.csv", lines)
+    h = report.history(str(tmp_path / "run"))
+    assert [p["requests_per_s"] for p in h] == [2000.0] * 7  # the lines with answers (from t=3 on)
+    assert [p["items_per_s"] for p in h] == [2000.0 / 8 * 10] * 7
+    assert h[0]["t"] == 3 and all(p["p99_ms"] == 4 for p in h)
+
+
+def test_history_counts_each_second_from_locusts_per_second_counts(tmp_path):
+    """With the locustfile's PREFIX_per_second.csv (Locust's own per-second counts, a
+    master's merged from its workers) the rate of each second is its count; the first
+    and last (partly loaded) seconds are left out; latency is matched from the history."""
+    prefix = tmp_path / "run"
+    write_history(f"{prefix}_stats_history.csv",
+                  [(100 + i, "Aggregated", 0.0 if i < 3 else 1790.0, 6000 * (i // 3), 7) for i in range(8)])
+    with open(f"{prefix}_per_second.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["Timestamp", "Type", "Name", "Requests", "Failures"])
+        for t, n in [(100, 300), (101, 1790), (102, 1788), (103, 1795), (104, 1790), (105, 700)]:
+            w.writerow([t, "Compare", "ssw.compare@10", n, 1])
+            w.writerow([t, "", "Aggregated", n, 1])
+    h = report.history(str(prefix))
+    assert [p["requests_per_s"] for p in h] == [1790.0, 1788.0, 1795.0, 1790.0]
+    assert [p["items_per_s"] for p in h] == [17890.0, 17870.0, 17940.0, 17890.0]
+    assert [p["t"] for p in h] == [1, 2, 3, 4] and all(p["failures_per_s"] == 1.0 for p in h)
+    assert all(p["p99_ms"] == 7 for p in h)
+
+
+def test_history_without_each_names_rows_has_no_items_rate(tmp_path):
+    """A plain ``locust --csv`` run (no --csv-full-history) has the Aggregated rows only:
+    items/s is unknown (None, not plotted as 0)."""
+    write_history(tmp_path / "run_stats_history.csv",
+                  [(1, "Aggregated", 0.0, 0, 0), (2, "Aggregated", 500.0, 500, 3), (3, "Aggregated", 510.0, 1010, 3)])
+    h = report.history(str(tmp_path / "run"))
+    assert [p["requests_per_s"] for p in h] == [500.0, 510.0] and all(p["items_per_s"] is None for p in h)
+
+
+def test_plot_title_is_short():
+    s = {"rows": [{"name": f"{n}@{sc.batch}"} for n, sc in scenarios.SCENARIOS.items()],
+         "total": {"requests_per_s": 1790.4, "items_per_s": 11703.2, "latency_ms": {"p99": 12.0}}}
+    title = report.plot_title(s, "run L")
+    assert title == f"run L: {len(scenarios.SCENARIOS)} scenarios — 1,790 req/s, 11,703 items/s, p99 12 ms"
+    s["rows"] = [{"name": "ssw.evaluate@1"}, {"name": "tienlen.flow@1"}]
+    assert report.plot_title(s).startswith("ssw.evaluate, tienlen.flow — ")
+
+
+def test_one_default_mix_whichever_way_locust_is_started():
+    from handeval.load.run import build_parser
+
+    assert build_parser().get_default("mix") == scenarios.DEFAULT_MIX == "default"
+    # The locustfile's own --mix default, as Locust parses its command line (in a child:
+    # importing locust here would patch this process for gevent).
+    code = ("import runpy, sys; from locust import argument_parser; runpy.run_path(sys.argv[1]); "
+            "print(argument_parser.parse_options(['-f', sys.argv[1]]).mix)")
+    r = subprocess.run([sys.executable, "-c", code, str(LOCUSTFILE)], capture_output=True, text=True,
+                       timeout=RUN_TIMEOUT)
+    assert r.returncode == 0 and r.stdout.split()[-1] == scenarios.DEFAULT_MIX, (r.stdout, r.stderr)
+
+
+def test_help_has_no_markup():
+    r = bench_load("--help")
+    assert r.returncode == 0 and "--sweep" in r.stdout
+    assert "``" not in r.stdout and "`" not in r.stdout
+    r = subprocess.run([sys.executable, "-m", "handeval.load.report", "--help"], capture_output=True, text=True,
+                       timeout=RUN_TIMEOUT)
+    assert r.returncode == 0 and "PREFIX" in r.stdout and "`" not in r.stdout
+
+
+def test_install_hint_names_the_command_of_a_checkout(monkeypatch):
+    from handeval.load import install_hint, source_checkout
+
+    assert source_checkout() == ROOT  # the tests run from the checkout
+    monkeypatch.chdir(ROOT)
+    assert install_hint("load") == "pip install '.[load]'"
+    monkeypatch.chdir(ROOT / "tests")
+    assert install_hint("load") == f"pip install '{ROOT}[load]'"
+
+
+def test_an_unreachable_target_fails_at_once_with_a_clear_message():
+    port = free_port()  # nobody listens there
+    r = bench_load("--target", f"127.0.0.1:{port}", "--run-time", "600")
+    assert r.returncode == 2 and f"cannot connect to 127.0.0.1:{port}" in r.stderr and r.stdout == ""
+    r = subprocess.run([sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless", "-H", f"127.0.0.1:{port}",
+                        "-u", "1", "-t", "600s"], capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    assert r.returncode != 0 and f"cannot connect to 127.0.0.1:{port}" in r.stderr
+
+
+AGGREGATED_LINE = re.compile(r"^\s+Aggregated\s+(\d+)\s+\d+\(", re.M)  # its request count, then failures
+
+
+def test_one_total_and_scenarios_without_a_user_are_named(server, tmp_path):
+    """Locust's printed summary and handeval's table count the same requests (both from
+    Locust's final statistics); with fewer users than scenarios the run names those that
+    got none."""
+    out, prefix = tmp_path / "few.json", tmp_path / "few"
+    mix = "ssw.evaluate,ssw.compare@2,tienlen.compare@2,dachu.compare@2"
+    r = bench_load("--target", server.target, "--mix", mix, "--users", "2", "--run-time", "2", "--csv", str(prefix),
+                   "--json-out", str(out))
+    assert r.returncode == 0, r.stderr
+    res = json.loads(out.read_text())
+    ran = {x["name"].partition("@")[0] for x in res["summary"]["rows"] if x["requests"]}
+    assert len(ran) == 2 and sorted(res["unused"]) == sorted({"ssw.evaluate", "ssw.compare", "tienlen.compare",
+                                                               "dachu.compare"} - ran)
+    assert "no user ran: " in r.stdout and all(name in r.stdout for name in res["unused"])
+    assert "some get no user" in r.stderr  # said before the run, too
+    locust_total = [int(n) for n in AGGREGATED_LINE.findall(r.stderr + r.stdout)]  # Locust's own summary
+    assert locust_total and all(n == res["summary"]["total"]["requests"] for n in locust_total), r.stderr
+    assert Path(f"{prefix}_final_stats.csv").exists()
+
+
+def test_sweep_prints_capacity_per_core_and_draws_the_knee(tmp_path):
+    png, out = tmp_path / "knee.png", tmp_path / "sweep.json"
+    args = ["--sweep", "--sweep-floor", "--spawn-server", "--mix", "ssw.evaluate", "--run-time", "1", "--max-users", "2",
+            "--slo-p99-ms", "1000", "--json-out", str(out)]
+    try:
+        import matplotlib  # noqa: F401
+        args += ["--plot", str(png)]
+    except ImportError:
+        pass
+    r = bench_load(*args)
+    assert r.returncode == 0, r.stderr
+    res = json.loads(out.read_text())
+    assert [sw["server"] for sw in res["sweeps"]] == ["handeval", "floor"]
+    for sw in res["sweeps"]:
+        assert [st["users"] for st in sw["steps"]] == [1, 2]
+        assert all(st["requests"] > 0 and st["failures"] == 0 and st["server_cores"] is not None for st in sw["steps"])
+        c = sw["capacity"]
+        assert c is not None and c["requests_per_s"] == max(st["requests_per_s"] for st in sw["steps"])
+        if c["server_cores"]:
+            assert c["per_core"]["requests_per_s"] == pytest.approx(c["requests_per_s"] / c["server_cores"], rel=1e-3)
+    assert r.stdout.count("capacity (p99 <= 1000 ms)") == 2 and "handeval / floor" in r.stdout
+    if "--plot" in args:
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_capacity_is_the_fastest_step_within_the_slo():
+    from handeval.load.run import capacity, sweep_users
+
+    assert sweep_users(256) == [1, 2, 4, 8, 16, 32, 64, 128, 256] and sweep_users(12) == [1, 2, 4, 8, 12]
+    assert sweep_users(1) == [1] and sweep_users(100, 26) == [26, 52, 100] and sweep_users(10, 26) == [10]
+
+    def step(users, rps, p99, cores, failures=0):
+        return {"users": users, "requests": 100, "failures": failures, "requests_per_s": rps, "items_per_s": 2 * rps,
+                "games_per_s": None, "p50_ms": 1.0, "p99_ms": p99, "server_cores": cores}
+
+    steps = [step(1, 100, 2, 0.1), step(2, 400, 5, 0.5), step(4, 700, 19, 0.8), step(8, 900, 20.5, 1.0),
+             step(16, 950, 3, 1.0, failures=2)]
+    c = capacity(steps, 20.0)
+    assert c["users"] == 4 and c["requests_per_s"] == 700 and c["per_core"] == {
+        "requests_per_s": 875.0, "items_per_s": 1750.0, "games_per_s": None}
+    assert capacity([step(1, 10, 25, 0.1)], 20.0) is None
+
+
+def test_sweep_plan_steps_users_or_the_rate_of_the_whole_mix():
+    from handeval.load.run import build_parser, sweep_plan
+
+    weight = sum(s.weight for s in scenarios.SCENARIOS.values())
+    by_rate = build_parser().parse_args(["--sweep", "--sweep-by", "rate", "--sweep-start-rate", "0.5",
+                                         "--sweep-steps", "4"])
+    assert sweep_plan(by_rate) == [(weight, 0.5), (weight, 1.0), (weight, 2.0), (weight, 4.0)]
+    by_users = build_parser().parse_args(["--sweep", "--mix", "tienlen.flow=3", "--max-users", "20"])
+    assert sweep_plan(by_users) == [(3, 0.0), (6, 0.0), (12, 0.0), (20, 0.0)]
+    r = bench_load("--sweep", "--sweep-by", "rate", "--sweep-start-rate", "0", "--target", "127.0.0.1:1")
+    assert r.returncode == 2 and "--sweep-start-rate" in r.stderr

@@ -1,6 +1,7 @@
 """Locust users of the handeval gRPC service: one user class per load scenario.
 
-Run it with Locust (``pip install 'handeval[load]'``)::
+Run it with Locust (``pip install '.[load]'`` in a checkout, ``pip install 'handeval[load]'``
+beside an installed wheel)::
 
     locust -f "$(python -m handeval.load locustfile)" -H 127.0.0.1:50051       # web UI on :8089
     handeval bench-load --target 127.0.0.1:50051 --users 16 --run-time 10    # headless
@@ -28,10 +29,13 @@ users' calls overlap; the pool may grow to 1,024 threads so no user waits for on
 
 from __future__ import annotations
 
+import csv
+import json
+import logging
 import os
 import time
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Any, Dict, List, Optional
 
 import grpc
 from locust import User, events, task
@@ -39,7 +43,7 @@ from locust.runners import WorkerRunner
 from locust.user.wait_time import constant_pacing
 
 from handeval.load import scenarios
-from handeval.load.target import RemoteTargetRefused, checked_target
+from handeval.load.target import RemoteTargetRefused, Unreachable, checked_target, probe, tree_cpu_seconds
 
 CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 << 20), ("grpc.max_send_message_length", 64 << 20),
                    ("grpc.use_local_subchannel_pool", 1),  # one TCP connection per channel
@@ -63,7 +67,8 @@ class GrpcStatus(Exception):
 @events.init_command_line_parser.add_listener
 def _options(parser):
     g = parser.add_argument_group("handeval")
-    g.add_argument("--mix", default="default", help="scenarios name[=weight][@batch],... (default: the default mix)")
+    g.add_argument("--mix", default=scenarios.DEFAULT_MIX,
+                   help=f"scenarios name[=weight][@batch],... (default: {scenarios.DEFAULT_MIX!r}, every scenario)")
     g.add_argument("--channels", type=int, default=4, help="gRPC connections per Locust process (default 4)")
     g.add_argument("--pool", type=int, default=8, help="pre-built units per scenario (default 8)")
     g.add_argument("--seed", type=int, default=1, help="random seed of the requests (default 1)")
@@ -75,6 +80,10 @@ def _options(parser):
     g.add_argument("--no-decode", dest="decode", action="store_false", default=True,
                    help="do not parse responses (by default each is parsed and item errors fail the call)")
 
+
+#: Seconds the master (or the single process) waits for a TCP connection to the target
+#: before the run starts.
+PROBE_TIMEOUT = 1.0
 
 _state: Dict[str, object] = {"target": None, "channels": [], "next": 0}
 _units: Dict[tuple, List[List[scenarios.Call]]] = {}
@@ -104,8 +113,11 @@ def _init(environment, **_kw):
         raise SystemExit(f"locust: {e}") from None
     if environment.host:
         try:
-            checked_target(environment.host, opts.allow_remote)
-        except RemoteTargetRefused as e:
+            target = checked_target(environment.host, opts.allow_remote)
+            # An unreachable server fails here, in about a second, not after the whole
+            # run of UNAVAILABLE calls.
+            probe(target, min(PROBE_TIMEOUT, opts.call_timeout))
+        except (RemoteTargetRefused, Unreachable) as e:
             raise SystemExit(f"locust: {e}") from None
     # The mix picks the user classes and their weights (the master dispatches the users).
     by_scenario = {cls.scenario: cls for cls in environment.user_classes}
@@ -139,21 +151,100 @@ def _close(**_kw):
     _state["channels"], _state["target"] = [], None
 
 
+@events.spawning_complete.add_listener
+def _users_per_scenario(**_kw):
+    """Say which scenarios of the mix got no user (Locust shares the users by weight; with
+    fewer users than scenarios, or a small weight, some get none)."""
+    environment = _env.get("environment")
+    runner = getattr(environment, "runner", None)
+    if runner is None or isinstance(runner, WorkerRunner):
+        return
+    counts = getattr(runner, "target_user_classes_count", None) or {}
+    idle = [cls.scenario for cls in environment.user_classes if counts.get(cls.__name__, 0) == 0]
+    if idle:
+        message = unused_message(idle, sum(counts.values()), len(environment.user_classes))
+        logging.getLogger("handeval.load").warning(message)
+        where = os.environ.get("HANDEVAL_LOAD_CPU_DIR")
+        if where:
+            Path(where, "unused.txt").write_text("\n".join(idle) + "\n", encoding="utf-8")
+
+
+def unused_message(idle: List[str], users: int, scenarios_in_mix: int) -> str:
+    return (f"no user for {len(idle)} of the mix's {scenarios_in_mix} scenarios ({', '.join(idle)}): {users} users "
+            f"shared by weight; give at least {scenarios_in_mix} users (-u), or raise their weights")
+
+
+@events.quit.add_listener
+def _final_stats(**_kw):
+    """Locust rewrites PREFIX_stats.csv and PREFIX_failures.csv once a second while it
+    runs, so its last rewrite can miss the calls that ended after it; its printed summary
+    counts them. Write PREFIX_final_stats.csv and PREFIX_final_failures.csv from the same
+    final statistics Locust prints (handeval's report reads them when present: one
+    total), and PREFIX_per_second.csv."""
+    env = _env.get("environment")
+    if env is None or isinstance(env.runner, WorkerRunner):
+        return
+    prefix = getattr(env.parsed_options, "csv_prefix", None)
+    if not prefix:
+        return
+    from locust.stats import PERCENTILES_TO_REPORT, StatsCSV
+
+    writer = StatsCSV(env, PERCENTILES_TO_REPORT)
+    with open(f"{prefix}_final_stats.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(writer.requests_csv_columns)
+        writer._requests_data_rows(w)
+    with open(f"{prefix}_final_failures.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(writer.failures_columns)
+        writer._failures_data_rows(w)
+    # Locust's own count of the requests of each second (by the second each call ended in,
+    # on the clock of the process that made it; a master holds its workers' counts): the
+    # exact rate per second, which PREFIX_stats_history.csv holds only as a ten-second
+    # average (Locust's current_rps, zero for the first seconds).
+    with open(f"{prefix}_per_second.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["Timestamp", "Type", "Name", "Requests", "Failures"])
+        stats = env.stats
+        for entry in [*stats.entries.values(), stats.total]:
+            for t in sorted(entry.num_reqs_per_sec):
+                w.writerow([t, entry.method or "", entry.name, entry.num_reqs_per_sec[t],
+                            entry.num_fail_per_sec.get(t, 0)])
+
+
+_env: Dict[str, Any] = {}
+
+
+@events.init.add_listener
+def _keep_environment(environment, **_kw):
+    _env["environment"] = environment
+
+
 _cpu: Dict[str, float] = {}
 
 
 @events.test_start.add_listener
-def _cpu_start(**_kw):
+def _cpu_start(environment=None, **_kw):
     _cpu["t0"] = time.process_time()
+    _cpu["wall0"] = time.monotonic()
+    pid = os.environ.get("HANDEVAL_LOAD_SERVER_PID")
+    if pid and not isinstance(getattr(environment, "runner", None), WorkerRunner):
+        _cpu["server0"] = tree_cpu_seconds(int(pid)) or 0.0
 
 
 @events.test_stop.add_listener
 def _cpu_stop(**_kw):
     # The generator's own cost: each Locust process (master and workers) writes the CPU
-    # seconds it used during the run when handeval bench-load asks for them.
+    # seconds it used during the run when handeval bench-load asks for them; the master
+    # (or the single process) also the seconds of load and, given the server's process
+    # id, the server's CPU seconds over exactly those.
     where = os.environ.get("HANDEVAL_LOAD_CPU_DIR")
     if where and "t0" in _cpu:
         Path(where, f"cpu-{os.getpid()}.txt").write_text(f"{time.process_time() - _cpu.pop('t0')}\n")
+        wall = time.monotonic() - _cpu.pop("wall0")
+        if "server0" in _cpu:
+            server = (tree_cpu_seconds(int(os.environ["HANDEVAL_LOAD_SERVER_PID"])) or 0.0) - _cpu.pop("server0")
+            Path(where, "server.json").write_text(json.dumps({"load_s": wall, "server_cpu_s": server}))
 
 
 class HandevalUser(User):
@@ -169,7 +260,7 @@ class HandevalUser(User):
 
     def on_start(self):
         opts = self.environment.parsed_options
-        batch = dict((n, b) for n, _, b in scenarios.parse_mix(getattr(opts, "mix", "default"))).get(
+        batch = dict((n, b) for n, _, b in scenarios.parse_mix(getattr(opts, "mix", scenarios.DEFAULT_MIX))).get(
             self.scenario, scenarios.SCENARIOS[self.scenario].batch)
         key = (self.scenario, batch, getattr(opts, "pool", 8), getattr(opts, "seed", 1))
         if key not in _units:  # shared by the users of this process

@@ -129,6 +129,27 @@ def ssw_arrange(rng, batch):
     return [_call("Arrange", pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=items)), batch)]
 
 
+def ssw_flow(rng, batch):
+    """Whole 十三水 deals as a game backend plays them: the suggested arrangement of each of
+    the four hands (one Arrange call per seat), then the deal's settlement (the rows as
+    each seat set them; here sorted by rank: the requests cannot wait for answers)."""
+    pb, ssw, _, _ = _pb()
+    calls = []
+    for _ in range(batch):
+        deck = rng.sample(DECK, 52)
+        hands = [deck[13 * s:13 * s + 13] for s in range(4)]
+        for h in hands:
+            calls.append(_call("Arrange", pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(
+                items=[ssw.ShisanshuiArrangeItem(hand=C(h))])), 1))
+        players = []
+        for h in hands:
+            f, m, b = _arrangement(h)
+            players.append(ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(front=C(f), middle=C(m), back=C(b))))
+        deal = ssw.ShisanshuiDeal(players=players, base=10)
+        calls.append(_call("Settle", pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=[deal])), 1))
+    return calls
+
+
 def tienlen_evaluate(rng, batch):
     pb, _, tl, _ = _pb()
     items = [tl.TienlenEvaluateItem(play=C(p)) for p in _same_rank_plays(rng, batch)]
@@ -319,6 +340,7 @@ SCENARIOS: Dict[str, Scenario] = {s.name: s for s in (
     Scenario("ssw.compare", ssw_compare, 2, 10, "十三水 Compare, row pairs"),
     Scenario("ssw.settle", ssw_settle, 1, 5, "十三水 Settle, 4-seat deals"),
     Scenario("ssw.arrange", ssw_arrange, 1, 1, "十三水 Arrange, 13-card hands"),
+    Scenario("ssw.flow", ssw_flow, 1, 1, "十三水 game flow: each seat's suggested arrangement, then settle"),
     Scenario("tienlen.evaluate", tienlen_evaluate, 2, 10, "越式13张 Evaluate, plays"),
     Scenario("tienlen.compare", tienlen_compare, 2, 10, "越式13张 Compare, play vs table"),
     Scenario("tienlen.settle", tienlen_settle, 1, 5, "越式13张 Settle, whole games with chops"),
@@ -328,6 +350,11 @@ SCENARIOS: Dict[str, Scenario] = {s.name: s for s in (
     Scenario("dachu.settle", dachu_settle, 1, 5, "打儲 Settle, called and played deals"),
     Scenario("dachu.flow", dachu_flow, 1, 1, "打儲 game flow: deal states, calling states, settle"),
 )}
+
+
+#: The mix of a run that names none, whichever way Locust is started (``handeval
+#: bench-load`` or ``locust -f``): every scenario at its default weight and batch.
+DEFAULT_MIX = "default"
 
 
 def parse_mix(text: str) -> List[Tuple[str, int, int]]:

@@ -71,6 +71,34 @@ def checked_target(target: str, allow_remote: bool = False) -> str:
     return f"[{ip}]:{port}" if ip.version == 6 else f"{ip}:{port}"
 
 
+class Unreachable(SystemExit):
+    pass
+
+
+def probe(target: str, timeout: float = 1.0) -> None:
+    """Raise Unreachable unless a connection to ``target`` (as :func:`checked_target`
+    returns it: ``ip:port``, ``[ip6]:port``, ``unix:path``, or with --allow-remote a
+    ``dns:///name:port``) opens within ``timeout`` seconds."""
+    try:
+        if target.startswith(("unix:", "unix-abstract:")):
+            path = target.partition(":")[2]
+            if target.startswith("unix-abstract:"):
+                path = "\0" + path
+            elif path.startswith("//"):
+                path = path[2:]
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                s.settimeout(timeout)
+                s.connect(path)
+            return
+        host, port = split_target(target)
+        with socket.create_connection((host, port), timeout=timeout):
+            return
+    except (OSError, ValueError, TypeError) as e:
+        why = "no answer" if isinstance(e, socket.timeout) else (getattr(e, "strerror", None) or str(e))
+        raise Unreachable(f"cannot connect to {target} within {timeout:g} s ({why}): is a server listening "
+                          "there? (handeval serve, or bench-load --spawn-server)") from None
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

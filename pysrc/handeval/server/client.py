@@ -1,6 +1,8 @@
-"""``handeval call``: one RPC with a proto3-JSON request, the JSON answer on stdout. Status
-errors print their code, message, google.rpc.ErrorInfo reason and google.rpc.BadRequest
-field violations to stderr.
+"""``handeval call``: one RPC with a proto3-JSON request, the JSON answer on stdout:
+indented for people, or with ``--json`` on one line for scripts. Status errors print their
+code, message, google.rpc.ErrorInfo reason and google.rpc.BadRequest field violations to
+stderr, or with ``--json`` as one JSON object (``{"error": {"code", "message", "reason",
+"field_violations"}}``) on stdout; the exit code is 1 either way.
 
 The answer is printed as the Python API would show it: snake_case field names, every
 field of a message including zero values (``0``, ``false``, ``""``, ``[]``), integers as
@@ -99,12 +101,23 @@ def call(args) -> int:
         try:
             response = getattr(stub, args.rpc)(request, timeout=args.timeout, metadata=metadata)
         except grpc.RpcError as e:
-            print(f"handeval call: {e.code().name}: {e.details()}", file=sys.stderr)
             info = error_info(e)
+            violations = bad_request_fields(e)
+            if getattr(args, "json", False):
+                # For scripts: the failure as one JSON object on stdout (exit 1).
+                print(json.dumps({"error": {"code": e.code().name, "message": e.details(),
+                                            "reason": info[0] if info else None,
+                                            "field_violations": [{"field": f, "description": d} for f, d in violations]}},
+                                 ensure_ascii=False))
+                return 1
+            print(f"handeval call: {e.code().name}: {e.details()}", file=sys.stderr)
             if info is not None:
                 print(f"  reason {info[0]}", file=sys.stderr)
-            for field, description in bad_request_fields(e):
+            for field, description in violations:
                 print(f"  field {field}: {description}", file=sys.stderr)
             return 1
-    print(json.dumps(to_python(response), ensure_ascii=False, indent=2))
+    if getattr(args, "json", False):  # one line, for scripts and jq
+        print(json.dumps(to_python(response), ensure_ascii=False, separators=(",", ":")))
+    else:  # indented, for people
+        print(json.dumps(to_python(response), ensure_ascii=False, indent=2))
     return 0
