@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes what is derived from each game's rule options: the option tables of docs/api.md
-and docs/rules.md and the ``Rules`` classes of the stub ``pysrc/handeval/_core.pyi``.
+and docs/rules.md and the ``Rules`` classes of the stub ``pysrc/handeval/_core.pyi``; and
+docs/grpc.md's table of error reasons, from the cases of tests/reason_cases.py (the table
+tests/api/test_reasons.py checks through the Python API, the CLI and gRPC).
 
 The one source is the core's list of options (``<game>_rule_options!`` in
 rust/handeval-core): its doc comments reach the built classes as each attribute's
@@ -86,6 +88,23 @@ def stub_class(game, cls):
     return "\n".join(lines)
 
 
+ZH = {"shisanshui": "十三水", "tienlen": "越式13张", "dachu": "打儲"}
+
+
+def reasons_table():
+    sys.path.insert(0, str(ROOT / "tests"))
+    from reason_cases import CASES
+
+    rows = ["| game | reason | a mistake that gives it | gRPC `ItemError.field` | action_index | CLI |",
+            "|---|---|---|---|---|---|"]
+    for c in CASES:
+        field = f"`{c.field}`" if c.field else ""
+        index = "" if c.action_index is None else str(c.action_index)
+        rows.append(f"| {ZH[c.game]} | `ERROR_REASON_{c.reason.upper()}` | {c.what} | {field} | {index} | "
+                    f"{'yes' if c.cli else ''} |")
+    return "\n".join(rows)
+
+
 def replace_between(text, begin, end, body, path):
     i, j = text.find(begin), text.find(end)
     if i < 0 or j < i:
@@ -101,6 +120,7 @@ def targets():
     api, rules, stub = ROOT / "docs" / "api.md", ROOT / "docs" / "rules.md", ROOT / "pysrc" / "handeval" / "_core.pyi"
     out = [md(api, f"{game}.Rules options", api_table(cls)) for game, _, cls in GAMES]
     out.append(md(rules, "rule options", rules_table()))
+    out.append(md(ROOT / "docs" / "grpc.md", "error reasons", reasons_table()))
     out += [(stub, f"# BEGIN generated: {game}.Rules (scripts/gen_docs.py)", f"# END generated: {game}.Rules",
              stub_class(game, cls)) for game, _, cls in GAMES]
     return out

@@ -22,6 +22,7 @@ class HandevalError(ValueError):
     field: Optional[str]
     description: Optional[str]
     reason: str
+    action_index: Optional[int]
 
 ERROR_REASONS: List[str]
 

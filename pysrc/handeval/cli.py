@@ -30,7 +30,12 @@ _CHUNK_PER_CPU = 64
 
 
 class _Usage(Exception):
-    """A command used wrongly: the message is printed after ``handeval: `` (exit 2)."""
+    """A command used wrongly: the message is printed after ``handeval: `` (exit 2);
+    ``reason``, when the cause is a HandevalError, is its reason (printed in brackets)."""
+
+    def __init__(self, message, reason=None):
+        super().__init__(message)
+        self.reason = reason
 
 
 def _cards(tokens):
@@ -105,7 +110,7 @@ def _apply_all(state, actions, what):
         try:
             state = state.apply(action)
         except HandevalError as e:
-            raise _Usage(f"{what}[{i}] ({_action_text(action)}): {getattr(e, 'description', None) or e}") from None
+            raise _Usage(f"{what}[{i}] ({_action_text(action)}): {getattr(e, 'description', None) or e}", e.reason) from None
     return state
 
 
@@ -165,7 +170,7 @@ def parse_rules(game, text):
     try:
         return module.Rules(**options)
     except HandevalError as e:
-        raise _Usage(f"--rules: {e}") from None
+        raise _Usage(f"--rules: {e}", e.reason) from None
 
 
 def _add_rules_option(parser, game):
@@ -313,7 +318,11 @@ def _read_hands(f):
 
 
 def _error_dict(e):
-    return {"field": getattr(e, "field", None), "description": getattr(e, "description", None) or str(e)}
+    field = getattr(e, "field", None)
+    if field is not None and field.startswith("cards13"):
+        field = "cards" + field[len("cards13"):]  # a line's hand is its "cards" (arrange's cards13)
+    return {"field": field, "description": getattr(e, "description", None) or str(e),
+            "reason": getattr(e, "reason", None)}
 
 
 def _arrange_file(args):
@@ -490,7 +499,7 @@ def _cmd_tl_game(args):
         try:
             g = g.apply(a)
         except HandevalError as e:
-            raise _Usage(f"actions[{i}] ({a[0]} {a[1]}): {e.description} [{e.reason}]") from None
+            raise _Usage(f"actions[{i}] ({a[0]} {a[1]}): {e.description}", e.reason) from None
     if args.viewer is None:
         out = {"game": _tl_game_dict(g)}
     else:
@@ -612,7 +621,7 @@ def _cmd_dc_deal(args):
     from handeval import dachu
 
     if len(args.hands) != 4:
-        raise _Usage("--hands takes 4 seats' 13 cards (each quoted)")
+        raise _Usage("--hands takes 4 seats' 13 cards (each quoted)", "wrong_count")
     d = _apply_all(dachu.Deal(args.hands, first_seat=args.first_seat, rules=args.rules), args.actions or [], "actions")
     out = {"deal": _deal_dict(d)}
     if args.calls is not None:
@@ -658,7 +667,7 @@ def _cmd_dc_game(args):
     from handeval import dachu
 
     if len(args.hands) != 4:
-        raise _Usage("--hands takes 4 seats' 13 cards (each quoted)")
+        raise _Usage("--hands takes 4 seats' 13 cards (each quoted)", "wrong_count")
     d = _apply_all(dachu.Deal(args.hands, first_seat=args.first_seat, rules=args.rules), args.actions or [], "actions")
     if not d.finished:
         raise _Usage("the play needs a finished deal (end the actions with finish)")
@@ -937,7 +946,9 @@ def main(argv=None):
             args.rules = parse_rules(args.rules_game, args.rules_text)
         return args.func(args) or 0
     except (HandevalError, _Usage) as e:
-        print(f"handeval: {e}", file=sys.stderr)
+        # The reason in brackets: what a script branches on (HandevalError.reason).
+        reason = getattr(e, "reason", None)
+        print(f"handeval: {e}" + (f" [{reason}]" if reason else ""), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("handeval: interrupted", file=sys.stderr)

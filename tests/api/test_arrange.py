@@ -149,8 +149,8 @@ def test_best_response_with_special_and_rules():
 @pytest.mark.parametrize(
     "call, field",
     [
-        (lambda: shisanshui.arrange("As Ks Qs"), "cards"),
-        (lambda: shisanshui.arrange("As As Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s"), "cards"),
+        (lambda: shisanshui.arrange("As Ks Qs"), "cards13"),
+        (lambda: shisanshui.arrange("As As Qs Js Ts 9s 8s 7s 6s 5s 4s 3s 2s"), "cards13"),
         (lambda: shisanshui.arrange(DECK[:13], opponents=0), "opponents"),
         (lambda: shisanshui.arrange(DECK[:13], opponents=4), "opponents"),
         (lambda: shisanshui.arrange(DECK[:13], opponents=-1), "opponents"),

@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 import os
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
@@ -186,6 +187,18 @@ def call_args(draw, fn):
     return args, kwargs
 
 
+def python_path_problem(fn, field):
+    """None when an error's `field` starts at a parameter of `fn` (``players[1].front``
+    of ``settle(players, ...)``), else what is wrong: no invented path."""
+    if field is None:
+        return None
+    params = {p.name for p in _arguments(fn) or []}
+    if field.startswith("rules.") and "rules" not in params:
+        field = field[len("rules."):]  # a Rules class: its options are rules.<option> (docs/api.md)
+    head = re.match(r"[A-Za-z_0-9]*", field).group(0)
+    return None if head in params else f"{field!r} starts at no parameter of {getattr(fn, '__name__', fn)} ({sorted(params)})"
+
+
 def _call_and_use(fn, args, kwargs):
     """Call, then touch the result the way a caller would (to_dict, iteration, methods
     of state objects) — conversion bugs hide there too."""
@@ -193,6 +206,8 @@ def _call_and_use(fn, args, kwargs):
         result = fn(*args, **kwargs)
     except HandevalError as e:
         assert str(e), "a HandevalError without a message"
+        why = python_path_problem(fn, e.field)
+        assert why is None, (why, str(e))
         return
     except TypeError as e:
         # Python's own argument binding (a wrong keyword, too few arguments) is the one

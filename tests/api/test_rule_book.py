@@ -182,7 +182,7 @@ def test_declare_once_per_other_readings():
     d = d.apply(("meng_chuai", 0, "5s 5h 5d"))
     with pytest.raises(HandevalError, match="once per game") as e:
         d.apply(("meng_chuai", 1, "6h 6d 6c"))
-    assert e.value.field == "meng_chuai"
+    assert e.value.field == "action" and e.value.reason == "illegal_action"
     d = _deal_to(dachu.Deal(DECLARING_HANDS, rules=dachu.Rules(declare_once_per="player")), 5)
     d = d.apply(("meng_xuan", 1, "Ad"))
     with pytest.raises(HandevalError, match="one declaration per player"):

@@ -594,7 +594,7 @@ def test_settle_takes_chop_rounds_or_transfers(vectors):
     assert by_round == by_transfer == as_tuple
     assert by_round.chops == [0, -80, 0, 80]
     assert [a - b for a, b in zip(by_round.deltas, plain.deltas)] == [0, -80, 0, 80]
-    with pytest.raises(HandevalError, match=r"chops\[0\].round\[1\].*not higher"):
+    with pytest.raises(HandevalError, match=r"chops\[0\]\[1\].*not higher"):
         tl.settle(remaining, 0, 10, chops=[[[0, "5s"], [1, "4s"]]])
     with pytest.raises(HandevalError, match=r"chops\[0\]"):
         tl.settle(remaining, 0, 10, chops=[[[0, "3s"], [5, "4s"]]])

@@ -268,7 +268,7 @@ def test_base_defaults_to_one_in_every_settle():
 def test_errors_name_their_field():
     """Issue 21: `handeval special As Ks` and `tienlen beats 3s --table 3s` named no field."""
     cases = [
-        (["special", "As", "Ks"], "cards: "),
+        (["special", "As", "Ks"], "cards13: "),
         (["tienlen", "beats", "3s", "--table", "3s"], "play: "),
         (["classify", "As", "Ks", "Zz"], "cards"),
         (["dachu", "settle", "--chu-side", "7", "--places", "0", "1", "2", "3"], "chu_side[0]: "),

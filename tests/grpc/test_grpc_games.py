@@ -234,7 +234,7 @@ def test_tienlen_illegal_action_names_it(stub):
     ])), timeout=10).tienlen.results
     assert res[0].error.field.startswith("items[0].round_state.actions[2]") and "3c" in res[0].error.message
     assert not res[1].round_state.check.allowed and res[1].round_state.check.message
-    assert res[1].round_state.check.reason == common_pb2.ERROR_REASON_ILLEGAL_ACTION
+    assert res[1].round_state.check.reason == common_pb2.ERROR_REASON_NOT_YOUR_TURN  # the reason apply would give
     assert res[1].round_state.to_move == 1
     assert res[2].error.field.startswith("items[2].round_state.actions[1]") and "Zz" in res[2].error.message
     assert res[2].error.reason == common_pb2.ERROR_REASON_BAD_CARD

@@ -54,14 +54,16 @@ ACTION_KIND_PASS: ActionKind
 ACTION_KIND_TIMEOUT: ActionKind
 
 class ItemError(_message.Message):
-    __slots__ = ("field", "reason", "message")
+    __slots__ = ("field", "reason", "message", "action_index")
     FIELD_FIELD_NUMBER: _ClassVar[int]
     REASON_FIELD_NUMBER: _ClassVar[int]
     MESSAGE_FIELD_NUMBER: _ClassVar[int]
+    ACTION_INDEX_FIELD_NUMBER: _ClassVar[int]
     field: str
     reason: ErrorReason
     message: str
-    def __init__(self, field: _Optional[str] = ..., reason: _Optional[_Union[ErrorReason, str]] = ..., message: _Optional[str] = ...) -> None: ...
+    action_index: int
+    def __init__(self, field: _Optional[str] = ..., reason: _Optional[_Union[ErrorReason, str]] = ..., message: _Optional[str] = ..., action_index: _Optional[int] = ...) -> None: ...
 
 class Cards(_message.Message):
     __slots__ = ("cards",)

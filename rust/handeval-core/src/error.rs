@@ -15,6 +15,10 @@ pub struct Error {
     /// What kind of mistake it is, for programs (a game server branches on this, never
     /// on the English `message`).
     pub reason: Reason,
+    /// The index of the failing action in its list (a record's `actions`, `plays`,
+    /// `calls`, `deal_actions`, a round's actions), when the error is an action's; `field`
+    /// names the list. A client finds the action without reading the path.
+    pub action_index: Option<usize>,
 }
 
 /// The machine-readable kind of an [`Error`]: one closed set for every game, so a client
@@ -107,17 +111,29 @@ pub const ECHO_CHARS: usize = 64;
 
 impl Error {
     pub fn new(message: impl Into<String>) -> Self {
-        Error { field: None, message: shorten_quoted(message.into()), reason: Reason::Invalid }
+        Error { field: None, message: shorten_quoted(message.into()), reason: Reason::Invalid, action_index: None }
     }
 
     pub fn field(field: impl Into<String>, message: impl Into<String>) -> Self {
-        Error { field: Some(field.into()), message: shorten_quoted(message.into()), reason: Reason::Invalid }
+        Error { field: Some(field.into()), message: shorten_quoted(message.into()), reason: Reason::Invalid, action_index: None }
     }
 
     /// The same error, of the given kind.
     pub fn because(mut self, reason: Reason) -> Self {
         self.reason = reason;
         self
+    }
+
+    /// The same error, of the action at `index` of its list (the innermost list that
+    /// names one keeps it: a round's action inside a record's chop is that action).
+    pub fn at_action(mut self, index: usize) -> Self {
+        self.action_index.get_or_insert(index);
+        self
+    }
+
+    /// [`Error::within`] the action `list[index]`, its index kept (see [`Error::at_action`]).
+    pub fn within_action(self, list: &str, index: usize) -> Self {
+        self.within(&format!("{list}[{index}]")).at_action(index)
     }
 
     /// Prefix the error with the field it belongs to (outermost context first).
@@ -127,7 +143,7 @@ impl Error {
             Some(inner) => format!("{field}.{inner}"),
             None => field.to_string(),
         };
-        Error { field: Some(path), message: self.message, reason: self.reason }
+        Error { field: Some(path), ..self }
     }
 }
 

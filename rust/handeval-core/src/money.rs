@@ -4,12 +4,12 @@ use crate::error::{Error, Reason, Result};
 
 /// `a * b`, or an error naming what overflowed.
 pub fn mul(a: i64, b: i64, what: &str) -> Result<i64> {
-    a.checked_mul(b).ok_or_else(|| Error::new(format!("{what}: {a} × {b} overflows a 64-bit integer")))
+    a.checked_mul(b).ok_or_else(|| Error::new(format!("{what}: {a} × {b} overflows a 64-bit integer")).because(Reason::OutOfRange))
 }
 
 /// `a + b`, or an error naming what overflowed.
 pub fn add(a: i64, b: i64, what: &str) -> Result<i64> {
-    a.checked_add(b).ok_or_else(|| Error::new(format!("{what}: {a} + {b} overflows a 64-bit integer")))
+    a.checked_add(b).ok_or_else(|| Error::new(format!("{what}: {a} + {b} overflows a 64-bit integer")).because(Reason::OutOfRange))
 }
 
 /// Sum, or an error naming what overflowed.
@@ -51,14 +51,14 @@ fn div_wide((hi, lo): (u128, u128), d: u128) -> (u128, u128) {
 /// less than 2^127 (any number of `i64` weights does).
 pub fn share_wide(total: i128, weights: &[i128]) -> Result<Vec<i128>> {
     if weights.iter().any(|&w| w < 0) {
-        return Err(Error::new("proportional shares need non-negative weights"));
+        return Err(Error::new("proportional shares need non-negative weights").because(Reason::OutOfRange));
     }
-    let wsum = weights.iter().try_fold(0i128, |a, &w| a.checked_add(w)).ok_or_else(|| Error::new("proportional shares: the weights overflow"))?;
+    let wsum = weights.iter().try_fold(0i128, |a, &w| a.checked_add(w)).ok_or_else(|| Error::new("proportional shares: the weights overflow").because(Reason::OutOfRange))?;
     if wsum == 0 {
         if total == 0 {
             return Ok(vec![0; weights.len()]);
         }
-        return Err(Error::new(format!("cannot share {total} among nobody")));
+        return Err(Error::new(format!("cannot share {total} among nobody")).because(Reason::Inconsistent));
     }
     let sign = total.signum();
     let t = total.unsigned_abs();
@@ -103,7 +103,7 @@ pub fn share_proportional(total: i64, weights: &[i64]) -> Result<Vec<i64>> {
 /// seats: anything else is refused before any work (a huge list fails at its length).
 pub fn check_carried_len(entries: usize, players: usize) -> Result<()> {
     if entries != players {
-        return Err(Error::field("carried", format!("has {entries} entries for {players} players")));
+        return Err(Error::field("carried", format!("has {entries} entries for {players} players")).because(Reason::WrongCount));
     }
     Ok(())
 }
@@ -119,13 +119,13 @@ pub fn cap(theoretical: &[i64], carried: &[Option<i64>]) -> Result<Vec<i64>> {
     for (i, c) in carried.iter().enumerate() {
         if let Some(c) = c {
             if *c < 0 {
-                return Err(Error::field(format!("carried[{i}]"), format!("a carried-in amount cannot be negative (got {c})")));
+                return Err(Error::field(format!("carried[{i}]"), format!("a carried-in amount cannot be negative (got {c})")).because(Reason::OutOfRange));
             }
         }
     }
     let total: i128 = theoretical.iter().map(|&v| v as i128).sum();
     if total != 0 {
-        return Err(Error::field("theoretical", format!("results must add up to 0 (they add up to {total})")));
+        return Err(Error::field("theoretical", format!("results must add up to 0 (they add up to {total})")).because(Reason::Inconsistent));
     }
     // 1. Clamp each result first (RULES §4).
     let clamped: Vec<i64> = theoretical
@@ -160,7 +160,7 @@ pub fn cap(theoretical: &[i64], carried: &[Option<i64>]) -> Result<Vec<i64>> {
 /// A base stake (底分) is at least 1 in every game (RULES §0); 0 or less is an error.
 pub fn check_base(base: i64) -> Result<()> {
     if base < 1 {
-        return Err(Error::field("base", format!("must be at least 1 (got {base})")));
+        return Err(Error::field("base", format!("must be at least 1 (got {base})")).because(Reason::OutOfRange));
     }
     Ok(())
 }
@@ -176,7 +176,7 @@ pub fn rake(amounts: &[i64], percent: u32) -> Result<(Vec<i64>, i64)> {
 /// winner alone, RULES 2.6); every other amount passes unchanged.
 pub fn rake_only(amounts: &[i64], percent: u32, raked: impl Fn(usize) -> bool) -> Result<(Vec<i64>, i64)> {
     if percent > 100 {
-        return Err(Error::field("rake_percent", format!("must be 0..100 (got {percent})")));
+        return Err(Error::field("rake_percent", format!("must be 0..100 (got {percent})")).because(Reason::BadRule));
     }
     let mut total = 0i64;
     let mut out = Vec::with_capacity(amounts.len());

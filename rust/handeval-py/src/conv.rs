@@ -21,8 +21,46 @@ pub fn to_py(e: Error) -> PyErr {
         let _ = v.setattr(pyo3::intern!(py, "field"), e.field);
         let _ = v.setattr(pyo3::intern!(py, "description"), e.message);
         let _ = v.setattr(pyo3::intern!(py, "reason"), e.reason.as_str());
+        let _ = v.setattr(pyo3::intern!(py, "action_index"), e.action_index);
         err
     })
+}
+
+/// A `HandevalError` whose field starts at `from` (`cards`, `cards[2]`, `cards.x`), named
+/// from `to` instead: the Python API's parameter when the core's differs. Other errors
+/// pass unchanged.
+pub fn field_renamed(e: PyErr, from: &str, to: &str) -> PyErr {
+    Python::attach(|py| {
+        if !e.is_instance_of::<HandevalError>(py) {
+            return e;
+        }
+        let v = e.value(py);
+        let field: Option<String> = v.getattr("field").ok().and_then(|f| f.extract().ok());
+        let Some(rest) = field.as_deref().and_then(|f| f.strip_prefix(from)).filter(|r| r.is_empty() || r.starts_with(['.', '['])) else {
+            return e;
+        };
+        let path = format!("{to}{rest}");
+        let desc: String = v.getattr("description").and_then(|d| d.extract()).unwrap_or_default();
+        let err = HandevalError::new_err(format!("{path}: {desc}"));
+        let nv = err.value(py);
+        let _ = nv.setattr("field", path);
+        let _ = nv.setattr("description", desc);
+        for attr in ["reason", "action_index"] {
+            if let Ok(x) = v.getattr(attr) {
+                let _ = nv.setattr(attr, x);
+            }
+        }
+        err
+    })
+}
+
+/// The same `HandevalError`, of another reason (for an error raised by the binding's own
+/// conversions, e.g. a rule option's integer).
+pub fn with_reason(e: PyErr, reason: handeval_core::Reason) -> PyErr {
+    Python::attach(|py| {
+        let _ = e.value(py).setattr(pyo3::intern!(py, "reason"), reason.as_str());
+    });
+    e
 }
 
 pub trait IntoPyResult<T> {
@@ -37,6 +75,11 @@ impl<T> IntoPyResult<T> for Result<T, Error> {
 
 pub fn bad(field: &str, message: impl Into<String>) -> PyErr {
     to_py(Error::field(field, message))
+}
+
+/// [`bad`] of a given reason.
+pub fn bad_as(field: &str, message: impl Into<String>, reason: handeval_core::Reason) -> PyErr {
+    to_py(Error::field(field, message).because(reason))
 }
 
 pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
@@ -209,7 +252,7 @@ pub fn int_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<i64> {
     if obj.is_instance_of::<pyo3::types::PyBool>() || !obj.is_instance_of::<pyo3::types::PyInt>() {
         return Err(bad(field, format!("expected an integer, got {}", type_name(obj))));
     }
-    obj.extract::<i64>().map_err(|_| bad(field, "does not fit in a 64-bit integer"))
+    obj.extract::<i64>().map_err(|_| bad_as(field, "does not fit in a 64-bit integer", handeval_core::Reason::OutOfRange))
 }
 
 /// A bool (only `True`/`False`: a bad flag is a HandevalError, not a TypeError).

@@ -119,7 +119,7 @@ pub fn suggest_args(seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyA
         Some(s) => {
             let v = crate::conv::int_from(s, "seat")?;
             if !(0..4).contains(&v) {
-                return Err(crate::conv::bad("seat", format!("must be a seat 0..3 (got {v})")));
+                return Err(crate::conv::bad_as("seat", format!("must be a seat 0..3 (got {v})"), handeval_core::Reason::OutOfRange));
             }
             Some(v as usize)
         }
@@ -129,7 +129,7 @@ pub fn suggest_args(seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyA
         Some(s) => {
             let v = crate::conv::int_from(s, "seed")?;
             if v < 0 {
-                return Err(crate::conv::bad("seed", format!("must be ≥ 0 (got {v})")));
+                return Err(crate::conv::bad_as("seed", format!("must be ≥ 0 (got {v})"), handeval_core::Reason::OutOfRange));
             }
             v as u64
         }
@@ -139,7 +139,7 @@ pub fn suggest_args(seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyA
         Some(e) => {
             let v = crate::conv::int_from(e, "effort")?;
             if !(0..=MAX_EFFORT as i64).contains(&v) {
-                return Err(crate::conv::bad("effort", format!("must be 0..{MAX_EFFORT} (got {v})")));
+                return Err(crate::conv::bad_as("effort", format!("must be 0..{MAX_EFFORT} (got {v})"), handeval_core::Reason::OutOfRange));
             }
             v as u32
         }

@@ -23,6 +23,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     err.setattr("field", m.py().None())?;
     err.setattr("description", m.py().None())?;
     err.setattr("reason", handeval_core::Reason::Invalid.as_str())?;
+    err.setattr("action_index", m.py().None())?;
     // Every reason a HandevalError can carry (the gRPC ErrorReason enum mirrors it).
     m.add("ERROR_REASONS", handeval_core::Reason::ALL.map(|r| r.as_str()).to_vec())?;
     m.add("HandevalError", err)?;

@@ -524,7 +524,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for RowCards {
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         let cards = crate::conv::cards_from(&obj.to_owned(), "cards")?;
         if cards.len() > 5 {
-            return Err(crate::conv::bad("cards", format!("a row has at most 5 cards, got {}", cards.len())));
+            return Err(crate::conv::bad_as("cards", format!("a row has at most 5 cards, got {}", cards.len()), handeval_core::Reason::WrongCount));
         }
         let mut buf = [Card(0); 5];
         buf[..cards.len()].copy_from_slice(&cards);

@@ -18,8 +18,8 @@
 //! * it implements [`GameRules`], and every binding function reads its `rules=` argument
 //!   with [`rules_arg`]: a copy of the already-validated core struct, no attribute reads.
 
-use crate::conv::{bad, given, int_from, type_name};
-use handeval_core::Error;
+use crate::conv::{bad, bad_as, given, int_from, type_name};
+use handeval_core::{Error, Reason};
 use pyo3::prelude::*;
 use pyo3::types::PyBool;
 
@@ -109,27 +109,30 @@ pub fn flag(value: Option<&Bound<'_, PyAny>>, name: &str, default: bool) -> PyRe
     match given(value) {
         None => Ok(default),
         Some(v) if v.is_instance_of::<PyBool>() => v.extract(),
-        Some(v) => Err(bad(&field(name), format!("expected True or False, got {}", type_name(v)))),
+        Some(v) => Err(bad_as(&field(name), format!("expected True or False, got {}", type_name(v)), Reason::BadRule)),
     }
 }
 
 /// A non-negative integer option (fits in u32; the core's `validate` checks its range).
 pub fn count(value: Option<&Bound<'_, PyAny>>, name: &str, default: u32) -> PyResult<u32> {
     let Some(v) = given(value) else { return Ok(default) };
-    let n = int_from(v, &field(name))?;
-    u32::try_from(n).map_err(|_| bad(&field(name), format!("must be a non-negative integer (got {n})")))
+    let n = int_from(v, &field(name)).map_err(|e| crate::conv::with_reason(e, Reason::BadRule))?;
+    u32::try_from(n).map_err(|_| bad_as(&field(name), format!("must be a non-negative integer (got {n})"), Reason::BadRule))
 }
 
 /// A text option parsed by the core (`parse` names the option in its error).
 pub fn choice<T>(value: Option<&Bound<'_, PyAny>>, name: &str, default: T, parse: impl Fn(&str) -> Result<T, Error>) -> PyResult<T> {
     let Some(v) = given(value) else { return Ok(default) };
-    let text: String = v.extract().map_err(|_| bad(&field(name), format!("expected a string, got {}", type_name(v))))?;
-    parse(&text).map_err(|e| crate::conv::to_py(Error::field(field(name), e.message)))
+    let text: String = v.extract().map_err(|_| bad_as(&field(name), format!("expected a string, got {}", type_name(v)), Reason::BadRule))?;
+    parse(&text).map_err(|e| crate::conv::to_py(Error::field(field(name), e.message).because(Reason::BadRule)))
 }
 
 /// The core's `validate()` result, its field under `rules.`.
 pub fn validated<T>(rules: T, check: impl Fn(&T) -> Result<(), Error>) -> PyResult<T> {
-    check(&rules).map_err(|e| crate::conv::to_py(e.within("rules")))?;
+    check(&rules).map_err(|e| {
+        let reason = if e.reason == Reason::Invalid { Reason::BadRule } else { e.reason };
+        crate::conv::to_py(e.within("rules").because(reason))
+    })?;
     Ok(rules)
 }
 

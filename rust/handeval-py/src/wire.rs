@@ -116,6 +116,7 @@ pub fn item_error(name: &str, i: usize, e: Error) -> pb::ItemError {
         field: join(&[&head, e.field.as_deref().unwrap_or("")]),
         reason: reason_value(e.reason),
         message: clip(e.message),
+        action_index: e.action_index.and_then(|k| i32::try_from(k).ok()),
     }
 }
 

@@ -27,7 +27,7 @@
 
 use super::rules::{FirstCaller, Rules};
 use crate::bail;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 
 pub const CHU: usize = 0;
 pub const OTHER: usize = 1;
@@ -141,14 +141,15 @@ impl Calling {
         }
         seat_ok(start_seat, "start_seat")?;
         if chu_side.is_empty() || chu_side.len() > 2 || (chu_side.len() == 2 && chu_side[0] == chu_side[1]) {
-            bail!(field = "chu_side", "the 儲方 is one seat (1 vs 3) or two different seats (2 vs 2), got {chu_side:?}");
+            let reason = if chu_side.len() == 2 { Reason::Inconsistent } else { Reason::WrongCount };
+            return Err(Error::field("chu_side", format!("the 儲方 is one seat (1 vs 3) or two different seats (2 vs 2), got {chu_side:?}")).because(reason));
         }
         check_multiplier(multiplier)?;
         let ordered = |pred: &dyn Fn(usize) -> bool| -> Vec<usize> { (0..4).map(|k| (start_seat + k) % 4).filter(|&s| pred(s)).collect() };
         let sides = [ordered(&|s| chu_side.contains(&s)), ordered(&|s| !chu_side.contains(&s))];
         let first = match first_side {
             Some(f) if f <= 1 => f,
-            Some(f) => bail!(field = "first_side", "must be 0 (儲方) or 1 (非儲方), got {f}"),
+            Some(f) => bail!(reason = OutOfRange, field = "first_side", "must be 0 (儲方) or 1 (非儲方), got {f}"),
             None if declared || chu_side.len() == 1 => CHU,
             None => match rules.first_caller_2v2 {
                 FirstCaller::Chu => CHU,
@@ -377,7 +378,7 @@ impl Calling {
 /// A multiplier is a power of two (every step of the game doubles it).
 pub fn check_multiplier(m: i64) -> Result<()> {
     if m < 1 || m.count_ones() != 1 {
-        bail!(field = "multiplier", "must be a power of two ≥ 1 (every 打儲 multiplier step doubles), got {m}");
+        bail!(reason = OutOfRange, field = "multiplier", "must be a power of two ≥ 1 (every 打儲 multiplier step doubles), got {m}");
     }
     Ok(())
 }

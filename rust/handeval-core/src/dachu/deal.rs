@@ -8,7 +8,7 @@ use super::play::{Chu, THREE_OF_HEARTS};
 use super::rules::{DeclareOncePer, Rules};
 use crate::bail;
 use crate::cards::{check_distinct, check_distinct_across, format_cards, rank, Card};
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 
 pub const SEATS: usize = 4;
 
@@ -226,17 +226,17 @@ impl Deal {
         match self.rules.declare_once_per {
             DeclareOncePer::PlayerAndKind => {
                 if self.made(seat, kind) {
-                    bail!(reason = IllegalAction, field = kind, "seat {seat} has already made {} (once per player per game)", zh(kind));
+                    bail!(reason = IllegalAction, field = "action", "seat {seat} has already made {} (once per player per game)", zh(kind));
                 }
             }
             DeclareOncePer::Player => {
                 if let Some(k) = [MENG_XUAN, MENG_CHUAI, CHENG_CHU].into_iter().find(|k| self.made(seat, k)) {
-                    bail!(reason = IllegalAction, field = kind, "seat {seat} has already made {}: one declaration per player per game (rule declare_once_per = player)", zh(k));
+                    bail!(reason = IllegalAction, field = "action", "seat {seat} has already made {}: one declaration per player per game (rule declare_once_per = player)", zh(k));
                 }
             }
             DeclareOncePer::Game => {
                 if let Some(other) = (0..SEATS).find(|&s| self.made(s, kind)) {
-                    bail!(reason = IllegalAction, field = kind, "seat {other} has already made {}: once per game (rule declare_once_per = game)", zh(kind));
+                    bail!(reason = IllegalAction, field = "action", "seat {other} has already made {}: once per game (rule declare_once_per = game)", zh(kind));
                 }
             }
         }
@@ -247,11 +247,11 @@ impl Deal {
         let [a, b] = chu.aces();
         let held = self.held(seat);
         if !(held.contains(&a) && held.contains(&b)) {
-            bail!(reason = IllegalAction, field = "cheng_chu", "seat {seat} does not hold both {} aces ({a} {b}), which 撐儲 needs", chu.as_str());
+            bail!(reason = IllegalAction, field = "action", "seat {seat} does not hold both {} aces ({a} {b}), which 撐儲 needs", chu.as_str());
         }
         if let (Some(fixed), true) = (self.chu, self.rules.cheng_chu_alone) {
             if fixed != chu {
-                bail!(reason = IllegalAction, field = "cheng_chu", "the 儲 is already {} (by 夢宣); 撐儲 of {} aces cannot change it", fixed.as_str(), chu.as_str());
+                bail!(reason = IllegalAction, field = "action", "the 儲 is already {} (by 夢宣); 撐儲 of {} aces cannot change it", fixed.as_str(), chu.as_str());
             }
         }
         Ok(())
@@ -288,16 +288,16 @@ impl Deal {
                 let seat = *seat;
                 self.once_ok(seat, MENG_XUAN)?;
                 if !(1..=5).contains(&self.dealt) {
-                    bail!(reason = IllegalAction, field = "meng_xuan", "夢宣 is only possible while the players hold 1–5 cards (they hold {})", self.dealt);
+                    bail!(reason = IllegalAction, field = "action", "夢宣 is only possible while the players hold 1–5 cards (they hold {})", self.dealt);
                 }
                 if card.rank() != rank::ACE {
-                    bail!(reason = IllegalAction, field = "meng_xuan", "夢宣 reveals an ace, not {card}");
+                    bail!(reason = IllegalAction, field = "cards", "夢宣 reveals an ace, not {card}");
                 }
                 if !self.held(seat).contains(card) {
-                    bail!(reason = CardNotInHand, field = "meng_xuan", "seat {seat} does not hold {card} yet");
+                    bail!(reason = CardNotInHand, field = "cards", "seat {seat} does not hold {card} yet");
                 }
                 if let Some(chu) = self.chu {
-                    bail!(reason = IllegalAction, field = "meng_xuan", "the 儲 is already {} by an earlier 夢宣", chu.as_str());
+                    bail!(reason = IllegalAction, field = "action", "the 儲 is already {} by an earlier 夢宣", chu.as_str());
                 }
                 next.meng_xuan[seat] = Some(*card);
                 next.chu = Some(Chu::of(*card));
@@ -308,17 +308,17 @@ impl Deal {
                 let seat = *seat;
                 self.once_ok(seat, MENG_CHUAI)?;
                 if !(5..=8).contains(&self.dealt) {
-                    bail!(reason = IllegalAction, field = "meng_chuai", "夢踹 is only possible while the players hold 5–8 cards (they hold {})", self.dealt);
+                    bail!(reason = IllegalAction, field = "action", "夢踹 is only possible while the players hold 5–8 cards (they hold {})", self.dealt);
                 }
-                check_distinct(cards).map_err(|e| e.within("meng_chuai"))?;
+                check_distinct(cards).map_err(|e| e.within("cards"))?;
                 if cards.iter().any(|c| c.rank() != cards[0].rank()) {
-                    bail!(reason = IllegalAction, field = "meng_chuai", "{} is not a triple", format_cards(cards));
+                    bail!(reason = NotAPlay, field = "cards", "{} is not a triple", format_cards(cards));
                 }
                 if cards[0].rank() == rank::ACE {
-                    bail!(reason = IllegalAction, field = "meng_chuai", "three aces may not be shown by 夢踹 (三張A不可以夢踹)");
+                    bail!(reason = IllegalAction, field = "cards", "three aces may not be shown by 夢踹 (三張A不可以夢踹)");
                 }
                 if let Some(c) = cards.iter().find(|c| !self.held(seat).contains(c)) {
-                    bail!(reason = CardNotInHand, field = "meng_chuai", "seat {seat} does not hold {c} yet");
+                    bail!(reason = CardNotInHand, field = "cards", "seat {seat} does not hold {c} yet");
                 }
                 next.meng_chuai[seat] = Some(*cards);
                 next.multiplier = crate::money::mul(self.multiplier, 2, "multiplier")?;
@@ -327,10 +327,10 @@ impl Deal {
                 let seat = *seat;
                 self.once_ok(seat, CHENG_CHU)?;
                 if self.dealt != 13 {
-                    bail!(reason = IllegalAction, field = "cheng_chu", "撐儲 is only possible after all 13 cards are dealt (they hold {})", self.dealt);
+                    bail!(reason = IllegalAction, field = "action", "撐儲 is only possible after all 13 cards are dealt (they hold {})", self.dealt);
                 }
                 if let Some(other) = self.cheng_chu.iter().position(|&x| x) {
-                    bail!(reason = IllegalAction, field = "cheng_chu", "seat {other} has already made 撐儲");
+                    bail!(reason = IllegalAction, field = "action", "seat {other} has already made 撐儲");
                 }
                 self.cheng_chu_allowed(seat, *chu)?;
                 next.cheng_chu[seat] = true;
@@ -354,8 +354,8 @@ impl Deal {
         let ok: Vec<Chu> = [Chu::Red, Chu::Black].into_iter().filter(|c| c.aces().iter().all(|a| self.hands[seat].contains(a))).collect();
         match ok.as_slice() {
             [c] => Ok(*c),
-            [] => bail!(reason = IllegalAction, field = "cheng_chu", "seat {seat} holds no two aces of one colour, which 撐儲 needs"),
-            _ => bail!(reason = IllegalAction, field = "cheng_chu", "seat {seat} holds all four aces: name the colour (\"red\" or \"black\")"),
+            [] => bail!(reason = IllegalAction, field = "action", "seat {seat} holds no two aces of one colour, which 撐儲 needs"),
+            _ => bail!(reason = IllegalAction, field = "colour", "seat {seat} holds all four aces: name the colour (\"red\" or \"black\")"),
         }
     }
 
@@ -374,7 +374,7 @@ impl Deal {
     /// Error for a deal that is not finished yet.
     pub fn require_finished(&self) -> Result<()> {
         if !self.finished {
-            return Err(Error::field("deal", "the deal is not finished (apply \"finish\" after the 13th card)"));
+            return Err(Error::field("deal", "the deal is not finished (apply \"finish\" after the 13th card)").because(Reason::IllegalAction));
         }
         Ok(())
     }

@@ -176,7 +176,7 @@ impl Game {
         crate::cards::check_record_len(plays.len(), "plays")?;
         let mut g = Game::new(deal, calling)?;
         for (i, a) in plays.iter().enumerate() {
-            g.apply_in_place(a).map_err(|e| e.within(&format!("plays[{i}]")))?;
+            g.apply_in_place(a).map_err(|e| e.within_action("plays", i))?;
         }
         Ok(g)
     }

@@ -3,7 +3,7 @@
 use super::rules::Rules;
 use crate::bail;
 use crate::cards::{check_distinct, check_distinct_across, rank, suit, Card, RANK_CHARS};
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 
 /// The colour whose two aces are the 儲 this deal.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
@@ -162,7 +162,7 @@ pub fn classify(cards: &[Card], chu: Chu, rules: &Rules) -> Result<Play> {
     check_distinct(cards)?;
     let n = cards.len();
     if n == 0 {
-        bail!("an empty set of cards is not a play");
+        bail!(reason = NotAPlay, "an empty set of cards is not a play");
     }
     let mut counts = [0u8; 13];
     let mut mask = 0u16;
@@ -181,7 +181,7 @@ pub fn classify(cards: &[Card], chu: Chu, rules: &Rules) -> Result<Play> {
                 if chus == 2 {
                     Ok(Play { kind: Kind::DuChu, len: 2, strength: 1 })
                 } else if chus == 1 && !rules.mixed_ace_pair {
-                    bail!("{} is one 儲A and one plain A, which is not a pair under rules.mixed_ace_pair = false", describe(cards))
+                    bail!(reason = NotAPlay, "{} is one 儲A and one plain A, which is not a pair under rules.mixed_ace_pair = false", describe(cards))
                 } else {
                     Ok(Play { kind: Kind::Pair, len: 2, strength: v })
                 }
@@ -195,14 +195,15 @@ pub fn classify(cards: &[Card], chu: Chu, rules: &Rules) -> Result<Play> {
             return Ok(Play { kind: Kind::Straight, len: n as u8, strength: top });
         }
         bail!(
+            reason = NotAPlay,
             "{} is not a play: its ranks are not consecutive (straights run A 2 3 … K A, A23 lowest, QKA highest, no KA2)",
             describe(cards)
         );
     }
     if n == 2 {
-        bail!("{} is not a play: a pair needs two cards of one rank", describe(cards));
+        bail!(reason = NotAPlay, "{} is not a play: a pair needs two cards of one rank", describe(cards));
     }
-    bail!("{} is not a play: not a single, pair, straight, triple or quad bomb, or 獨儲", describe(cards))
+    bail!(reason = NotAPlay, "{} is not a play: not a single, pair, straight, triple or quad bomb, or 獨儲", describe(cards))
 }
 
 /// Whether `play` beats `table` (RULES 3.3), on classified plays.
@@ -256,7 +257,7 @@ fn display_key(c: Card, chu: Chu, play: &Play) -> (u8, u8) {
 fn check_hand(hand: &[Card]) -> Result<()> {
     check_distinct(hand).map_err(|e| e.within("hand"))?;
     if hand.len() > 13 {
-        bail!(field = "hand", "has {} cards; a 打儲 hand has at most 13", hand.len());
+        bail!(reason = WrongCount, field = "hand", "has {} cards; a 打儲 hand has at most 13", hand.len());
     }
     Ok(())
 }
@@ -277,15 +278,15 @@ pub fn legal_plays(hand: &[Card], table: Option<&[Card]>, chu: Chu, cons: &Const
     let has_3h = hand.contains(&THREE_OF_HEARTS);
     if cons.first_lead || cons.surrendered {
         if table.is_some() {
-            bail!(field = "table", "the first play of the deal is a lead: there is no table to beat");
+            bail!(reason = Inconsistent, field = "table", "the first play of the deal is a lead: there is no table to beat");
         }
         if !has_3h {
-            bail!(field = "hand", "the first lead belongs to the holder of 3h, and this hand has no 3h");
+            bail!(reason = Inconsistent, field = "hand", "the first lead belongs to the holder of 3h, and this hand has no 3h");
         }
     }
     if cons.surrendered {
         if !cons.first_lead {
-            bail!(field = "surrendered", "a surrendered (繳) player plays nothing except the 3h of the first lead");
+            bail!(reason = Inconsistent, field = "surrendered", "a surrendered (繳) player plays nothing except the 3h of the first lead");
         }
         return Ok(vec![LegalPlay { cards: vec![THREE_OF_HEARTS], play: classify(&[THREE_OF_HEARTS], chu, rules)? }]);
     }
@@ -334,13 +335,15 @@ fn shown_in_hand(hand: &[Card], shown: &[Card]) -> Result<u64> {
     }
     check_distinct(shown).map_err(|e| e.within("shown_triple"))?;
     if shown.len() != 3 || shown.iter().any(|c| c.rank() != shown[0].rank()) {
-        bail!(field = "shown_triple", "must be the three cards of one rank shown by 夢踹 (got {})", describe(shown));
+        let reason = if shown.len() != 3 { Reason::WrongCount } else { Reason::NotAPlay };
+        return Err(Error::field("shown_triple", format!( "must be the three cards of one rank shown by 夢踹 (got {})", describe(shown))).because(reason));
     }
     let held = shown.iter().filter(|c| hand.contains(c)).count();
     match held {
         0 => Ok(0),
         3 => Ok(shown.iter().fold(0, |m, c| m | c.bit())),
         _ => bail!(
+            reason = Inconsistent,
             field = "shown_triple",
             "the hand holds only {held} of the shown triple {}; a 夢踹 triple is never split",
             describe(shown)
@@ -425,7 +428,7 @@ pub fn columns_of(hand: &[Card]) -> Vec<Vec<Card>> {
 /// * `cons.surrendered`: as [`legal_plays`] (the 繳 holder's 3♥ on the first lead only).
 pub fn timeout_play(columns: &[Vec<Card>], table: Option<&[Card]>, chu: Chu, cons: &Constraints, rules: &Rules) -> Result<Option<Vec<Card>>> {
     if let Some(i) = columns.iter().position(|c| c.is_empty()) {
-        bail!(field = format!("hand[{i}]"), "a column holds at least one card");
+        bail!(reason = WrongCount, field = format!("hand[{i}]"), "a column holds at least one card");
     }
     let hand: Vec<Card> = columns.iter().flatten().copied().collect();
     // Validates the hand, the table and the constraints, and says what may be played.

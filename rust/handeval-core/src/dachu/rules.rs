@@ -1,6 +1,6 @@
 //! House-rule options of 打儲: every **[decision]** of RULES §3, with its default.
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 
 /// How many units (`base × multiplier`) change hands when a side wins (RULES 3.7).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -21,7 +21,7 @@ impl UnitPer {
         match text {
             "larger_side" => Ok(Self::LargerSide),
             "losing_side" => Ok(Self::LosingSide),
-            _ => Err(Error::field("unit_per", format!("{text:?} is not one of \"larger_side\", \"losing_side\""))),
+            _ => Err(Error::field("unit_per", format!("{text:?} is not one of \"larger_side\", \"losing_side\"")).because(Reason::BadRule)),
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -47,7 +47,7 @@ impl FirstCaller {
         match text {
             "chu" => Ok(Self::Chu),
             "other" => Ok(Self::Other),
-            _ => Err(Error::field("first_caller_2v2", format!("{text:?} is not one of \"chu\", \"other\""))),
+            _ => Err(Error::field("first_caller_2v2", format!("{text:?} is not one of \"chu\", \"other\"")).because(Reason::BadRule)),
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -78,7 +78,7 @@ impl DeclareOncePer {
             "player_and_kind" => Ok(Self::PlayerAndKind),
             "player" => Ok(Self::Player),
             "game" => Ok(Self::Game),
-            _ => Err(Error::field("declare_once_per", format!("{text:?} is not one of \"player_and_kind\", \"player\", \"game\""))),
+            _ => Err(Error::field("declare_once_per", format!("{text:?} is not one of \"player_and_kind\", \"player\", \"game\"")).because(Reason::BadRule)),
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -109,7 +109,7 @@ impl TimeoutDisplay {
         match text {
             "strongest_left" => Ok(Self::StrongestLeft),
             "weakest_left" => Ok(Self::WeakestLeft),
-            _ => Err(Error::field("timeout_display", format!("{text:?} is not one of \"strongest_left\", \"weakest_left\""))),
+            _ => Err(Error::field("timeout_display", format!("{text:?} is not one of \"strongest_left\", \"weakest_left\"")).because(Reason::BadRule)),
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -178,7 +178,7 @@ dachu_rule_options!(declare_rules! {
 impl Rules {
     pub fn validate(&self) -> Result<()> {
         if self.escape_units > 1000 {
-            return Err(Error::field("escape_units", format!("must be 0..1000 (got {})", self.escape_units)));
+            return Err(Error::field("escape_units", format!("must be 0..1000 (got {})", self.escape_units)).because(Reason::BadRule));
         }
         Ok(())
     }

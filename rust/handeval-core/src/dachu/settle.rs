@@ -76,10 +76,10 @@ fn seats(list: &[usize], field: &str) -> Result<u8> {
     let mut mask = 0u8;
     for (i, &s) in list.iter().enumerate() {
         if s >= 4 {
-            bail!(field = format!("{field}[{i}]"), "unknown seat {s} (打儲 seats are 0..3)");
+            bail!(reason = OutOfRange, field = format!("{field}[{i}]"), "unknown seat {s} (打儲 seats are 0..3)");
         }
         if mask & (1 << s) != 0 {
-            bail!(field = format!("{field}[{i}]"), "seat {s} is listed twice");
+            bail!(reason = Inconsistent, field = format!("{field}[{i}]"), "seat {s} is listed twice");
         }
         mask |= 1 << s;
     }
@@ -107,7 +107,7 @@ fn transfer(lines: &mut Vec<Wide>, item: &'static str, payers: &[usize], payees:
         return Ok(());
     }
     if payees.is_empty() {
-        return Err(Error::new(format!("{item}: nobody to receive {total}")));
+        return Err(Error::new(format!("{item}: nobody to receive {total}")).because(Reason::Inconsistent));
     }
     for (group, sign) in [(payers, -1i128), (payees, 1)] {
         let n = group.len() as i128;
@@ -184,7 +184,7 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
     rules.validate().map_err(|e| e.within("rules"))?;
     let chu = seats(&g.chu_side, "chu_side")?;
     if g.chu_side.is_empty() || g.chu_side.len() > 2 {
-        bail!(field = "chu_side", "the 儲方 is one seat (1 vs 3) or two (2 vs 2), got {}", g.chu_side.len());
+        bail!(reason = WrongCount, field = "chu_side", "the 儲方 is one seat (1 vs 3) or two (2 vs 2), got {}", g.chu_side.len());
     }
     check_multiplier(g.multiplier)?;
     money::check_base(g.base)?;
@@ -192,13 +192,13 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
     let bbd = seats(&g.bei_bao_da, "bei_bao_da")?;
     let esc = seats(&g.escaped, "escaped")?;
     if jiao & bbd != 0 {
-        bail!(field = "bei_bao_da", "seat {} cannot both surrender and be 被包打", members(jiao & bbd)[0]);
+        bail!(reason = Inconsistent, field = "bei_bao_da", "seat {} cannot both surrender and be 被包打", members(jiao & bbd)[0]);
     }
     let other = 0b1111 & !chu;
     let side_of = |s: usize| if chu & (1 << s) != 0 { chu } else { other };
     for s in members(bbd) {
         if side_of(s) & !jiao & !bbd == 0 {
-            bail!(field = "bei_bao_da", "seat {s} is 被包打 but nobody of its side plays for it");
+            bail!(reason = Inconsistent, field = "bei_bao_da", "seat {s} is 被包打 but nobody of its side plays for it");
         }
     }
     // Wider inside (RULES §0): only a seat's result must fit in an i64.
@@ -234,7 +234,7 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
         // 逃跑 ends the game (RULES 3.7): no places are scored. Each escaping player pays
         // the penalty; escapes paid to the same receivers are added up and shared once.
         if g.places.is_some() {
-            bail!(field = "places", "must be omitted when someone escaped: the game is abandoned");
+            bail!(reason = Inconsistent, field = "places", "must be omitted when someone escaped: the game is abandoned");
         }
         let penalty = wide_mul(unit, rules.escape_units as i128, "escape penalty")?;
         let mut groups: Vec<(u8, Vec<usize>)> = Vec::new();
@@ -252,21 +252,24 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
         }
     } else if whole_side_out {
         if g.places.as_ref().is_some_and(|p| !p.is_empty()) {
-            bail!(field = "places", "must be omitted: a whole side surrendered, so nobody played");
+            bail!(reason = Inconsistent, field = "places", "must be omitted: a whole side surrendered, so nobody played");
         }
     } else {
         let Some(places) = &g.places else {
-            bail!(field = "places", "the finishing order of the playing seats is needed");
+            bail!(reason = WrongCount, field = "places", "the finishing order of the playing seats is needed");
         };
         let played = seats(places, "places")?;
         let playing = 0b1111 & !jiao & !bbd;
         if played != playing || places.len() != members(playing).len() {
-            bail!(
-                field = "places",
+            let reason = if places.len() != members(playing).len() { Reason::WrongCount } else { Reason::Inconsistent };
+            return Err(Error::field(
+                "places",
+                format!(
                 "must list each playing seat once ({:?}: not surrendered, not 被包打), got {:?}",
                 members(playing),
                 places
-            );
+            ))
+            .because(reason));
         }
         let place_of = |s: usize| places.iter().position(|&x| x == s).unwrap() + 1;
         let cp: Vec<usize> = members(chu & playing).into_iter().map(place_of).collect();
@@ -311,7 +314,7 @@ pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
         .collect::<Result<Vec<Line>>>()?;
     let carried = g.carried.clone().unwrap_or_else(|| vec![None; 4]);
     if carried.len() != 4 {
-        bail!(field = "carried", "has {} entries for 4 players", carried.len());
+        bail!(reason = WrongCount, field = "carried", "has {} entries for 4 players", carried.len());
     }
     let deltas = money::cap(&theoretical, &carried)?;
     for s in 0..4 {

@@ -14,7 +14,7 @@
 
 use super::rules::{Rules, WheelRank};
 use crate::cards::Card;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use std::cmp::Ordering;
 use std::sync::OnceLock;
 
@@ -315,7 +315,7 @@ pub fn strength(cards: &[Card], rules: &Rules) -> Result<u32> {
     let s = match cards.len() {
         3 => strength3(&[cards[0], cards[1], cards[2]]),
         5 => strength5(&[cards[0], cards[1], cards[2], cards[3], cards[4]]),
-        n => return Err(Error::new(format!("a row has 3 or 5 cards, got {n}"))),
+        n => return Err(Error::new(format!("a row has 3 or 5 cards, got {n}")).because(Reason::WrongCount)),
     };
     Ok(adjust_for_rules(s, rules))
 }
@@ -328,10 +328,10 @@ fn check_row_cards(cards: &[Card]) -> Result<()> {
     let mut seen = 0u64;
     for c in cards {
         if c.0 >= 52 {
-            return Err(Error::new(format!("card id {} is out of range 0..51", c.0)));
+            return Err(Error::new(format!("card id {} is out of range 0..51", c.0)).because(Reason::BadCard));
         }
         if seen & c.bit() != 0 {
-            return Err(Error::new(format!("a row cannot hold {c} twice")));
+            return Err(Error::new(format!("a row cannot hold {c} twice")).because(Reason::DuplicateCard));
         }
         seen |= c.bit();
     }
@@ -369,7 +369,7 @@ pub fn classify_row(cards: &[Card], rules: &Rules) -> Result<(u32, [Card; 5])> {
     let s = match cards.len() {
         3 => strength3(&[cards[0], cards[1], cards[2]]),
         5 => strength5(&[cards[0], cards[1], cards[2], cards[3], cards[4]]),
-        n => return Err(Error::new(format!("a row has 3 or 5 cards, got {n}"))),
+        n => return Err(Error::new(format!("a row has 3 or 5 cards, got {n}")).because(Reason::WrongCount)),
     };
     out[..cards.len()].copy_from_slice(cards);
     if cards.len() == 5 {
@@ -614,7 +614,8 @@ pub fn compare_rows(a: &[Card], b: &[Card], rules: &Rules) -> Result<Ordering> {
             "can only compare rows of the same size (got {} and {} cards)",
             a.len(),
             b.len()
-        )));
+        ))
+        .because(Reason::WrongCount));
     }
     // One deck (RULES §0): a card cannot be in both rows. (One OR per card first; the
     // named check words the error.)
@@ -642,7 +643,7 @@ pub fn is_foul(front: &[Card], middle: &[Card], back: &[Card], rules: &Rules) ->
 pub fn check_row_sizes(front: &[Card], middle: &[Card], back: &[Card]) -> Result<()> {
     for (name, row, want) in [("front", front, 3), ("middle", middle, 5), ("back", back, 5)] {
         if row.len() != want {
-            return Err(Error::field(name, format!("the {name} row has {want} cards, got {}", row.len())));
+            return Err(Error::field(name, format!("the {name} row has {want} cards, got {}", row.len())).because(Reason::WrongCount));
         }
     }
     Ok(())
@@ -817,7 +818,7 @@ pub fn order_keys(rows: &[Vec<Card>], rules: &Rules) -> Result<Vec<u64>> {
 /// rows one by one.
 pub fn order_key_sized(cards: &[Card], size: usize, rules: &Rules) -> Result<u64> {
     if cards.len() != size {
-        return Err(Error::new(format!("has {} cards, the first row has {size}: the rows of one order have one size", cards.len())));
+        return Err(Error::new(format!("has {} cards, the first row has {size}: the rows of one order have one size", cards.len())).because(Reason::WrongCount));
     }
     order_key(cards, rules)
 }
@@ -846,10 +847,10 @@ pub fn categories_from_ids(data: &[u8], row_size: usize) -> Result<Vec<u8>> {
 /// request is walked again, card by card, for its first bad row's message.
 pub fn categories_from_ids_into(data: &[u8], row_size: usize, out: &mut Vec<u8>) -> Result<()> {
     if row_size != 3 && row_size != 5 {
-        return Err(Error::field("row_size", format!("must be 3 or 5, got {row_size}")));
+        return Err(Error::field("row_size", format!("must be 3 or 5, got {row_size}")).because(Reason::OutOfRange));
     }
     if data.len() % row_size != 0 {
-        return Err(Error::field("data", format!("{} bytes is not a whole number of {row_size}-card rows", data.len())));
+        return Err(Error::field("data", format!("{} bytes is not a whole number of {row_size}-card rows", data.len())).because(Reason::WrongCount));
     }
     let start = out.len();
     out.reserve(data.len() / row_size);
@@ -956,7 +957,8 @@ fn first_bad_row(data: &[u8], row_size: usize) -> Error {
         for &id in row {
             if id >= 52 || seen & (1u64 << id) != 0 {
                 let what = if id >= 52 { format!("card id {id} is out of range 0..51") } else { format!("duplicate card {}", Card(id)) };
-                return Error::field(format!("data[{i}]"), what);
+                let reason = if id >= 52 { Reason::BadCard } else { Reason::DuplicateCard };
+                return Error::field(format!("data[{i}]"), what).because(reason);
             }
             seen |= 1u64 << id;
         }

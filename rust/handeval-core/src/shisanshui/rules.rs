@@ -1,7 +1,7 @@
 //! House-rule options of 十三水 (RULES §1, every [decision] and every listed variant).
 
 use crate::cards::SUIT_CHARS;
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 
 /// Suit order for tie-breaks: `value[neutral suit]`, higher is stronger.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -25,7 +25,7 @@ impl SuitOrder {
             }
         }
         if value.iter().any(|&v| v == u8::MAX) {
-            return Err(Error::field("suit_order", format!("{text:?} must name each of s h d c once, strongest first (e.g. \"shcd\")")));
+            return Err(Error::field("suit_order", format!("{text:?} must name each of s h d c once, strongest first (e.g. \"shcd\")")).because(Reason::BadRule));
         }
         Ok(SuitOrder(value))
     }
@@ -51,7 +51,7 @@ impl WheelRank {
         match text {
             "lowest" => Ok(WheelRank::Lowest),
             "second_highest" => Ok(WheelRank::SecondHighest),
-            _ => Err(Error::field("a2345", format!("{text:?} is not one of \"lowest\", \"second_highest\""))),
+            _ => Err(Error::field("a2345", format!("{text:?} is not one of \"lowest\", \"second_highest\"")).because(Reason::BadRule)),
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -100,10 +100,10 @@ shisanshui_rule_options!(declare_rules! {
 impl Rules {
     pub fn validate(&self) -> Result<()> {
         if self.rake_percent > 100 {
-            return Err(Error::field("rake_percent", format!("must be 0..100 (got {})", self.rake_percent)));
+            return Err(Error::field("rake_percent", format!("must be 0..100 (got {})", self.rake_percent)).because(Reason::BadRule));
         }
         if self.home_run_min_opponents == 0 {
-            return Err(Error::field("home_run_min_opponents", "must be at least 1"));
+            return Err(Error::field("home_run_min_opponents", "must be at least 1").because(Reason::BadRule));
         }
         Ok(())
     }

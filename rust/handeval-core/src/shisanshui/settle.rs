@@ -4,7 +4,7 @@ use super::eval::{check_row_sizes, row_value, row_waters, RowValue};
 use super::rules::Rules;
 use super::special::{verify_special, SpecialHand, SpecialId};
 use crate::cards::{check_distinct_across, Card};
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::money;
 use std::cmp::Ordering;
 
@@ -79,7 +79,7 @@ enum Play {
 /// `carried` is given, one carried-in amount per player.
 pub fn check_deal_shape(players: usize, carried: Option<usize>) -> Result<()> {
     if !(2..=4).contains(&players) {
-        return Err(Error::field("players", format!("十三水 needs 2 to 4 players, got {players}")));
+        return Err(Error::field("players", format!("十三水 needs 2 to 4 players, got {players}")).because(Reason::WrongCount));
     }
     match carried {
         Some(n) => money::check_carried_len(n, players),
@@ -91,7 +91,7 @@ fn validate(hands: &[Hand], base: i64, carried: Option<&[Option<i64>]>, rules: &
     rules.validate()?;
     check_deal_shape(hands.len(), carried.map(<[_]>::len))?;
     if base <= 0 {
-        return Err(Error::field("base", format!("must be a positive integer (got {base})")));
+        return Err(Error::field("base", format!("must be a positive integer (got {base})")).because(Reason::OutOfRange));
     }
     let mut groups: Vec<(String, &[Card])> = Vec::new();
     for (i, h) in hands.iter().enumerate() {
@@ -117,7 +117,8 @@ fn validate(hands: &[Hand], base: i64, carried: Option<&[Option<i64>]>, rules: &
                     return Err(Error::field(
                         format!("players[{i}]"),
                         "the arrangement is fouled (倒水: front ≤ middle ≤ back fails) and foul scoring is off",
-                    ));
+                    )
+                    .because(Reason::Foul));
                 }
                 Ok(Play::Rows { values, foul })
             }

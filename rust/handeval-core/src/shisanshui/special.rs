@@ -1,7 +1,7 @@
 //! 特殊牌型, the thirteen special hands of 十三水 (RULES §1.7).
 
 use crate::cards::{Card, CardSet};
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 
 /// The special hands, lowest first (so `Ord` is their strength).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -316,7 +316,7 @@ fn may_satisfy(c: &Counts, id: SpecialId) -> bool {
 
 fn check13(cards: &[Card]) -> Result<()> {
     if cards.len() != 13 {
-        return Err(Error::new(format!("a 十三水 hand has 13 cards, got {}", cards.len())));
+        return Err(Error::new(format!("a 十三水 hand has 13 cards, got {}", cards.len())).because(Reason::WrongCount));
     }
     crate::cards::check_distinct(cards)
 }
@@ -347,7 +347,7 @@ pub fn satisfies_special(cards: &[Card], id: SpecialId) -> Result<bool> {
 /// cards make, and only that one can be declared — a 五对三条 hand is never a 六对半.
 pub fn verify_special(cards: &[Card], id: SpecialId) -> Result<SpecialHand> {
     let Some(highest) = special(cards)? else {
-        return Err(Error::new(format!("the cards do not make the declared special {} ({})", id.id(), id.name_zh())));
+        return Err(Error::new(format!("the cards do not make the declared special {} ({})", id.id(), id.name_zh())).because(Reason::Inconsistent));
     };
     if highest.id == id {
         return Ok(highest);
@@ -359,7 +359,8 @@ pub fn verify_special(cards: &[Card], id: SpecialId) -> Result<SpecialHand> {
             highest.id.name_zh(),
             id.id(),
             id.name_zh()
-        )));
+        ))
+        .because(Reason::Inconsistent));
     }
     Err(Error::new(format!(
         "the cards do not make the declared special {} ({}); their special is {} ({})",
@@ -367,7 +368,8 @@ pub fn verify_special(cards: &[Card], id: SpecialId) -> Result<SpecialHand> {
         id.name_zh(),
         highest.id.id(),
         highest.id.name_zh()
-    )))
+    ))
+    .because(Reason::Inconsistent))
 }
 
 #[cfg(test)]

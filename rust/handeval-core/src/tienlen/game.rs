@@ -125,7 +125,7 @@ impl Game {
         check_record_len(actions.len(), "actions")?;
         let mut g = Game::new(hands, rules)?;
         for (i, (seat, a)) in actions.iter().enumerate() {
-            g.apply_mut(*seat, a).map_err(|e| e.within(&format!("actions[{i}]")))?;
+            g.apply_mut(*seat, a).map_err(|e| e.within_action("actions", i))?;
         }
         Ok(g)
     }

@@ -2,7 +2,7 @@
 
 use super::play::{rank, sorted, strength, suit, ACE, TWO};
 use crate::cards::{check_distinct, check_distinct_across, Card};
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use std::cmp::Ordering;
 
 /// Instant-win types, lowest first.
@@ -75,7 +75,7 @@ impl InstantHand {
 /// The highest instant win of 13 dealt cards, or `None`.
 pub fn instant_win(cards: &[Card]) -> Result<Option<InstantHand>> {
     if cards.len() != 13 {
-        return Err(Error::new(format!("instant wins are checked on the 13 dealt cards (got {})", cards.len())));
+        return Err(Error::new(format!("instant wins are checked on the 13 dealt cards (got {})", cards.len())).because(Reason::WrongCount));
     }
     check_distinct(cards)?;
     let mut by_rank: Vec<Vec<Card>> = vec![Vec::new(); 13];
@@ -123,7 +123,7 @@ pub fn instant_winner(hands: &[Vec<Card>]) -> Result<(Vec<Option<InstantHand>>, 
     let groups: Vec<(String, &[Card])> = hands.iter().enumerate().map(|(i, h)| (format!("hands[{i}]"), h.as_slice())).collect();
     for (name, h) in &groups {
         if h.len() != 13 {
-            return Err(Error::field(name.clone(), format!("a dealt hand has 13 cards (got {})", h.len())));
+            return Err(Error::field(name.clone(), format!("a dealt hand has 13 cards (got {})", h.len())).because(Reason::WrongCount));
         }
     }
     check_distinct_across(&groups)?;

@@ -18,7 +18,7 @@ pub use play::{beats, beats_key, classify, legal_plays, Kind, Play, PlayKey};
 pub use round::{chop_chain, chop_transfers, first_leader, Action, RoundState, Transfer};
 pub use settle::{chop_list, settle, settle_instant, special_groups, Chop, Group, Line, LineKind, Settlement};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 
 /// Who moves after a 压牌 chop made out of turn (RULES 2.4): only a seat that has passed
 /// plays out of turn, and only with a special that chops the table.
@@ -36,7 +36,7 @@ impl TurnAfterChop {
         match text {
             "from_chopper" => Ok(Self::FromChopper),
             "resume" => Ok(Self::Resume),
-            _ => Err(Error::field("turn_after_chop", format!("{text:?} is not one of \"from_chopper\", \"resume\""))),
+            _ => Err(Error::field("turn_after_chop", format!("{text:?} is not one of \"from_chopper\", \"resume\"")).because(Reason::BadRule)),
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -81,23 +81,24 @@ tienlen_rule_options!(declare_rules! {
 impl Rules {
     pub fn validate(&self) -> Result<()> {
         if self.rake_percent > 100 {
-            return Err(Error::field("rake_percent", format!("must be 0..100 (got {})", self.rake_percent)));
+            return Err(Error::field("rake_percent", format!("must be 0..100 (got {})", self.rake_percent)).because(Reason::BadRule));
         }
         Ok(())
     }
 }
 
-/// Seats are 0..=3 (2–4 players); `players` must be 2..=4.
+/// Seats are 0..=3 (2–4 players); `players` must be 2..=4. The error names no field: the
+/// caller names the list (or parameter) that counts the players.
 pub(crate) fn check_players(players: usize) -> Result<()> {
     if !(2..=4).contains(&players) {
-        return Err(Error::field("players", format!("越式13张 has 2 to 4 players (got {players})")));
+        return Err(Error::new(format!("越式13张 has 2 to 4 players (got {players})")).because(Reason::WrongCount));
     }
     Ok(())
 }
 
 pub(crate) fn check_seat(seat: usize, players: usize, field: &str) -> Result<()> {
     if seat >= players {
-        return Err(Error::field(field, format!("seat {seat} is not in the game (seats 0..{})", players - 1)));
+        return Err(Error::field(field, format!("seat {seat} is not in the game (seats 0..{})", players - 1)).because(Reason::OutOfRange));
     }
     Ok(())
 }

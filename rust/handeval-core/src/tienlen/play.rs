@@ -5,7 +5,7 @@
 //! [`strength`] is `rank * 4 + suit`, so every card has its own strength.
 
 use crate::cards::{check_distinct, Card};
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 
 /// Tienlen rank of the 2, the highest.
 pub const TWO: u8 = 12;
@@ -260,7 +260,7 @@ pub fn beats(b: &Play, a: &Play) -> Result<bool> {
     let shared = b.mask() & a.mask();
     if shared != 0 {
         let c = Card(shared.trailing_zeros() as u8);
-        return Err(Error::field("play", format!("card {c} is both in the play and on the table")));
+        return Err(Error::field("play", format!("card {c} is both in the play and on the table")).because(Reason::DuplicateCard));
     }
     Ok(beats_key(b.key, a.key))
 }
@@ -389,7 +389,7 @@ pub fn weakest_first(a: &Play, b: &Play) -> std::cmp::Ordering {
 /// Ordered weakest first ([`weakest_first`]).
 pub fn legal_plays(hand: &[Card], table: Option<&Play>, passed: bool) -> Result<Vec<Play>> {
     if hand.len() > 13 {
-        return Err(Error::field("hand", format!("a hand has at most 13 cards (got {})", hand.len())));
+        return Err(Error::field("hand", format!("a hand has at most 13 cards (got {})", hand.len())).because(Reason::WrongCount));
     }
     check_distinct(hand).map_err(|e| e.within("hand"))?;
     let hand_mask = hand.iter().fold(0u64, |m, c| m | c.bit());
@@ -397,14 +397,14 @@ pub fn legal_plays(hand: &[Card], table: Option<&Play>, passed: bool) -> Result<
     match table {
         None => {
             if passed {
-                return Err(Error::field("passed", "a seat that passed does not lead: give the table's play"));
+                return Err(Error::field("passed", "a seat that passed does not lead: give the table's play").because(Reason::Inconsistent));
             }
         }
         Some(t) => {
             let shared = hand_mask & t.mask();
             if shared != 0 {
                 let c = Card(shared.trailing_zeros() as u8);
-                return Err(Error::field("table", format!("card {c} is both in the hand and on the table")));
+                return Err(Error::field("table", format!("card {c} is both in the hand and on the table")).because(Reason::DuplicateCard));
             }
             plays.retain(|p| beats_key(p.key, t.key) && (!passed || p.is_special()));
         }

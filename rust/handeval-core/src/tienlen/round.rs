@@ -31,13 +31,13 @@ pub struct Transfer {
 
 /// The seat holding the lowest card dealt (normally 3♠) and that card (RULES 2.4).
 pub fn first_leader(hands: &[Vec<Card>]) -> Result<(usize, Card)> {
-    check_players(hands.len())?;
+    check_players(hands.len()).map_err(|e| e.within("hands"))?;
     let groups: Vec<(String, &[Card])> = hands.iter().enumerate().map(|(i, h)| (format!("hands[{i}]"), h.as_slice())).collect();
     crate::cards::check_distinct_across(&groups)?;
     let mut best: Option<(u8, usize, Card)> = None;
     for (seat, h) in hands.iter().enumerate() {
         if h.len() > 13 {
-            return Err(Error::field(format!("hands[{seat}]"), format!("a hand has at most 13 cards (got {})", h.len())));
+            return Err(Error::field(format!("hands[{seat}]"), format!("a hand has at most 13 cards (got {})", h.len())).because(Reason::WrongCount));
         }
         for &c in h {
             if best.is_none_or(|b| strength(c) < b.0) {
@@ -73,7 +73,7 @@ pub struct RoundState {
 
 impl RoundState {
     pub fn new(players: usize, leader: usize, must_contain: Option<Card>, rules: &Rules) -> Result<RoundState> {
-        check_players(players)?;
+        check_players(players).map_err(|e| e.within("players"))?;
         check_seat(leader, players, "leader")?;
         Ok(RoundState {
             players,
@@ -242,13 +242,19 @@ impl RoundState {
         let leader = match leader {
             Some(l) => l,
             None => match actions.first() {
+                // The first action names the leader: a seat out of the game is that
+                // action's error.
+                Some((s, _)) if (2..=4).contains(&players) => {
+                    check_seat(*s, players, "seat").map_err(|e| e.within_action("round", 0))?;
+                    *s
+                }
                 Some((s, _)) => *s,
                 None => 0,
             },
         };
         let mut st = RoundState::new(players, leader, must_contain, rules)?;
         for (i, (seat, a)) in actions.iter().enumerate() {
-            st.apply(*seat, a).map_err(|e| e.within(&format!("round[{i}]")))?;
+            st.apply(*seat, a).map_err(|e| e.within_action("round", i))?;
         }
         Ok(st)
     }

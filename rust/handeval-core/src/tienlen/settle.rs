@@ -6,7 +6,7 @@ use super::play::{rank, sorted, strength, text, Kind, ACE, TWO};
 use super::round::Transfer;
 use super::{check_players, check_seat, Rules};
 use crate::cards::{check_distinct_across, Card};
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 use crate::money;
 
 /// Multiplier of a red 2 (♥♦) left in hand.
@@ -223,7 +223,7 @@ fn finish(
             return Err(Error::field(f, format!("seat {} cannot pay itself", t.from)));
         }
         if t.amount < 0 {
-            return Err(Error::field(format!("{f}.amount"), format!("must not be negative (got {})", t.amount)));
+            return Err(Error::field(format!("{f}.amount"), format!("must not be negative (got {})", t.amount)).because(Reason::OutOfRange));
         }
         chop[t.from] = money::add(chop[t.from], -t.amount, "chop payments")?;
         chop[t.to] = money::add(chop[t.to], t.amount, "chop payments")?;
@@ -274,6 +274,8 @@ pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64, rules: &Rul
     super::game::check_record_len(chops.len(), "chops")?;
     let total: usize = chops.iter().map(|c| if let Chop::Round(a) = c { a.len() } else { 0 }).sum();
     super::game::check_record_len(total, "chops")?;
+    // The base is the deal's, not a round's: checked once, named as itself.
+    money::check_base(base)?;
     let mut out = Vec::new();
     // Cards played in the rounds so far, and where: a card is played once per game.
     let mut played: Vec<Option<usize>> = vec![None; 52];
@@ -291,7 +293,8 @@ pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64, rules: &Rul
                                     format!("{f}[{i}].cards"),
                                     format!("card {c} was already played in chops[{prev}]: a round is settled once and a card played once per game"),
                                 )
-                                .because(crate::error::Reason::Inconsistent));
+                                .because(crate::error::Reason::Inconsistent)
+                                .at_action(i));
                             }
                         }
                         if let Some(slot) = played.get_mut(c.0 as usize) {
@@ -299,7 +302,12 @@ pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64, rules: &Rul
                         }
                     }
                 }
-                out.extend(super::chop_transfers(players, None, actions, base, rules).map_err(|e| e.within(&f))?);
+                // A round's action `round[i]` is `chops[k][i]` of the list.
+                let in_list = |mut e: Error| {
+                    e.field = e.field.map(|p| p.strip_prefix("round").map_or(p.clone(), str::to_string));
+                    e.within(&f)
+                };
+                out.extend(super::chop_transfers(players, None, actions, base, rules).map_err(in_list)?);
                 for (seat, a) in actions {
                     let super::Action::Play(cards) = a else { continue };
                     for (i, h) in remaining.iter().enumerate() {
@@ -338,26 +346,26 @@ pub fn settle(
     let groups: Vec<(String, &[Card])> = remaining.iter().enumerate().map(|(i, h)| (format!("remaining[{i}]"), h.as_slice())).collect();
     for (i, (name, h)) in groups.iter().enumerate() {
         if h.len() > 13 {
-            return Err(Error::field(name.clone(), format!("a hand has at most 13 cards (got {})", h.len())));
+            return Err(Error::field(name.clone(), format!("a hand has at most 13 cards (got {})", h.len())).because(Reason::WrongCount));
         }
         if i == winner && !h.is_empty() {
-            return Err(Error::field(name.clone(), format!("the winner (seat {winner}) has cards left: {}", text(h))));
+            return Err(Error::field(name.clone(), format!("the winner (seat {winner}) has cards left: {}", text(h))).because(Reason::Inconsistent));
         }
         if i != winner && h.is_empty() {
-            return Err(Error::field(name.clone(), format!("seat {i} has no cards left but is not the winner (seat {winner})")));
+            return Err(Error::field(name.clone(), format!("seat {i} has no cards left but is not the winner (seat {winner})")).because(Reason::Inconsistent));
         }
     }
     check_distinct_across(&groups)?;
     if let Some(pa) = played_any {
         if pa.len() != players {
-            return Err(Error::field("played_any", format!("has {} entries for {players} players", pa.len())));
+            return Err(Error::field("played_any", format!("has {} entries for {players} players", pa.len())).because(Reason::WrongCount));
         }
         for (i, (&p, h)) in pa.iter().zip(remaining).enumerate() {
             if !p && h.len() != 13 {
-                return Err(Error::field(format!("played_any[{i}]"), format!("seat {i} played no card, so it must hold 13 cards (it holds {})", h.len())));
+                return Err(Error::field(format!("played_any[{i}]"), format!("seat {i} played no card, so it must hold 13 cards (it holds {})", h.len())).because(Reason::Inconsistent));
             }
             if p && h.len() == 13 {
-                return Err(Error::field(format!("played_any[{i}]"), format!("seat {i} holds all 13 cards, so it played none")));
+                return Err(Error::field(format!("played_any[{i}]"), format!("seat {i} holds all 13 cards, so it played none")).because(Reason::Inconsistent));
             }
         }
     }
@@ -389,7 +397,7 @@ pub fn settle_instant(hands: &[Vec<Card>], base: i64, carried: Option<&[Option<i
     money::check_base(base)?;
     let (wins, winner) = instant_winner(hands)?;
     let Some(winner) = winner else {
-        return Err(Error::field("hands", "no hand holds an instant win (RULES 2.5)"));
+        return Err(Error::field("hands", "no hand holds an instant win (RULES 2.5)").because(Reason::Inconsistent));
     };
     let mut lines = Vec::new();
     for (i, h) in hands.iter().enumerate() {

@@ -179,10 +179,10 @@ native_class! {
         /// second 包踹 by the same player) is a HandevalError saying why.
         pub(super) fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuCalling> {
             let (name, rest) = action_parts(action)?;
-            let call = Call::parse(&name).py()?;
+            let call = Call::parse(&name).map_err(super::in_action).py()?;
             arity(&name, &rest, 1, 1)?;
             let seat = seat_from(&rest[0], "action.seat")?;
-            Ok(DachuCalling { inner: self.inner.apply(seat, call).py()?, origin: self.origin.clone() })
+            Ok(DachuCalling { inner: self.inner.apply(seat, call).map_err(super::in_action).py()?, origin: self.origin.clone() })
         }
 
         /// ``[(call, seat), ...]`` allowed now.

@@ -23,7 +23,7 @@ fn deal_action(d: &CoreDeal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> 
             let seat = seat_from(&rest[0], "action.seat")?;
             let cards = cards_from(&rest[1], "action.cards")?;
             if cards.len() != 1 {
-                return Err(bad("action.cards", format!("夢宣 reveals one ace, got {} cards", cards.len())));
+                return Err(crate::conv::bad_as("action.cards", format!("夢宣 reveals one ace, got {} cards", cards.len()), handeval_core::Reason::WrongCount));
             }
             Ok(DealAction::MengXuan { seat, card: cards[0] })
         }
@@ -31,7 +31,7 @@ fn deal_action(d: &CoreDeal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> 
             arity(&name, &rest, 2, 2)?;
             let seat = seat_from(&rest[0], "action.seat")?;
             let cards = cards_from(&rest[1], "action.cards")?;
-            let cards: [Card; 3] = cards.try_into().map_err(|c: Vec<Card>| bad("action.cards", format!("夢踹 shows three cards, got {}", c.len())))?;
+            let cards: [Card; 3] = cards.try_into().map_err(|c: Vec<Card>| crate::conv::bad_as("action.cards", format!("夢踹 shows three cards, got {}", c.len()), handeval_core::Reason::WrongCount))?;
             Ok(DealAction::MengChuai { seat, cards })
         }
         "cheng_chu" => {
@@ -39,7 +39,7 @@ fn deal_action(d: &CoreDeal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> 
             let seat = seat_from(&rest[0], "action.seat")?;
             let chu = match given(rest.get(1)) {
                 Some(c) => chu_from(c)?,
-                _ => d.cheng_chu_colour(seat).py()?,
+                _ => d.cheng_chu_colour(seat).map_err(super::in_action).py()?,
             };
             Ok(DealAction::ChengChu { seat, chu })
         }
@@ -161,7 +161,7 @@ native_class! {
         /// The next state; an illegal action is a HandevalError saying why.
         pub(super) fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuDeal> {
             let a = deal_action(&self.inner, action)?;
-            Ok(DachuDeal { inner: self.inner.apply(&a).py()? })
+            Ok(DachuDeal { inner: self.inner.apply(&a).map_err(super::in_action).py()? })
         }
 
         /// Always None: declarations are open to every player.

@@ -201,7 +201,7 @@ native_class! {
         /// The next state; an action the record does not allow raises (``.reason`` says why).
         fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuGame> {
             let a = play_action(action)?;
-            let inner = self.inner.apply(&a).map_err(|e| e.within("action")).py()?;
+            let inner = self.inner.apply(&a).map_err(super::in_action).py()?;
             Ok(DachuGame { inner, deal: self.deal.clone(), calling: self.calling.clone() })
         }
 
@@ -269,7 +269,7 @@ fn game_from(deal: &DachuDeal, calling: &DachuCalling) -> PyResult<DachuGame> {
     called.sort_unstable();
     if deal.inner.finished && (called != side || o.multiplier != deal.inner.multiplier || o.declared != deal.inner.declared()) {
         return Err(to_py(
-            handeval_core::Error::field("calling", "was not made from this deal (its 儲方, multiplier or declaration differ): use deal.calling()")
+            handeval_core::Error::field("calling", "was not made from this deal (its 儲方, multiplier or declaration differ): use deal.calling()").because(handeval_core::Reason::Inconsistent)
                 .because(handeval_core::Reason::Inconsistent),
         ));
     }

@@ -56,7 +56,7 @@ fn chu_from(obj: &Bound<'_, PyAny>) -> PyResult<Chu> {
 fn seat_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<usize> {
     let v = int_from(obj, field)?;
     if !(0..4).contains(&v) {
-        return Err(bad(field, format!("unknown seat {v} (打儲 seats are 0..3)")));
+        return Err(crate::conv::bad_as(field, format!("unknown seat {v} (打儲 seats are 0..3)"), handeval_core::Reason::OutOfRange));
     }
     Ok(v as usize)
 }
@@ -95,13 +95,24 @@ fn action_parts<'py>(action: &Bound<'py, PyAny>) -> PyResult<(String, Vec<Bound<
 fn arity(name: &str, rest: &[Bound<'_, PyAny>], min: usize, max: usize) -> PyResult<()> {
     if rest.len() < min || rest.len() > max {
         let want = if min == max { format!("{min}") } else { format!("{min} or {max}") };
-        return Err(bad("action", format!("{name:?} takes {want} argument(s) after its name, got {}", rest.len())));
+        return Err(crate::conv::bad_as("action", format!("{name:?} takes {want} argument(s) after its name, got {}", rest.len()), handeval_core::Reason::WrongCount));
     }
     Ok(())
 }
 
-/// A pyo3 error renamed inside `field` (`action.cards` → `plays[3].cards`).
-fn renamed(py: Python<'_>, e: PyErr, field: &str) -> PyErr {
+/// A core error of an `apply(action)`: its fields are the action's parts, named under the
+/// parameter `action` (`cards` → `action.cards`; the core's `action`, or none, is `action`).
+pub(crate) fn in_action(e: handeval_core::Error) -> handeval_core::Error {
+    match e.field.as_deref() {
+        Some("action") => e,
+        None => handeval_core::Error { field: Some("action".into()), ..e },
+        Some(_) => e.within("action"),
+    }
+}
+
+/// A pyo3 error renamed inside `field` (`action.cards` → `plays[3].cards`), of the
+/// action at `index` of its list.
+fn renamed(py: Python<'_>, e: PyErr, field: &str, index: usize) -> PyErr {
     if !e.is_instance_of::<crate::conv::HandevalError>(py) {
         return e;
     }
@@ -117,6 +128,7 @@ fn renamed(py: Python<'_>, e: PyErr, field: &str) -> PyErr {
     let _ = nv.setattr("field", path);
     let _ = nv.setattr("description", desc);
     let _ = nv.setattr("reason", reason);
+    let _ = nv.setattr("action_index", index);
     err
 }
 
@@ -128,7 +140,7 @@ fn replay_each<S>(state: S, actions: &Bound<'_, PyAny>, field: Option<&str>, app
     let mut state = state;
     for (i, a) in actions.try_iter()?.enumerate() {
         state = apply(&state, &a?).map_err(|e| match field {
-            Some(f) => renamed(py, e, &format!("{f}[{i}]")),
+            Some(f) => renamed(py, e, &format!("{f}[{i}]"), i),
             None => e,
         })?;
     }

@@ -63,7 +63,7 @@ native_class! {
                 match first_mismatch(&me, &[("kind", kind), ("kind_zh", kind_zh), ("strength", strength)])? {
                     None => return Ok(p),
                     Some((name, actual, given)) if chu == Chu::Black => {
-                        return Err(bad(name, format!("{} makes {name} = {actual}, not {given}", handeval_core::cards::format_cards(&cards))));
+                        return Err(crate::conv::bad_as(name, format!("{} makes {name} = {actual}, not {given}", handeval_core::cards::format_cards(&cards)), handeval_core::Reason::Inconsistent));
                     }
                     Some(_) => {}
                 }

@@ -83,10 +83,10 @@ pub(super) fn dc_settle(
     let (side, multiplier, surrendered, bei_bao_da) = if let Ok(c) = chu_side.cast::<DachuCalling>() {
         let c = c.get();
         if !c.inner.is_over() {
-            return Err(bad("chu_side", "the calling is not over yet"));
+            return Err(crate::conv::bad_as("chu_side", "the calling is not over yet", handeval_core::Reason::IllegalAction));
         }
         if given(multiplier).is_some() || given(surrendered).is_some() || given(bei_bao_da).is_some() {
-            return Err(bad("chu_side", "a Calling already fixes multiplier, surrendered and bei_bao_da"));
+            return Err(crate::conv::bad_as("chu_side", "a Calling already fixes multiplier, surrendered and bei_bao_da", handeval_core::Reason::Inconsistent));
         }
         (c.chu_side(), c.inner.multiplier, c.inner.surrendered(), c.inner.bei_bao_da_seats())
     } else if chu_side.is_instance_of::<DachuDeal>() {

@@ -132,6 +132,14 @@ fn action_at(field: &str) -> impl Fn(Error) -> ItemFail + '_ {
     move |e| ItemFail::Item(rename(e, &[("action", "")], field))
 }
 
+/// An item's error of the action at `index` of its list (the ItemError's `action_index`).
+fn of_action(index: usize) -> impl Fn(ItemFail) -> ItemFail {
+    move |f| match f {
+        ItemFail::Item(e) => ItemFail::Item(e.at_action(index)),
+        request => request,
+    }
+}
+
 /// The entries of an optional `Cards` field (unset: none).
 fn tokens(c: &Option<pb::Cards>) -> &[String] {
     c.as_ref().map_or(&[], |c| c.cards.as_slice())
@@ -145,7 +153,7 @@ fn cards_at<S: AsRef<str>>(tokens: &[S], field: &str) -> Result<Vec<Card>, Error
 /// A seat 0..3; an error names `field`.
 fn seat(v: i32, field: &str) -> Result<usize, Error> {
     if !(0..4).contains(&v) {
-        return Err(Error::field(field, format!("unknown seat {v} (打儲 seats are 0..3)")));
+        return Err(Error::field(field, format!("unknown seat {v} (打儲 seats are 0..3)")).because(Reason::OutOfRange));
     }
     Ok(v as usize)
 }
@@ -210,12 +218,12 @@ fn deal_action(d: &Deal, a: &pb::DachuDealAction, field: &str) -> Result<DealAct
             let cards = cards_at(tokens(&a.cards), "cards").map_err(&at)?;
             if kind == "meng_xuan" {
                 if cards.len() != 1 {
-                    return Err(at(Error::field("cards", format!("夢宣 reveals one ace, got {} cards", cards.len()))));
+                    return Err(at(Error::field("cards", format!("夢宣 reveals one ace, got {} cards", cards.len())).because(Reason::WrongCount)));
                 }
                 DealAction::MengXuan { seat, card: cards[0] }
             } else {
                 let n = cards.len();
-                let cards: [Card; 3] = cards.try_into().map_err(|_| at(Error::field("cards", format!("夢踹 shows three cards, got {n}"))))?;
+                let cards: [Card; 3] = cards.try_into().map_err(|_| at(Error::field("cards", format!("夢踹 shows three cards, got {n}")).because(Reason::WrongCount)))?;
                 DealAction::MengChuai { seat, cards }
             }
         }
@@ -233,8 +241,8 @@ fn deal_of(hands: &[pb::Cards], first_seat: i32, actions: &[pb::DachuDealAction]
     let mut d = Deal::new(parsed, first, rules.clone()).map_err(&at)?;
     for (k, a) in actions.iter().enumerate() {
         let field = format!("{}[{k}]", join(&[path, actions_name]));
-        let action = deal_action(&d, a, &field)?;
-        d = d.apply(&action).map_err(action_at(&field))?;
+        let action = deal_action(&d, a, &field).map_err(of_action(k))?;
+        d = d.apply(&action).map_err(action_at(&field)).map_err(of_action(k))?;
     }
     Ok(d)
 }
@@ -248,12 +256,12 @@ fn apply_calls(mut c: Calling, calls: &[pb::DachuCall], path: &str) -> Result<Ca
     for (k, a) in calls.iter().enumerate() {
         let field = format!("{path}[{k}]");
         let call = match name_of::<pb::DachuCallKind>(a.call) {
-            Err(msg) => return Err(fail(format!("{field}.call"), msg, Reason::Invalid)),
-            Ok(None) => return Err(fail(format!("{field}.call"), "set the call", Reason::Invalid)),
-            Ok(Some(name)) => Call::parse(&name).map_err(action_at(&field))?,
+            Err(msg) => return Err(of_action(k)(fail(format!("{field}.call"), msg, Reason::Invalid))),
+            Ok(None) => return Err(of_action(k)(fail(format!("{field}.call"), "set the call", Reason::Invalid))),
+            Ok(Some(name)) => Call::parse(&name).map_err(action_at(&field)).map_err(of_action(k))?,
         };
-        let seat = seat(a.seat, "seat").map_err(under(&field))?;
-        c = c.apply(seat, call).map_err(action_at(&field))?;
+        let seat = seat(a.seat, "seat").map_err(under(&field)).map_err(of_action(k))?;
+        c = c.apply(seat, call).map_err(action_at(&field)).map_err(of_action(k))?;
     }
     Ok(c)
 }
@@ -330,7 +338,7 @@ fn replay(r: &pb::DachuGameRecord, rules: &Rules, path: &str) -> Result<Replayed
     if !d.finished {
         for (name, n) in [("calls", r.calls.len()), ("plays", r.plays.len())] {
             if n > 0 {
-                return Err(fail(format!("{path}.{name}[0]"), "the deal is not finished (its actions end with FINISH)", Reason::IllegalAction));
+                return Err(of_action(0)(fail(format!("{path}.{name}[0]"), "the deal is not finished (its actions end with FINISH)", Reason::IllegalAction)));
             }
         }
         return Ok(Replayed { deal: d, calling: None, game: None });
@@ -347,14 +355,15 @@ fn replay(r: &pb::DachuGameRecord, rules: &Rules, path: &str) -> Result<Replayed
             } else {
                 ("a whole side surrendered: nobody plays", Reason::GameOver)
             };
-            return Err(fail(format!("{path}.plays[0]"), msg, reason));
+            return Err(of_action(0)(fail(format!("{path}.plays[0]"), msg, reason)));
         }
         return Ok(Replayed { deal: d, calling: Some(c), game: None });
     }
     let mut g = Game::new(&d, &c).map_err(under(path))?;
     for (k, a) in r.plays.iter().enumerate() {
         let field = format!("{path}.plays[{k}]");
-        g.apply_in_place(&play_action(a, &field)?).map_err(action_at(&field))?;
+        let a = play_action(a, &field).map_err(of_action(k))?;
+        g.apply_in_place(&a).map_err(action_at(&field)).map_err(of_action(k))?;
     }
     Ok(Replayed { deal: d, calling: Some(c), game: Some(g) })
 }
@@ -390,8 +399,8 @@ fn plays_query(q: PlaysQuery, rules: &Rules) -> Result<Plays, ItemFail> {
     let flat: Vec<&String> = q.columns.iter().flat_map(|c| c.cards.iter()).collect();
     let flat: Vec<&String> = if flat.is_empty() { q.hand.iter().collect() } else { flat };
     if let Some(shown) = q.shown {
-        let shown = cards_at(&shown.cards, "cards").map_err(&at)?;
-        let held = cards_at(&flat, "cards").map_err(&at)?;
+        let shown = cards_at(&shown.cards, "shown_triple").map_err(&at)?;
+        let held = cards_at(&flat, if q.columns.is_empty() { "hand" } else { "columns" }).map_err(&at)?;
         if !shown.iter().all(|c| held.contains(c)) {
             return Err(fail(format!("{kind}.shown_triple"), "the shown triple is not in the hand", Reason::CardNotInHand));
         }
@@ -606,7 +615,7 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
                 let c = calling_query(q, rules, "outcome.calling")?;
                 let places = places()?;
                 if !c.is_over() {
-                    return Err(fail("outcome.calling", "the calling is not over yet", Reason::Invalid));
+                    return Err(fail("outcome.calling", "the calling is not over yet", Reason::IllegalAction));
                 }
                 calling_record(&c, places, base, seats(&deal.escaped, "escaped")?, carried)
             } else {

@@ -1,7 +1,7 @@
 //! Binding of handeval_core::shisanshui::arrange (十三水 optimal arrangement).
 
 use crate::batch::{chunked, interruptible};
-use crate::conv::{bad, cards_from, int_from, list_from, to_py, IntoPyResult};
+use crate::conv::{cards_from, int_from, list_from, to_py, IntoPyResult};
 use crate::result::{add_class, item_error, Cards, Text};
 use crate::shisanshui::{hand_from, rules_from};
 use handeval_core::cards::Card;
@@ -50,7 +50,7 @@ fn arrangement(r: &ArrangeResult) -> Arrangement {
 /// A non-negative integer option; `what` completes "must be …" for negative values.
 fn natural(obj: &Bound<'_, PyAny>, field: &str, what: &str) -> PyResult<u64> {
     let v = int_from(obj, field)?;
-    u64::try_from(v).map_err(|_| bad(field, format!("must be {what}, got {v}")))
+    u64::try_from(v).map_err(|_| crate::conv::bad_as(field, format!("must be {what}, got {v}"), handeval_core::Reason::OutOfRange))
 }
 
 fn options(opponents: &Bound<'_, PyAny>, top_k: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>, samples: &Bound<'_, PyAny>) -> PyResult<Options> {
@@ -86,8 +86,10 @@ fn ssw_arrange(
 ) -> PyResult<Arrangement> {
     let rules = rules_from(rules)?;
     let o = options(opponents, top_k, seed, samples)?;
-    let cards = cards_from(cards, "cards")?;
-    Ok(arrangement(&arrange_one(py, cards, o, rules)?))
+    // Named as the Python API's parameter (shisanshui.arrange(cards13, ...)).
+    let renamed = |e| crate::conv::field_renamed(e, "cards", "cards13");
+    let cards = cards_from(cards, "cards").map_err(renamed)?;
+    Ok(arrangement(&arrange_one(py, cards, o, rules).map_err(renamed)?))
 }
 
 /// Hands per chunk of `arrange_many`: about 50 ms of one core's work between two looks
@@ -141,10 +143,11 @@ fn ssw_arrange_many(
     parsed
         .into_iter()
         .map(|r| match r {
-            Err(e) => item_error(py, e),
+            // As arrange(hand) names them.
+            Err(e) => item_error(py, crate::conv::field_renamed(e, "cards", "cards13")),
             Ok(_) => match done.next().expect("one result per parsed hand") {
                 Ok(a) => Ok(Py::new(py, arrangement(&a))?.into_any()),
-                Err(e) => item_error(py, to_py(e)),
+                Err(e) => item_error(py, crate::conv::field_renamed(to_py(e), "cards", "cards13")),
             },
         })
         .collect()
@@ -161,9 +164,10 @@ fn ssw_best_response(
 ) -> PyResult<Arrangement> {
     let rules = rules_from(rules)?;
     let top_k = natural(top_k, "top_k", "at least 1")?.min(usize::MAX as u64) as usize;
-    let cards = cards_from(cards, "cards")?;
+    // Named as the Python API's parameter (shisanshui.best_response(cards13, ...)).
+    let cards = cards_from(cards, "cards13")?;
     let opps = list_from(opponents, "opponents", hand_from)?;
-    let r = py.detach(|| arr::best_response(&cards, &opps, top_k, &rules)).py()?;
+    let r = py.detach(|| arr::best_response(&cards, &opps, top_k, &rules)).map_err(|e| crate::wire::rename(e, &[("cards", "cards13")], "")).py()?;
     Ok(arrangement(&r))
 }
 

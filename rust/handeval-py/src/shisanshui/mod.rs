@@ -43,7 +43,7 @@ crate::native_class! {
 fn row(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
     let cards = cards_from(obj, field)?;
     if cards.len() != 3 && cards.len() != 5 {
-        return Err(bad(field, format!("a row has 3 or 5 cards, got {}", cards.len())));
+        return Err(crate::conv::bad_as(field, format!("a row has 3 or 5 cards, got {}", cards.len()), handeval_core::Reason::WrongCount));
     }
     Ok(cards)
 }
@@ -154,7 +154,7 @@ fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: Op
     };
     let bytes = data.cast::<pyo3::types::PyBytes>().map_err(|_| bad("data", "expected bytes of card ids"))?.as_bytes();
     if row_size != 3 && row_size != 5 {
-        return Err(bad("row_size", format!("must be 3 or 5, got {row_size}")));
+        return Err(crate::conv::bad_as("row_size", format!("must be 3 or 5, got {row_size}"), handeval_core::Reason::OutOfRange));
     }
     // The bulk loop is the core's, as for the server's packed rows (GIL released).
     let out = py.detach(|| eval::categories_from_ids(bytes, row_size as usize));
@@ -208,18 +208,20 @@ impl From<&ssw::SpecialHand> for SpecialHand {
 /// The highest special hand the 13 cards make, or None.
 #[pyfunction]
 fn ssw_special(cards: &Bound<'_, PyAny>) -> PyResult<Option<SpecialHand>> {
-    let cards = cards_from(cards, "cards")?;
-    Ok(ssw::special(&cards).map_err(|e| e.within("cards")).py()?.as_ref().map(SpecialHand::from))
+    // Named as the Python API's parameter (shisanshui.special(cards13)).
+    let cards = cards_from(cards, "cards13")?;
+    Ok(ssw::special(&cards).map_err(|e| e.within("cards13")).py()?.as_ref().map(SpecialHand::from))
 }
 
 /// Whether the 13 cards satisfy the condition of the given special (RULES 1.7's table),
 /// whether or not it is their highest — only the highest can be declared.
 #[pyfunction]
 fn ssw_makes_special(cards: &Bound<'_, PyAny>, special: &Bound<'_, PyAny>) -> PyResult<bool> {
-    let cards = cards_from(cards, "cards")?;
-    let id: String = special.extract().map_err(|_| bad("special", "must be a special id string"))?;
-    let id = SpecialId::parse(&id).map_err(|e| e.within("special")).py()?;
-    ssw::satisfies_special(&cards, id).map_err(|e| e.within("cards")).py()
+    // Named as the Python API's parameters (shisanshui.makes_special(cards13, special_id)).
+    let cards = cards_from(cards, "cards13")?;
+    let id: String = special.extract().map_err(|_| bad("special_id", "must be a special id string"))?;
+    let id = SpecialId::parse(&id).map_err(|e| e.within("special_id")).py()?;
+    ssw::satisfies_special(&cards, id).map_err(|e| e.within("cards13")).py()
 }
 
 /// [(id, name_zh, waters)] highest first.

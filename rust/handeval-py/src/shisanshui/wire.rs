@@ -73,7 +73,7 @@ fn row_into(m: Option<&pb::Cards>, buf: &mut [Card; 5]) -> Result<usize, Error> 
     // The long way, for its error (or an unusual good row).
     let cards = cards::parse_tokens(tokens)?;
     if cards.len() != 3 && cards.len() != 5 {
-        return Err(Error::new(format!("a row has 3 or 5 cards, got {}", cards.len())));
+        return Err(Error::new(format!("a row has 3 or 5 cards, got {}", cards.len())).because(Reason::WrongCount));
     }
     buf[..cards.len()].copy_from_slice(&cards);
     Ok(cards.len())
@@ -207,7 +207,7 @@ fn row_size_of(row_size: i32) -> Option<usize> {
 /// fails the request (a packed answer has no per-row errors).
 fn packed_into(rows: &[u8], row_size: i32, ctx: &Ctx, out: &mut Vec<u8>) -> Result<(), Fail> {
     let Some(size) = row_size_of(row_size) else {
-        return Err(ctx.bad("row_size", format!("must be 3 or 5 (or unset = 5), got {row_size}"), Reason::Invalid));
+        return Err(ctx.bad("row_size", format!("must be 3 or 5 (or unset = 5), got {row_size}"), Reason::OutOfRange));
     };
     ctx.count_more(rows.len() / size);
     if rows.is_empty() {
@@ -381,6 +381,26 @@ fn players(deal: &pb::ShisanshuiDeal) -> Result<Vec<Hand>, Error> {
         .collect()
 }
 
+/// The core (and the Python API) name a player's rows `players[i].front` and a declared
+/// special's cards `players[i].cards`; over gRPC they sit in the player's oneof:
+/// `players[i].arrangement.front`, `players[i].special.cards`.
+fn player_path(mut e: Error) -> Error {
+    if let Some(f) = e.field.as_deref() {
+        if let Some((head, tail)) = f.strip_prefix("players[").and_then(|r| r.split_once("].")) {
+            let part = tail.split(['.', '[']).next().unwrap_or("");
+            let within = match part {
+                "front" | "middle" | "back" => Some("arrangement"),
+                "cards" => Some("special"),
+                _ => None,
+            };
+            if let Some(w) = within {
+                e.field = Some(format!("players[{head}].{w}.{tail}"));
+            }
+        }
+    }
+    e
+}
+
 pub fn settle(req: pb::ShisanshuiSettleRequest, ctx: &Ctx) -> Result<pb::ShisanshuiSettleResponse, Fail> {
     use pb::shisanshui_settle_result::Result as R;
     ctx.batch("deals", req.deals.len(), req.deals.len())?;
@@ -392,9 +412,9 @@ pub fn settle(req: pb::ShisanshuiSettleRequest, ctx: &Ctx) -> Result<pb::Shisans
             // The deal's shape before any of it is read (a huge list fails at its length).
             let carried = (!deal.carried.is_empty()).then_some(deal.carried.len());
             ssw::settle::check_deal_shape(deal.players.len(), carried)?;
-            let hands = players(&deal)?;
+            let hands = players(&deal).map_err(player_path)?;
             let carried: Option<Vec<Option<i64>>> = carried.map(|_| deal.carried.iter().map(|c| c.amount).collect());
-            let s = ssw::settle(&hands, deal.base.unwrap_or(1), carried.as_deref(), &rules)?;
+            let s = ssw::settle(&hands, deal.base.unwrap_or(1), carried.as_deref(), &rules).map_err(player_path)?;
             Ok(pb::ShisanshuiSettleResult { result: Some(R::Settlement((&s).into())) })
         },
         |e| pb::ShisanshuiSettleResult { result: Some(R::Error(e)) },
@@ -411,7 +431,7 @@ const ARRANGE_CHUNK: usize = 256;
 
 /// A non-negative option of `arrange` (`what` completes "must be …").
 fn natural(value: i32, field: &str, what: &str) -> Result<u64, Error> {
-    u64::try_from(value).map_err(|_| Error::field(field, format!("must be {what}, got {value}")))
+    u64::try_from(value).map_err(|_| Error::field(field, format!("must be {what}, got {value}")).because(Reason::OutOfRange))
 }
 
 fn options(req: &pb::ShisanshuiArrangeRequest) -> Result<Options, Error> {
@@ -437,6 +457,11 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::Shisa
         return Err(ctx.bad("samples", message, Reason::TooLarge));
     }
     let rules = rules_from(req.rules.as_ref(), ctx)?;
+    // `top_k` is the request's (best_response items use it too): a bad one is the request's
+    // error, whichever items there are.
+    if let Some(v) = req.top_k.filter(|&v| v < 1 || v as usize > arr::MAX_TOP_K) {
+        return Err(ctx.bad("top_k", format!("must be 1..{} (got {v})", arr::MAX_TOP_K), Reason::OutOfRange));
+    }
     let mut out: Vec<Option<R>> = (0..total).map(|_| None).collect();
     let fail = |i: usize, e: Error| Some(R::Error(ctx.item_failed("items", i, e)));
 

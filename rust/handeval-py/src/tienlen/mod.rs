@@ -75,7 +75,7 @@ native_class! {
             let p = TienlenPlay { core };
             let me = Bound::new(kind.py(), p.clone())?;
             if let Some((name, actual, given)) = first_mismatch(&me, &[("kind", kind), ("kind_zh", kind_zh), ("top", top), ("strength", strength)])? {
-                return Err(bad(name, format!("{} makes {name} = {actual}, not {given}", tl::play::text(&p.core.cards))));
+                return Err(crate::conv::bad_as(name, format!("{} makes {name} = {actual}, not {given}", tl::play::text(&p.core.cards)), handeval_core::Reason::Inconsistent));
             }
             Ok(p)
         }
@@ -223,7 +223,7 @@ fn instant_hand(h: &tl::InstantHand) -> InstantHand {
 fn hand13(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
     let cards = cards_from(obj, field)?;
     if cards.len() != 13 {
-        return Err(bad(field, format!("a dealt hand has 13 cards (got {})", cards.len())));
+        return Err(crate::conv::bad_as(field, format!("a dealt hand has 13 cards (got {})", cards.len()), handeval_core::Reason::WrongCount));
     }
     Ok(cards)
 }
@@ -246,7 +246,7 @@ fn tl_instant_hand(cards13: &Bound<'_, PyAny>) -> PyResult<Option<InstantHand>> 
 #[pyfunction]
 fn tl_instant_winner(hands13: &Bound<'_, PyAny>) -> PyResult<(Vec<Option<InstantHand>>, Option<usize>)> {
     let hands = list_from(hands13, "hands13", hand13)?;
-    let (wins, best) = tl::instant_winner(&hands).py()?;
+    let (wins, best) = tl::instant_winner(&hands).map_err(|e| crate::wire::rename(e, &[("hands", "hands13")], "")).py()?;
     Ok((wins.iter().map(|w| w.as_ref().map(instant_hand)).collect(), best))
 }
 
@@ -276,14 +276,14 @@ fn tl_first_leader(hands: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -
 
 fn usize_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<usize> {
     let v = int_from(obj, field)?;
-    usize::try_from(v).map_err(|_| bad(field, format!("seat {v} is not in the game (seats are 0..3)")))
+    usize::try_from(v).map_err(|_| crate::conv::bad_as(field, format!("seat {v} is not in the game (seats are 0..3)"), handeval_core::Reason::OutOfRange))
 }
 
 fn players_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     match given(obj) {
         Some(o) => {
             let v = int_from(o, "players")?;
-            usize::try_from(v).map_err(|_| bad("players", format!("越式13张 has 2 to 4 players (got {v})")))
+            usize::try_from(v).map_err(|_| crate::conv::bad_as("players", format!("越式13张 has 2 to 4 players (got {v})"), handeval_core::Reason::WrongCount))
         }
         _ => Ok(4),
     }
@@ -297,7 +297,7 @@ fn action_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Action> {
     }
     let cards = set_from(obj, field)?;
     if cards.is_empty() {
-        return Err(bad(field, "an empty play: write \"pass\" to pass"));
+        return Err(crate::conv::bad_as(field, "an empty play: write \"pass\" to pass", handeval_core::Reason::NotAPlay));
     }
     Ok(Action::Play(cards))
 }
@@ -319,7 +319,7 @@ fn first_from(leader: Option<&Bound<'_, PyAny>>, first_lead: Option<&Bound<'_, P
     let fl = fl.cast::<FirstLead>().map_err(|_| bad("first_lead", format!("expected a FirstLead from first_leader(), got {}", type_name(fl))))?.get();
     if let Some(l) = leader {
         if l != fl.seat {
-            return Err(bad("leader", format!("seat {l} does not hold {}; seat {} leads first", fl.card, fl.seat)));
+            return Err(crate::conv::bad_as("leader", format!("seat {l} does not hold {}; seat {} leads first", fl.card, fl.seat), handeval_core::Reason::Inconsistent));
         }
     }
     let card = handeval_core::cards::parse_card(&fl.card).map_err(|e| to_py(e.within("first_lead.card")))?;
@@ -462,7 +462,7 @@ fn tl_chop_transfers<'py>(
 fn tl_special_groups(cards: &Bound<'_, PyAny>) -> PyResult<(Vec<(&'static str, Cards)>, i64)> {
     let cards = cards_from(cards, "cards")?;
     if cards.len() > 13 {
-        return Err(bad("cards", format!("a hand has at most 13 cards (got {})", cards.len())));
+        return Err(crate::conv::bad_as("cards", format!("a hand has at most 13 cards (got {})", cards.len()), handeval_core::Reason::WrongCount));
     }
     let (groups, total) = tl::special_groups(&cards);
     Ok((groups.into_iter().map(|g| (g.kind.name(), Cards(g.cards))).collect(), total))
@@ -612,7 +612,7 @@ fn tl_settle_instant(hands13: &Bound<'_, PyAny>, base: Option<&Bound<'_, PyAny>>
     let hands = list_from(hands13, "hands13", hand13)?;
     let base = base_from(base)?;
     let carried = carried_from(carried, "carried")?;
-    Ok(settlement(tl::settle_instant(&hands, base, carried.as_deref(), &rules).py()?))
+    Ok(settlement(tl::settle_instant(&hands, base, carried.as_deref(), &rules).map_err(|e| crate::wire::rename(e, &[("hands", "hands13")], "")).py()?))
 }
 
 

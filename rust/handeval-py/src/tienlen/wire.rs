@@ -80,7 +80,7 @@ impl From<&tl::Settlement> for pb::TienlenSettlement {
 fn raw_action<'a>(a: &'a pb::PlayAction, field: &str) -> Result<(i32, Option<&'a [String]>), Error> {
     let tokens = a.cards.as_ref().map_or(&[][..], |c| &c.cards[..]);
     if !a.columns.is_empty() {
-        return Err(Error::field(format!("{field}.columns"), "columns belong to a 打儲 timeout (越式13张 has no timeout action)"));
+        return Err(Error::field(format!("{field}.columns"), "columns belong to a 打儲 timeout (越式13张 has no timeout action)").because(Reason::Inconsistent));
     }
     if a.kind == pb::ActionKind::Play as i32 {
         return Ok((a.seat, Some(tokens)));
@@ -95,12 +95,12 @@ fn raw_action<'a>(a: &'a pb::PlayAction, field: &str) -> Result<(i32, Option<&'a
 }
 
 fn raw_actions<'a>(actions: &'a [pb::PlayAction], field: &str) -> Result<Vec<(i32, Option<&'a [String]>)>, Error> {
-    actions.iter().enumerate().map(|(k, a)| raw_action(a, &format!("{field}[{k}]"))).collect()
+    actions.iter().enumerate().map(|(k, a)| raw_action(a, &format!("{field}[{k}]")).map_err(|e| e.at_action(k))).collect()
 }
 
 /// A seat number, named `field` when negative.
 fn seat_from(v: i32, field: &str) -> Result<usize, Error> {
-    usize::try_from(v).map_err(|_| Error::field(field, format!("seat {v} is not in the game (seats are 0..3)")))
+    usize::try_from(v).map_err(|_| Error::field(field, format!("seat {v} is not in the game (seats are 0..3)")).because(Reason::OutOfRange))
 }
 
 /// The core action of a play's tokens (`None`: pass); an error names `field`.
@@ -108,7 +108,7 @@ fn action_from(tokens: Option<&[String]>, field: &str) -> Result<Action, Error> 
     let Some(tokens) = tokens else { return Ok(Action::Pass) };
     let cards = handeval_core::cards::parse_tokens(tokens).map_err(|e| e.within(field))?;
     if cards.is_empty() {
-        return Err(Error::field(field, "an empty play: write \"pass\" to pass"));
+        return Err(Error::field(field, "an empty play: write \"pass\" to pass").because(Reason::NotAPlay));
     }
     Ok(Action::Play(cards))
 }
@@ -120,7 +120,7 @@ fn round_from(raw: &[(i32, Option<&[String]>)], field: &str) -> Result<Vec<(usiz
         .enumerate()
         .map(|(i, &(s, a))| {
             let f = format!("{field}[{i}]");
-            Ok((seat_from(s, &format!("{f}.seat"))?, action_from(a, &format!("{f}.cards"))?))
+            Ok((seat_from(s, &format!("{f}.seat")).map_err(|e| e.at_action(i))?, action_from(a, &format!("{f}.cards")).map_err(|e| e.at_action(i))?))
         })
         .collect()
 }
@@ -147,15 +147,22 @@ fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::Tienl
         let hands = hand_list(&q.hands, "hands").map_err(at_hands)?;
         first = Some(tl::first_leader(&hands).map_err(at_hands)?);
     }
-    let renames = [("round", "round_state.actions"), ("first_lead", "round_state.hands"), ("seat", "round_state.check.seat"), ("action", "round_state.check")];
+    let renames = [
+        ("round", "round_state.actions"),
+        ("first_lead", "round_state.hands"),
+        ("seat", "round_state.check.seat"),
+        ("action", "round_state.check"),
+        ("players", "round_state.players"),
+        ("leader", "round_state.leader"),
+    ];
     let st = (|| {
         let actions = round_from(&raw, "round")?;
-        let players = usize::try_from(players).map_err(|_| Error::field("players", format!("越式13张 has 2 to 4 players (got {players})")))?;
+        let players = usize::try_from(players).map_err(|_| Error::field("players", format!("越式13张 has 2 to 4 players (got {players})")).because(Reason::WrongCount))?;
         let mut leader = q.leader.map(|l| seat_from(l, "leader")).transpose()?;
         let mut must = None;
         if let Some((s, card)) = first {
             if let Some(l) = leader.filter(|&l| l != s) {
-                return Err(Error::field("leader", format!("seat {l} does not hold {card}; seat {s} leads first")));
+                return Err(Error::field("leader", format!("seat {l} does not hold {card}; seat {s} leads first")).because(Reason::Inconsistent));
             }
             leader = Some(s);
             must = rules.first_lead_must_contain_lowest.then_some(card);
@@ -170,12 +177,13 @@ fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::Tienl
         let outcome = (|| {
             let s = seat_from(s, "seat")?;
             let a = action_from(a, "action")?;
-            st.check(s, &a)
+            st.check_reason(s, &a)
         })()
         .map_err(|e| rename(e, &renames, ""))?;
         check = Some(match outcome {
             Ok(_) => pb::TienlenCheck { allowed: true, reason: 0, message: String::new() },
-            Err(why) => pb::TienlenCheck { allowed: false, reason: pb::ErrorReason::IllegalAction as i32, message: why },
+            // The core's reason (NOT_YOUR_TURN, DOES_NOT_BEAT, ILLEGAL_ACTION, GAME_OVER).
+            Err(why) => pb::TienlenCheck { allowed: false, reason: crate::wire::reason_value(why.reason), message: why.message },
         });
     }
     let transfers = st.chop_transfers(q.base.unwrap_or(1)).map_err(|e| rename(e, &renames, ""))?;
@@ -201,14 +209,14 @@ fn replay(record: &pb::TienlenGameRecord, rules: &tl::Rules, field: &str) -> Res
     let mut g = tl::Game::new(&hands, rules).map_err(at_hands)?;
     for (k, a) in record.actions.iter().enumerate() {
         let path = format!("{field}.actions[{k}]");
-        let (s, a) = raw_action(a, &path)?;
+        let (s, a) = raw_action(a, &path).map_err(|e| e.at_action(k))?;
         let applied = (|| {
             let s = seat_from(s, "seat")?;
             let a = action_from(a, "cards")?;
             g.apply_mut(s, &a)
         })();
         // The core names the action's parts (seat, cards): here under actions[k].
-        applied.map_err(|e| e.within(&path))?;
+        applied.map_err(|e| e.within(&path).at_action(k))?;
     }
     Ok(g)
 }
@@ -351,7 +359,7 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::Tienle
                     let win = (|| {
                         let c = cards(Some(c))?;
                         if c.len() != 13 {
-                            return Err(Error::field("cards13", format!("a dealt hand has 13 cards (got {})", c.len())));
+                            return Err(Error::field("cards13", format!("a dealt hand has 13 cards (got {})", c.len())).because(Reason::WrongCount));
                         }
                         tl::instant_win(&c)
                     })()
@@ -428,7 +436,22 @@ fn outcome(o: &pb::TienlenOutcome, base: i64, carried: Option<&[Option<i64>]>, r
         let chops = tl::chop_list(&remaining, &chops, base, rules)?;
         tl::settle(&remaining, winner, base, played_any, &chops, carried, rules)
     })()
-    .map_err(|e| rename(e, &renames, ""))
+    .map_err(|e| chop_actions_path(rename(e, &renames, "")))
+}
+
+/// The core (and the Python API) name a chop round's action `chops[k][i]`: a round is a
+/// list there; over gRPC it is the TienlenRound's `actions[i]`.
+fn chop_actions_path(mut e: Error) -> Error {
+    if let Some(f) = e.field.as_deref() {
+        if let Some(rest) = f.strip_prefix("outcome.chops[") {
+            if let Some((k, tail)) = rest.split_once(']') {
+                if tail.starts_with('[') {
+                    e.field = Some(format!("outcome.chops[{k}].actions{tail}"));
+                }
+            }
+        }
+    }
+    e
 }
 
 fn settle_deal(deal: &pb::TienlenDeal, rules: &tl::Rules) -> Result<pb::TienlenSettlement, Error> {
@@ -453,7 +476,7 @@ fn settle_deal(deal: &pb::TienlenDeal, rules: &tl::Rules) -> Result<pb::TienlenS
             g.settle(base, carried)?
         }
         Some(Deal::Instant(q)) => {
-            let renames = [("round", "chop_round.actions"), ("hands13", "instant.hands")];
+            let renames = [("round", "chop_round.actions"), ("hands13", "instant.hands"), ("hands", "instant.hands")];
             (|| {
                 let hands = q
                     .hands
@@ -463,7 +486,7 @@ fn settle_deal(deal: &pb::TienlenDeal, rules: &tl::Rules) -> Result<pb::TienlenS
                         let f = format!("hands13[{i}]");
                         let c = cards(Some(h)).map_err(|e| e.within(&f))?;
                         if c.len() != 13 {
-                            return Err(Error::field(f, format!("a dealt hand has 13 cards (got {})", c.len())));
+                            return Err(Error::field(f, format!("a dealt hand has 13 cards (got {})", c.len())).because(Reason::WrongCount));
                         }
                         Ok(c)
                     })
@@ -474,7 +497,7 @@ fn settle_deal(deal: &pb::TienlenDeal, rules: &tl::Rules) -> Result<pb::TienlenS
         }
         Some(Deal::ChopRound(r)) => {
             let raw = raw_actions(&r.actions, "chop_round.actions")?;
-            let renames = [("round", "chop_round.actions"), ("hands13", "instant.hands")];
+            let renames = [("round", "chop_round.actions"), ("hands13", "instant.hands"), ("hands", "instant.hands")];
             let transfers = round_from(&raw, "round")
                 .and_then(|actions| tl::chop_transfers(MAX_SEATS, None, &actions, base, rules))
                 .map_err(|e| rename(e, &renames, ""))?;

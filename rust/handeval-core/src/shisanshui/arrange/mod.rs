@@ -26,7 +26,7 @@ use super::rules::Rules;
 use super::settle::Hand;
 use super::special::{highest_special, special, verify_special, SpecialHand};
 use crate::cards::{check_distinct, check_distinct_across, Card, CardSet};
-use crate::error::{Error, Result};
+use crate::error::{Error, Reason, Result};
 pub use model::{Model, Tables};
 use rayon::prelude::*;
 use search::solve;
@@ -82,13 +82,13 @@ pub const MAX_TOP_K: usize = 72_072;
 impl Options {
     pub fn validate(&self) -> Result<()> {
         if !(1..=3).contains(&self.opponents) {
-            return Err(Error::field("opponents", format!("must be 1, 2 or 3 (十三水 has 2 to 4 players), got {}", self.opponents)));
+            return Err(Error::field("opponents", format!("must be 1, 2 or 3 (十三水 has 2 to 4 players), got {}", self.opponents)).because(Reason::WrongCount));
         }
         if !(1..=MAX_TOP_K).contains(&self.top_k) {
-            return Err(Error::field("top_k", format!("must be at least 1 (and at most {MAX_TOP_K}), got {}", self.top_k)));
+            return Err(Error::field("top_k", format!("must be at least 1 (and at most {MAX_TOP_K}), got {}", self.top_k)).because(Reason::OutOfRange));
         }
         if self.samples > MAX_SAMPLES {
-            return Err(Error::field("samples", format!("must be at most {MAX_SAMPLES}, got {}", self.samples)));
+            return Err(Error::field("samples", format!("must be at most {MAX_SAMPLES}, got {}", self.samples)).because(Reason::OutOfRange));
         }
         Ok(())
     }
@@ -335,7 +335,7 @@ fn pow(x: f64, n: usize) -> f64 {
 fn check_hand(cards: &[Card]) -> Result<[Card; 13]> {
     let arr: [Card; 13] = cards
         .try_into()
-        .map_err(|_| Error::field("cards", format!("a 十三水 hand has 13 cards, got {}", cards.len())))?;
+        .map_err(|_| Error::field("cards", format!("a 十三水 hand has 13 cards, got {}", cards.len())).because(Reason::WrongCount))?;
     check_distinct(cards).map_err(|e| e.within("cards"))?;
     Ok(arr)
 }
@@ -566,10 +566,10 @@ pub fn best_response(cards: &[Card], opponents: &[Hand], top_k: usize, rules: &R
     rules.validate()?;
     let cards = check_hand(cards)?;
     if !(1..=3).contains(&opponents.len()) {
-        return Err(Error::field("opponents", format!("must list 1 to 3 opponents (十三水 has 2 to 4 players), got {}", opponents.len())));
+        return Err(Error::field("opponents", format!("must list 1 to 3 opponents (十三水 has 2 to 4 players), got {}", opponents.len())).because(Reason::WrongCount));
     }
     if !(1..=MAX_TOP_K).contains(&top_k) {
-        return Err(Error::field("top_k", format!("must be at least 1, got {top_k}")));
+        return Err(Error::field("top_k", format!("must be at least 1, got {top_k}")).because(Reason::OutOfRange));
     }
     let mut groups: Vec<(String, &[Card])> = vec![("cards".into(), &cards[..])];
     for (i, h) in opponents.iter().enumerate() {
@@ -593,7 +593,8 @@ pub fn best_response(cards: &[Card], opponents: &[Hand], top_k: usize, rules: &R
             return Err(Error::field(
                 format!("opponents[{i}]"),
                 "the arrangement is fouled (倒水: front ≤ middle ≤ back fails) and foul scoring is off",
-            ));
+            )
+            .because(Reason::Foul));
         }
     }
     let sub = Subsets::new(&cards, rules);
