@@ -274,8 +274,12 @@ def test_tienlen_viewer_sees_only_its_own_cards(seed):
         for viewer in range(players):
             hands = [list(h.cards) for h in rec.hands]
             rec.viewer = viewer
+            # With the suggestion asked: it is the viewer's own move's or none at all.
+            rec.suggest.CopyFrom(common_pb2.SuggestQuery(seed=seed))
             view = tl_state(rec)
             assert isinstance(view, tl.TienlenGameState) and view.viewer == viewer
+            mine = view.HasField("to_move") and view.to_move == viewer
+            assert view.HasField("suggestion") == mine
             played = {c for a in rec.actions for c in a.cards.cards}
             hidden = {c for s, h in enumerate(hands) if s != viewer for c in h} - played
             assert not hidden & set(_strings(view)), hidden & set(_strings(view))
@@ -314,8 +318,13 @@ def test_dachu_viewer_sees_only_its_own_cards(seed):
         fixed = public | {c for h in hands for c in h if c[0] == "A" or c == "3h"} | {hands[(rec.first_seat + 3) % 4][12]}
         for viewer in range(4):
             rec.viewer = viewer
+            # With the suggestion asked: it is the viewer's own move's or none at all.
+            rec.suggest.CopyFrom(common_pb2.SuggestQuery(seed=seed))
             view = dc_state(rec)
             assert isinstance(view, dc.DachuGameState) and view.viewer == viewer
+            if view.HasField("play"):
+                mine = view.play.HasField("to_move") and view.play.to_move == viewer
+                assert view.play.HasField("suggestion") == mine
             hidden = {c for s, h in enumerate(hands) if s != viewer for c in h} - public
             assert not hidden & set(_strings(view)), (full.deal.dealt, hidden & set(_strings(view)))
             if view.HasField("play"):
