@@ -209,7 +209,7 @@ fn packed_into(rows: &[u8], row_size: i32, ctx: &Ctx, out: &mut Vec<u8>) -> Resu
     let Some(size) = row_size_of(row_size) else {
         return Err(ctx.bad("row_size", format!("must be 3 or 5 (or unset = 5), got {row_size}"), Reason::Invalid));
     };
-    ctx.count_more(rows.len() / size);
+    ctx.count_more("packed_rows", rows.len() / size)?;
     if rows.is_empty() {
         return Ok(());
     }
@@ -436,6 +436,9 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::Shisa
         let message = format!("{samples} samples per hand exceed the limit of {} (the server's --max-samples)", ctx.limits.max_samples);
         return Err(ctx.bad("samples", message, Reason::TooLarge));
     }
+    // Each hand costs its exact search and its samples (best responses count as hands).
+    let per_hand = samples.max(0) as u64 + 1;
+    ctx.work("items", total as u64 * per_hand, || format!("{total} items × ({} samples + 1)", per_hand - 1))?;
     let rules = rules_from(req.rules.as_ref(), ctx)?;
     let mut out: Vec<Option<R>> = (0..total).map(|_| None).collect();
     let fail = |i: usize, e: Error| Some(R::Error(ctx.item_failed("items", i, e)));
