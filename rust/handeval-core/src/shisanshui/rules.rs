@@ -127,4 +127,16 @@ mod tests {
         assert!(SuitOrder::parse("sshd").is_err());
         assert!(SuitOrder::parse("shc").is_err());
     }
+
+    #[test]
+    fn an_over_long_suit_order_fails_at_its_length_without_quoting_it() {
+        let text = "s".repeat(1 << 20);
+        let e = SuitOrder::parse(&text).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("suit_order"));
+        assert!(e.message.starts_with("is 1048576 bytes long") && e.message.len() < 200, "{}", e.message);
+        // Up to the bound, the text is read and quoted as before.
+        let e = SuitOrder::parse(&"s".repeat(SUIT_ORDER_MAX_BYTES)).unwrap_err();
+        assert!(e.message.contains(&"s".repeat(SUIT_ORDER_MAX_BYTES)));
+        assert_eq!(SuitOrder::parse("SHCD").unwrap(), SuitOrder::DEFAULT);
+    }
 }

@@ -355,3 +355,88 @@ fn refuse_overfull(mut m: &[u8], k: &Keys) -> Result<(), Fail> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(tokens: &[&str]) -> pb::Cards {
+        pb::Cards { cards: tokens.iter().map(|t| t.to_string()).collect() }
+    }
+
+    fn row(tokens: &[&str]) -> pb::ShisanshuiEvaluateItem {
+        pb::ShisanshuiEvaluateItem { item: Some(pb::shisanshui_evaluate_item::Item::Row(cards(tokens))) }
+    }
+
+    fn request(body: Vec<u8>) -> Vec<u8> {
+        // The game field around raw body bytes (repeats and field order kept as written).
+        let k = keys();
+        let mut out = Vec::new();
+        put_len(k.req_game, body.len(), &mut out);
+        out.extend_from_slice(&body);
+        out
+    }
+
+    fn body(req: pb::ShisanshuiEvaluateRequest) -> Vec<u8> {
+        req.encode_to_vec()
+    }
+
+    #[test]
+    fn small_rows_and_packed_rows_are_priced_for_the_loop() {
+        let rows = body(pb::ShisanshuiEvaluateRequest { items: vec![row(&["As", "Ks", "Qs", "Js", "Ts"]); 500], ..Default::default() });
+        assert!(within(&request(rows), 1e-3));
+        let packed = body(pb::ShisanshuiEvaluateRequest { packed_rows: vec![0, 1, 2, 3, 4].repeat(10_000), row_size: 5, ..Default::default() });
+        assert!(within(&request(packed.clone()), 1e-3));
+        // Over the budget in work (rows) or in packed rows.
+        let many = body(pb::ShisanshuiEvaluateRequest { items: vec![row(&["As", "Ks", "Qs"]); 2_000], ..Default::default() });
+        assert!(!within(&request(many), 1e-3));
+        assert!(!within(&request(packed), 1e-5));
+    }
+
+    #[test]
+    fn shapes_that_imply_more_work_than_their_count_are_not_priced_for_the_loop() {
+        let one = |item: pb::ShisanshuiEvaluateItem| request(body(pb::ShisanshuiEvaluateRequest { items: vec![item], ..Default::default() }));
+        // More than 5 tokens, a long token, a hand.
+        assert!(!within(&one(row(&["As", "Ks", "Qs", "Js", "Ts", "9s"])), 1.0));
+        assert!(!within(&one(row(&["As", &"x".repeat(9)])), 1.0));
+        assert!(within(&one(row(&["As", &"x".repeat(8)])), 1.0));
+        assert!(!within(&one(pb::ShisanshuiEvaluateItem { item: Some(pb::shisanshui_evaluate_item::Item::Hand(cards(&["As"]))) }), 1.0));
+        // An empty row, then a hand in the same item (the oneof keeps the hand).
+        let mut item = row(&[]).encode_to_vec();
+        item.extend(pb::ShisanshuiEvaluateItem { item: Some(pb::shisanshui_evaluate_item::Item::Hand(cards(&["As"; 100]))) }.encode_to_vec());
+        let mut b = Vec::new();
+        put_len(keys().items, item.len(), &mut b);
+        b.extend(item);
+        assert!(!within(&request(b), 1.0));
+        // A repeated singular field (proto3 merges it): priced by its bytes, not inline.
+        let size = body(pb::ShisanshuiEvaluateRequest { row_size: 5, ..Default::default() });
+        assert!(within(&request(size.clone()), 1.0));
+        assert!(!within(&request(size.repeat(2)), 1.0));
+        let rules = body(pb::ShisanshuiEvaluateRequest { rules: Some(Default::default()), ..Default::default() });
+        assert!(!within(&request(rules.repeat(2)), 1.0));
+        // A long rules message (e.g. an over-long suit order).
+        let long = |n: usize| body(pb::ShisanshuiEvaluateRequest { rules: Some(pb::ShisanshuiRules { suit_order: Some("s".repeat(n)), ..Default::default() }), ..Default::default() });
+        assert!(within(&request(long(4)), 1.0));
+        assert!(!within(&request(long(INLINE_RULES_BYTES)), 1.0));
+    }
+
+    #[test]
+    fn a_row_or_hand_of_more_cards_than_a_deck_fails_the_request_at_its_field() {
+        let k = keys();
+        let tokens: Vec<&str> = vec!["As"; DECK + 1];
+        let hand = pb::ShisanshuiEvaluateItem { item: Some(pb::shisanshui_evaluate_item::Item::Hand(cards(&tokens))) };
+        for (item, field) in [(row(&tokens), "shisanshui.items[1].row"), (hand, "shisanshui.items[1].hand")] {
+            let b = body(pb::ShisanshuiEvaluateRequest { items: vec![row(&["As", "Ks", "Qs"]), item], ..Default::default() });
+            match refuse_overfull(&b, k) {
+                Err(Fail::Bad { field: f, reason, .. }) => {
+                    assert_eq!(f, field);
+                    assert_eq!(reason, handeval_core::Reason::Invalid);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // A deck's worth is answered item by item (a row of 52 cards is that item's error).
+        let b = body(pb::ShisanshuiEvaluateRequest { items: vec![row(&tokens[..DECK])], ..Default::default() });
+        assert!(refuse_overfull(&b, k).is_ok());
+    }
+}
