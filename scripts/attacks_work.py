@@ -231,18 +231,28 @@ TINY = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[
     ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=["As", "Ks", "Qs"]))])).SerializeToString()
 
 
-def tiny_latencies(target: str, duration: float, pause: float = 0.005) -> List[float]:
-    """Seconds of each tiny call (a one-row 十三水 Evaluate) of a new client, back to back
-    with ``pause`` between, for ``duration`` s."""
+#: A small call that always runs on a compute thread: a one-hand exact Arrange.
+SMALL_POOLED = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=[
+    ssw.ShisanshuiArrangeItem(hand=common_pb2.Cards(cards=DECK[:13]))])).SerializeToString()
+
+#: The probes: name → (RPC, request).
+PROBES = {"tiny": ("Evaluate", TINY), "pooled": ("Arrange", SMALL_POOLED)}
+
+
+def tiny_latencies(target: str, duration: float, pause: float = 0.005, probe: str = "tiny") -> List[float]:
+    """Seconds of each probe call (``tiny``: a one-row 十三水 Evaluate, answered on the
+    event loop; ``pooled``: a one-hand Arrange, on a compute thread) of a new client, back
+    to back with ``pause`` between, for ``duration`` s."""
+    rpc, data = PROBES[probe]
     out = []
     with channel(target) as ch:
-        call = ch.unary_unary("/handeval.v2.Handeval/Evaluate", request_serializer=None, response_deserializer=None)
-        call(TINY, timeout=30)  # connected
+        call = ch.unary_unary(f"/handeval.v2.Handeval/{rpc}", request_serializer=None, response_deserializer=None)
+        call(data, timeout=30)  # connected
         end = time.monotonic() + duration
         while time.monotonic() < end:
             start = time.perf_counter()
             try:
-                call(TINY, timeout=30)
+                call(data, timeout=30)
             except grpc.RpcError:
                 pass
             out.append(time.perf_counter() - start)
@@ -258,16 +268,16 @@ def summary(xs: List[float]) -> str:
     return f"n={len(xs)} p50={p(0.5):.1f}ms p99={p(0.99):.1f}ms max={xs[-1] * 1000:.1f}ms"
 
 
-def measure(target: str, name: str, seconds: float) -> dict:
-    """Tiny calls without the attack, then during it (the attack warmed up for 1 s)."""
+def measure(target: str, name: str, seconds: float, probe: str = "tiny") -> dict:
+    """Probe calls without the attack, then during it (the attack warmed up for 1 s)."""
     request(name)
-    quiet = tiny_latencies(target, seconds)
+    quiet = tiny_latencies(target, seconds, probe=probe)
     stop = threading.Event()
     codes: collections.Counter = collections.Counter()
     attacker = threading.Thread(target=lambda: codes.update(run_attack(name, target, stop, seconds + 5)), daemon=True)
     attacker.start()
     time.sleep(1.0)
-    loud = tiny_latencies(target, seconds)
+    loud = tiny_latencies(target, seconds, probe=probe)
     stop.set()
     attacker.join(60)
     return {"attack": name, "without": summary(quiet), "during": summary(loud), "attack_codes": dict(codes)}
@@ -284,6 +294,9 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("attacks", nargs="*", help=f"of {', '.join(REQUESTS)} (default all)")
     ap.add_argument("--seconds", type=float, default=8.0, help="tiny calls' run, with and without (default 8)")
+    ap.add_argument("--probe", choices=sorted(PROBES), default="tiny",
+                    help="the measured call: tiny (a one-row Evaluate, on the event loop) or pooled (a one-hand "
+                         "Arrange, on a compute thread)")
     ap.add_argument("--target", help="an already running server on loopback (else one is started)")
     args, extra = ap.parse_known_args()
     extra = [a for a in extra if a != "--"]
@@ -311,9 +324,10 @@ def main() -> int:
                     return 1
                 time.sleep(0.2)
     try:
-        print(f"# cores {os.cpu_count()}, load average before {load_average()}, server flags {extra or 'defaults'}")
+        print(f"# probe {args.probe}; cores {os.cpu_count()}, load average before {load_average()}, "
+              f"server flags {extra or 'defaults'}")
         for name in names:
-            r = measure(target, name, args.seconds)
+            r = measure(target, name, args.seconds, args.probe)
             print(f"{name:22s} without: {r['without']:45s} during: {r['during']:45s} "
                   f"attack codes {r['attack_codes']} (load {load_average()})", flush=True)
     finally:
