@@ -298,8 +298,9 @@ def main() -> int:
                     help="the measured call: tiny (a one-row Evaluate, on the event loop) or pooled (a one-hand "
                          "Arrange, on a compute thread)")
     ap.add_argument("--target", help="an already running server on loopback (else one is started)")
-    args, extra = ap.parse_known_args()
-    extra = [a for a in extra if a != "--"]
+    argv = sys.argv[1:]
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    args = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
     names = args.attacks or list(REQUESTS)
     server = None
     target = args.target

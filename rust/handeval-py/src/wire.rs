@@ -278,6 +278,15 @@ impl Ctx<'_> {
     pub fn check(&self, done: usize, total: usize) -> Result<(), Fail> {
         self.check_at(|| format!("after {done} of {total} items"))
     }
+
+    /// Inside work that cannot stop (a hand's sample blocks): passes the turn on when
+    /// due. A stop found meanwhile leaves the turn given back; the next [`Ctx::check`]
+    /// ends the call.
+    pub fn pass_turn(&self) {
+        if let Some(turn) = self.turn {
+            let _ = turn.pass(self.call);
+        }
+    }
 }
 
 impl WireCall {

@@ -461,9 +461,14 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::Shisa
             let cards: Vec<Vec<Card>> = good.iter().map(|(_, c)| c.clone()).collect();
             // The core batch fails as a whole on one bad hand: then hand by hand, so each
             // hand gets its own answer or error.
-            let answers: Vec<Result<ArrangeResult, Error>> = match arr::arrange_many(&cards, &o, &rules) {
-                Ok(rs) => rs.into_iter().map(Ok).collect(),
-                Err(_) => cards.iter().map(|c| arr::arrange(c, &o, &rules)).collect(),
+            let answers: Vec<Result<ArrangeResult, Error>> = if o.samples > 0 {
+                // One hand of many samples: the turn may pass between its sample blocks.
+                cards.iter().map(|c| arr::arrange_yielding(c, &o, &rules, &|| ctx.pass_turn())).collect()
+            } else {
+                match arr::arrange_many(&cards, &o, &rules) {
+                    Ok(rs) => rs.into_iter().map(Ok).collect(),
+                    Err(_) => cards.iter().map(|c| arr::arrange(c, &o, &rules)).collect(),
+                }
             };
             for ((i, _), a) in good.iter().zip(answers) {
                 out[*i] = match a {
