@@ -766,6 +766,7 @@ class WireCall:
     @property
     def item_errors(self) -> int: ...
 
+@final
 class WireTurns:
     def __new__(cls, slots: int, quantum_s: float) -> WireTurns: ...
     @property

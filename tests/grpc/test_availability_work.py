@@ -153,10 +153,9 @@ def _arrange(hands, samples):
 
 
 def test_requests_over_the_work_budget_are_too_large(budget_server):
-    with budget_server.channel() as ch:
-        stub = attacks_work.pb  # noqa: F841  (stubs below)
-        from handeval.v2 import handeval_pb2_grpc
+    from handeval.v2 import handeval_pb2_grpc
 
+    with budget_server.channel() as ch:
         stub = handeval_pb2_grpc.HandevalStub(ch)
         cases = [
             (stub.Arrange, _arrange(10, 100), "shisanshui.items", "10 items × (100 samples + 1) = 1010"),
