@@ -1,4 +1,17 @@
-"""Measure what slow or silent peers cost `handeval serve` (docs/hardening.md).
+"""Measure what slow, silent or malicious peers cost `handeval serve` (docs/hardening.md).
+
+``attacks``: runs each attack of :data:`ATTACKS` (and those of scripts/attacks_work.py,
+when it exists) against a server it starts, and measures meanwhile tiny Evaluate calls
+of a connected client (p50/p99/max) and of new clients (a new connection per call: the
+longest time during which every new client was refused), against the same probes
+without the attack in the same run; and the server's log lines per minute. An attack is
+``def attack(target: str, stop: threading.Event) -> None``: it attacks ``target`` until
+``stop`` is set. ``--only NAME`` runs some.
+
+``idle``: a client that makes one call every ``--interval`` seconds for ``--minutes``;
+reports how many connections it used (the server side's peer ports).
+
+``memory``: the server's RSS after ``--calls`` garbage calls, read at every tenth of them.
 
 ``grpc``: opens N loopback sockets that send the HTTP/2 client preface and an empty
 SETTINGS frame (``--frames preface+ack``: and acknowledge the server's settings;
@@ -11,29 +24,43 @@ stay open on this side).
 header and then nothing; reports the server's threads before and at most during the
 flood, when the server closed every such socket and whether /metrics answers after.
 
+    python scripts/slow_peers.py attacks --seconds 10
+    python scripts/slow_peers.py idle --interval 30 --minutes 10
+    python scripts/slow_peers.py memory --calls 20000
     python scripts/slow_peers.py grpc --sockets 3000
     python scripts/slow_peers.py grpc --sockets 3000 --frames preface+ack -- --max-connection-idle 60
     python scripts/slow_peers.py metrics --sockets 300
 
-Loopback only; every wait is bounded by --limit seconds.
+Loopback only (attackers bind 127.0.0.2 as their address, so the per-address limit tells
+them from the probes); every wait is bounded.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import inspect
+import math
+import os
+import random
 import resource
 import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
+from pathlib import Path
+from typing import Callable, List, Tuple
 
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from handeval.load.h2raw import RawConnection
 from handeval.load.target import closed_by_peer, free_port
+from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
 SETTINGS_ACK = b"\x00\x00\x00\x04\x01\x00\x00\x00\x00"
@@ -49,6 +76,341 @@ def served(target: str, timeout=1.0) -> bool:
             return False
 
 
+# ---- attacks: def attack(target, stop) -> None
+
+#: The attackers' source address: another loopback address than the probes' 127.0.0.1,
+#: as a real attacker's address differs from the real clients'.
+ATTACKER = "127.0.0.2"
+EVALUATE = "/handeval.v2.Handeval/Evaluate"
+#: How often a hold attack opens again the calls the server ended: an attacker keeping
+#: its calls open, not a flood of new calls (which costs the server CPU per call, a
+#: different attack).
+HOLD_REFILL_S = float(os.environ.get("SLOW_PEERS_REFILL_S", "2"))
+
+
+def _host_port(target: str) -> Tuple[str, int]:
+    host, _, port = target.rpartition(":")
+    return host, int(port)
+
+
+def _hold_streams(target: str, stop: threading.Event, sockets: int, calls: int, refill: float) -> None:
+    """``sockets`` connections, each opening ``calls`` Evaluate calls that announce 1,000
+    request bytes and send 10; every ``refill`` seconds the calls the server ended (or
+    refused) are opened again, and a connection the server closed is opened again, until
+    ``stop``."""
+    host, port = _host_port(target)
+    conns: List[RawConnection] = []
+    sent: List[int] = []
+    while not stop.is_set():
+        for i in range(sockets):
+            if stop.is_set():
+                break
+            if i >= len(conns) or conns[i].closed.is_set():
+                try:
+                    c = RawConnection(host, port, source=ATTACKER)
+                except OSError:
+                    continue
+                if i < len(conns):
+                    conns[i].close()
+                    conns[i], sent[i] = c, 0
+                else:
+                    conns.append(c)
+                    sent.append(0)
+                sent[i] += c.open_slow_calls(calls, EVALUATE)
+            else:
+                c = conns[i]
+                missing = calls - (sent[i] - len(c.ended))  # the server ended the others
+                if missing > 0:
+                    sent[i] += c.open_slow_calls(missing, EVALUATE)
+        stop.wait(refill)
+    for c in conns:
+        c.close()
+
+
+def attack_stream_hold_one_connection(target: str, stop: threading.Event) -> None:
+    """1,100 calls on one connection, each with 10 of its 1,000 request bytes."""
+    _hold_streams(target, stop, 1, 1100, HOLD_REFILL_S)
+
+
+def attack_stream_hold_200_sockets(target: str, stop: threading.Event) -> None:
+    """200 connections × 100 such calls."""
+    _hold_streams(target, stop, 200, 100, HOLD_REFILL_S)
+
+
+GARBAGE_METHODS = ("/grpc.health.v1.Health/Check", "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+                   EVALUATE, "/handeval.v2.Handeval/Settle", "/handeval.v2.Handeval/Arrange")
+
+
+def _garbage(rng: random.Random) -> bytes:
+    return bytes(rng.getrandbits(8) for _ in range(rng.randrange(1, 200)))
+
+
+def garbage_call(channel, method: str, rng: random.Random, timeout=5.0) -> grpc.StatusCode:
+    try:
+        if "Reflection" in method:
+            call = channel.stream_stream(method, request_serializer=None, response_deserializer=None)
+            for _ in call(iter([_garbage(rng)]), timeout=timeout):
+                pass
+        else:
+            channel.unary_unary(method, request_serializer=None, response_deserializer=None)(
+                _garbage(rng), timeout=timeout)
+        return grpc.StatusCode.OK
+    except grpc.RpcError as e:
+        return e.code()
+
+
+def attack_garbage_flood(target: str, stop: threading.Event) -> None:
+    """Random bytes to health, reflection and the Handeval methods, back to back."""
+    rng = random.Random(1)
+    with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+        while not stop.is_set():
+            garbage_call(ch, rng.choice(GARBAGE_METHODS), rng)
+
+
+def attack_deadline_flood(target: str, stop: threading.Event) -> None:
+    """Settle calls of 2,000 deals with a 5 ms deadline, back to back: each expires."""
+    deals = pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=[_deal(random.Random(i)) for i in range(50)]))
+    data = deals.SerializeToString()
+    big = pb.SettleRequest()
+    big.MergeFromString(data * 40)
+    with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+        stub = handeval_pb2_grpc.HandevalStub(ch)
+        while not stop.is_set():
+            try:
+                stub.Settle(big, timeout=0.005)
+            except grpc.RpcError:
+                pass
+
+
+DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
+
+
+def _deal(rng: random.Random):
+    c = rng.sample(DECK, 52)
+    return ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
+        front=common_pb2.Cards(cards=c[13 * i:13 * i + 3]), middle=common_pb2.Cards(cards=c[13 * i + 3:13 * i + 8]),
+        back=common_pb2.Cards(cards=c[13 * i + 8:13 * i + 13]))) for i in range(4)])
+
+
+ATTACKS: List[Tuple[str, Callable[[str, threading.Event], None]]] = [
+    ("stream_hold_one_connection", attack_stream_hold_one_connection),
+    ("stream_hold_200_sockets", attack_stream_hold_200_sockets),
+    ("garbage_flood", attack_garbage_flood),
+    ("deadline_flood", attack_deadline_flood),
+]
+
+
+def all_attacks() -> List[Tuple[str, Callable[[str, threading.Event], None]]]:
+    """This module's attacks, then scripts/attacks_work.py's ``ATTACKS`` when it exists
+    (a list of (name, attack) pairs or a dict; an attack that also takes a duration gets
+    one longer than any probe: ``stop`` ends it)."""
+    out = list(ATTACKS)
+    work = Path(__file__).with_name("attacks_work.py")
+    if not work.exists():
+        return out
+    spec = importlib.util.spec_from_file_location("attacks_work", work)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["attacks_work"] = module
+    spec.loader.exec_module(module)
+    pairs = module.ATTACKS.items() if isinstance(module.ATTACKS, dict) else module.ATTACKS
+    for name, fn in pairs:
+        if len(inspect.signature(fn).parameters) > 2:
+            fn = (lambda f: lambda target, stop: f(target, stop, 3600.0))(fn)
+        out.append((name, fn))
+    return out
+
+
+# ---- probes
+
+TINY = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
+    items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]))
+
+
+def probe(target: str, seconds: float) -> dict:
+    """For ``seconds``: tiny calls back to back on one connection (their latencies), and
+    every 0.1 s a tiny call on a new connection (1 s deadline; the longest run of refused
+    ones, from the first refused call's start to the next served one's end)."""
+    stop = threading.Event()
+    lat: List[float] = []
+    failed = [0]
+    codes: dict = {}
+    news: List[Tuple[float, float, bool]] = []
+
+    def connected():
+        with grpc.insecure_channel(target) as ch:
+            stub = handeval_pb2_grpc.HandevalStub(ch)
+            while not stop.is_set():
+                t = time.perf_counter()
+                try:
+                    stub.Evaluate(TINY, timeout=10)
+                    lat.append(time.perf_counter() - t)
+                except grpc.RpcError as e:
+                    failed[0] += 1
+                    codes[e.code().name] = codes.get(e.code().name, 0) + 1
+
+    def new_clients():
+        while not stop.is_set():
+            t = time.monotonic()
+            with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+                try:
+                    handeval_pb2_grpc.HandevalStub(ch).Evaluate(TINY, timeout=1.0)
+                    ok = True
+                except grpc.RpcError as e:
+                    ok = False
+                    codes["new " + e.code().name] = codes.get("new " + e.code().name, 0) + 1
+            news.append((t, time.monotonic(), ok))
+            stop.wait(0.1)
+
+    threads_ = [threading.Thread(target=connected, daemon=True), threading.Thread(target=new_clients, daemon=True)]
+    for t in threads_:
+        t.start()
+    stop.wait(seconds)
+    stop.set()
+    for t in threads_:
+        t.join(30)
+    longest, since = 0.0, None
+    for start, end, ok in news:
+        if not ok and since is None:
+            since = start
+        elif ok and since is not None:
+            longest, since = max(longest, end - since), None
+    if since is not None:
+        longest = max(longest, news[-1][1] - since)
+    ms = sorted(x * 1000 for x in lat)
+    q = (lambda f: ms[min(len(ms) - 1, int(f * len(ms)))]) if ms else (lambda f: float("nan"))
+    return {"calls": len(ms), "failed": failed[0], "p50": q(0.5), "p99": q(0.99), "max": ms[-1] if ms else float("nan"),
+            "codes": codes, "new": len(news), "new_refused": sum(not ok for _, _, ok in news), "refused_s": longest}
+
+
+def log_lines(path: Path) -> int:
+    with open(path, "rb") as f:
+        return sum(1 for _ in f)
+
+
+def run_attacks(a, target: str, log_path: Path) -> None:
+    chosen = [(n, f) for n, f in all_attacks() if not a.only or n in a.only]
+    print(f"| attack | tiny calls p50 / p99 / max, ms (without → with) | calls (failed) | new clients refused "
+          f"(longest refusal, s) | server log lines |")
+    print("|---|---|---|---|---|")
+    for name, fn in chosen:
+        base = probe(target, a.seconds)
+        stop = threading.Event()
+        before = log_lines(log_path)
+        t0 = time.monotonic()
+        attacker = threading.Thread(target=fn, args=(target, stop), daemon=True)
+        attacker.start()
+        stop.wait(a.warmup)
+        got = probe(target, a.seconds)
+        stop.set()
+        attacker.join(a.limit)
+        lines = log_lines(log_path) - before
+        took = time.monotonic() - t0
+        print(f"| {name} | {base['p50']:.1f} / {base['p99']:.1f} / {base['max']:.1f} → "
+              f"{got['p50']:.1f} / {got['p99']:.1f} / {got['max']:.1f} | {base['calls']} ({base['failed']}) → "
+              f"{got['calls']} ({got['failed']}) | {base['new_refused']}/{base['new']} ({base['refused_s']:.2f}) → "
+              f"{got['new_refused']}/{got['new']} ({got['refused_s']:.2f}) | {lines} in {took:.0f} s |", flush=True)
+        if got["codes"] or base["codes"]:
+            print(f"  (failures without: {base['codes']}, with: {got['codes']})")
+        if attacker.is_alive():
+            print(f"  ({name} did not stop within {a.limit} s)")
+        time.sleep(a.settle)  # the server closes what the attack left
+
+
+def server_ports(port: int) -> set:
+    """Peer ports of the established connections to ``port`` (from /proc/net/tcp)."""
+    out = set()
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(name).read_text().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            if f[3] == "01" and int(f[1].rsplit(":", 1)[1], 16) == port:
+                out.add(int(f[2].rsplit(":", 1)[1], 16))
+    return out
+
+
+def run_idle(a, target: str, port: int) -> None:
+    seen = set()
+    calls = failed = 0
+    end = time.monotonic() + a.minutes * 60
+    with grpc.insecure_channel(target) as ch:
+        stub = handeval_pb2_grpc.HandevalStub(ch)
+        while True:
+            try:
+                stub.Evaluate(TINY, timeout=10)
+            except grpc.RpcError:
+                failed += 1
+            calls += 1
+            seen |= server_ports(port)
+            if time.monotonic() + a.interval > end:
+                break
+            time.sleep(a.interval)
+    print(f"one call every {a.interval:g} s for {a.minutes:g} min: {calls} calls ({failed} failed) over "
+          f"{len(seen)} connection(s); flags: {' '.join(a.serve_args) or 'defaults'}")
+
+
+def rss_mb(pid: int) -> float:
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def _sized_garbage(rng: random.Random, most: int) -> bytes:
+    """Random bytes of a log-uniform size from 1 byte to ``most`` (large ones are a random
+    block repeated: the size, not the randomness, is what costs memory)."""
+    n = int(2 ** rng.uniform(0, math.log2(most)))
+    block = bytes(rng.getrandbits(8) for _ in range(min(n, 4096)))
+    return (block * (n // len(block) + 1))[:n]
+
+
+def run_memory(a, target: str, pid: int) -> None:
+    """Garbage calls of every size over the methods, from 4 client threads (a new
+    connection every 100 calls), in ten rounds; the server's RSS after each round, once
+    its calls are answered (what it keeps, not what it holds for calls in flight)."""
+    marks = []
+    t0 = time.monotonic()
+    done = [0]
+    lock = threading.Lock()
+
+    def client(seed, until):
+        rng = random.Random(seed)
+        while time.monotonic() - t0 < a.limit:
+            with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+                for _ in range(100):
+                    with lock:
+                        if done[0] >= until:
+                            return
+                        done[0] += 1
+                        i = done[0]
+                    methods = a.method or GARBAGE_METHODS
+                    method = methods[i % len(methods)]
+                    data = _sized_garbage(rng, a.garbage_bytes)
+                    try:
+                        if "Reflection" in method:
+                            for _ in ch.stream_stream(method, request_serializer=None, response_deserializer=None)(
+                                    iter([data]), timeout=10):
+                                pass
+                        else:
+                            ch.unary_unary(method, request_serializer=None, response_deserializer=None)(data, timeout=10)
+                    except grpc.RpcError:
+                        pass
+
+    for r in range(1, 11):
+        until = a.calls * r // 10
+        workers = [threading.Thread(target=client, args=(r * 10 + k, until), daemon=True) for k in range(4)]
+        for w in workers:
+            w.start()
+        for w in workers:
+            w.join(a.limit)
+        time.sleep(1.5)  # the server's next janitor tick
+        marks.append((done[0], rss_mb(pid)))
+    print("garbage calls → server RSS (MB): " + ", ".join(f"{i}: {m:.0f}" for i, m in marks)
+          + f"; {time.monotonic() - t0:.0f} s; flags: {' '.join(a.serve_args) or 'defaults'}")
+
+
 def threads(pid: int) -> int:
     for line in open(f"/proc/{pid}/status"):
         if line.startswith("Threads:"):
@@ -59,10 +421,20 @@ def threads(pid: int) -> int:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                 epilog="extra `handeval serve` flags go after --")
-    p.add_argument("what", choices=("grpc", "metrics"))
+    p.add_argument("what", choices=("attacks", "idle", "memory", "grpc", "metrics"))
+    p.add_argument("--only", action="append", help="attacks: run this attack (repeatable)")
+    p.add_argument("--seconds", type=float, default=10.0, help="attacks: probe time, with and without each")
+    p.add_argument("--warmup", type=float, default=1.0, help="attacks: seconds of attack before probing")
+    p.add_argument("--settle", type=float, default=6.0, help="attacks: pause after each attack")
+    p.add_argument("--interval", type=float, default=30.0, help="idle: seconds between calls")
+    p.add_argument("--minutes", type=float, default=10.0, help="idle: how long")
+    p.add_argument("--calls", type=int, default=20000, help="memory: garbage calls")
+    p.add_argument("--method", action="append", help="memory: only this method (repeatable)")
+    p.add_argument("--garbage-bytes", type=int, default=4 << 20, help="memory: largest garbage request")
+    p.add_argument("--show-log", type=int, default=0, help="attacks: print the server log's last N characters")
     p.add_argument("--sockets", type=int, default=3000)
     p.add_argument("--frames", choices=("none", "preface", "preface+ack"), default="preface")
-    p.add_argument("--limit", type=float, default=120.0, help="longest wait, seconds")
+    p.add_argument("--limit", type=float, default=900.0, help="longest wait, seconds")
     argv = sys.argv[1:]
     serve_args = argv[argv.index("--") + 1:] if "--" in argv else []
     a = p.parse_args(argv[:len(argv) - len(serve_args) - (1 if "--" in argv else 0)])
@@ -73,7 +445,9 @@ def main() -> int:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want if hard == resource.RLIM_INFINITY else min(want, hard), hard))
     port, mport = free_port(), free_port()
     target = f"127.0.0.1:{port}"
-    log = tempfile.TemporaryFile()
+    log_dir = tempfile.TemporaryDirectory()
+    log_path = Path(log_dir.name) / "server.log"
+    log = open(log_path, "wb")
     proc = subprocess.Popen([sys.executable, "-m", "handeval", "serve", "--port", str(port), "--metrics-port",
                              str(mport), *a.serve_args], stdout=log, stderr=subprocess.STDOUT)
     flood = []
@@ -84,7 +458,17 @@ def main() -> int:
                 raise SystemExit("the server did not start")
             time.sleep(0.1)
         t0 = time.monotonic()
-        if a.what == "grpc":
+        if a.what == "attacks":
+            run_attacks(a, target, log_path)
+            tracebacks = log_path.read_text(errors="replace").count("Traceback")
+            if a.show_log:
+                print(log_path.read_text(errors="replace")[-a.show_log:])
+            print(f"tracebacks in the server log: {tracebacks}; flags: {' '.join(a.serve_args) or 'defaults'}")
+        elif a.what == "idle":
+            run_idle(a, target, port)
+        elif a.what == "memory":
+            run_memory(a, target, proc.pid)
+        elif a.what == "grpc":
             payload = {"none": b"", "preface": PREFACE, "preface+ack": PREFACE + SETTINGS_ACK}[a.frames]
             for _ in range(a.sockets):
                 c = socket.create_connection(("127.0.0.1", port), timeout=10)
@@ -132,6 +516,7 @@ def main() -> int:
                 proc.kill()
                 proc.wait()
         log.close()
+        log_dir.cleanup()
     return 0
 
 

@@ -55,13 +55,10 @@ func playDachu(ctx context.Context, c pb.HandevalClient, rng *rand.Rand) error {
 			rec.Calls = append(rec.Calls, call)
 			continue
 		case pb.DachuPhase_DACHU_PHASE_PLAY:
-			p := st.Play
-			action := &pb.PlayAction{Seat: p.GetToMove(), Kind: pb.ActionKind_ACTION_KIND_PASS}
-			if len(p.LegalPlays) > 0 {
-				action.Kind, action.Cards = pb.ActionKind_ACTION_KIND_PLAY, p.LegalPlays[0].Cards
-			} else if !p.MayPass {
-				return fmt.Errorf("seat %d may neither play nor pass", p.GetToMove())
+			if len(st.Play.Actions) == 0 {
+				return fmt.Errorf("seat %d may neither play nor pass", st.Play.GetToMove())
 			}
+			action := st.Play.Actions[0] // ready to send back: the weakest play, else the pass
 			fmt.Printf("  seat %d: %s\n", action.Seat, describe(action))
 			rec.Plays = append(rec.Plays, action)
 			continue

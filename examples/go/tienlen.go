@@ -11,8 +11,9 @@ import (
 // playTienlen plays one game of 越式13张 from the deal to the settlement. The client keeps
 // the game record (the hands and every action); each turn it sends the record and the
 // service answers the whole state: over or not, whose turn, each seat's legal plays,
-// whether it may pass. The seat to move plays its weakest legal play (or passes when it
-// has none); when the answer says the game is over, the same record is settled.
+// whether it may pass, each choice a ready PlayAction. The seat to move takes its first
+// action (its weakest legal play, or the pass when it has none); when the answer says
+// the game is over, the same record is settled.
 func playTienlen(ctx context.Context, c pb.HandevalClient, rng *rand.Rand) error {
 	hands := deal(rng, 4)
 	for seat, h := range hands {
@@ -42,12 +43,10 @@ func playTienlen(ctx context.Context, c pb.HandevalClient, rng *rand.Rand) error
 			return fmt.Errorf("no end in sight: %d actions, %d offers", len(rec.Actions), len(st.Offers))
 		}
 		offer := st.Offers[0] // the seat to move comes first
-		action := &pb.PlayAction{Seat: offer.Seat, Kind: pb.ActionKind_ACTION_KIND_PASS}
-		if len(offer.Plays) > 0 {
-			action.Kind, action.Cards = pb.ActionKind_ACTION_KIND_PLAY, offer.Plays[0].Cards
-		} else if !offer.MayPass {
+		if len(offer.Actions) == 0 {
 			return fmt.Errorf("seat %d may neither play nor pass", offer.Seat)
 		}
+		action := offer.Actions[0] // ready to send back: its weakest play, else the pass
 		fmt.Printf("  seat %d: %s\n", action.Seat, describe(action))
 		rec.Actions = append(rec.Actions, action)
 	}

@@ -474,6 +474,7 @@ fn dachu_rules(u: &mut Unstructured) -> AResult<dachu::Rules> {
         jiao_round_up: u.arbitrary()?,
         declare_once_per: *u.choose(&[dachu::rules::DeclareOncePer::PlayerAndKind, dachu::rules::DeclareOncePer::Player, dachu::rules::DeclareOncePer::Game])?,
         pass_is_final: u.arbitrary()?,
+        timeout_display: *u.choose(&[dachu::rules::TimeoutDisplay::StrongestLeft, dachu::rules::TimeoutDisplay::WeakestLeft])?,
     })
 }
 

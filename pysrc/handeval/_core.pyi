@@ -222,7 +222,7 @@ DC_CALLS: Tuple[str, ...]
 @final
 class DachuRules(_Native):
     """handeval.dachu.Rules"""
-    __match_args__ = ("mixed_ace_pair", "cheng_chu_alone", "escape_shared_by_all", "unit_per", "first_caller_2v2", "escape_units", "jiao_round_up", "declare_once_per", "pass_is_final")
+    __match_args__ = ("mixed_ace_pair", "cheng_chu_alone", "escape_shared_by_all", "unit_per", "first_caller_2v2", "escape_units", "jiao_round_up", "declare_once_per", "pass_is_final", "timeout_display")
     def __new__(
         cls,
         *,
@@ -235,6 +235,7 @@ class DachuRules(_Native):
         jiao_round_up: Optional[bool] = None,
         declare_once_per: Optional[str] = None,
         pass_is_final: Optional[bool] = None,
+        timeout_display: Optional[str] = None,
     ) -> DachuRules: ...
     @property
     def mixed_ace_pair(self) -> bool:
@@ -263,6 +264,9 @@ class DachuRules(_Native):
     @property
     def pass_is_final(self) -> bool:
         """A pass is final for the rest of the trick: a player who passed sits out until the trick ends, as in 越式13张; False: a player who passed may play again when the turn comes back in the same trick. (§3.4a, house rule)"""
+    @property
+    def timeout_display(self) -> str:
+        """How a game record's timeout (出牌超時) without the client's columns reads the hand: "strongest_left" (the rightmost column is the weakest rank, so the weakest single goes) or "weakest_left" (the strongest single goes). A timeout that carries the client's columns uses them. (§3.7, house rule)"""
     def replace(self, **changes: Any) -> DachuRules: ...
 # END generated: dachu.Rules
 
@@ -469,6 +473,9 @@ class DachuGame(_Native):
     def wipe_out(self) -> Optional[bool]: ...
     @property
     def history(self) -> List[Tuple[Any, ...]]: ...
+    def view(self, seat: int) -> Dict[str, Any]: ...
+    @property
+    def timeouts(self) -> List[Tuple[int, Tuple[Any, ...]]]: ...
     @property
     def tricks(self) -> List[Tuple[int, int, int, bool, Optional[int]]]: ...
 
@@ -667,6 +674,7 @@ class TienlenGame(_Native):
     def apply(self, action: Sequence[object]) -> TienlenGame: ...
     def check(self, action: Sequence[object]) -> Optional[HandevalError]: ...
     def settle(self, base: Optional[int] = None, carried: Optional[Sequence[Optional[int]]] = None) -> TienlenSettlement: ...
+    def view(self, seat: int) -> Dict[str, Any]: ...
     @property
     def players(self) -> int: ...
     @property

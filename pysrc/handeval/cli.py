@@ -411,7 +411,11 @@ def _cmd_tl_game(args):
             g = g.apply(a)
         except HandevalError as e:
             raise _Usage(f"actions[{i}] ({a[0]} {a[1]}): {e.description} [{e.reason}]") from None
-    out = {"game": _tl_game_dict(g)}
+    if args.viewer is None:
+        out = {"game": _tl_game_dict(g)}
+    else:
+        view = g.view(args.viewer)
+        out = {"game": {k: view[k] for k in ("viewer", *_tl_game_dict(g), "counts")}}
     if args.base is not None:
         out["settlement"] = g.settle(base=args.base, carried=args.carried)
     if args.json:
@@ -425,7 +429,11 @@ def _cmd_tl_game(args):
         elif k == "table":
             v = " ".join(v["cards"]) if v else "none"
         elif k == "held":
-            v = " | ".join(" ".join(h) or "-" for h in v)
+            v = " | ".join("?" if h is None else " ".join(h) or "-" for h in v)
+        elif k == "chops":
+            v = "; ".join(f"seat {a} pays seat {b} {n} x base" for a, b, n in v) or "none"
+        else:
+            v = _value_text(v)
         print(f"  {k:<14}{v}")
     if "settlement" in out:
         s = out["settlement"]
@@ -535,6 +543,18 @@ def _cmd_dc_calling(args):
     _print_json(_calling_dict(c)) if args.json else _print_state("calling", _calling_dict(c))
 
 
+def _cmd_dc_timeout(args):
+    from handeval import dachu
+
+    columns = [col.split() for col in " ".join(args.columns).split("|")]
+    got = dachu.timeout_play(columns, _cards(args.table) if args.table else None, args.chu,
+                             first_lead=args.first_lead, surrendered=args.surrendered,
+                             shown_triple=_cards(args.shown_triple) if args.shown_triple else None)
+    if args.json:
+        return _print_json({"passes": got is None, "cards": got or []})
+    print("pass" if got is None else "play " + " ".join(got))
+
+
 def _dc_game_dict(g):
     names = ("chu", "chu_side", "multiplier", "playing", "auto_lead", "turn", "leader", "table_seat", "table",
              "passed", "may_pass", "legal_actions", "held", "places", "decided", "wipe_out", "over", "history")
@@ -553,16 +573,31 @@ def _cmd_dc_game(args):
     c = _apply_all(d.calling(), args.calls or [], "calls")
     if not c.over:
         raise _Usage("the play needs a finished calling (--calls)")
-    g = _apply_all(dachu.Game(d, c), args.plays or [], "plays")
-    out = {"game": _dc_game_dict(g)}
+    # A timeout's columns as text: "timeout 0 Kh | 9c | 4d 4h 4s".
+    plays = [(a[0], a[1], [col.split() for col in a[2].split("|")]) if a[0] == "timeout" and len(a) == 3
+             and isinstance(a[2], str) else a for a in args.plays or []]
+    g = _apply_all(dachu.Game(d, c), plays, "plays")
+    if args.viewer is None:
+        out = {"game": _dc_game_dict(g)}
+    else:
+        view = g.view(args.viewer)
+        out = {"game": {k: view[k] for k in ("viewer", *_dc_game_dict(g), "counts")}}
+    out["game"]["timeouts"] = g.timeouts
     if args.base is not None:
-        out["settlement"] = g.settle(base=args.base, carried=args.carried)
+        if g.decided is None:
+            turn = "-" if g.turn is None else g.turn
+            out["note"] = f"not settled: the outcome can still change (seat {turn} to move); --base settles once decided"
+        else:
+            out["settlement"] = g.settle(base=args.base, carried=args.carried)
     if args.json:
         return _print_json(out)
     game = dict(out["game"])
     game["table"] = " ".join(g.table.cards) if g.table else "none"
-    game["held"] = " | ".join(" ".join(h) or "-" for h in g.held)
+    game["held"] = " | ".join("?" if h is None else " ".join(h) or "-" for h in game["held"])
+    game["timeouts"] = "; ".join(f"plays[{k}] became {_action_text(a)}" for k, a in g.timeouts) or "none"
     _print_state("game", game)
+    if "note" in out:
+        print(out["note"])
     if "settlement" in out:
         s = out["settlement"]
         print(f"verdict {s.verdict}" + (" (全殲)" if s.wipe_out else "") + f", multiplier {s.result_multiplier}")
@@ -687,6 +722,7 @@ def _build_parser():
                    help='"-" reads stdin; JSON ([[0, "3s"], [1, "pass"]]) or text: "seat cards" or "seat pass", one a line or ";"')
     c.add_argument("--base", type=int, help="settle the finished game at this base")
     c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60,-,-" (- uncapped)')
+    c.add_argument("--viewer", type=int, help="print the state as this seat sees it (its own cards and choices)")
 
     # 打儲
     dc = sub.add_parser("dachu", help="打儲: classify, beats, legal, settle, deal and calling from actions")
@@ -706,6 +742,15 @@ def _build_parser():
     c.add_argument("--first-lead", action="store_true", help="the deal's first play (must hold 3♥)")
     c.add_argument("--surrendered", action="store_true", help="with --first-lead: the 繳 holder's 3♥ alone")
     c.add_argument("--shown-triple", nargs="+", help="the triple shown by 夢踹 (only played whole)")
+    c = cmd(dcs, "timeout", _cmd_dc_timeout, "the play for a player out of time (出牌超時), from the hand as shown",
+            epilog='e.g. handeval dachu timeout --columns "Kh | 9c | 4d 4h 4s" --chu red')
+    c.add_argument("--columns", nargs="+", required=True,
+                   help='the hand as the client shows it: columns left to right split by "|", each top first')
+    c.add_argument("--table", nargs="+", help="the play to beat (default: leading)")
+    c.add_argument("--chu", **chu)
+    c.add_argument("--first-lead", action="store_true", help="the deal's first play (must hold 3♥)")
+    c.add_argument("--surrendered", action="store_true", help="with --first-lead: the 繳 holder's 3♥ alone")
+    c.add_argument("--shown-triple", nargs="+", help="the triple shown by 夢踹 (skipped while whole)")
     c = cmd(dcs, "settle", _cmd_dc_settle, "settle a game from the 儲方 seats and the finishing order",
             epilog="e.g. handeval dachu settle --chu-side 2 --places 2 0 1 3 --base 10")
     c.add_argument("--chu-side", type=int, nargs="+", required=True, help="the 儲方 seats (1: 1 vs 3, 2: 2 vs 2)")
@@ -739,9 +784,11 @@ def _build_parser():
     c.add_argument("--first-seat", type=int, default=0, help="the seat dealt to first (default 0)")
     c.add_argument("--actions", type=_actions_arg, help="the deal's actions: " + actions_help)
     c.add_argument("--calls", type=_actions_arg, help="the calling's actions")
-    c.add_argument("--plays", type=_actions_arg, help="the play: play SEAT CARDS; pass SEAT; timeout SEAT")
+    c.add_argument("--plays", type=_actions_arg,
+                   help='the play: play SEAT CARDS; pass SEAT; timeout SEAT [COLUMNS split by "|"]')
     c.add_argument("--base", type=int, help="settle from the record at this base (once decided)")
     c.add_argument("--carried", type=_int_list, help='carried-in amounts per seat, e.g. "500,60,-,-"')
+    c.add_argument("--viewer", type=int, help="print the state as this seat sees it (its own cards and choices)")
 
     from handeval.server.config import add_serve_arguments
 

@@ -248,6 +248,8 @@ DC_BAD = [
     ("pass_is_final", "yes", "True or False"),
     ("declare_once_per", "never", "player_and_kind"),
     ("declare_once_per", 0, "string"),
+    ("timeout_display", "rightmost", "strongest_left"),
+    ("timeout_display", 1, "string"),
     ("pass_is_final", "yes", "True or False"),
 ]
 
@@ -275,7 +277,7 @@ def test_game_rules_defaults():
     assert dachu.Rules().to_dict() == {"mixed_ace_pair": True, "cheng_chu_alone": True, "escape_shared_by_all": True,
                                        "unit_per": "larger_side", "first_caller_2v2": "other", "escape_units": 5,
                                        "jiao_round_up": True, "declare_once_per": "player_and_kind",
-                                       "pass_is_final": False}
+                                       "pass_is_final": False, "timeout_display": "strongest_left"}
     for cls in (tl.Rules, dachu.Rules):
         assert cls(**{k: None for k in cls.__match_args__}) == cls()
     assert handeval.Rules().tienlen == tl.Rules() and handeval.Rules().dachu == dachu.Rules()

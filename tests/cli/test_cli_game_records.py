@@ -2,10 +2,13 @@
 shell, checked against the Python API (the JSON is the API's state)."""
 
 import json
+import pickle
 import subprocess
 import sys
 
-from handeval import dachu, tienlen
+import pytest
+
+from handeval import HandevalError, dachu, tienlen
 
 CMD = [sys.executable, "-m", "handeval"]
 TL_HANDS = ["3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d",
@@ -48,3 +51,64 @@ def test_dachu_game_replays_and_settles():
     bad = run("dachu", "game", "--hands", *DC_HANDS, "--actions", deal, "--calls", "ping_da 1", "--plays", "play 1 4h",
               check=False)
     assert bad.returncode == 2 and "plays[0]" in bad.stderr
+
+
+def test_tienlen_game_prints_text_not_python_values():
+    text = run("tienlen", "game", "--hands", *TL_HANDS, "--actions", "0 3s; 1 4h; 2 5d; 3 pass; 0 2d").stdout
+    for python_value in ("True", "False", "None", "[", "("):
+        assert python_value not in text, text
+    lines = dict(line.split(None, 1) for line in text.splitlines()[1:])
+    assert lines["may_pass"] == "yes" and lines["over"] == "no" and lines["winner"] == "-"
+    assert lines["chop_offers"] == "seat 3: As Ac Ad Ah"
+
+
+def test_game_viewer_shows_only_its_own_cards():
+    text = run("tienlen", "game", "--hands", *TL_HANDS, "--actions", "0 3s; 1 4h; 2 5d; 3 pass; 0 2d",
+               "--viewer", "1").stdout
+    lines = dict(line.split(None, 1) for line in text.splitlines()[1:])
+    assert lines["held"] == "? | 3h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h | ? | ?"
+    assert lines["chop_offers"] == "none"  # seat 3's chop is its own
+    assert lines["counts"] == "11, 12, 12, 13"
+    view = json.loads(run("dachu", "game", "--json", "--hands", *DC_HANDS, "--actions", "deal*9; cheng_chu 1 red; finish",
+                          "--calls", "ping_da 1", "--plays", "play 0 3h", "--viewer", "2").stdout)["game"]
+    assert view["held"][2] and all(h is None for s, h in enumerate(view["held"]) if s != 2)
+    assert view["legal_actions"] == [] and view["viewer"] == 2
+    bad = run("tienlen", "game", "--hands", *TL_HANDS, "--viewer", "4", check=False)
+    assert bad.returncode == 2 and "seat" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
+
+
+def test_dachu_game_timeout_and_undecided_base():
+    common = ["--hands", *DC_HANDS, "--actions", "deal*9; cheng_chu 1 red; finish", "--calls", "ping_da 1"]
+    # Seat 0 leads again after its 3h: the timeout throws its weakest single, 3s.
+    text = run("dachu", "game", *common, "--plays", "play 0 3h; pass 1; pass 2; pass 3; timeout 0", "--base", "10").stdout
+    assert "plays[4] became play 0 3s" in text
+    assert "not settled: the outcome can still change (seat 1 to move)" in text
+    # With the client's columns, the rightmost column's first card goes.
+    cols = "timeout 0 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks | 2s"
+    text = run("dachu", "game", *common, "--plays", f"play 0 3h; pass 1; pass 2; pass 3; {cols}").stdout
+    assert "plays[4] became play 0 2s" in text
+    assert run("dachu", "timeout", "--columns", "Kh | 9c | 4d 4h 4s", "--chu", "red").stdout.strip() == "play 4d"
+    out = json.loads(run("dachu", "timeout", "--json", "--columns", "4h | 3c", "--table", "5d", "--chu", "red").stdout)
+    assert out == {"passes": True, "cards": []}
+    bad = run("dachu", "timeout", "--columns", "Kh | | 9c", "--chu", "red", check=False)
+    assert bad.returncode == 2 and "column" in bad.stderr
+
+
+def test_python_view_hides_the_others():
+    g = tienlen.replay(TL_HANDS, [(0, "3s"), (1, "4h"), (2, "5d"), (3, "pass"), (0, "2d")])
+    v = g.view(1)
+    assert v["viewer"] == 1 and v["held"][1] == g.held[1] and [h is None for h in v["held"]] == [True, False, True, True]
+    assert v["hands"][1] == g.hands[1] and v["hands"][0] is None
+    assert v["legal_plays"] == g.to_dict()["legal_plays"] and v["chop_offers"] == []
+    assert g.view(3)["chop_offers"] == g.to_dict()["chop_offers"] and g.view(3)["legal_plays"] == []
+    assert v["counts"] == [len(h) for h in g.held]
+    with pytest.raises(HandevalError) as e:
+        g.view(4)
+    assert e.value.field == "seat" and e.value.reason == "out_of_range"
+    d = dachu.replay_game(DC_HANDS, [("deal",)] * 9 + [("cheng_chu", 1, "red"), ("finish",)], [("ping_da", 1)],
+                          [("play", 0, "3h"), ("pass", 1), ("pass", 2), ("pass", 3), ("timeout", 0)])
+    assert d.timeouts == [(4, ("play", 0, ["3s"]))]
+    dv = d.view(0)
+    assert dv["legal_actions"] == [] and dv["held"][0] == d.held[0] and dv["held"][1] is None
+    assert d.view(1)["legal_actions"] == d.to_dict()["legal_actions"]
+    assert pickle.loads(pickle.dumps(d)) == d and pickle.loads(pickle.dumps(d)).timeouts == d.timeouts

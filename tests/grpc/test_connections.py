@@ -280,7 +280,9 @@ def test_a_call_in_progress_keeps_its_connection_past_the_idle_time(tmp_path):
     opened after it and left without calls is closed."""
     from grpc_health.v1 import health_pb2
 
-    s = ServerProcess(tmp_path, "--max-connection-idle", "0.5", metrics=False)
+    # --max-request-wait 60: the slow call's request may come late (that bound is
+    # tests/grpc/test_availability_conn.py's subject)
+    s = ServerProcess(tmp_path, "--max-connection-idle", "0.5", "--max-request-wait", "60", metrics=False)
     go = threading.Event()
 
     def requests():  # the request is sent only once `go` is set

@@ -15,9 +15,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
+from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
-from handeval.server.config import EXIT_STARTUP, ServerConfig, StartupError, check_port_free, is_loopback, setup_logging
+from handeval.server.admission import (Admission, ConnectionJanitor, HandlerCapture, add_wrapped, janitor_supported,
+                                       bound_memory, open_connections)
+from handeval.server.config import (EXIT_STARTUP, ServerConfig, StartupError, check_port_free, is_loopback,
+                                    log_report, setup_logging)
 from handeval.server.scheduler import call_threads
 from handeval.server.service import HandevalService, add_to_server
 from handeval.v2 import handeval_pb2
@@ -30,8 +33,8 @@ OPEN_PREFIX = "/grpc.health.v1.Health/"
 #: A connection must finish its TLS/HTTP2 handshake this soon (gRPC's default: 120 s),
 #: so sockets that connect and send nothing (or less than the HTTP/2 preface and its
 #: SETTINGS) do not hold a connection slot for long. A connection that completed its
-#: handshake but opens no call is closed by ``--max-connection-idle`` (default the same
-#: 4 s).
+#: handshake but sends no complete request is closed after ``--max-first-call-wait``
+#: (default the same 4 s; admission.ConnectionJanitor).
 HANDSHAKE_TIMEOUT_S = 4
 #: The server pings a connection without traffic this often and closes it when the ping
 #: is not answered within KEEPALIVE_TIMEOUT_S: dead peers free their slot (default 2 h).
@@ -41,6 +44,8 @@ KEEPALIVE_TIME_S, KEEPALIVE_TIMEOUT_S = 60, 20
 #: Clients may send keepalive pings this often, with or without calls (gRPC's default
 #: allows one per 5 min and closes the connection of a client that pings more often).
 CLIENT_PING_MIN_INTERVAL_S = 10
+#: Calls gRPC core queues before the server takes them up (see server_options).
+PENDING_CALLS = 4096
 #: File descriptors kept for other uses than client connections (listeners, metrics,
 #: logs, the Python runtime).
 FD_RESERVE = 64
@@ -74,10 +79,12 @@ class TokenInterceptor(grpc.aio.ServerInterceptor):
             return await continuation(details)
         log.warning('{"event": "unauthenticated", "method": "%s"}', details.method)
 
-        async def deny(request, context):
+        async def deny(request_iterator, context):
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong authorization token")
 
-        return grpc.unary_unary_rpc_method_handler(deny)
+        # A streaming-request handler starts at the call's headers: the refusal does not
+        # wait for (and hold a call slot until) a request that may never come.
+        return grpc.stream_unary_rpc_method_handler(deny)
 
 
 def _read(path):
@@ -132,6 +139,14 @@ def server_options(config: ServerConfig, reuse_port: bool, max_connections: int)
         ("grpc.keepalive_timeout_ms", ms(KEEPALIVE_TIMEOUT_S)),
         ("grpc.http2.min_ping_interval_without_data_ms", ms(CLIENT_PING_MIN_INTERVAL_S)),
         ("grpc.keepalive_permit_without_calls", 1),
+        # One connection cannot take every call slot: the client queues its calls beyond.
+        ("grpc.max_concurrent_streams", config.max_streams_per_connection),
+        # Calls arrived but not yet taken up by the server (gRPC's default 1,000, beyond
+        # which it cancels arriving calls, anyone's): a burst of 200 connections × 16
+        # streams from one address then waits to be refused instead of getting other
+        # clients' calls cancelled.
+        ("grpc.server.max_pending_requests", PENDING_CALLS),
+        ("grpc.server.max_pending_requests_hard_limit", 2 * PENDING_CALLS),
     ]
     if config.max_connection_idle > 0:
         options.append(("grpc.max_connection_idle_ms", ms(config.max_connection_idle)))
@@ -184,18 +199,37 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     )
     service = HandevalService(config, executor)
     gate = service.gate
-    add_to_server(service, server)  # the generated registration, but bad bytes → INVALID_ARGUMENT
+    release_free_memory = bound_memory()
+    janitor_on = config.max_first_call_wait > 0 and janitor_supported()
+    admission = Admission(config.max_request_wait, config.max_calls_per_peer, track_connections=janitor_on)
+    # the generated registration, but bad bytes → INVALID_ARGUMENT, and every handler
+    # starts at the call's headers and reads its request within --max-request-wait
+    add_to_server(service, server, admission)
     health_servicer = health.aio.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    reflection.enable_server_reflection(
-        (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server)
+    standard = HandlerCapture()
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, standard)
+    reflection_pb2_grpc.add_ServerReflectionServicer_to_server(
+        reflection.aio.ReflectionServicer((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)), standard)
+    add_wrapped(server, admission, standard.services, {
+        "Check": "grpc.health.v1.HealthCheckRequest", "Watch": "grpc.health.v1.HealthCheckRequest",
+        "ServerReflectionInfo": "grpc.reflection.v1alpha.ServerReflectionRequest"})
 
+    # Before the port listens: a SIGTERM from then on is a graceful stop, even one that
+    # comes while the server is still starting.
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stopping.set)
     address = f"{config.host}:{config.port}"
     creds = server_credentials(config)
     try:
         port = server.add_secure_port(address, creds) if creds else server.add_insecure_port(address)
     except RuntimeError as e:  # raced with another process after check_port_free
         raise StartupError(f"gRPC cannot listen on {address} (--host, --port): {e}") from None
+    if janitor_on:
+        # the janitor's first look, in the loop's default executor: its thread starts
+        # now, not later while serving
+        await loop.run_in_executor(None, open_connections, {port})
     await server.start()
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
@@ -207,14 +241,14 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
              str(creds is not None).lower(), str(bool(config.tls_client_ca)).lower(),
              str(bool(config.token)).lower(), threads, max_connections)
 
-    stopping = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stopping.set)
     watcher = asyncio.ensure_future(_watch_parent(parent_pid, stopping)) if parent_pid else None
+    janitor = asyncio.ensure_future(ConnectionJanitor(
+        admission, [port], config.max_first_call_wait if janitor_on else 0,
+        ticks=[log_report] + ([release_free_memory] if release_free_memory else [])).run())
     await stopping.wait()
     if watcher is not None:
         watcher.cancel()
+    janitor.cancel()
 
     log.info('{"event": "shutdown", "inflight": %d, "grace_s": %s}', service.inflight, config.grace)
     await health_servicer.enter_graceful_shutdown()  # every service NOT_SERVING

@@ -56,13 +56,29 @@ class ServerConfig:
     #: Open client connections per process; more are closed at once. 0 = as many as
     #: RLIMIT_NOFILE allows (the limit is lowered to fit it anyway: app.connection_limit).
     max_connections: int = 1000
-    #: Seconds a connection without calls stays open; 0 = forever. Short, because it is
-    #: also what closes a connection that never opens a call (and would hold one of the
-    #: ``max_connections`` slots); a client reconnects on its next call.
-    max_connection_idle: float = 4.0
+    #: Seconds a connection without calls stays open; 0 = forever. Minutes, so a client
+    #: that calls a few times a minute keeps its connection (and its TLS session); a
+    #: connection that never sends a complete request is closed after
+    #: ``max_first_call_wait`` instead.
+    max_connection_idle: float = 300.0
+    #: Seconds a connection may stay open without sending one complete request (a socket
+    #: flood that completes the HTTP/2 handshake and opens no call, or only calls it never
+    #: finishes, would hold ``max_connections`` slots); 0 = no such limit.
+    max_first_call_wait: float = 4.0
     #: Seconds after which a connection is asked to go away (GOAWAY; its calls get
     #: ``grace`` more), so clients reconnect and spread over restarted workers. 0 = never.
-    max_connection_age: float = 300.0
+    max_connection_age: float = 900.0
+    #: Seconds a call's request may take to arrive after its headers; then the call is
+    #: answered DEADLINE_EXCEEDED and its slot is free. 0 = no bound.
+    max_request_wait: float = 5.0
+    #: Calls in progress at once from one client address (IP); more get
+    #: RESOURCE_EXHAUSTED. 0 = no limit (behind a proxy every call has its address).
+    max_calls_per_peer: int = 250
+    #: Calls (HTTP/2 streams) in progress at once on one connection; the client queues
+    #: more until one ends. Small: gRPC core cancels calls when more arrive at once than
+    #: the server takes up, so many connections each opening this many (refused or held)
+    #: calls must stay far from that (docs/hardening.md, availability).
+    max_streams_per_connection: int = 16
     #: Seconds in-flight calls get to finish after SIGTERM (and on an aged connection).
     grace: float = 10.0
     #: Seconds between health NOT_SERVING and refusing new calls on SIGTERM (lets load
@@ -183,8 +199,16 @@ OPTIONS = (
     Option("--max-connections", integer(0), "open client connections per process; more are closed at once, "
            "0 = as many as the descriptor limit allows"),
     Option("--max-connection-idle", seconds, "seconds a connection without calls stays open, 0 = forever"),
+    Option("--max-first-call-wait", seconds, "seconds a connection may stay open before its first complete "
+           "request; then it is closed, 0 = no limit"),
     Option("--max-connection-age", seconds, "seconds before a connection is asked to reconnect (calls on it get "
            "--grace more), so clients rebalance over workers; 0 = never"),
+    Option("--max-request-wait", seconds, "seconds a call's request may take to arrive after its headers; then "
+           "the call ends with DEADLINE_EXCEEDED, 0 = no bound"),
+    Option("--max-calls-per-peer", integer(0), "calls in progress at once from one client address; more are "
+           "refused with RESOURCE_EXHAUSTED, 0 = no limit (set 0 behind a proxy)"),
+    Option("--max-streams-per-connection", integer(1, 2**31 - 1), "calls in progress at once on one connection "
+           "(HTTP/2 streams); the client queues more"),
     Option("--grace", seconds, "seconds in-flight calls get after SIGTERM"),
     Option("--shutdown-delay", seconds, "seconds NOT_SERVING is shown before new calls are refused"),
     Option("--token-file", readable_file, "require 'authorization: Bearer <token>' with the token in this file "
@@ -310,11 +334,75 @@ def is_loopback(host: str) -> bool:
     return bool(infos) and all(ipaddress.ip_address(str(i[4][0]).split("%")[0]).is_loopback for i in infos)
 
 
+#: Lines at WARNING or above the server writes per window; the rest of the window's are
+#: counted, and the count is written as one line when a later line is written (or at the
+#: janitor's next tick): a flood of bad requests or expired deadlines writes at most
+#: ``LOG_BURST`` + 1 lines per ``LOG_WINDOW_S``.
+LOG_BURST, LOG_WINDOW_S = 10, 10.0
+
+
+class RateLimitedHandler(logging.StreamHandler):
+    """A stderr handler that writes at most :data:`LOG_BURST` records at WARNING or above
+    per :data:`LOG_WINDOW_S` and then one line counting what it left out (by logger and
+    level). INFO and DEBUG lines (start, stop, the per-call debug line) are not limited:
+    the operator chose them."""
+
+    def __init__(self, stream=None, burst: int = LOG_BURST, window: float = LOG_WINDOW_S, clock=None):
+        super().__init__(stream)
+        import time
+
+        self.burst, self.window = burst, window
+        self.clock = clock or time.monotonic
+        self.window_start = self.clock()
+        self.written = 0
+        self.suppressed: dict = {}
+
+    def report(self) -> None:
+        """Write the count of the records left out, once their window is over."""
+        now = self.clock()
+        if now - self.window_start < self.window:
+            return
+        if self.suppressed:
+            total = sum(self.suppressed.values())
+            by = ", ".join(f'"{k}": {v}' for k, v in sorted(self.suppressed.items()))
+            super().emit(logging.LogRecord(
+                "handeval.server", logging.WARNING, __file__, 0,
+                '{"event": "log_lines_suppressed", "lines": %d, "seconds": %.0f, "by": {%s}}',
+                (total, now - self.window_start, by), None))
+            self.suppressed = {}
+        self.window_start, self.written = now, 0
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.levelno < logging.WARNING:
+            super().emit(record)
+            return
+        self.acquire()
+        try:
+            self.report()
+            if self.written >= self.burst:
+                key = f"{record.name} {record.levelname}"
+                self.suppressed[key] = self.suppressed.get(key, 0) + 1
+                return
+            self.written += 1
+        finally:
+            self.release()
+        super().emit(record)
+
+
 def setup_logging(level: str) -> None:
-    """``level`` applies to handeval's loggers; libraries (grpc, asyncio) log from INFO up."""
+    """``level`` applies to handeval's loggers; libraries (grpc, asyncio) log from INFO up.
+    Lines at WARNING and above are rate-limited (RateLimitedHandler): a flood of bad
+    requests cannot flood the log."""
     lvl = getattr(logging, level.upper(), logging.INFO)
-    logging.basicConfig(
-        level=max(lvl, logging.INFO),
-        format="%(asctime)s %(levelname)s %(name)s[%(process)d] %(message)s",
-    )
+    handler = RateLimitedHandler()
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s[%(process)d] %(message)s"))
+    logging.basicConfig(level=max(lvl, logging.INFO), handlers=[handler])
     logging.getLogger("handeval").setLevel(lvl)
+
+
+def log_report() -> None:
+    """Let the rate-limited handlers write their counts of left-out lines (called every
+    second by the server; a count is written once its window is over)."""
+    for h in logging.getLogger().handlers:
+        if isinstance(h, RateLimitedHandler):
+            h.report()

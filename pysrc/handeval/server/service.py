@@ -41,14 +41,16 @@ class ResponseTooLarge(Exception):
     fail the send with a traceback in the log)."""
 
 
-def add_to_server(service, server) -> None:
+def add_to_server(service, server, admission) -> None:
     """Register the servicer like ``add_HandevalServicer_to_server`` does, but the
     servicer gets the request's bytes (decoded in Rust; bad bytes are INVALID_ARGUMENT,
     where a raising deserializer would make gRPC answer UNKNOWN) and returns the answer's
-    bytes (so their size can be checked)."""
+    bytes (so their size can be checked); ``admission`` (admission.Admission) reads the
+    request within --max-request-wait and bounds the calls per peer."""
     handlers = {
-        rpc: grpc.unary_unary_rpc_method_handler(
-            getattr(service, rpc), request_deserializer=None, response_serializer=None)
+        rpc: grpc.stream_unary_rpc_method_handler(
+            admission.unary(getattr(service, rpc), REQUESTS[rpc].DESCRIPTOR.full_name),
+            request_deserializer=None, response_serializer=None)
         for rpc in REQUESTS
     }
     name = pb.DESCRIPTOR.services_by_name["Handeval"].full_name

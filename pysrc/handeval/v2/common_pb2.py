@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18handeval/v2/common.proto\x12\x0bhandeval.v2\"U\n\tItemError\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12(\n\x06reason\x18\x02 \x01(\x0e\x32\x18.handeval.v2.ErrorReason\x12\x0f\n\x07message\x18\x03 \x01(\t\"\x16\n\x05\x43\x61rds\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\")\n\x07\x43\x61rried\x12\x13\n\x06\x61mount\x18\x01 \x01(\x03H\x00\x88\x01\x01\x42\t\n\x07_amount\"\x18\n\x06IntRow\x12\x0e\n\x06values\x18\x01 \x03(\x03\"d\n\nPlayAction\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12%\n\x04kind\x18\x02 \x01(\x0e\x32\x17.handeval.v2.ActionKind\x12!\n\x05\x63\x61rds\x18\x03 \x01(\x0b\x32\x12.handeval.v2.Cards\">\n\x08Transfer\x12\x11\n\tfrom_seat\x18\x01 \x01(\x05\x12\x0f\n\x07to_seat\x18\x02 \x01(\x05\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03*\xe8\x03\n\x0b\x45rrorReason\x12\x1c\n\x18\x45RROR_REASON_UNSPECIFIED\x10\x00\x12\x18\n\x14\x45RROR_REASON_INVALID\x10\x01\x12\x19\n\x15\x45RROR_REASON_BAD_CARD\x10\x02\x12\x1f\n\x1b\x45RROR_REASON_DUPLICATE_CARD\x10\x03\x12\x1c\n\x18\x45RROR_REASON_WRONG_COUNT\x10\x04\x12\x1b\n\x17\x45RROR_REASON_NOT_A_PLAY\x10\x05\x12\x1e\n\x1a\x45RROR_REASON_DOES_NOT_BEAT\x10\x06\x12\x1e\n\x1a\x45RROR_REASON_NOT_YOUR_TURN\x10\x07\x12!\n\x1d\x45RROR_REASON_CARD_NOT_IN_HAND\x10\x08\x12\x1f\n\x1b\x45RROR_REASON_ILLEGAL_ACTION\x10\t\x12\x1a\n\x16\x45RROR_REASON_GAME_OVER\x10\n\x12\x19\n\x15\x45RROR_REASON_BAD_RULE\x10\x0b\x12\x1d\n\x19\x45RROR_REASON_OUT_OF_RANGE\x10\x0c\x12\x15\n\x11\x45RROR_REASON_FOUL\x10\r\x12\x1a\n\x16\x45RROR_REASON_TOO_LARGE\x10\x0e\x12\x1d\n\x19\x45RROR_REASON_INCONSISTENT\x10\x0f*n\n\nActionKind\x12\x1b\n\x17\x41\x43TION_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10\x41\x43TION_KIND_PLAY\x10\x01\x12\x14\n\x10\x41\x43TION_KIND_PASS\x10\x02\x12\x17\n\x13\x41\x43TION_KIND_TIMEOUT\x10\x03\x42\\\n\x0eio.handeval.v2P\x01Z:github.com/handeval/handeval/gen/go/handeval/v2;handevalv2\xaa\x02\x0bHandeval.V2b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18handeval/v2/common.proto\x12\x0bhandeval.v2\"U\n\tItemError\x12\r\n\x05\x66ield\x18\x01 \x01(\t\x12(\n\x06reason\x18\x02 \x01(\x0e\x32\x18.handeval.v2.ErrorReason\x12\x0f\n\x07message\x18\x03 \x01(\t\"\x16\n\x05\x43\x61rds\x12\r\n\x05\x63\x61rds\x18\x01 \x03(\t\")\n\x07\x43\x61rried\x12\x13\n\x06\x61mount\x18\x01 \x01(\x03H\x00\x88\x01\x01\x42\t\n\x07_amount\"\x18\n\x06IntRow\x12\x0e\n\x06values\x18\x01 \x03(\x03\"\x89\x01\n\nPlayAction\x12\x0c\n\x04seat\x18\x01 \x01(\x05\x12%\n\x04kind\x18\x02 \x01(\x0e\x32\x17.handeval.v2.ActionKind\x12!\n\x05\x63\x61rds\x18\x03 \x01(\x0b\x32\x12.handeval.v2.Cards\x12#\n\x07\x63olumns\x18\x04 \x03(\x0b\x32\x12.handeval.v2.Cards\">\n\x08Transfer\x12\x11\n\tfrom_seat\x18\x01 \x01(\x05\x12\x0f\n\x07to_seat\x18\x02 \x01(\x05\x12\x0e\n\x06\x61mount\x18\x03 \x01(\x03*\xe8\x03\n\x0b\x45rrorReason\x12\x1c\n\x18\x45RROR_REASON_UNSPECIFIED\x10\x00\x12\x18\n\x14\x45RROR_REASON_INVALID\x10\x01\x12\x19\n\x15\x45RROR_REASON_BAD_CARD\x10\x02\x12\x1f\n\x1b\x45RROR_REASON_DUPLICATE_CARD\x10\x03\x12\x1c\n\x18\x45RROR_REASON_WRONG_COUNT\x10\x04\x12\x1b\n\x17\x45RROR_REASON_NOT_A_PLAY\x10\x05\x12\x1e\n\x1a\x45RROR_REASON_DOES_NOT_BEAT\x10\x06\x12\x1e\n\x1a\x45RROR_REASON_NOT_YOUR_TURN\x10\x07\x12!\n\x1d\x45RROR_REASON_CARD_NOT_IN_HAND\x10\x08\x12\x1f\n\x1b\x45RROR_REASON_ILLEGAL_ACTION\x10\t\x12\x1a\n\x16\x45RROR_REASON_GAME_OVER\x10\n\x12\x19\n\x15\x45RROR_REASON_BAD_RULE\x10\x0b\x12\x1d\n\x19\x45RROR_REASON_OUT_OF_RANGE\x10\x0c\x12\x15\n\x11\x45RROR_REASON_FOUL\x10\r\x12\x1a\n\x16\x45RROR_REASON_TOO_LARGE\x10\x0e\x12\x1d\n\x19\x45RROR_REASON_INCONSISTENT\x10\x0f*n\n\nActionKind\x12\x1b\n\x17\x41\x43TION_KIND_UNSPECIFIED\x10\x00\x12\x14\n\x10\x41\x43TION_KIND_PLAY\x10\x01\x12\x14\n\x10\x41\x43TION_KIND_PASS\x10\x02\x12\x17\n\x13\x41\x43TION_KIND_TIMEOUT\x10\x03\x42\\\n\x0eio.handeval.v2P\x01Z:github.com/handeval/handeval/gen/go/handeval/v2;handevalv2\xaa\x02\x0bHandeval.V2b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,10 +32,10 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'handeval.v2.common_pb2', _g
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\016io.handeval.v2P\001Z:github.com/handeval/handeval/gen/go/handeval/v2;handevalv2\252\002\013Handeval.V2'
-  _globals['_ERRORREASON']._serialized_start=388
-  _globals['_ERRORREASON']._serialized_end=876
-  _globals['_ACTIONKIND']._serialized_start=878
-  _globals['_ACTIONKIND']._serialized_end=988
+  _globals['_ERRORREASON']._serialized_start=426
+  _globals['_ERRORREASON']._serialized_end=914
+  _globals['_ACTIONKIND']._serialized_start=916
+  _globals['_ACTIONKIND']._serialized_end=1026
   _globals['_ITEMERROR']._serialized_start=41
   _globals['_ITEMERROR']._serialized_end=126
   _globals['_CARDS']._serialized_start=128
@@ -44,8 +44,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_CARRIED']._serialized_end=193
   _globals['_INTROW']._serialized_start=195
   _globals['_INTROW']._serialized_end=219
-  _globals['_PLAYACTION']._serialized_start=221
-  _globals['_PLAYACTION']._serialized_end=321
-  _globals['_TRANSFER']._serialized_start=323
-  _globals['_TRANSFER']._serialized_end=385
+  _globals['_PLAYACTION']._serialized_start=222
+  _globals['_PLAYACTION']._serialized_end=359
+  _globals['_TRANSFER']._serialized_start=361
+  _globals['_TRANSFER']._serialized_end=423
 # @@protoc_insertion_point(module_scope)

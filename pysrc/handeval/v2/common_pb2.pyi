@@ -82,14 +82,16 @@ class IntRow(_message.Message):
     def __init__(self, values: _Optional[_Iterable[int]] = ...) -> None: ...
 
 class PlayAction(_message.Message):
-    __slots__ = ("seat", "kind", "cards")
+    __slots__ = ("seat", "kind", "cards", "columns")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     KIND_FIELD_NUMBER: _ClassVar[int]
     CARDS_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     kind: ActionKind
     cards: Cards
-    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[ActionKind, str]] = ..., cards: _Optional[_Union[Cards, _Mapping]] = ...) -> None: ...
+    columns: _containers.RepeatedCompositeFieldContainer[Cards]
+    def __init__(self, seat: _Optional[int] = ..., kind: _Optional[_Union[ActionKind, str]] = ..., cards: _Optional[_Union[Cards, _Mapping]] = ..., columns: _Optional[_Iterable[_Union[Cards, _Mapping]]] = ...) -> None: ...
 
 class Transfer(_message.Message):
     __slots__ = ("from_seat", "to_seat", "amount")

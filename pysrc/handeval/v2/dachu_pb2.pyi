@@ -33,6 +33,12 @@ class DachuDeclareOncePer(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     DACHU_DECLARE_ONCE_PER_PLAYER: _ClassVar[DachuDeclareOncePer]
     DACHU_DECLARE_ONCE_PER_GAME: _ClassVar[DachuDeclareOncePer]
 
+class DachuTimeoutDisplay(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    DACHU_TIMEOUT_DISPLAY_UNSPECIFIED: _ClassVar[DachuTimeoutDisplay]
+    DACHU_TIMEOUT_DISPLAY_STRONGEST_LEFT: _ClassVar[DachuTimeoutDisplay]
+    DACHU_TIMEOUT_DISPLAY_WEAKEST_LEFT: _ClassVar[DachuTimeoutDisplay]
+
 class DachuPlayKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     DACHU_PLAY_KIND_UNSPECIFIED: _ClassVar[DachuPlayKind]
@@ -123,6 +129,9 @@ DACHU_DECLARE_ONCE_PER_UNSPECIFIED: DachuDeclareOncePer
 DACHU_DECLARE_ONCE_PER_PLAYER_AND_KIND: DachuDeclareOncePer
 DACHU_DECLARE_ONCE_PER_PLAYER: DachuDeclareOncePer
 DACHU_DECLARE_ONCE_PER_GAME: DachuDeclareOncePer
+DACHU_TIMEOUT_DISPLAY_UNSPECIFIED: DachuTimeoutDisplay
+DACHU_TIMEOUT_DISPLAY_STRONGEST_LEFT: DachuTimeoutDisplay
+DACHU_TIMEOUT_DISPLAY_WEAKEST_LEFT: DachuTimeoutDisplay
 DACHU_PLAY_KIND_UNSPECIFIED: DachuPlayKind
 DACHU_PLAY_KIND_SINGLE: DachuPlayKind
 DACHU_PLAY_KIND_PAIR: DachuPlayKind
@@ -173,7 +182,7 @@ DACHU_LINE_KIND_ESCAPE: DachuLineKind
 DACHU_LINE_KIND_CAP: DachuLineKind
 
 class DachuRules(_message.Message):
-    __slots__ = ("cheng_chu_alone", "escape_shared_by_all", "mixed_ace_pair", "unit_per", "first_caller_2v2", "escape_units", "jiao_round_up", "declare_once_per", "pass_is_final")
+    __slots__ = ("cheng_chu_alone", "escape_shared_by_all", "mixed_ace_pair", "unit_per", "first_caller_2v2", "escape_units", "jiao_round_up", "declare_once_per", "pass_is_final", "timeout_display")
     CHENG_CHU_ALONE_FIELD_NUMBER: _ClassVar[int]
     ESCAPE_SHARED_BY_ALL_FIELD_NUMBER: _ClassVar[int]
     MIXED_ACE_PAIR_FIELD_NUMBER: _ClassVar[int]
@@ -183,6 +192,7 @@ class DachuRules(_message.Message):
     JIAO_ROUND_UP_FIELD_NUMBER: _ClassVar[int]
     DECLARE_ONCE_PER_FIELD_NUMBER: _ClassVar[int]
     PASS_IS_FINAL_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUT_DISPLAY_FIELD_NUMBER: _ClassVar[int]
     cheng_chu_alone: bool
     escape_shared_by_all: bool
     mixed_ace_pair: bool
@@ -192,7 +202,8 @@ class DachuRules(_message.Message):
     jiao_round_up: bool
     declare_once_per: DachuDeclareOncePer
     pass_is_final: bool
-    def __init__(self, cheng_chu_alone: _Optional[bool] = ..., escape_shared_by_all: _Optional[bool] = ..., mixed_ace_pair: _Optional[bool] = ..., unit_per: _Optional[_Union[DachuUnitPer, str]] = ..., first_caller_2v2: _Optional[_Union[DachuSide, str]] = ..., escape_units: _Optional[int] = ..., jiao_round_up: _Optional[bool] = ..., declare_once_per: _Optional[_Union[DachuDeclareOncePer, str]] = ..., pass_is_final: _Optional[bool] = ...) -> None: ...
+    timeout_display: DachuTimeoutDisplay
+    def __init__(self, cheng_chu_alone: _Optional[bool] = ..., escape_shared_by_all: _Optional[bool] = ..., mixed_ace_pair: _Optional[bool] = ..., unit_per: _Optional[_Union[DachuUnitPer, str]] = ..., first_caller_2v2: _Optional[_Union[DachuSide, str]] = ..., escape_units: _Optional[int] = ..., jiao_round_up: _Optional[bool] = ..., declare_once_per: _Optional[_Union[DachuDeclareOncePer, str]] = ..., pass_is_final: _Optional[bool] = ..., timeout_display: _Optional[_Union[DachuTimeoutDisplay, str]] = ...) -> None: ...
 
 class DachuPlay(_message.Message):
     __slots__ = ("kind", "cards")
@@ -361,7 +372,7 @@ class DachuCallingState(_message.Message):
     def __init__(self, turn: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[DachuCall, _Mapping]]] = ..., multiplier: _Optional[int] = ..., over: _Optional[bool] = ..., phase: _Optional[_Union[DachuCallingPhase, str]] = ..., calling_side: _Optional[_Union[DachuSide, str]] = ..., outcome: _Optional[_Union[DachuCallingOutcome, str]] = ..., chu_side: _Optional[_Iterable[int]] = ..., surrendered: _Optional[_Iterable[int]] = ..., bei_bao_da: _Optional[_Iterable[int]] = ..., playing: _Optional[_Iterable[int]] = ..., surrendered_side: _Optional[_Union[DachuSide, str]] = ...) -> None: ...
 
 class DachuGameRecord(_message.Message):
-    __slots__ = ("hands", "first_seat", "deal_actions", "start_seat", "first_side", "calls", "plays")
+    __slots__ = ("hands", "first_seat", "deal_actions", "start_seat", "first_side", "calls", "plays", "viewer")
     HANDS_FIELD_NUMBER: _ClassVar[int]
     FIRST_SEAT_FIELD_NUMBER: _ClassVar[int]
     DEAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
@@ -369,6 +380,7 @@ class DachuGameRecord(_message.Message):
     FIRST_SIDE_FIELD_NUMBER: _ClassVar[int]
     CALLS_FIELD_NUMBER: _ClassVar[int]
     PLAYS_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_FIELD_NUMBER: _ClassVar[int]
     hands: _containers.RepeatedCompositeFieldContainer[_common_pb2.Cards]
     first_seat: int
     deal_actions: _containers.RepeatedCompositeFieldContainer[DachuDealAction]
@@ -376,7 +388,8 @@ class DachuGameRecord(_message.Message):
     first_side: DachuSide
     calls: _containers.RepeatedCompositeFieldContainer[DachuCall]
     plays: _containers.RepeatedCompositeFieldContainer[_common_pb2.PlayAction]
-    def __init__(self, hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., first_seat: _Optional[int] = ..., deal_actions: _Optional[_Iterable[_Union[DachuDealAction, _Mapping]]] = ..., start_seat: _Optional[int] = ..., first_side: _Optional[_Union[DachuSide, str]] = ..., calls: _Optional[_Iterable[_Union[DachuCall, _Mapping]]] = ..., plays: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ...) -> None: ...
+    viewer: int
+    def __init__(self, hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., first_seat: _Optional[int] = ..., deal_actions: _Optional[_Iterable[_Union[DachuDealAction, _Mapping]]] = ..., start_seat: _Optional[int] = ..., first_side: _Optional[_Union[DachuSide, str]] = ..., calls: _Optional[_Iterable[_Union[DachuCall, _Mapping]]] = ..., plays: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., viewer: _Optional[int] = ...) -> None: ...
 
 class DachuTrick(_message.Message):
     __slots__ = ("leader", "first_action", "last_action", "over", "won_by")
@@ -393,7 +406,7 @@ class DachuTrick(_message.Message):
     def __init__(self, leader: _Optional[int] = ..., first_action: _Optional[int] = ..., last_action: _Optional[int] = ..., over: _Optional[bool] = ..., won_by: _Optional[int] = ...) -> None: ...
 
 class DachuPlayState(_message.Message):
-    __slots__ = ("to_move", "may_pass", "legal_plays", "table", "leader", "passed", "hands", "places", "tricks", "over", "decided", "verdict", "wipe_out", "table_seat", "auto_lead", "shown_triples")
+    __slots__ = ("to_move", "may_pass", "legal_plays", "table", "leader", "passed", "hands", "places", "tricks", "over", "decided", "verdict", "wipe_out", "table_seat", "auto_lead", "shown_triples", "actions", "timeouts", "card_counts")
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
     MAY_PASS_FIELD_NUMBER: _ClassVar[int]
     LEGAL_PLAYS_FIELD_NUMBER: _ClassVar[int]
@@ -410,6 +423,9 @@ class DachuPlayState(_message.Message):
     TABLE_SEAT_FIELD_NUMBER: _ClassVar[int]
     AUTO_LEAD_FIELD_NUMBER: _ClassVar[int]
     SHOWN_TRIPLES_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    TIMEOUTS_FIELD_NUMBER: _ClassVar[int]
+    CARD_COUNTS_FIELD_NUMBER: _ClassVar[int]
     to_move: int
     may_pass: bool
     legal_plays: _containers.RepeatedCompositeFieldContainer[DachuPlay]
@@ -426,23 +442,36 @@ class DachuPlayState(_message.Message):
     table_seat: int
     auto_lead: int
     shown_triples: _containers.RepeatedCompositeFieldContainer[_common_pb2.Cards]
-    def __init__(self, to_move: _Optional[int] = ..., may_pass: _Optional[bool] = ..., legal_plays: _Optional[_Iterable[_Union[DachuPlay, _Mapping]]] = ..., table: _Optional[_Union[DachuPlay, _Mapping]] = ..., leader: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., places: _Optional[_Iterable[int]] = ..., tricks: _Optional[_Iterable[_Union[DachuTrick, _Mapping]]] = ..., over: _Optional[bool] = ..., decided: _Optional[bool] = ..., verdict: _Optional[_Union[DachuVerdict, str]] = ..., wipe_out: _Optional[bool] = ..., table_seat: _Optional[int] = ..., auto_lead: _Optional[int] = ..., shown_triples: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ...) -> None: ...
+    actions: _containers.RepeatedCompositeFieldContainer[_common_pb2.PlayAction]
+    timeouts: _containers.RepeatedCompositeFieldContainer[DachuTimeoutResult]
+    card_counts: _containers.RepeatedScalarFieldContainer[int]
+    def __init__(self, to_move: _Optional[int] = ..., may_pass: _Optional[bool] = ..., legal_plays: _Optional[_Iterable[_Union[DachuPlay, _Mapping]]] = ..., table: _Optional[_Union[DachuPlay, _Mapping]] = ..., leader: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., places: _Optional[_Iterable[int]] = ..., tricks: _Optional[_Iterable[_Union[DachuTrick, _Mapping]]] = ..., over: _Optional[bool] = ..., decided: _Optional[bool] = ..., verdict: _Optional[_Union[DachuVerdict, str]] = ..., wipe_out: _Optional[bool] = ..., table_seat: _Optional[int] = ..., auto_lead: _Optional[int] = ..., shown_triples: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., timeouts: _Optional[_Iterable[_Union[DachuTimeoutResult, _Mapping]]] = ..., card_counts: _Optional[_Iterable[int]] = ...) -> None: ...
+
+class DachuTimeoutResult(_message.Message):
+    __slots__ = ("action", "became")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    BECAME_FIELD_NUMBER: _ClassVar[int]
+    action: int
+    became: _common_pb2.PlayAction
+    def __init__(self, action: _Optional[int] = ..., became: _Optional[_Union[_common_pb2.PlayAction, _Mapping]] = ...) -> None: ...
 
 class DachuGameState(_message.Message):
-    __slots__ = ("phase", "deal", "calling", "play", "chu", "multiplier")
+    __slots__ = ("phase", "deal", "calling", "play", "chu", "multiplier", "viewer")
     PHASE_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
     CALLING_FIELD_NUMBER: _ClassVar[int]
     PLAY_FIELD_NUMBER: _ClassVar[int]
     CHU_FIELD_NUMBER: _ClassVar[int]
     MULTIPLIER_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_FIELD_NUMBER: _ClassVar[int]
     phase: DachuPhase
     deal: DachuDealState
     calling: DachuCallingState
     play: DachuPlayState
     chu: DachuColour
     multiplier: int
-    def __init__(self, phase: _Optional[_Union[DachuPhase, str]] = ..., deal: _Optional[_Union[DachuDealState, _Mapping]] = ..., calling: _Optional[_Union[DachuCallingState, _Mapping]] = ..., play: _Optional[_Union[DachuPlayState, _Mapping]] = ..., chu: _Optional[_Union[DachuColour, str]] = ..., multiplier: _Optional[int] = ...) -> None: ...
+    viewer: int
+    def __init__(self, phase: _Optional[_Union[DachuPhase, str]] = ..., deal: _Optional[_Union[DachuDealState, _Mapping]] = ..., calling: _Optional[_Union[DachuCallingState, _Mapping]] = ..., play: _Optional[_Union[DachuPlayState, _Mapping]] = ..., chu: _Optional[_Union[DachuColour, str]] = ..., multiplier: _Optional[int] = ..., viewer: _Optional[int] = ...) -> None: ...
 
 class DachuEvaluateItem(_message.Message):
     __slots__ = ("play", "legal_plays", "timeout_play", "deal", "calling", "game")

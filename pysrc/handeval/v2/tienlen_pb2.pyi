@@ -135,14 +135,16 @@ class TienlenRoundQuery(_message.Message):
     def __init__(self, actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., players: _Optional[int] = ..., leader: _Optional[int] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., check: _Optional[_Union[_common_pb2.PlayAction, _Mapping]] = ..., base: _Optional[int] = ...) -> None: ...
 
 class TienlenGameRecord(_message.Message):
-    __slots__ = ("hands", "actions", "base")
+    __slots__ = ("hands", "actions", "base", "viewer")
     HANDS_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
     BASE_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_FIELD_NUMBER: _ClassVar[int]
     hands: _containers.RepeatedCompositeFieldContainer[_common_pb2.Cards]
     actions: _containers.RepeatedCompositeFieldContainer[_common_pb2.PlayAction]
     base: int
-    def __init__(self, hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., base: _Optional[int] = ...) -> None: ...
+    viewer: int
+    def __init__(self, hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., base: _Optional[int] = ..., viewer: _Optional[int] = ...) -> None: ...
 
 class TienlenEvaluateItem(_message.Message):
     __slots__ = ("play", "hand", "legal_plays", "first_leader", "round_state", "game")
@@ -231,14 +233,16 @@ class TienlenRoundState(_message.Message):
     def __init__(self, plays: _Optional[_Iterable[_Union[TienlenSeatPlay, _Mapping]]] = ..., passed: _Optional[_Iterable[int]] = ..., to_move: _Optional[int] = ..., over: _Optional[bool] = ..., next_leader: _Optional[int] = ..., leader: _Optional[int] = ..., transfers: _Optional[_Iterable[_Union[_common_pb2.Transfer, _Mapping]]] = ..., check: _Optional[_Union[TienlenCheck, _Mapping]] = ...) -> None: ...
 
 class TienlenOffer(_message.Message):
-    __slots__ = ("seat", "may_pass", "plays")
+    __slots__ = ("seat", "may_pass", "plays", "actions")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     MAY_PASS_FIELD_NUMBER: _ClassVar[int]
     PLAYS_FIELD_NUMBER: _ClassVar[int]
+    ACTIONS_FIELD_NUMBER: _ClassVar[int]
     seat: int
     may_pass: bool
     plays: _containers.RepeatedCompositeFieldContainer[TienlenPlay]
-    def __init__(self, seat: _Optional[int] = ..., may_pass: _Optional[bool] = ..., plays: _Optional[_Iterable[_Union[TienlenPlay, _Mapping]]] = ...) -> None: ...
+    actions: _containers.RepeatedCompositeFieldContainer[_common_pb2.PlayAction]
+    def __init__(self, seat: _Optional[int] = ..., may_pass: _Optional[bool] = ..., plays: _Optional[_Iterable[_Union[TienlenPlay, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ...) -> None: ...
 
 class TienlenTrick(_message.Message):
     __slots__ = ("leader", "first_action", "last_action", "over", "won_by", "transfers")
@@ -257,7 +261,7 @@ class TienlenTrick(_message.Message):
     def __init__(self, leader: _Optional[int] = ..., first_action: _Optional[int] = ..., last_action: _Optional[int] = ..., over: _Optional[bool] = ..., won_by: _Optional[int] = ..., transfers: _Optional[_Iterable[_Union[_common_pb2.Transfer, _Mapping]]] = ...) -> None: ...
 
 class TienlenGameState(_message.Message):
-    __slots__ = ("over", "winner", "to_move", "offers", "table", "leader", "passed", "hands", "played_any", "tricks", "transfers", "first_lead", "instant", "table_seat", "round", "must_contain")
+    __slots__ = ("over", "winner", "to_move", "offers", "table", "leader", "passed", "hands", "played_any", "tricks", "transfers", "first_lead", "instant", "table_seat", "round", "must_contain", "card_counts", "viewer")
     OVER_FIELD_NUMBER: _ClassVar[int]
     WINNER_FIELD_NUMBER: _ClassVar[int]
     TO_MOVE_FIELD_NUMBER: _ClassVar[int]
@@ -274,6 +278,8 @@ class TienlenGameState(_message.Message):
     TABLE_SEAT_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     MUST_CONTAIN_FIELD_NUMBER: _ClassVar[int]
+    CARD_COUNTS_FIELD_NUMBER: _ClassVar[int]
+    VIEWER_FIELD_NUMBER: _ClassVar[int]
     over: bool
     winner: int
     to_move: int
@@ -290,7 +296,9 @@ class TienlenGameState(_message.Message):
     table_seat: int
     round: int
     must_contain: str
-    def __init__(self, over: _Optional[bool] = ..., winner: _Optional[int] = ..., to_move: _Optional[int] = ..., offers: _Optional[_Iterable[_Union[TienlenOffer, _Mapping]]] = ..., table: _Optional[_Union[TienlenPlay, _Mapping]] = ..., leader: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., played_any: _Optional[_Iterable[bool]] = ..., tricks: _Optional[_Iterable[_Union[TienlenTrick, _Mapping]]] = ..., transfers: _Optional[_Iterable[_Union[_common_pb2.Transfer, _Mapping]]] = ..., first_lead: _Optional[_Union[TienlenFirstLead, _Mapping]] = ..., instant: _Optional[_Union[TienlenInstantWinKind, str]] = ..., table_seat: _Optional[int] = ..., round: _Optional[int] = ..., must_contain: _Optional[str] = ...) -> None: ...
+    card_counts: _containers.RepeatedScalarFieldContainer[int]
+    viewer: int
+    def __init__(self, over: _Optional[bool] = ..., winner: _Optional[int] = ..., to_move: _Optional[int] = ..., offers: _Optional[_Iterable[_Union[TienlenOffer, _Mapping]]] = ..., table: _Optional[_Union[TienlenPlay, _Mapping]] = ..., leader: _Optional[int] = ..., passed: _Optional[_Iterable[int]] = ..., hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., played_any: _Optional[_Iterable[bool]] = ..., tricks: _Optional[_Iterable[_Union[TienlenTrick, _Mapping]]] = ..., transfers: _Optional[_Iterable[_Union[_common_pb2.Transfer, _Mapping]]] = ..., first_lead: _Optional[_Union[TienlenFirstLead, _Mapping]] = ..., instant: _Optional[_Union[TienlenInstantWinKind, str]] = ..., table_seat: _Optional[int] = ..., round: _Optional[int] = ..., must_contain: _Optional[str] = ..., card_counts: _Optional[_Iterable[int]] = ..., viewer: _Optional[int] = ...) -> None: ...
 
 class TienlenEvaluateResult(_message.Message):
     __slots__ = ("error", "play", "hand", "legal_plays", "first_leader", "round_state", "game")

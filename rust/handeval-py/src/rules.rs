@@ -74,6 +74,7 @@ choice_options! {
     handeval_core::dachu::rules::UnitPer => |v| v.as_str();
     handeval_core::dachu::rules::FirstCaller => |v| v.as_str();
     handeval_core::dachu::rules::DeclareOncePer => |v| v.as_str();
+    handeval_core::dachu::rules::TimeoutDisplay => |v| v.as_str();
 }
 
 /// A game's native `Rules` class.

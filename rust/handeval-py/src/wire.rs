@@ -426,6 +426,7 @@ enum_options! {
     handeval_core::dachu::rules::UnitPer => DachuUnitPer;
     handeval_core::dachu::rules::FirstCaller => DachuSide;
     handeval_core::dachu::rules::DeclareOncePer => DachuDeclareOncePer;
+    handeval_core::dachu::rules::TimeoutDisplay => DachuTimeoutDisplay;
 }
 
 /// A rules error of the core's `validate()` at `<game>.rules.<option>`: the core's reason

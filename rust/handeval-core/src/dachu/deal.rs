@@ -135,7 +135,14 @@ impl Deal {
         &self.hands[seat][..self.dealt as usize]
     }
 
-    /// The last card dealt (turned up by 平宣): the 13th card of the seat dealt to last.
+    /// The last card dealt, once it has been dealt (平宣 turns it up); `None` before, so
+    /// no state shows a card before it is public.
+    pub fn dealt_last_card(&self) -> Option<Card> {
+        (usize::from(self.dealt) == 13).then(|| self.last_card())
+    }
+
+    /// The last card to be dealt (turned up by 平宣): the 13th card of the seat dealt to
+    /// last. Known to the deal from the start; states show [`dealt_last_card`](Self::dealt_last_card).
     pub fn last_card(&self) -> Card {
         self.hands[(self.first_seat + SEATS - 1) % SEATS][12]
     }

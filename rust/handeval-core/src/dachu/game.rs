@@ -8,7 +8,7 @@
 use super::calling::{Calling, Outcome, CHU};
 use super::deal::{Deal, SEATS};
 use super::play::{beats_play, classify, columns_of, legal_plays, rank_value, timeout_play, Chu, Constraints, LegalPlay, Play, THREE_OF_HEARTS};
-use super::rules::Rules;
+use super::rules::{Rules, TimeoutDisplay};
 use super::settle::{outcome, settle, Game as Record, Settlement, Verdict};
 use crate::cards::{format_cards, rank, Card};
 use crate::error::{Error, Reason, Result};
@@ -22,14 +22,16 @@ pub use crate::cards::MAX_RECORD_ACTIONS as MAX_PLAYS;
 pub enum PlayAction {
     Play { seat: usize, cards: Vec<Card> },
     Pass { seat: usize },
-    /// The player ran out of time: what [`timeout_play`] gives (a play or a pass).
-    Timeout { seat: usize },
+    /// The player ran out of time: what [`timeout_play`] gives (a play or a pass) on the
+    /// hand as the client showed it, `columns` left to right (each column's cards top
+    /// first); `None`: as the rule option `timeout_display` lays the hand out.
+    Timeout { seat: usize, columns: Option<Vec<Vec<Card>>> },
 }
 
 impl PlayAction {
     pub fn seat(&self) -> usize {
         match self {
-            PlayAction::Play { seat, .. } | PlayAction::Pass { seat } | PlayAction::Timeout { seat } => *seat,
+            PlayAction::Play { seat, .. } | PlayAction::Pass { seat } | PlayAction::Timeout { seat, .. } => *seat,
         }
     }
     pub fn name(&self) -> &'static str {
@@ -93,6 +95,9 @@ pub struct Game {
     pub history: Vec<PlayAction>,
     /// The tricks so far, the last one open unless the table was just cleared.
     pub tricks: Vec<Trick>,
+    /// Each timeout as the record gave it, with its index into [`history`](Self::history)
+    /// (whose entry holds the play or pass it became).
+    pub timeouts: Vec<(usize, PlayAction)>,
     /// A whole side surrendered: nobody plays.
     pub surrender: bool,
     rules: Rules,
@@ -141,6 +146,7 @@ impl Game {
             places: Vec::new(),
             history: Vec::new(),
             tricks: Vec::new(),
+            timeouts: Vec::new(),
             surrender,
             rules: deal.rules().clone(),
         };
@@ -256,13 +262,19 @@ impl Game {
             return Err(not_your_turn(format!("it is seat {turn}'s turn, not seat {seat}'s")));
         }
         let resolved = match action {
-            PlayAction::Timeout { .. } => {
+            PlayAction::Timeout { columns, .. } => {
                 let table = self.table.as_ref().map(|t| t.1.as_slice());
-                // The service does not see the client's display: the hand is read as shown
-                // sorted weakest to strongest, one column per rank (RULES 3.7: rightmost).
-                let mut shown = self.held[seat].clone();
-                shown.sort_by_key(|&c| (if self.chu.is_chu(c) { 14 } else { rank_value(c.rank()) }, c.suit()));
-                match timeout_play(&columns_of(&shown), table, self.chu, &self.constraints(seat), &self.rules)? {
+                let columns = match columns {
+                    Some(cols) => {
+                        self.check_columns(seat, cols)?;
+                        cols.clone()
+                    }
+                    None => columns_of(&self.display(seat)),
+                };
+                match timeout_play(&columns, table, self.chu, &self.constraints(seat), &self.rules).map_err(|e| match e.field.as_deref() {
+                    Some(f) if f.starts_with("hand[") => Error { field: Some(format!("columns{}", &f[4..])), ..e },
+                    _ => e,
+                })? {
                     Some(cards) => PlayAction::Play { seat, cards },
                     None => PlayAction::Pass { seat },
                 }
@@ -295,9 +307,54 @@ impl Game {
             Some(t) if !t.over => t.last_action = k,
             _ => self.tricks.push(Trick { leader, first_action: k, last_action: k, over: false, won_by: None }),
         }
+        if matches!(action, PlayAction::Timeout { .. }) {
+            self.timeouts.push((k, action.clone()));
+        }
         self.history.push(resolved);
         self.advance(seat);
         Ok(())
+    }
+
+    /// `seat`'s cards left as the rule option `timeout_display` shows them: one column
+    /// per rank (the 儲 as the strongest), ordered by strength, each column by suit.
+    pub fn display(&self, seat: usize) -> Vec<Card> {
+        let strength = |c: Card| if self.chu.is_chu(c) { 14 } else { rank_value(c.rank()) };
+        let mut shown = self.held[seat].clone();
+        match self.rules.timeout_display {
+            TimeoutDisplay::WeakestLeft => shown.sort_by_key(|&c| (strength(c), c.suit())),
+            TimeoutDisplay::StrongestLeft => shown.sort_by_key(|&c| (std::cmp::Reverse(strength(c)), c.suit())),
+        }
+        shown
+    }
+
+    /// The columns a timeout carries must be exactly `seat`'s cards left.
+    fn check_columns(&self, seat: usize, columns: &[Vec<Card>]) -> Result<()> {
+        if let Some(i) = columns.iter().position(|c| c.is_empty()) {
+            return Err(Error::field(format!("columns[{i}]"), "a column holds at least one card").because(Reason::WrongCount));
+        }
+        let mut shown: Vec<Card> = columns.iter().flatten().copied().collect();
+        shown.sort();
+        if let Some(w) = shown.windows(2).find(|w| w[0] == w[1]) {
+            return Err(Error::field("columns", format!("{} is shown twice", w[0])).because(Reason::DuplicateCard));
+        }
+        if let Some(c) = shown.iter().find(|c| !self.held[seat].contains(c)) {
+            return Err(Error::field("columns", format!("the columns are not the seat's hand: seat {seat} does not hold {c}")).because(Reason::CardNotInHand));
+        }
+        if shown.len() != self.held[seat].len() {
+            let why = format!("the columns hold {} cards, seat {seat} holds {}: {}", shown.len(), self.held[seat].len(), format_cards(&self.held[seat]));
+            return Err(Error::field("columns", why).because(Reason::WrongCount));
+        }
+        Ok(())
+    }
+
+    /// The actions as the record gave them: [`history`](Self::history) with each timeout
+    /// as sent (replaying them gives this state again).
+    pub fn record(&self) -> Vec<PlayAction> {
+        let mut out = self.history.clone();
+        for (k, a) in &self.timeouts {
+            out[*k] = a.clone();
+        }
+        out
     }
 
     /// Check a play by the seat to move.
@@ -417,6 +474,10 @@ impl Game {
 
     /// Settle from the record (RULES 3.7): places derived; `escaped` abandons the game.
     pub fn settle(&self, base: i64, escaped: &[usize], carried: Option<Vec<Option<i64>>>) -> Result<Settlement> {
+        // RULES 3.7: only a player still holding cards can run away.
+        if let Some(&s) = escaped.iter().find(|&&s| s < SEATS && self.playing[s] && self.held[s].is_empty()) {
+            return Err(Error::field("escaped", format!("seat {s} has gone out (no cards left) and cannot escape")).because(Reason::Inconsistent));
+        }
         let places = if !escaped.is_empty() || self.surrender {
             None
         } else {
@@ -522,11 +583,62 @@ mod tests {
         let g3 = g.apply(&play(1, "4h")).unwrap();
         assert_eq!(g3.tricks, vec![t(0, 0, 8, true, Some(1)), t(1, 9, 9, false, None)]);
         // The timeout of a lead plays a single.
-        let g2 = g.apply(&PlayAction::Timeout { seat: 1 }).unwrap();
+        let g2 = g.apply(&PlayAction::Timeout { seat: 1, columns: None }).unwrap();
         assert!(matches!(g2.history.last(), Some(PlayAction::Play { seat: 1, cards }) if cards.len() == 1));
         let mut r = MAX_PLAYS + 1;
         r -= 1;
         assert_eq!(Game::replay(&d, &c, &vec![PlayAction::Pass { seat: 0 }; r + 1]).unwrap_err().reason, Reason::TooLarge);
+    }
+
+    #[test]
+    fn a_timeout_throws_the_weakest_single_by_default() {
+        let d = dealt(hands(), Some(1), Rules::default());
+        let c = d.calling(None, None).unwrap().apply(1, Call::PingDa).unwrap();
+        let g = Game::new(&d, &c).unwrap().apply(&play(0, "3h")).unwrap();
+        let g = [1, 2, 3].iter().fold(g, |g, &s| g.apply(&PlayAction::Pass { seat: s }).unwrap());
+        // Seat 0 leads again holding 3s 4s … Ks 2s: the weakest single is 3s.
+        let timeout = PlayAction::Timeout { seat: 0, columns: None };
+        let last = |g: &Game| g.history.last().cloned();
+        assert_eq!(last(&g.apply(&timeout).unwrap()), Some(play(0, "3s")));
+        let weakest_left = Rules { timeout_display: TimeoutDisplay::WeakestLeft, ..Rules::default() };
+        let d2 = dealt(hands(), Some(1), weakest_left);
+        let c2 = d2.calling(None, None).unwrap().apply(1, Call::PingDa).unwrap();
+        let g2 = Game::new(&d2, &c2).unwrap().apply(&play(0, "3h")).unwrap();
+        let g2 = [1, 2, 3].iter().fold(g2, |g, &s| g.apply(&PlayAction::Pass { seat: s }).unwrap());
+        assert_eq!(last(&g2.apply(&timeout).unwrap()), Some(play(0, "2s")));
+        // The client's columns decide when given; they must be the seat's cards left.
+        let cols = |t: &str| t.split('|').map(cards).collect::<Vec<_>>();
+        let given = PlayAction::Timeout { seat: 0, columns: Some(cols("2s|Ks|Qs|Js|Ts|9s|8s|7s|6s|5s|4s|3s") ) };
+        let moved = g.apply(&given).unwrap();
+        assert_eq!(last(&moved), Some(play(0, "3s")));
+        assert_eq!(moved.timeouts, vec![(4, given.clone())]);
+        assert_eq!(moved.record()[4], given);
+        let short = PlayAction::Timeout { seat: 0, columns: Some(cols("2s|Ks")) };
+        assert_eq!(g.apply(&short).unwrap_err().reason, Reason::WrongCount);
+        let foreign = PlayAction::Timeout { seat: 0, columns: Some(cols("2s|Ks|Qs|Js|Ts|9s|8s|7s|6s|5s|4s|3d")) };
+        assert_eq!(g.apply(&foreign).unwrap_err().reason, Reason::CardNotInHand);
+        let twice = PlayAction::Timeout { seat: 0, columns: Some(cols("2s|Ks|Qs|Js|Ts|9s|8s|7s|6s|5s|4s|4s")) };
+        assert_eq!(g.apply(&twice).unwrap_err().reason, Reason::DuplicateCard);
+    }
+
+    #[test]
+    fn a_seat_gone_out_cannot_escape() {
+        let d = dealt(hands(), Some(1), Rules::default());
+        let c = d.calling(None, None).unwrap().apply(1, Call::PingDa).unwrap();
+        let mut g = Game::new(&d, &c).unwrap();
+        // Each seat to move plays its strongest legal play until someone is out.
+        while g.places.is_empty() {
+            let t = g.turn.unwrap();
+            let p = g.legal_plays().last().map(|p| p.cards.clone());
+            g = match p {
+                Some(cards) => g.apply(&PlayAction::Play { seat: t, cards }).unwrap(),
+                None => g.apply(&PlayAction::Pass { seat: t }).unwrap(),
+            };
+        }
+        let out = g.places[0];
+        assert_eq!(g.settle(1, &[out], None).unwrap_err().reason, Reason::Inconsistent);
+        let holding = (0..4).find(|&s| !g.held(s).is_empty()).unwrap();
+        assert!(g.settle(1, &[holding], None).is_ok());
     }
 
     #[test]
@@ -596,7 +708,7 @@ mod tests {
                 let action = if g.may_pass() && (plays.is_empty() || pick % 2 == 0) {
                     PlayAction::Pass { seat: t }
                 } else if pick % 7 == 0 {
-                    PlayAction::Timeout { seat: t }
+                    PlayAction::Timeout { seat: t, columns: None }
                 } else {
                     PlayAction::Play { seat: t, cards: plays[pick % plays.len()].cards.clone() }
                 };
@@ -615,7 +727,8 @@ mod tests {
                 if let Some(early) = first_decided { prop_assert_eq!(early, fin); }
                 prop_assert_eq!(s.verdict, Some(fin.0), "fin {:?} early {:?} places {:?} chu {:?} playing {:?} jiao {:?} bbd {:?}", fin, first_decided, g.places, g.chu_side, g.playing, g.surrendered, g.bei_bao_da);
                 prop_assert_eq!(s.wipe_out, fin.1);
-                let again = Game::replay(&d, &c, &g.history).unwrap();
+                // The record as sent (timeouts as timeouts) replays to this very state.
+                let again = Game::replay(&d, &c, &g.record()).unwrap();
                 prop_assert_eq!(&again, &g);
             }
         }

@@ -90,6 +90,36 @@ impl DeclareOncePer {
     }
 }
 
+/// How the service reads the hand of a player who ran out of time inside a game record
+/// when the TIMEOUT action carries no columns (RULES 3.7): the seed plays "the first card
+/// of the rightmost column", so the order of the columns decides which card goes.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TimeoutDisplay {
+    /// **[decision]** strongest rank on the left, one column per rank (default): the
+    /// rightmost column is the weakest rank, so a timed-out player throws their weakest
+    /// single (the 儲 count as the strongest rank).
+    StrongestLeft,
+    /// Weakest rank on the left: the rightmost column is the strongest rank (a 2, or a
+    /// 儲A), so a timed-out player throws their strongest single.
+    WeakestLeft,
+}
+
+impl TimeoutDisplay {
+    pub fn parse(text: &str) -> Result<Self> {
+        match text {
+            "strongest_left" => Ok(Self::StrongestLeft),
+            "weakest_left" => Ok(Self::WeakestLeft),
+            _ => Err(Error::field("timeout_display", format!("{text:?} is not one of \"strongest_left\", \"weakest_left\""))),
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::StrongestLeft => "strongest_left",
+            Self::WeakestLeft => "weakest_left",
+        }
+    }
+}
+
 /// The options of 打儲's [`Rules`], each with its description, type and default (see
 /// [`crate::declare_rules`]): the one list the struct below and the binding's
 /// `handeval.dachu.Rules` are declared from.
@@ -130,6 +160,11 @@ macro_rules! dachu_rule_options {
             /// the trick ends, as in 越式13张; False: a player who passed may play again
             /// when the turn comes back in the same trick. (§3.4a, house rule)
             pass_is_final: bool = false;
+            /// How a game record's timeout (出牌超時) without the client's columns reads the
+            /// hand: "strongest_left" (the rightmost column is the weakest rank, so the
+            /// weakest single goes) or "weakest_left" (the strongest single goes). A
+            /// timeout that carries the client's columns uses them. (§3.7, house rule)
+            timeout_display: $crate::dachu::rules::TimeoutDisplay = $crate::dachu::rules::TimeoutDisplay::StrongestLeft;
         }
     };
 }

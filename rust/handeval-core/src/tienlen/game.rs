@@ -63,6 +63,9 @@ pub struct Trick {
     pub over: bool,
     /// When over: the seat whose play ended it, who leads the next round.
     pub won_by: Option<usize>,
+    /// Its chop chain's payment (payer, payee, value in bases), set when the round closes
+    /// (a later chop in the round redirects it until then).
+    pub chop: Option<(usize, usize, i64)>,
 }
 
 /// A record of more than 4 hands is refused before any hand is read.
@@ -246,7 +249,7 @@ impl Game {
         // The round this action belongs to (a new one when the last ended).
         let k = self.history.len();
         if self.tricks.last().is_none_or(|t| t.round != round_no) {
-            self.tricks.push(Trick { round: round_no, leader, first_action: k, last_action: k, over: false, won_by: None });
+            self.tricks.push(Trick { round: round_no, leader, first_action: k, last_action: k, over: false, won_by: None, chop: None });
         }
         if let Some(t) = self.tricks.last_mut() {
             t.last_action = k;
@@ -280,6 +283,9 @@ impl Game {
     fn close_round(&mut self) {
         if let Some((_, value, from, to)) = chop_chain(&self.current.plays) {
             self.chops.push((from, to, value));
+            if let Some(t) = self.tricks.last_mut() {
+                t.chop = Some((from, to, value));
+            }
         }
     }
 
@@ -402,9 +408,9 @@ mod tests {
         assert_eq!((g.round_no, g.turn()), (1, Some(3)));
         assert_eq!(g.chops, vec![(0, 3, 3)]);
         // One trick so far, over: actions 0..=8, won by the chopper, who leads next.
-        assert_eq!(g.tricks, vec![Trick { round: 0, leader: 0, first_action: 0, last_action: 8, over: true, won_by: Some(3) }]);
+        assert_eq!(g.tricks, vec![Trick { round: 0, leader: 0, first_action: 0, last_action: 8, over: true, won_by: Some(3), chop: Some((0, 3, 3)) }]);
         let g = g.apply(3, &act("3c")).unwrap();
-        assert_eq!(g.tricks[1], Trick { round: 1, leader: 3, first_action: 9, last_action: 9, over: false, won_by: None });
+        assert_eq!(g.tricks[1], Trick { round: 1, leader: 3, first_action: 9, last_action: 9, over: false, won_by: None, chop: None });
         assert_eq!(g.chop_transfers(10).unwrap(), vec![Transfer { from: 0, to: 3, amount: 30 }]);
     }
 

@@ -172,10 +172,13 @@ native_class! {
         fn held<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyList>>> {
             card_lists(py, (0..4).map(|s| self.inner.held(s)))
         }
-        /// The last card dealt (平宣 turns it up).
+        /// The last card dealt (平宣 turns it up), once every card is dealt; "" before.
         #[getter]
         fn last_card<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
-            card_str(py, self.inner.last_card())
+            match self.inner.dealt_last_card() {
+                Some(c) => card_str(py, c),
+                None => PyString::new(py, ""),
+            }
         }
         /// The seat holding 3♥.
         #[getter]

@@ -16,7 +16,8 @@ use handeval_core::dachu::{self as dc, PlayAction};
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyTuple};
 
-/// One action of the play: `("play", seat, cards)`, `("pass", seat)`, `("timeout", seat)`.
+/// One action of the play: `("play", seat, cards)`, `("pass", seat)`, `("timeout", seat)`
+/// or `("timeout", seat, columns)` (the hand as the client shows it, columns left to right).
 fn play_action(action: &Bound<'_, PyAny>) -> PyResult<PlayAction> {
     let (name, rest) = action_parts(action)?;
     match name.as_str() {
@@ -26,10 +27,22 @@ fn play_action(action: &Bound<'_, PyAny>) -> PyResult<PlayAction> {
             let cards = set_from(&rest[1], "action.cards")?;
             Ok(PlayAction::Play { seat, cards })
         }
-        "pass" | "timeout" => {
+        "pass" => {
             arity(&name, &rest, 1, 1)?;
+            Ok(PlayAction::Pass { seat: seat_from(&rest[0], "action.seat")? })
+        }
+        "timeout" => {
+            arity(&name, &rest, 1, 2)?;
             let seat = seat_from(&rest[0], "action.seat")?;
-            Ok(if name == "pass" { PlayAction::Pass { seat } } else { PlayAction::Timeout { seat } })
+            let columns = match rest.get(1) {
+                None => None,
+                Some(cols) => {
+                    crate::conv::check_list(cols, "action.columns")?;
+                    let cols: Vec<Bound<'_, PyAny>> = cols.try_iter()?.collect::<PyResult<_>>()?;
+                    Some(cols.iter().enumerate().map(|(i, c)| set_from(c, &format!("action.columns[{i}]"))).collect::<PyResult<Vec<_>>>()?)
+                }
+            };
+            Ok(PlayAction::Timeout { seat, columns })
         }
         other => Err(bad("action.name", format!("unknown play action {other:?} (play, pass, timeout)"))),
     }
@@ -38,7 +51,11 @@ fn play_action(action: &Bound<'_, PyAny>) -> PyResult<PlayAction> {
 fn play_action_py<'py>(py: Python<'py>, a: &PlayAction) -> PyResult<Bound<'py, PyTuple>> {
     Ok(match a {
         PlayAction::Play { seat, cards } => (a.name(), *seat, card_list(py, cards)?).into_pyobject(py)?,
-        PlayAction::Pass { seat } | PlayAction::Timeout { seat } => (a.name(), *seat).into_pyobject(py)?,
+        PlayAction::Pass { seat } | PlayAction::Timeout { seat, columns: None } => (a.name(), *seat).into_pyobject(py)?,
+        PlayAction::Timeout { seat, columns: Some(cols) } => {
+            let cols = cols.iter().map(|c| card_list(py, c)).collect::<PyResult<Vec<_>>>()?;
+            (a.name(), *seat, cols).into_pyobject(py)?
+        }
     })
 }
 
@@ -159,6 +176,11 @@ native_class! {
         fn history<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
             self.inner.history.iter().map(|a| play_action_py(py, a)).collect()
         }
+        /// ``[(index, became)]``: each timeout of the record (RULES 3.7), in order:
+        /// ``history[index]``, the play or pass it became (``became``).
+        fn timeouts<'py>(&self, py: Python<'py>) -> PyResult<Vec<(usize, Bound<'py, PyTuple>)>> {
+            self.inner.timeouts.iter().map(|(k, _)| Ok((*k, play_action_py(py, &self.inner.history[*k])?))).collect()
+        }
         /// ``[(leader, first_action, last_action, over, won_by)]``: each trick so far, the
         /// current one last; it holds ``history[first_action:last_action + 1]``; ``leader``
         /// led it (the first trick after an automatic 3♥ lead: that 3♥'s holder). ``over``:
@@ -188,6 +210,16 @@ native_class! {
             crate::game_common::check(py, self.apply(action))
         }
 
+        /// The state as seat ``seat`` sees it, as a dict (docs/grpc.md "Seat views"): the
+        /// fields of ``to_dict()`` with the others' ``hands`` and ``held`` None, the choices
+        /// of the seat to move (``legal_plays``, ``legal_actions``, ``may_pass``) only on the
+        /// viewer's turn, plus ``counts`` (cards left per seat) and ``viewer``.
+        fn view<'py>(slf: &Bound<'py, Self>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+            let me = slf.get();
+            let counts = (0..4).map(|s| me.inner.held(s).len()).collect();
+            crate::game_common::seat_view(Self::to_dict(slf)?, seat, me.inner.turn, counts, &["hands", "held"], &["legal_plays", "legal_actions", "may_pass"])
+        }
+
         /// Settle from the record (RULES 3.7, then the cap): the places are derived (once
         /// decided, the players still holding cards follow in turn order); ``escaped``
         /// abandons the game.
@@ -205,7 +237,8 @@ native_class! {
             let (hands, first_seat, rules, deal_actions) = deal_record(py, &self.deal)?;
             let o = &self.calling.origin;
             let calls = calls_py(&self.calling.history);
-            let args = (hands, first_seat, rules, deal_actions, o.start_seat, o.first_side.map(side_name), calls, self.history(py)?);
+            let plays = self.inner.record().iter().map(|a| play_action_py(py, a)).collect::<PyResult<Vec<_>>>()?;
+            let args = (hands, first_seat, rules, deal_actions, o.start_seat, o.first_side.map(side_name), calls, plays);
             replay_reduce(py, "dc_game_replay", args)
         }
     }

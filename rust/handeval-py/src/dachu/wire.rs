@@ -78,6 +78,7 @@ proto_enums! {
     DachuSide = "DACHU_SIDE_";
     DachuUnitPer = "DACHU_UNIT_PER_";
     DachuDeclareOncePer = "DACHU_DECLARE_ONCE_PER_";
+    DachuTimeoutDisplay = "DACHU_TIMEOUT_DISPLAY_";
     DachuPlayKind = "DACHU_PLAY_KIND_";
     DachuDealActionKind = "DACHU_DEAL_ACTION_KIND_";
     DachuChuSource = "DACHU_CHU_SOURCE_";
@@ -294,6 +295,9 @@ fn play_action(a: &pb::PlayAction, field: &str) -> Result<PlayAction, ItemFail> 
     const PASS: i32 = pb::ActionKind::Pass as i32;
     const TIMEOUT: i32 = pb::ActionKind::Timeout as i32;
     let at = action_at(field);
+    if a.kind != TIMEOUT && !a.columns.is_empty() {
+        return Err(fail(format!("{field}.columns"), "only a TIMEOUT carries columns", Reason::Invalid));
+    }
     match a.kind {
         PLAY => {
             let seat = seat(a.seat, "seat").map_err(&at)?;
@@ -304,7 +308,16 @@ fn play_action(a: &pb::PlayAction, field: &str) -> Result<PlayAction, ItemFail> 
                 return Err(fail(format!("{field}.cards"), "a pass or a timeout holds no cards", Reason::Inconsistent));
             }
             let seat = seat(a.seat, "seat").map_err(&at)?;
-            Ok(if a.kind == PASS { PlayAction::Pass { seat } } else { PlayAction::Timeout { seat } })
+            if a.kind == PASS {
+                return Ok(PlayAction::Pass { seat });
+            }
+            let columns = if a.columns.is_empty() {
+                None
+            } else {
+                let cols = a.columns.iter().enumerate().map(|(i, c)| cards_at(&c.cards, &format!("columns[{i}]"))).collect::<Result<Vec<_>, _>>();
+                Some(cols.map_err(&at)?)
+            };
+            Ok(PlayAction::Timeout { seat, columns })
         }
         _ => Err(fail(format!("{field}.kind"), "set ACTION_KIND_PLAY, ACTION_KIND_PASS or ACTION_KIND_TIMEOUT", Reason::Invalid)),
     }
@@ -455,7 +468,11 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules) -> Result<pb::dachu
         }
         Some(Item::Deal(q)) => Out::Deal(state::deal_msg(&deal_query(q, rules, "deal")?)),
         Some(Item::Calling(q)) => Out::Calling(state::calling_msg(&calling_query(q, rules, "calling")?)),
-        Some(Item::Game(r)) => Out::Game(state::game_msg(&replay(r, rules, "game")?)),
+        Some(Item::Game(r)) => {
+            let replayed = replay(r, rules, "game")?;
+            let viewer = r.viewer.map(|v| seat(v, "viewer").map_err(|e| e.because(Reason::OutOfRange))).transpose().map_err(under("game"))?;
+            Out::Game(state::game_msg(&replayed, viewer))
+        }
         None => return Err(fail("", "set one of play, legal_plays, timeout_play, deal, calling, game", Reason::Invalid)),
     })
 }

@@ -756,6 +756,22 @@ native_class! {
             crate::game_common::check(py, self.apply(action))
         }
 
+        /// The state as seat ``seat`` sees it, as a dict (docs/grpc.md "Seat views"): the
+        /// fields of ``to_dict()`` with the others' ``hands`` and ``held`` None, the
+        /// choices of the seat to move (``legal_plays``, ``may_pass``, ``must_contain``)
+        /// only on the viewer's turn, its own ``chop_offers`` only, plus ``counts`` (cards
+        /// left per seat) and ``viewer``.
+        fn view<'py>(slf: &Bound<'py, Self>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+            let me = slf.get();
+            let counts = (0..me.inner.players).map(|s| me.inner.held(s).len()).collect();
+            let d = crate::game_common::seat_view(Self::to_dict(slf)?, seat, me.inner.turn(), counts, &["hands", "held"], &["legal_plays", "may_pass", "must_contain"])?;
+            let v: usize = d.get_item("viewer")?.expect("set").extract()?;
+            let offers = d.get_item("chop_offers")?.expect("a field").cast_into::<PyList>()?;
+            let mine: Vec<Bound<'_, PyAny>> = offers.iter().filter(|o| o.get_item(0).and_then(|s| s.extract::<usize>()).is_ok_and(|s| s == v)).collect();
+            d.set_item("chop_offers", pyo3::types::PyList::new(slf.py(), mine)?)?;
+            Ok(d)
+        }
+
         /// Settle the finished game from its record (RULES 2.6, the cap, the rake): cards
         /// left, plays, 2s, specials and chops are derived, an instant win settled as one.
         #[pyo3(signature = (base=None, carried=None))]

@@ -79,6 +79,9 @@ impl From<&tl::Settlement> for pb::TienlenSettlement {
 /// or a kind 越式13张 has not, is refused naming `field`.
 fn raw_action<'a>(a: &'a pb::PlayAction, field: &str) -> Result<(i32, Option<&'a [String]>), Error> {
     let tokens = a.cards.as_ref().map_or(&[][..], |c| &c.cards[..]);
+    if !a.columns.is_empty() {
+        return Err(Error::field(format!("{field}.columns"), "columns belong to a 打儲 timeout (越式13张 has no timeout action)"));
+    }
     if a.kind == pb::ActionKind::Play as i32 {
         return Ok((a.seat, Some(tokens)));
     }
@@ -210,27 +213,61 @@ fn replay(record: &pb::TienlenGameRecord, rules: &tl::Rules, field: &str) -> Res
     Ok(g)
 }
 
+/// A legal play as the action that makes it, ready to append to the record.
+fn play_action_msg(s: usize, p: &tl::Play) -> pb::PlayAction {
+    pb::PlayAction { seat: seat(s), kind: pb::ActionKind::Play as i32, cards: Some(cards_msg(&p.cards)), columns: Vec::new() }
+}
+
+fn offer_msg(s: usize, may_pass: bool, plays: &[tl::Play]) -> pb::TienlenOffer {
+    let mut actions: Vec<pb::PlayAction> = plays.iter().map(|p| play_action_msg(s, p)).collect();
+    if may_pass {
+        actions.push(pb::PlayAction { seat: seat(s), kind: pb::ActionKind::Pass as i32, cards: None, columns: Vec::new() });
+    }
+    pb::TienlenOffer { seat: seat(s), may_pass, plays: plays.iter().map(play_msg).collect(), actions }
+}
+
 fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules) -> Result<pb::TienlenGameState, Error> {
     let g = replay(record, rules, "game")?;
+    let viewer = match record.viewer {
+        None => None,
+        Some(v) if (0..g.players as i32).contains(&v) => Some(v as usize),
+        Some(v) => {
+            return Err(Error::field("game.viewer", format!("seat {v} is not in the game (seats 0..{})", g.players - 1)).because(Reason::OutOfRange));
+        }
+    };
+    // What `s`'s cards are to the viewer: everything without a viewer, else its own only.
+    let sees = |s: usize| viewer.is_none_or(|v| v == s);
     let base = record.base.unwrap_or(1);
-    let plays = |ps: Vec<tl::Play>| ps.iter().map(play_msg).collect::<Vec<_>>();
     let mut offers = Vec::new();
     if let Some(t) = g.turn() {
-        offers.push(pb::TienlenOffer { seat: seat(t), may_pass: g.may_pass(), plays: plays(g.legal_plays()) });
+        offers.push(offer_msg(t, g.may_pass(), &g.legal_plays()));
     }
     for (s, ps) in g.chop_offers() {
-        offers.push(pb::TienlenOffer { seat: seat(s), may_pass: false, plays: plays(ps) });
+        offers.push(offer_msg(s, false, &ps));
     }
-    let transfers = g
-        .chops
+    offers.retain(|o| sees(o.seat as usize));
+    let amount = |value: i64| handeval_core::money::mul(value, base, "chop payment").map_err(|e| Error::field("game.base", e.message).because(Reason::OutOfRange));
+    let transfer = |&(from, to, value): &(usize, usize, i64)| Ok(pb::Transfer { from_seat: seat(from), to_seat: seat(to), amount: amount(value)? });
+    let transfers = g.chops.iter().map(transfer).collect::<Result<Vec<_>, Error>>()?;
+    let tricks = g
+        .tricks
         .iter()
-        .map(|&(from, to, value)| {
-            let amount = handeval_core::money::mul(value, base, "chop payment").map_err(|e| Error::field("game.base", e.message).because(Reason::OutOfRange))?;
-            Ok(pb::Transfer { from_seat: seat(from), to_seat: seat(to), amount })
+        .map(|t| {
+            Ok(pb::TienlenTrick {
+                leader: seat(t.leader),
+                first_action: t.first_action as i32,
+                last_action: t.last_action as i32,
+                over: t.over,
+                won_by: t.won_by.map(seat),
+                transfers: t.chop.iter().map(transfer).collect::<Result<Vec<_>, Error>>()?,
+            })
         })
         .collect::<Result<Vec<_>, Error>>()?;
     let (lead_seat, lead_card) = tl::first_leader(g.hands())?;
+    // The lowest card is public once played, or to its holder.
+    let lead_card_seen = sees(lead_seat) || !g.held(lead_seat).contains(&lead_card);
     let leader = g.instant.is_none().then_some(g.current.leader);
+    let must_contain = g.must_contain().filter(|_| lead_card_seen);
     Ok(pb::TienlenGameState {
         over: g.is_over(),
         winner: g.winner.map(seat),
@@ -239,26 +276,21 @@ fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules) -> Result<pb::T
         table: g.table().map(|(_, p)| play_msg(p)),
         leader: leader.map_or(0, seat),
         passed: g.passed().into_iter().map(seat).collect(),
-        hands: (0..g.players).map(|s| cards_msg(&g.held(s))).collect(),
+        hands: (0..g.players).map(|s| if sees(s) { cards_msg(&g.held(s)) } else { pb::Cards::default() }).collect(),
         played_any: (0..g.players).map(|s| g.played_any(s)).collect(),
-        tricks: g
-            .tricks
-            .iter()
-            .map(|t| pb::TienlenTrick {
-                leader: seat(t.leader),
-                first_action: t.first_action as i32,
-                last_action: t.last_action as i32,
-                over: t.over,
-                won_by: t.won_by.map(seat),
-                transfers: Vec::new(),
-            })
-            .collect(),
+        tricks,
         transfers,
-        first_lead: Some(pb::TienlenFirstLead { seat: seat(lead_seat), card: lead_card.to_string(), must_contain: rules.first_lead_must_contain_lowest }),
+        first_lead: Some(pb::TienlenFirstLead {
+            seat: seat(lead_seat),
+            card: if lead_card_seen { lead_card.to_string() } else { String::new() },
+            must_contain: rules.first_lead_must_contain_lowest,
+        }),
         instant: instant_value(g.instant),
         table_seat: g.table().map(|t| seat(t.0)),
         round: g.round_no as i32,
-        must_contain: g.must_contain().map_or(String::new(), |c| c.to_string()),
+        must_contain: must_contain.map_or(String::new(), |c| c.to_string()),
+        card_counts: (0..g.players).map(|s| g.held(s).len() as i32).collect(),
+        viewer: viewer.map(seat),
     })
 }
 

@@ -6,7 +6,7 @@ use crate::wire::{cards_msg, pb};
 use handeval_core::cards::Card;
 use handeval_core::dachu::calling::side_name;
 use handeval_core::dachu::deal::SEATS;
-use handeval_core::dachu::game::Game;
+use handeval_core::dachu::game::{Game, PlayAction};
 use handeval_core::dachu::{Calling, Chu, Deal, DealAction, Kind, Outcome, Settlement};
 use std::sync::OnceLock;
 
@@ -74,7 +74,7 @@ pub(super) fn deal_msg(d: &Deal) -> pb::DachuDealState {
         declared: d.declared(),
         legal_actions: d.legal_actions().iter().map(deal_action_msg).collect(),
         first_leader: int(d.first_leader()),
-        last_card: d.last_card().to_string(),
+        last_card: d.dealt_last_card().map_or(String::new(), |c| c.to_string()),
         held: (0..SEATS).map(|s| cards_msg(d.held(s))).collect(),
         meng_xuan: d.meng_xuan.iter().map(|c| cards_msg(c.as_slice())).collect(),
         meng_chuai: d.meng_chuai.iter().map(|c| cards_msg(c.as_ref().map_or(&[][..], |t| &t[..]))).collect(),
@@ -111,12 +111,29 @@ pub(super) fn calling_msg(c: &Calling) -> pb::DachuCallingState {
     }
 }
 
+fn play_action_msg(a: &PlayAction) -> pb::PlayAction {
+    let (kind, cards) = match a {
+        PlayAction::Play { cards, .. } => (pb::ActionKind::Play, Some(cards_msg(cards))),
+        PlayAction::Pass { .. } => (pb::ActionKind::Pass, None),
+        PlayAction::Timeout { .. } => (pb::ActionKind::Timeout, None),
+    };
+    pb::PlayAction { seat: int(a.seat()), kind: kind as i32, cards, columns: Vec::new() }
+}
+
 fn play_state(g: &Game) -> pb::DachuPlayState {
     let decided = g.decided();
+    let legal = g.legal_plays();
+    let mut actions: Vec<pb::PlayAction> = match g.turn {
+        Some(t) => legal.iter().map(|p| play_action_msg(&PlayAction::Play { seat: t, cards: p.cards.clone() })).collect(),
+        None => Vec::new(),
+    };
+    if let (Some(t), true) = (g.turn, g.may_pass()) {
+        actions.push(play_action_msg(&PlayAction::Pass { seat: t }));
+    }
     pb::DachuPlayState {
         to_move: g.turn.map(int),
         may_pass: g.may_pass(),
-        legal_plays: g.legal_plays().iter().map(|p| play_msg(p.play.kind, &p.cards)).collect(),
+        legal_plays: legal.iter().map(|p| play_msg(p.play.kind, &p.cards)).collect(),
         table: g.table.as_ref().map(|(_, cards, p)| play_msg(p.kind, cards)),
         leader: g.leader.map_or(0, int),
         passed: ints(&g.passed_seats()),
@@ -140,10 +157,59 @@ fn play_state(g: &Game) -> pb::DachuPlayState {
         table_seat: g.table.as_ref().map(|t| int(t.0)),
         auto_lead: g.auto_lead.map(int),
         shown_triples: g.shown.iter().map(|c| cards_msg(c.as_ref().map_or(&[][..], |t| &t[..]))).collect(),
+        actions,
+        timeouts: g.timeouts.iter().map(|(k, _)| pb::DachuTimeoutResult { action: int(*k), became: Some(play_action_msg(&g.history[*k])) }).collect(),
+        card_counts: (0..SEATS).map(|s| int(g.held(s).len())).collect(),
     }
 }
 
-pub(super) fn game_msg(r: &Replayed) -> pb::DachuGameState {
+/// The whole state of a record; with a `viewer`, only what that seat may see (its own
+/// cards and legal actions; see docs/grpc.md "Seat views").
+pub(super) fn game_msg(r: &Replayed, viewer: Option<usize>) -> pb::DachuGameState {
+    let mut m = full_game_msg(r);
+    if let Some(v) = viewer {
+        hide_from(&mut m, r, v);
+    }
+    m
+}
+
+/// Empties, in a state `m` of the record `r`, every card and choice seat `v` may not see.
+fn hide_from(m: &mut pb::DachuGameState, r: &Replayed, v: usize) {
+    m.viewer = Some(int(v));
+    let hide_cards = |cards: &mut Vec<pb::Cards>| {
+        for (s, c) in cards.iter_mut().enumerate() {
+            if s != v {
+                *c = pb::Cards::default();
+            }
+        }
+    };
+    if let Some(d) = m.deal.as_mut() {
+        hide_cards(&mut d.held);
+        // Declarations open to another seat would show its cards; DEAL and FINISH are
+        // everyone's.
+        d.legal_actions.retain(|a| a.seat == int(v) || matches!(pb::DachuDealActionKind::try_from(a.kind), Ok(pb::DachuDealActionKind::Deal | pb::DachuDealActionKind::Finish)));
+        // Who holds the 3h is public when the play begins.
+        let holds_3h = r.deal.held(v).contains(&handeval_core::dachu::play::THREE_OF_HEARTS);
+        if r.game.is_none() && !holds_3h {
+            d.first_leader = -1;
+        }
+    }
+    if let Some(c) = m.calling.as_mut() {
+        if c.turn != Some(int(v)) {
+            c.legal_actions.clear();
+        }
+    }
+    if let Some(p) = m.play.as_mut() {
+        hide_cards(&mut p.hands);
+        if p.to_move != Some(int(v)) {
+            p.legal_plays.clear();
+            p.actions.clear();
+            p.may_pass = false;
+        }
+    }
+}
+
+fn full_game_msg(r: &Replayed) -> pb::DachuGameState {
     use pb::DachuPhase as Phase;
     let d = &r.deal;
     let mut m = pb::DachuGameState {
@@ -153,6 +219,7 @@ pub(super) fn game_msg(r: &Replayed) -> pb::DachuGameState {
         play: None,
         chu: colour(d.chu),
         multiplier: d.multiplier,
+        viewer: None,
     };
     let Some(c) = &r.calling else { return m };
     m.calling = Some(calling_msg(c));

@@ -1,0 +1,423 @@
+"""Which calls and connections the server admits, so that no client can hold what the
+others need: every handler (Handeval, health, reflection) is wrapped here.
+
+* A call's handler starts when its HEADERS arrive (the wrapped handlers are registered
+  as streaming-request handlers: gRPC would start a unary handler only once the whole
+  request arrived, while the call already holds one of ``--max-concurrent-rpcs``), and
+  reads the request with a bound, ``--max-request-wait``: a client that sends its
+  headers and then its request slowly, or never, is answered DEADLINE_EXCEEDED and its
+  slot is free again.
+* One peer address holds at most ``--max-calls-per-peer`` calls at once; more are
+  refused with RESOURCE_EXHAUSTED before their request is read.
+* Request bytes that are no valid message of a health or reflection method are
+  INVALID_ARGUMENT naming the message type (gRPC's own deserialization answers UNKNOWN
+  and logs a traceback).
+* :class:`ConnectionJanitor` closes connections that have not sent one complete request
+  within ``--max-first-call-wait`` (floods of sockets that complete the HTTP/2 handshake
+  and open no call, or only calls they never finish), so that gRPC's idle time
+  (``--max-connection-idle``) can be minutes for the connections of real clients.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import ipaddress
+import logging
+import os
+import socket
+import time
+from typing import Any, Callable, Dict, Iterable, Optional, Set, Tuple
+
+import grpc
+
+log = logging.getLogger("handeval.server")
+
+_timeout = getattr(asyncio, "timeout", None)
+
+#: How often the janitor looks at the process's connections.
+JANITOR_PERIOD_S = 1.0
+
+Address = Tuple[str, int]  # (ip, port) of a peer, as ipaddress normalises the ip
+
+
+def peer_address(peer: str) -> Optional[Address]:
+    """``context.peer()`` ("ipv4:127.0.0.1:5000", "ipv6:[::1]:5000") as (ip, port);
+    None for other transports (unix sockets)."""
+    if peer.startswith("ipv4:"):
+        host, _, port = peer[5:].rpartition(":")
+    elif peer.startswith("ipv6:"):
+        host, _, port = peer[5:].rpartition(":")
+        host = host.strip("[]").split("%")[0]
+    else:
+        return None
+    try:
+        return _normal_ip(host), int(port)
+    except ValueError:
+        return None
+
+
+def _normal_ip(text: str) -> str:
+    ip = ipaddress.ip_address(text)
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return str(ip)
+
+
+class _Connection:
+    __slots__ = ("active", "served")
+
+    def __init__(self):
+        self.active = 0  # calls in progress on it
+        self.served = False  # one complete request has arrived on it
+
+
+class Admission:
+    """The per-peer call counts and the per-connection state the wrapped handlers keep
+    (all on the event loop: no lock)."""
+
+    def __init__(self, max_request_wait: float, max_calls_per_peer: int, track_connections: bool):
+        self.max_request_wait = max_request_wait or None  # 0: no bound
+        self.max_calls_per_peer = max_calls_per_peer
+        self.track_connections = track_connections
+        self.calls_by_ip: Dict[str, int] = {}
+        self.connections: Dict[Address, _Connection] = {}
+
+    # ---- the call's life
+
+    async def _enter(self, context) -> Tuple[Optional[str], Optional[_Connection]]:
+        address = peer_address(context.peer())
+        if address is None:
+            return None, None
+        ip = address[0]
+        n = self.calls_by_ip.get(ip, 0)
+        if self.max_calls_per_peer and n >= self.max_calls_per_peer:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
+                                f"this client address has {n} calls in progress, the server's limit "
+                                f"(--max-calls-per-peer {self.max_calls_per_peer}): wait for answers first")
+        self.calls_by_ip[ip] = n + 1
+        conn = None
+        if self.track_connections:
+            conn = self.connections.get(address)
+            if conn is None:
+                conn = self.connections[address] = _Connection()
+            conn.active += 1
+        return ip, conn
+
+    def _leave(self, ip: Optional[str], conn: Optional[_Connection]) -> None:
+        if ip is None:
+            return
+        n = self.calls_by_ip[ip] - 1
+        if n:
+            self.calls_by_ip[ip] = n
+        else:
+            del self.calls_by_ip[ip]
+        if conn is not None:
+            conn.active -= 1
+
+    async def read_one(self, context, what: str):
+        """The next message's bytes (grpc.aio.EOF at the end of the requests), within
+        ``--max-request-wait``."""
+        try:
+            if _timeout is None:  # Python 3.10
+                return await asyncio.wait_for(context.read(), self.max_request_wait)
+            async with _timeout(self.max_request_wait):  # no task per read, unlike wait_for
+                return await context.read()
+        except asyncio.TimeoutError:
+            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
+                                f"the {what} did not arrive within the server's --max-request-wait "
+                                f"({self.max_request_wait:g} s)")
+
+    async def read_request(self, context, what: str) -> bytes:
+        data = await self.read_one(context, what)
+        if data is grpc.aio.EOF:
+            await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the call sent no {what}")
+        return data
+
+    # ---- handler wrappers
+
+    def unary(self, behavior: Callable, what: str, deserializer: Optional[Callable] = None) -> Callable:
+        """A stream-request handler that reads the one request (deserialized with
+        ``deserializer``, bad bytes INVALID_ARGUMENT) and runs ``behavior(request,
+        context)``: a coroutine (unary answer, or a stream written with context.write) or
+        an async generator (a streamed answer)."""
+        decode = self._decoder(deserializer, what)
+
+        async def prologue(context):
+            ip, conn = await self._enter(context)
+            try:
+                request = decode(await self.read_request(context, what))
+                if conn is not None:
+                    conn.served = True
+                if request is _BAD:
+                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the request is no valid {what}")
+            except BaseException:
+                self._leave(ip, conn)
+                raise
+            return ip, conn, request
+
+        if inspect.isasyncgenfunction(behavior):
+            async def streamed(request_iterator, context):
+                ip, conn, request = await prologue(context)
+                try:
+                    async for out in behavior(request, context):
+                        yield out
+                finally:
+                    self._leave(ip, conn)
+
+            return streamed
+
+        async def handler(request_iterator, context):
+            ip, conn, request = await prologue(context)
+            try:
+                return await behavior(request, context)
+            finally:
+                self._leave(ip, conn)
+
+        return handler
+
+    def streaming(self, behavior: Callable, what: str, deserializer: Optional[Callable]) -> Callable:
+        """A stream-request handler running ``behavior(requests, context)`` on requests
+        read one by one, each within ``--max-request-wait`` and deserialized (bad bytes
+        INVALID_ARGUMENT)."""
+        decode = self._decoder(deserializer, what)
+        admission = self
+
+        async def requests(context, conn):
+            while True:
+                data = await admission.read_one(context, what)
+                if data is grpc.aio.EOF:
+                    return
+                request = decode(data)
+                if request is _BAD:
+                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"a request is no valid {what}")
+                if conn is not None:
+                    conn.served = True
+                yield request
+
+        if inspect.isasyncgenfunction(behavior):
+            async def streamed(request_iterator, context):
+                ip, conn = await self._enter(context)
+                try:
+                    async for out in behavior(requests(context, conn), context):
+                        yield out
+                finally:
+                    self._leave(ip, conn)
+
+            return streamed
+
+        async def handler(request_iterator, context):
+            ip, conn = await self._enter(context)
+            try:
+                return await behavior(requests(context, conn), context)
+            finally:
+                self._leave(ip, conn)
+
+        return handler
+
+    @staticmethod
+    def _decoder(deserializer: Optional[Callable], what: str) -> Callable[[bytes], Any]:
+        if deserializer is None:
+            return lambda data: data
+
+        def decode(data: bytes):
+            try:
+                return deserializer(data)
+            except Exception:  # protobuf's DecodeError and any other parse failure
+                return _BAD
+
+        return decode
+
+    def wrap(self, handler: grpc.RpcMethodHandler, what: str) -> grpc.RpcMethodHandler:
+        """``handler`` (any of the four kinds) as the equivalent stream-request handler of
+        this class; its answers keep their serializer."""
+        if handler.request_streaming:
+            behavior = handler.stream_stream if handler.response_streaming else handler.stream_unary
+            wrapped = self.streaming(behavior, what, handler.request_deserializer)
+        else:
+            behavior = handler.unary_stream if handler.response_streaming else handler.unary_unary
+            wrapped = self.unary(behavior, what, handler.request_deserializer)
+        make = grpc.stream_stream_rpc_method_handler if handler.response_streaming else grpc.stream_unary_rpc_method_handler
+        return make(wrapped, request_deserializer=None, response_serializer=handler.response_serializer)
+
+
+class _Bad:
+    """The decoding of bytes that are no valid message."""
+
+
+_BAD = _Bad()
+
+
+class HandlerCapture:
+    """Stands in for the server in a generated ``add_*Servicer_to_server``: keeps the
+    method handlers it registers, so they can be wrapped before the real registration."""
+
+    def __init__(self):
+        self.services: Dict[str, Dict[str, grpc.RpcMethodHandler]] = {}
+
+    def add_registered_method_handlers(self, service: str, handlers: Dict[str, grpc.RpcMethodHandler]) -> None:
+        self.services[service] = dict(handlers)
+
+    def add_generic_rpc_handlers(self, handlers) -> None:
+        pass  # the same handlers come through add_registered_method_handlers
+
+
+def add_wrapped(server, admission: Admission, services: Dict[str, Dict[str, grpc.RpcMethodHandler]],
+                messages: Dict[str, str]) -> None:
+    """Register ``services`` (name → method → handler) on ``server``, each handler wrapped
+    by ``admission``; ``messages[method]`` names its request message type."""
+    for name, handlers in services.items():
+        wrapped = {m: admission.wrap(h, messages.get(m, "request message")) for m, h in handlers.items()}
+        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, wrapped),))
+
+
+# ---- connections that never send a complete request
+
+
+def _proc_address(hex_addr: str) -> Address:
+    """An address of /proc/net/tcp{,6} ("0100007F:1F90") as (ip, port)."""
+    host, port = hex_addr.split(":")
+    raw = bytes.fromhex(host)
+    if len(raw) == 4:
+        ip = socket.inet_ntop(socket.AF_INET, raw[::-1])
+    else:  # four 32-bit words, each in host (little-endian) order
+        ip = socket.inet_ntop(socket.AF_INET6, b"".join(raw[i:i + 4][::-1] for i in range(0, 16, 4)))
+    return _normal_ip(ip), int(port, 16)
+
+
+def open_connections(ports: Set[int]) -> Dict[Address, Tuple[int, int]]:
+    """This process's established TCP connections whose local port is in ``ports``:
+    peer address → (descriptor, socket inode). Linux (/proc) only."""
+    by_inode: Dict[int, Address] = {}
+    for name in ("/proc/self/net/tcp", "/proc/self/net/tcp6"):
+        try:
+            with open(name) as f:
+                next(f, None)
+                for line in f:
+                    fields = line.split()
+                    if len(fields) < 10 or fields[3] != "01":  # ESTABLISHED
+                        continue
+                    if int(fields[1].rpartition(":")[2], 16) in ports:
+                        by_inode[int(fields[9])] = _proc_address(fields[2])
+        except OSError:
+            continue
+    out: Dict[Address, Tuple[int, int]] = {}
+    if not by_inode:
+        return out
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            target = os.readlink(f"/proc/self/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inode = int(target[8:-1])
+            address = by_inode.get(inode)
+            if address is not None:
+                out[address] = (int(fd), inode)
+    return out
+
+
+def close_connection(fd: int, inode: int) -> bool:
+    """Shut the connection on ``fd`` down (gRPC then sees its end and frees it), unless
+    the descriptor is no longer that socket."""
+    try:
+        dup = os.dup(fd)
+    except OSError:
+        return False
+    try:
+        if os.fstat(dup).st_ino != inode:
+            return False
+        with socket.socket(fileno=dup) as s:
+            dup = -1
+            s.shutdown(socket.SHUT_RDWR)
+        return True
+    except OSError:
+        return False
+    finally:
+        if dup >= 0:
+            os.close(dup)
+
+
+#: Allocations at least this large get their own memory map, returned to the system
+#: when freed. glibc's default threshold (128 KiB) rises up to 32 MiB with every such
+#: block freed, after which the megabyte-sized buffers of large requests come from the
+#: heap and fragment it: RSS then grows with every flood of large requests.
+MMAP_THRESHOLD = 256 * 1024
+
+
+def _glibc():
+    import ctypes
+    import ctypes.util
+
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        trim, mallopt = libc.malloc_trim, libc.mallopt
+    except (OSError, AttributeError):
+        return None, None
+    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
+    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
+    return trim, mallopt
+
+
+def bound_memory() -> Optional[Callable[[], None]]:
+    """On glibc: fixes the mmap threshold (:data:`MMAP_THRESHOLD`) and returns a function
+    that gives the heap's free memory back to the system (``malloc_trim``), for the
+    janitor's tick; None on another C library."""
+    trim, mallopt = _glibc()
+    if trim is None:
+        return None
+    M_MMAP_THRESHOLD = -3
+    mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
+    return lambda: trim(0) and None
+
+
+def janitor_supported() -> bool:
+    return os.path.exists("/proc/self/net/tcp") and os.path.isdir("/proc/self/fd")
+
+
+class ConnectionJanitor:
+    """Every :data:`JANITOR_PERIOD_S`, closes each connection to the server's ports that
+    has been open ``first_call_wait`` seconds without a call in progress and without one
+    complete request: gRPC has no timer for that (its idle timer counts every connection
+    alike), so this is what lets the idle time be long for real clients."""
+
+    def __init__(self, admission: Admission, ports: Iterable[int], first_call_wait: float,
+                 ticks: Iterable[Callable[[], None]] = ()):
+        self.admission = admission
+        self.ports = set(ports)
+        self.first_call_wait = first_call_wait
+        self.first_seen: Dict[Address, float] = {}
+        self.closed = 0
+        self.ticks = list(ticks)
+
+    def sweep(self, now: float, connections: Dict[Address, Tuple[int, int]]) -> int:
+        tracked = self.admission.connections
+        for address in [a for a in self.first_seen if a not in connections]:
+            del self.first_seen[address]
+        for address in [a for a, c in tracked.items() if a not in connections and not c.active]:
+            del tracked[address]
+        closed = 0
+        for address, (fd, inode) in connections.items():
+            seen = self.first_seen.setdefault(address, now)
+            conn = tracked.get(address)
+            if conn is not None and (conn.served or conn.active):
+                continue
+            if now - seen >= self.first_call_wait and close_connection(fd, inode):
+                closed += 1
+        self.closed += closed
+        return closed
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(JANITOR_PERIOD_S)
+            for tick in self.ticks:
+                tick()
+            if self.first_call_wait <= 0:
+                continue
+            try:
+                connections = await loop.run_in_executor(None, open_connections, self.ports)
+            except OSError as e:  # /proc unreadable: leave the connections to gRPC's idle time
+                log.warning('{"event": "janitor_stopped", "message": "%s"}', e)
+                return
+            self.sweep(time.monotonic(), connections)
