@@ -21,6 +21,7 @@ from handeval.server.admission import (Admission, ConnectionJanitor, HandlerCapt
                                        bound_memory, open_connections)
 from handeval.server.config import (EXIT_STARTUP, ServerConfig, StartupError, check_port_free, is_loopback,
                                     log_report, setup_logging)
+from handeval.server.scheduler import call_threads
 from handeval.server.service import HandevalService, add_to_server
 from handeval.v2 import handeval_pb2
 
@@ -183,7 +184,8 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     """Serve until SIGTERM/SIGINT (or, given ``parent_pid``, until that process is no longer
     the parent); False when compute threads were left running."""
     threads = config.threads or os.cpu_count() or 1
-    executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="handeval")
+    # A thread per pooled call (they compute in turns, --threads at once: scheduler.py).
+    executor = ThreadPoolExecutor(max_workers=call_threads(config), thread_name_prefix="handeval")
     # No interceptor unless a token is configured: a Python aio interceptor runs on every
     # call (the shutdown gate is in the servicer's call path, see ShutdownGate).
     interceptors = [TokenInterceptor(config.token)] if config.token else None

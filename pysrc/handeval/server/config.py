@@ -27,6 +27,10 @@ DEFAULT_MAX_CONCURRENT_RPCS = 1000
 #: ~0.7 s per hand on 2 cores (benches/bench_arrange.py -k samples): a Monte-Carlo hand runs to its end once started (the
 #: deadline is checked between hands), so this bounds the work a call can overrun by.
 DEFAULT_MAX_SAMPLES = 10_000
+#: Work units one request may ask for (hands × (samples + 1) for Arrange, rows for bulk
+#: calls, records for Settle): 16 MiB of packed 3-card rows (5.6 M) fits; an Arrange of
+#: 6 M hand-samples is ~7 CPU-minutes (~70 µs each).
+DEFAULT_MAX_REQUEST_WORK = 6_000_000
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
@@ -44,6 +48,9 @@ class ServerConfig:
     max_message_bytes: int = DEFAULT_MAX_MESSAGE_BYTES
     #: Most Monte-Carlo ``samples`` per hand an Arrange request may ask for.
     max_samples: int = DEFAULT_MAX_SAMPLES
+    #: Most work units per request (see DEFAULT_MAX_REQUEST_WORK); more is INVALID_ARGUMENT
+    #: (TOO_LARGE). 0 = no budget.
+    max_request_work: int = DEFAULT_MAX_REQUEST_WORK
     #: Calls in progress per process; more get RESOURCE_EXHAUSTED. 0 = no limit.
     max_concurrent_rpcs: int = DEFAULT_MAX_CONCURRENT_RPCS
     #: Open client connections per process; more are closed at once. 0 = as many as
@@ -185,6 +192,8 @@ OPTIONS = (
            shown="16 MiB"),
     Option("--max-samples", integer(0, 1_000_000), "most Monte-Carlo samples per hand in an Arrange request "
            "(~70 µs each on 2 cores; a hand runs to its end once started)"),
+    Option("--max-request-work", integer(0), "most work per request: hands x (samples + 1) for Arrange, "
+           "rows for bulk calls, records for Settle; more is refused with TOO_LARGE, 0 = no budget"),
     Option("--max-concurrent-rpcs", integer(0), "calls in progress per process; more are refused with "
            "RESOURCE_EXHAUSTED, 0 = no limit"),
     Option("--max-connections", integer(0), "open client connections per process; more are closed at once, "

@@ -23,7 +23,7 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from handeval import _core
-from handeval.server import metrics
+from handeval.server import metrics, scheduler
 from handeval.server.config import ServerConfig
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc
 
@@ -137,6 +137,8 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
     def __init__(self, config: ServerConfig, executor: ThreadPoolExecutor):
         self.config = config
         self.executor = executor
+        #: Turns on the compute threads: pooled calls compute in turns (see scheduler.py).
+        self.turns = scheduler.turns(config)
         self.inflight = 0
         self.gate = ShutdownGate()
         # (rpc, game) -> the metric children (label lookups are not free)
@@ -156,7 +158,8 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
 
     def _answer(self, rpc: str, data: bytes, call, detach: bool):
         try:
-            out = _core.wire_answer(rpc, data, call, self.config.max_batch, self.config.max_samples, detach)
+            out = _core.wire_answer(rpc, data, call, self.config.max_batch, self.config.max_samples, detach,
+                                    self.config.max_request_work, self.turns if detach else None)
         except _core.WireError as e:
             if e.code != "INVALID_ARGUMENT":
                 # Logged here, where the work stops: when gRPC has cancelled the call at

@@ -10,6 +10,7 @@ mod dachu;
 mod game_common;
 mod result;
 mod rules;
+mod sched;
 mod shisanshui;
 mod tienlen;
 mod wire;

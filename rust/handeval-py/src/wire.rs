@@ -13,6 +13,20 @@ use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+pub use crate::sched::{Turn, WireTurns};
+
+/// A call's turn as its checks see it: passed on when due (see [`Turn::pass`]).
+pub trait Pass: Sync {
+    fn pass(&self, call: &WireCall) -> Result<(), Fail>;
+}
+
+impl Pass for Mutex<Turn<'_>> {
+    fn pass(&self, call: &WireCall) -> Result<(), Fail> {
+        // Waiting for the next turn, the call still stops when cancelled.
+        self.lock().unwrap().pass(|| call.check_stop(|| "waiting for its turn".to_string()))
+    }
+}
+
 #[allow(clippy::all, dead_code)]
 pub mod pb {
     include!(concat!(env!("OUT_DIR"), "/handeval.v2.rs"));
@@ -183,11 +197,16 @@ impl WireCall {
 pub struct Limits {
     pub max_batch: usize,
     pub max_samples: u32,
+    /// The request work budget (`--max-request-work`): hands × (samples + 1) for
+    /// Arrange, rows for bulk calls, records for Settle; 0 = none.
+    pub max_work: u64,
 }
 
 /// What the work of one call sees: its limits, its clock, its counts.
 pub struct Ctx<'a> {
     call: &'a WireCall,
+    /// The call's turn on the compute threads (pooled calls), passed on at its checks.
+    turn: Option<&'a dyn Pass>,
     pub limits: Limits,
     /// The game's field name in the top-level request (`"tienlen"`): every request-level
     /// field path starts with it.
@@ -210,6 +229,7 @@ impl Ctx<'_> {
     /// is the request's fault (TOO_LARGE), found before any work.
     pub fn batch(&self, name: &str, len: usize, n: usize) -> Result<(), Fail> {
         self.call.items.store(n, Ordering::Relaxed);
+        self.work(name, n as u64, || format!("{n} {name}"))?;
         let max = self.limits.max_batch;
         if n <= max {
             return Ok(());
@@ -222,20 +242,63 @@ impl Ctx<'_> {
         Err(self.bad(name, message, Reason::TooLarge))
     }
 
+    /// Refuses a request whose work, `units` (described by `what`, e.g. "10000 items ×
+    /// (100 samples + 1)"), is over the request work budget: TOO_LARGE at `name`, before
+    /// any work.
+    pub fn work(&self, name: &str, units: u64, what: impl FnOnce() -> String) -> Result<(), Fail> {
+        let max = self.limits.max_work;
+        if max == 0 || units <= max {
+            return Ok(());
+        }
+        let message = format!("{} = {units} units of work exceed the request work budget of {max} (split the request; the server's --max-request-work)", what());
+        Err(self.bad(name, message, Reason::TooLarge))
+    }
+
     /// Adds `n` to the items counted for the metrics (packed rows: not items of
     /// `--max-batch`, bounded by the message size).
-    pub fn count_more(&self, n: usize) {
-        self.call.items.fetch_add(n, Ordering::Relaxed);
+    /// They count against the request work budget with the items (`name`: their field).
+    pub fn count_more(&self, name: &str, n: usize) -> Result<(), Fail> {
+        let items = self.call.items.fetch_add(n, Ordering::Relaxed);
+        if items == 0 {
+            return self.work(name, n as u64, || format!("{n} {name}"));
+        }
+        self.work(name, (items + n) as u64, || format!("{items} items + {n} {name}"))
     }
 
     /// Stops the work when the deadline passed or the call was cancelled; `where_` says
     /// where (e.g. "after 32 of 100 items").
     pub fn check_at(&self, where_: impl FnOnce() -> String) -> Result<(), Fail> {
-        let mut stop = self.call.stop.load(Ordering::Relaxed);
+        self.call.check_stop(where_)?;
+        match self.turn {
+            // Waiting for the next turn, the call still stops when cancelled.
+            Some(turn) => turn.pass(self.call),
+            None => Ok(()),
+        }
+    }
+
+    pub fn check(&self, done: usize, total: usize) -> Result<(), Fail> {
+        self.check_at(|| format!("after {done} of {total} items"))
+    }
+
+    /// Inside work that cannot stop (a hand's sample blocks): passes the turn on when
+    /// due. A stop found meanwhile leaves the turn given back; the next [`Ctx::check`]
+    /// ends the call.
+    pub fn pass_turn(&self) {
+        if let Some(turn) = self.turn {
+            let _ = turn.pass(self.call);
+        }
+    }
+}
+
+impl WireCall {
+    /// Err when the deadline passed or the call was cancelled; `where_` says where (e.g.
+    /// "after 32 of 100 items").
+    pub fn check_stop(&self, where_: impl FnOnce() -> String) -> Result<(), Fail> {
+        let mut stop = self.stop.load(Ordering::Relaxed);
         // A call past its deadline stops for it, even when the cancel came first: a
         // loaded server can see the client's cancel at the deadline ahead of its own
         // clock's deadline by more than the slack (the request's headers read late).
-        if stop != 2 && self.call.deadline.is_some_and(|d| Instant::now() > d) {
+        if stop != 2 && self.deadline.is_some_and(|d| Instant::now() > d) {
             stop = 2;
         }
         match stop {
@@ -244,11 +307,9 @@ impl Ctx<'_> {
             _ => Err(Fail::Stopped { code: "DEADLINE_EXCEEDED", message: format!("deadline exceeded; stopped {}", where_()) }),
         }
     }
+}
 
-    pub fn check(&self, done: usize, total: usize) -> Result<(), Fail> {
-        self.check_at(|| format!("after {done} of {total} items"))
-    }
-
+impl Ctx<'_> {
     /// The `ItemError` of the item `name[i]` (counted), for work that answers items out of
     /// [`Ctx::each`] (e.g. in chunks).
     pub fn item_failed(&self, name: &str, i: usize, e: Error) -> pb::ItemError {
@@ -468,11 +529,11 @@ fn no_game(choices: &str) -> Fail {
 }
 
 /// The answer's bytes for the request `data` of `rpc`.
-fn answer(rpc: Rpc, data: &[u8], call: &WireCall, limits: Limits) -> Result<Vec<u8>, Fail> {
+fn answer<'a>(rpc: Rpc, data: &[u8], call: &'a WireCall, limits: Limits, turn: Option<&'a dyn Pass>) -> Result<Vec<u8>, Fail> {
     use crate::{dachu::wire as dc, shisanshui::wire as ssw, tienlen::wire as tl};
     let ctx = |game: &'static str| {
         *call.game.lock().unwrap() = game;
-        Ctx { call, limits, game }
+        Ctx { call, turn, limits, game }
     };
     let out = match rpc {
         Rpc::Evaluate => {
@@ -527,10 +588,13 @@ fn answer(rpc: Rpc, data: &[u8], call: &WireCall, limits: Limits) -> Result<Vec<
 /// The answer's bytes for the request bytes `data` of the RPC named `rpc`. With `detach`
 /// the GIL is released for the work (the servicer's worker threads); without, it runs on
 /// the caller's thread holding the GIL (small requests on the event loop, where the hop
-/// to a thread costs more than the work). Raises WireError for a bad request, a passed
-/// deadline or a cancel.
+/// to a thread costs more than the work). Given `turns`, the work computes only in its
+/// turns (see [`WireTurns`]): it waits for one first and passes it on at its checks.
+/// Raises WireError for a bad request, a request over `max_work` (0: no budget), a
+/// passed deadline or a cancel.
 #[pyfunction]
-#[pyo3(signature = (rpc, data, call, max_batch, max_samples, detach))]
+#[pyo3(signature = (rpc, data, call, max_batch, max_samples, detach, max_work=0, turns=None))]
+#[allow(clippy::too_many_arguments)]
 fn wire_answer<'py>(
     py: Python<'py>,
     rpc: &str,
@@ -539,10 +603,19 @@ fn wire_answer<'py>(
     max_batch: usize,
     max_samples: u32,
     detach: bool,
+    max_work: u64,
+    turns: Option<&WireTurns>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let rpc = Rpc::from_name(rpc).ok_or_else(|| pyo3::exceptions::PyValueError::new_err(format!("no RPC named {rpc:?}")))?;
-    let limits = Limits { max_batch, max_samples };
-    let out = if detach { py.detach(|| answer(rpc, data, call, limits)) } else { answer(rpc, data, call, limits) };
+    let limits = Limits { max_batch, max_samples, max_work };
+    let work = || match turns {
+        None => answer(rpc, data, call, limits, None),
+        Some(turns) => {
+            let turn = Mutex::new(Turn::start(turns, || call.check_stop(|| "before its work began".to_string()))?);
+            answer(rpc, data, call, limits, Some(&turn))
+        }
+    };
+    let out = if detach { py.detach(work) } else { work() };
     match out {
         Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
         Err(fail) => Err(raise(py, fail)),
@@ -565,6 +638,7 @@ fn wire_inline(rpc: &str, data: &[u8], budget: f64) -> bool {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<WireCall>()?;
+    m.add_class::<WireTurns>()?;
     m.add_function(wrap_pyfunction!(wire_inline, m)?)?;
     m.add("WireError", m.py().get_type::<WireError>())?;
     m.add_function(wrap_pyfunction!(wire_answer, m)?)?;

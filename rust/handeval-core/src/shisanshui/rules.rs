@@ -7,12 +7,19 @@ use crate::error::{Error, Reason, Result};
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct SuitOrder(pub [u8; 4]);
 
+/// Longest text a suit order may be: 4 letters (of at most 4 bytes each in UTF-8).
+pub const SUIT_ORDER_MAX_BYTES: usize = 16;
+
 impl SuitOrder {
     /// **[decision]** ♠ > ♥ > ♣ > ♦ (黑桃 > 红桃 > 梅花 > 方块).
     pub const DEFAULT: SuitOrder = SuitOrder([3, 2, 0, 1]);
 
     /// From four suit letters, strongest first, e.g. `"shcd"`.
     pub fn parse(text: &str) -> Result<SuitOrder> {
+        // Four letters: a longer text fails at its length, before it is read or quoted.
+        if text.len() > SUIT_ORDER_MAX_BYTES {
+            return Err(Error::field("suit_order", format!("is {} bytes long; a suit order is 4 letters, each of s h d c once, strongest first (e.g. \"shcd\")", text.len())));
+        }
         let chars: Vec<char> = text.chars().map(|c| c.to_ascii_lowercase()).collect();
         let mut value = [u8::MAX; 4];
         if chars.len() == 4 {
@@ -119,5 +126,17 @@ mod tests {
         assert_eq!(SuitOrder::DEFAULT.to_text(), "shcd");
         assert!(SuitOrder::parse("sshd").is_err());
         assert!(SuitOrder::parse("shc").is_err());
+    }
+
+    #[test]
+    fn an_over_long_suit_order_fails_at_its_length_without_quoting_it() {
+        let text = "s".repeat(1 << 20);
+        let e = SuitOrder::parse(&text).unwrap_err();
+        assert_eq!(e.field.as_deref(), Some("suit_order"));
+        assert!(e.message.starts_with("is 1048576 bytes long") && e.message.len() < 200, "{}", e.message);
+        // Up to the bound, the text is read and quoted as before.
+        let e = SuitOrder::parse(&"s".repeat(SUIT_ORDER_MAX_BYTES)).unwrap_err();
+        assert!(e.message.contains(&"s".repeat(SUIT_ORDER_MAX_BYTES)));
+        assert_eq!(SuitOrder::parse("SHCD").unwrap(), SuitOrder::DEFAULT);
     }
 }

@@ -209,7 +209,7 @@ fn packed_into(rows: &[u8], row_size: i32, ctx: &Ctx, out: &mut Vec<u8>) -> Resu
     let Some(size) = row_size_of(row_size) else {
         return Err(ctx.bad("row_size", format!("must be 3 or 5 (or unset = 5), got {row_size}"), Reason::OutOfRange));
     };
-    ctx.count_more(rows.len() / size);
+    ctx.count_more("packed_rows", rows.len() / size)?;
     if rows.is_empty() {
         return Ok(());
     }
@@ -456,6 +456,9 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::Shisa
         let message = format!("{samples} samples per hand exceed the limit of {} (the server's --max-samples)", ctx.limits.max_samples);
         return Err(ctx.bad("samples", message, Reason::TooLarge));
     }
+    // Each hand costs its exact search and its samples (best responses count as hands).
+    let per_hand = samples.max(0) as u64 + 1;
+    ctx.work("items", total as u64 * per_hand, || format!("{total} items × ({} samples + 1)", per_hand - 1))?;
     let rules = rules_from(req.rules.as_ref(), ctx)?;
     // `top_k` is the request's (best_response items use it too): a bad one is the request's
     // error, whichever items there are.
@@ -483,9 +486,14 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::Shisa
             let cards: Vec<Vec<Card>> = good.iter().map(|(_, c)| c.clone()).collect();
             // The core batch fails as a whole on one bad hand: then hand by hand, so each
             // hand gets its own answer or error.
-            let answers: Vec<Result<ArrangeResult, Error>> = match arr::arrange_many(&cards, &o, &rules) {
-                Ok(rs) => rs.into_iter().map(Ok).collect(),
-                Err(_) => cards.iter().map(|c| arr::arrange(c, &o, &rules)).collect(),
+            let answers: Vec<Result<ArrangeResult, Error>> = if o.samples > 0 {
+                // One hand of many samples: the turn may pass between its sample blocks.
+                cards.iter().map(|c| arr::arrange_yielding(c, &o, &rules, &|| ctx.pass_turn())).collect()
+            } else {
+                match arr::arrange_many(&cards, &o, &rules) {
+                    Ok(rs) => rs.into_iter().map(Ok).collect(),
+                    Err(_) => cards.iter().map(|c| arr::arrange(c, &o, &rules)).collect(),
+                }
             };
             for ((i, _), a) in good.iter().zip(answers) {
                 out[*i] = match a {

@@ -442,6 +442,15 @@ pub fn arrange_with(cards: &[Card], options: &Options, model: &Model) -> Result<
     arrange_using(cards, options, model, solve)
 }
 
+/// [`arrange`], calling `between()` between blocks of [`SAMPLE_BLOCK`] Monte-Carlo
+/// samples: a caller's point to let other work run (a server's turn) inside a long hand.
+/// Same answers (the samples' sums are exact integers, whatever the blocks).
+pub fn arrange_yielding(cards: &[Card], options: &Options, rules: &Rules, between: &(dyn Fn() + Sync)) -> Result<ArrangeResult> {
+    rules.validate()?;
+    options.validate()?;
+    arrange_using_with(cards, options, &Model::for_rules(rules), solve, between)
+}
+
 /// [`arrange`] with the search as it was before the fast path (issue 13): the reference
 /// of the equality test and the baseline of the speed benchmarks. Same answers, slower.
 #[doc(hidden)]
@@ -464,6 +473,10 @@ pub fn prior_arrange(cards: &[Card], options: &Options, rules: &Rules) -> Result
 type Solver = fn(&[Card; 13], &Model, usize, usize) -> Vec<Cand>;
 
 fn arrange_using(cards: &[Card], options: &Options, model: &Model, solve: Solver) -> Result<ArrangeResult> {
+    arrange_using_with(cards, options, model, solve, &|| {})
+}
+
+fn arrange_using_with(cards: &[Card], options: &Options, model: &Model, solve: Solver, between: &(dyn Fn() + Sync)) -> Result<ArrangeResult> {
     options.validate()?;
     let rules = &model.rules;
     let cards = check_hand(cards)?;
@@ -492,7 +505,7 @@ fn arrange_using(cards: &[Card], options: &Options, model: &Model, solve: Solver
         })
         .collect::<Result<_>>()?;
     let sp_play = sp.as_ref().map(|s| Play::Special(s.id));
-    let (totals, sp_total) = monte_carlo(&cards, &plays, sp_play, n, options.samples, options.seed, model);
+    let (totals, sp_total) = monte_carlo(&cards, &plays, sp_play, n, options.samples, options.seed, model, between);
     let mean = |t: i64| t as f64 / options.samples as f64;
     let mut order: Vec<usize> = (0..cands.len()).collect();
     order.sort_by(|&a, &b| totals[b].cmp(&totals[a])); // stable: table order on ties
@@ -508,8 +521,15 @@ fn arrange_using(cards: &[Card], options: &Options, model: &Model, solve: Solver
     })
 }
 
+/// Monte-Carlo samples computed in one parallel block: between blocks the threads are free
+/// for other callers' work, and [`arrange_yielding`]'s `between` runs (~10 ms of work on 2
+/// cores).
+pub const SAMPLE_BLOCK: u64 = 256;
+
 /// Sum of exact waters of each candidate play (and of the special) over `samples`
-/// opponent deals from the 39 other cards, the opponents playing `Policy::Solver(model)`.
+/// opponent deals from the 39 other cards, the opponents playing `Policy::Solver(model)`;
+/// in blocks of [`SAMPLE_BLOCK`] samples, `between()` called between two.
+#[allow(clippy::too_many_arguments)]
 fn monte_carlo(
     cards: &[Card; 13],
     plays: &[Play],
@@ -518,11 +538,39 @@ fn monte_carlo(
     samples: u32,
     seed: u64,
     model: &Model,
+    between: &(dyn Fn() + Sync),
 ) -> (Vec<i64>, Option<i64>) {
+    let (mut totals, mut sp) = (vec![0i64; plays.len()], 0i64);
+    let mut start = 0u64;
+    while start < samples as u64 {
+        if start > 0 {
+            between();
+        }
+        let end = (start + SAMPLE_BLOCK).min(samples as u64);
+        let (t, s) = monte_carlo_block(cards, plays, special, n, start..end, seed, model);
+        for (x, y) in totals.iter_mut().zip(t) {
+            *x += y;
+        }
+        sp += s;
+        start = end;
+    }
+    (totals, special.map(|_| sp))
+}
+
+/// [`monte_carlo`]'s sums over the samples `range`.
+fn monte_carlo_block(
+    cards: &[Card; 13],
+    plays: &[Play],
+    special: Option<Play>,
+    n: usize,
+    range: std::ops::Range<u64>,
+    seed: u64,
+    model: &Model,
+) -> (Vec<i64>, i64) {
     let rest: Vec<Card> = (0..52).map(Card).filter(|c| !cards.contains(c)).collect();
     let rules = &model.rules;
     let zero = || (vec![0i64; plays.len()], 0i64);
-    let (totals, sp) = (0..samples as u64)
+    range
         .into_par_iter()
         .fold(zero, |(mut acc, mut sp), s| {
             let mut rng = Rng::for_item(seed, 2, s);
@@ -545,8 +593,7 @@ fn monte_carlo(
                 *x += y;
             }
             (a, sa + sb)
-        });
-    (totals, special.map(|_| sp))
+        })
 }
 
 /// Many hands at once, in parallel (rayon) — the results are those of [`arrange`].
@@ -635,7 +682,7 @@ pub fn monte_carlo_best(cards: &[Card], n: usize, samples: u32, seed: u64, model
     let (k5, k3) = sub.keys(rules);
     let splits = sub.frontier(&k5, &k3);
     let plays: Vec<Play> = splits.iter().map(|&(b, m, f)| Play::rows([k3[f], k5[m], k5[b]])).collect();
-    let (totals, _) = monte_carlo(&cards, &plays, None, n, samples, seed, model);
+    let (totals, _) = monte_carlo(&cards, &plays, None, n, samples, seed, model, &|| {});
     let best = (0..splits.len()).max_by(|&a, &b| totals[a].cmp(&totals[b]).then(b.cmp(&a))).unwrap();
     Ok(arrangement(&sub.cards, splits[best], totals[best] as f64 / samples as f64, rules))
 }
@@ -645,7 +692,7 @@ pub fn monte_carlo_best(cards: &[Card], n: usize, samples: u32, seed: u64, model
 pub fn monte_carlo_eval(cards: &[Card], plays: &[Hand], n: usize, samples: u32, seed: u64, model: &Model) -> Result<Vec<f64>> {
     let cards = check_hand(cards)?;
     let plays: Vec<Play> = plays.iter().map(|h| Play::from_hand(h, &model.rules)).collect::<Result<_>>()?;
-    let (totals, _) = monte_carlo(&cards, &plays, None, n, samples, seed, model);
+    let (totals, _) = monte_carlo(&cards, &plays, None, n, samples, seed, model, &|| {});
     Ok(totals.iter().map(|&t| t as f64 / samples as f64).collect())
 }
 

@@ -262,6 +262,20 @@ fn expected_value_matches_monte_carlo_roughly() {
 }
 
 #[test]
+fn arrange_yielding_calls_between_each_sample_block_and_answers_as_arrange() {
+    let r = Rules::default();
+    let hand = cards("As Ah Ad Ks Kh 7c 7d 7s 9h 9c Qd Jd 2c");
+    let opts = Options { samples: 2 * SAMPLE_BLOCK as u32 + 1, seed: 3, ..Options::default() };
+    let calls = std::sync::atomic::AtomicUsize::new(0);
+    let got = arrange_yielding(&hand, &opts, &r, &|| {
+        calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    })
+    .unwrap();
+    assert_eq!(calls.into_inner(), 2); // three blocks
+    assert_eq!(got, arrange(&hand, &opts, &r).unwrap());
+}
+
+#[test]
 fn bad_input() {
     let r = Rules::default();
     let o = Options::default();

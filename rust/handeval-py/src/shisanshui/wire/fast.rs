@@ -27,6 +27,7 @@ struct Keys {
     packed_rows: u64,
     row_size: u64,
     item_row: u64,
+    item_hand: u64,
     card: u64,
     // EvaluateResponse → ShisanshuiEvaluateResponse → ShisanshuiEvaluateResult → ShisanshuiRow
     resp_game: u64,
@@ -59,6 +60,7 @@ fn keys() -> &'static Keys {
             packed_rows: key_of(Req { packed_rows: vec![0], ..Default::default() }),
             row_size: key_of(Req { row_size: 1, ..Default::default() }),
             item_row: key_of(pb::ShisanshuiEvaluateItem { item: Some(I::Row(Default::default())) }),
+            item_hand: key_of(pb::ShisanshuiEvaluateItem { item: Some(I::Hand(Default::default())) }),
             card: key_of(pb::Cards { cards: vec![String::new()] }),
             resp_game: key_of(pb::EvaluateResponse { game: Some(A::Shisanshui(Resp::default())) }),
             results: key_of(Resp { results: vec![Default::default()], ..Default::default() }),
@@ -182,6 +184,7 @@ pub fn evaluate<'c>(data: &[u8], ctx: impl FnOnce() -> Ctx<'c>) -> Result<Option
     use pb::shisanshui_evaluate_result::Result as R;
     let k = keys();
     let Some(body) = only_field(data, k.req_game) else { return Ok(None) };
+    refuse_overfull(body, k)?;
     let Some(req) = read(body, k) else { return Ok(None) };
     let ctx = ctx();
     // As the prost path: the batch, the rules, the packed rows, then the items.
@@ -238,27 +241,55 @@ pub fn evaluate<'c>(data: &[u8], ctx: impl FnOnce() -> Ctx<'c>) -> Result<Option
 /// and ~4 ns), rounded up: what [`within`] estimates with.
 const ROW_SECONDS: f64 = 0.8e-6;
 const PACKED_ROW_SECONDS: f64 = 6e-9;
+/// Longest card token of a row the event loop reads (`"10s"`, `" As "`: a few bytes).
+const INLINE_TOKEN_BYTES: usize = 8;
+/// Longest `rules` message the event loop reads: each option is a few bytes, so a longer
+/// one holds an over-long value (e.g. a 16 MiB `suit_order`) or many repeated fields.
+const INLINE_RULES_BYTES: usize = 256;
 
-/// Whether the EvaluateRequest `data` is a 十三水 request of card-string rows and/or
-/// packed rows whose work is estimated at most `budget` seconds: a walk over its fields
-/// (nothing decoded) that stops as soon as the estimate passes the budget, so a huge
-/// request costs no more than a cheap one to price.
+/// Whether a `ShisanshuiEvaluateItem`'s bytes are a row the event loop may read: the one
+/// field `row`, of at most 5 cards of a few bytes each (anything else — a hand, an empty
+/// `row` followed by a hand, thousands of tokens — is not priced and goes to a thread).
+fn small_row(item: &[u8], k: &Keys) -> bool {
+    let Some(mut cards) = only_field(item, k.item_row) else { return false };
+    let mut n = 0;
+    while !cards.is_empty() {
+        n += 1;
+        if n > 5 || prost::encoding::decode_varint(&mut cards).ok() != Some(k.card) {
+            return false;
+        }
+        if !take_len(&mut cards).is_some_and(|t| t.len() <= INLINE_TOKEN_BYTES) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether the EvaluateRequest `data` is a 十三水 request of small card-string rows
+/// and/or packed rows whose work is estimated at most `budget` seconds, so it may run on
+/// the event loop: provably small in bytes and in work. A walk over its fields (nothing
+/// decoded) that stops as soon as the estimate passes the budget or a field is not of the
+/// priced shape: each item a row of at most 5 short tokens, `rules` of at most
+/// [`INLINE_RULES_BYTES`], each singular field once (a repeated one — which proto3 merges —
+/// is priced by its bytes, i.e. not here), nothing else. Every byte read is thus in a
+/// priced row, the packed rows, or at most a few hundred bytes besides.
 pub fn within(data: &[u8], budget: f64) -> bool {
     let k = keys();
     let Some(mut m) = only_field(data, k.req_game) else { return false };
-    let (mut rows, mut packed, mut row_size) = (0usize, 0usize, 5usize);
+    let (mut rows, mut packed, mut row_size, mut had_rules) = (0usize, None::<usize>, None::<usize>, false);
     let max_rows = (budget / ROW_SECONDS) as usize;
     while !m.is_empty() {
         let Ok(key) = prost::encoding::decode_varint(&mut m) else { return false };
         let ok = if key == k.items {
             rows += 1;
-            take_len(&mut m).is_some_and(|mut item| prost::encoding::decode_varint(&mut item).is_ok_and(|key| key == k.item_row))
-        } else if key == k.packed_rows {
-            take_len(&mut m).map(|p| packed = p.len()).is_some()
-        } else if key == k.row_size {
-            prost::encoding::decode_varint(&mut m).map(|v| row_size = row_size_of(v as i32).unwrap_or(5)).is_ok()
-        } else if key == k.rules {
-            take_len(&mut m).is_some()
+            take_len(&mut m).is_some_and(|item| small_row(item, k))
+        } else if key == k.packed_rows && packed.is_none() {
+            take_len(&mut m).map(|p| packed = Some(p.len())).is_some()
+        } else if key == k.row_size && row_size.is_none() {
+            prost::encoding::decode_varint(&mut m).map(|v| row_size = Some(row_size_of(v as i32).unwrap_or(5))).is_ok()
+        } else if key == k.rules && !had_rules {
+            had_rules = true;
+            take_len(&mut m).is_some_and(|r| r.len() <= INLINE_RULES_BYTES)
         } else {
             false
         };
@@ -266,5 +297,146 @@ pub fn within(data: &[u8], budget: f64) -> bool {
             return false;
         }
     }
-    rows as f64 * ROW_SECONDS + (packed / row_size) as f64 * PACKED_ROW_SECONDS <= budget
+    rows as f64 * ROW_SECONDS + (packed.unwrap_or(0) / row_size.unwrap_or(5)) as f64 * PACKED_ROW_SECONDS <= budget
+}
+
+/// Most cards a `Cards` message of an item can hold and still be answered: a deck.
+const DECK: usize = 52;
+
+/// Refuses, before anything is decoded, a request with an item whose `row` or `hand`
+/// holds more card entries than a deck: no answer can come of it (a row has 3 or 5
+/// cards, a hand 13), and decoding millions of tokens would hold a compute thread for
+/// nothing. INVALID_ARGUMENT at `shisanshui.items[i].row` (or `.hand`); counting stops at
+/// the first entry past the deck, so it costs a walk over the items' keys at most.
+fn refuse_overfull(mut m: &[u8], k: &Keys) -> Result<(), Fail> {
+    let mut i = 0usize;
+    while !m.is_empty() {
+        let Ok(key) = prost::encoding::decode_varint(&mut m) else { return Ok(()) };
+        let body = match key & 7 {
+            2 => match take_len(&mut m) {
+                Some(b) => b,
+                None => return Ok(()), // not a valid message: prost says so
+            },
+            _ => return Ok(()), // not the fast shape: prost reads it
+        };
+        if key != k.items {
+            continue;
+        }
+        let mut item = body;
+        while !item.is_empty() {
+            let Ok(field) = prost::encoding::decode_varint(&mut item) else { break };
+            if field & 7 != 2 {
+                break;
+            }
+            let Some(mut cards) = take_len(&mut item) else { break };
+            let name = if field == k.item_row {
+                "row"
+            } else if field == k.item_hand {
+                "hand"
+            } else {
+                continue;
+            };
+            let mut n = 0usize;
+            while !cards.is_empty() && n <= DECK {
+                if prost::encoding::decode_varint(&mut cards).ok() != Some(k.card) || take_len(&mut cards).is_none() {
+                    break;
+                }
+                n += 1;
+            }
+            if n > DECK {
+                return Err(Fail::bad(
+                    format!("shisanshui.items[{i}].{name}"),
+                    format!("more than {DECK} cards (a deck): no answer can come of it; the request is refused before the rest is read"),
+                    handeval_core::Reason::Invalid,
+                ));
+            }
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cards(tokens: &[&str]) -> pb::Cards {
+        pb::Cards { cards: tokens.iter().map(|t| t.to_string()).collect() }
+    }
+
+    fn row(tokens: &[&str]) -> pb::ShisanshuiEvaluateItem {
+        pb::ShisanshuiEvaluateItem { item: Some(pb::shisanshui_evaluate_item::Item::Row(cards(tokens))) }
+    }
+
+    fn request(body: Vec<u8>) -> Vec<u8> {
+        // The game field around raw body bytes (repeats and field order kept as written).
+        let k = keys();
+        let mut out = Vec::new();
+        put_len(k.req_game, body.len(), &mut out);
+        out.extend_from_slice(&body);
+        out
+    }
+
+    fn body(req: pb::ShisanshuiEvaluateRequest) -> Vec<u8> {
+        req.encode_to_vec()
+    }
+
+    #[test]
+    fn small_rows_and_packed_rows_are_priced_for_the_loop() {
+        let rows = body(pb::ShisanshuiEvaluateRequest { items: vec![row(&["As", "Ks", "Qs", "Js", "Ts"]); 500], ..Default::default() });
+        assert!(within(&request(rows), 1e-3));
+        let packed = body(pb::ShisanshuiEvaluateRequest { packed_rows: vec![0, 1, 2, 3, 4].repeat(10_000), row_size: 5, ..Default::default() });
+        assert!(within(&request(packed.clone()), 1e-3));
+        // Over the budget in work (rows) or in packed rows.
+        let many = body(pb::ShisanshuiEvaluateRequest { items: vec![row(&["As", "Ks", "Qs"]); 2_000], ..Default::default() });
+        assert!(!within(&request(many), 1e-3));
+        assert!(!within(&request(packed), 1e-5));
+    }
+
+    #[test]
+    fn shapes_that_imply_more_work_than_their_count_are_not_priced_for_the_loop() {
+        let one = |item: pb::ShisanshuiEvaluateItem| request(body(pb::ShisanshuiEvaluateRequest { items: vec![item], ..Default::default() }));
+        // More than 5 tokens, a long token, a hand.
+        assert!(!within(&one(row(&["As", "Ks", "Qs", "Js", "Ts", "9s"])), 1.0));
+        assert!(!within(&one(row(&["As", &"x".repeat(9)])), 1.0));
+        assert!(within(&one(row(&["As", &"x".repeat(8)])), 1.0));
+        assert!(!within(&one(pb::ShisanshuiEvaluateItem { item: Some(pb::shisanshui_evaluate_item::Item::Hand(cards(&["As"]))) }), 1.0));
+        // An empty row, then a hand in the same item (the oneof keeps the hand).
+        let mut item = row(&[]).encode_to_vec();
+        item.extend(pb::ShisanshuiEvaluateItem { item: Some(pb::shisanshui_evaluate_item::Item::Hand(cards(&["As"; 100]))) }.encode_to_vec());
+        let mut b = Vec::new();
+        put_len(keys().items, item.len(), &mut b);
+        b.extend(item);
+        assert!(!within(&request(b), 1.0));
+        // A repeated singular field (proto3 merges it): priced by its bytes, not inline.
+        let size = body(pb::ShisanshuiEvaluateRequest { row_size: 5, ..Default::default() });
+        assert!(within(&request(size.clone()), 1.0));
+        assert!(!within(&request(size.repeat(2)), 1.0));
+        let rules = body(pb::ShisanshuiEvaluateRequest { rules: Some(Default::default()), ..Default::default() });
+        assert!(!within(&request(rules.repeat(2)), 1.0));
+        // A long rules message (e.g. an over-long suit order).
+        let long = |n: usize| body(pb::ShisanshuiEvaluateRequest { rules: Some(pb::ShisanshuiRules { suit_order: Some("s".repeat(n)), ..Default::default() }), ..Default::default() });
+        assert!(within(&request(long(4)), 1.0));
+        assert!(!within(&request(long(INLINE_RULES_BYTES)), 1.0));
+    }
+
+    #[test]
+    fn a_row_or_hand_of_more_cards_than_a_deck_fails_the_request_at_its_field() {
+        let k = keys();
+        let tokens: Vec<&str> = vec!["As"; DECK + 1];
+        let hand = pb::ShisanshuiEvaluateItem { item: Some(pb::shisanshui_evaluate_item::Item::Hand(cards(&tokens))) };
+        for (item, field) in [(row(&tokens), "shisanshui.items[1].row"), (hand, "shisanshui.items[1].hand")] {
+            let b = body(pb::ShisanshuiEvaluateRequest { items: vec![row(&["As", "Ks", "Qs"]), item], ..Default::default() });
+            match refuse_overfull(&b, k) {
+                Err(Fail::Bad { field: f, reason, .. }) => {
+                    assert_eq!(f, field);
+                    assert_eq!(reason, handeval_core::Reason::Invalid);
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // A deck's worth is answered item by item (a row of 52 cards is that item's error).
+        let b = body(pb::ShisanshuiEvaluateRequest { items: vec![row(&tokens[..DECK])], ..Default::default() });
+        assert!(refuse_overfull(&b, k).is_ok());
+    }
 }
