@@ -58,7 +58,7 @@ from typing import Callable, List, Tuple
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.load.h2raw import RawConnection
+from handeval.load.h2raw import RawConnection, peer_ports
 from handeval.load.target import closed_by_peer, free_port
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
@@ -316,20 +316,6 @@ def run_attacks(a, target: str, log_path: Path) -> None:
         time.sleep(a.settle)  # the server closes what the attack left
 
 
-def server_ports(port: int) -> set:
-    """Peer ports of the established connections to ``port`` (from /proc/net/tcp)."""
-    out = set()
-    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(name).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            f = line.split()
-            if f[3] == "01" and int(f[1].rsplit(":", 1)[1], 16) == port:
-                out.add(int(f[2].rsplit(":", 1)[1], 16))
-    return out
-
 
 def run_idle(a, target: str, port: int) -> None:
     seen = set()
@@ -343,7 +329,7 @@ def run_idle(a, target: str, port: int) -> None:
             except grpc.RpcError:
                 failed += 1
             calls += 1
-            seen |= server_ports(port)
+            seen |= peer_ports(port)
             if time.monotonic() + a.interval > end:
                 break
             time.sleep(a.interval)

@@ -10,13 +10,12 @@ import logging
 import random
 import re
 import socket
-from pathlib import Path
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.load.h2raw import RawConnection
+from handeval.load.h2raw import RawConnection, peer_ports
 from handeval.server.config import RateLimitedHandler
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
@@ -39,20 +38,6 @@ def new_client_call(s: ServerProcess) -> grpc.StatusCode:
         except grpc.RpcError as e:
             return e.code()
 
-
-def peer_ports(port: int) -> set:
-    """Client ports of the established connections to ``port`` (/proc/net/tcp)."""
-    out = set()
-    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(name).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            f = line.split()
-            if f[3] == "01" and int(f[1].rsplit(":", 1)[1], 16) == port:
-                out.add(int(f[2].rsplit(":", 1)[1], 16))
-    return out
 
 
 def no_traceback(s: ServerProcess) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import socket
 import struct
 import threading
-from typing import Iterable, Optional, Tuple
+from typing import Iterable, Optional, Set, Tuple
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY = 0x0, 0x1, 0x3, 0x4, 0x6, 0x7
@@ -51,6 +51,24 @@ def grpc_message(body: bytes, announced: Optional[int] = None) -> bytes:
     """A gRPC length-prefixed message: ``announced`` bytes promised, ``body`` sent."""
     return b"\x00" + struct.pack(">I", len(body) if announced is None else announced) + body
 
+
+
+def peer_ports(port: int) -> Set[int]:
+    """Client ports of the established TCP connections to local ``port`` on this machine
+    (/proc/net/tcp and tcp6; empty where there is no /proc): which connections a server
+    under test keeps, seen from outside it."""
+    out: Set[int] = set()
+    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(name) as fh:
+                lines = fh.read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            f = line.split()
+            if f[3] == "01" and int(f[1].rsplit(":", 1)[1], 16) == port:
+                out.add(int(f[2].rsplit(":", 1)[1], 16))
+    return out
 
 class RawConnection:
     """A client connection speaking HTTP/2 by hand: preface, SETTINGS, and calls whose
