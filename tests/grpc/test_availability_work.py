@@ -58,11 +58,12 @@ def test_event_loop_attacks_run_off_the_loop_and_a_tiny_call_is_answered_meanwhi
     runs on the event loop (the loop would wait in the held work)."""
     rpc = attacks_work.REQUESTS[name][0]
     attack = attacks_work.request(name)
-    release = threading.Event()
+    release, entered = threading.Event(), threading.Event()
     real = _core.wire_answer
 
     def held(rpc_, data, *args):
         if data is attack:
+            entered.set()
             release.wait(HANG_GUARD)  # the hang guard: the attack goes on after it anyway
         return real(rpc_, data, *args)
 
@@ -72,7 +73,8 @@ def test_event_loop_attacks_run_off_the_loop_and_a_tiny_call_is_answered_meanwhi
         with ThreadPoolExecutor(8) as ex:
             svc = service.HandevalService(ServerConfig(), ex)
             attacking = asyncio.ensure_future(svc._call(rpc, attack, _Context()))
-            await asyncio.sleep(0)  # the attack's call starts (inline, it would block here)
+            # The attack's work has begun (inline, the loop is held in it until the guard).
+            await asyncio.get_running_loop().run_in_executor(None, entered.wait, HANG_GUARD)
             try:
                 tiny = await asyncio.wait_for(svc._call("Evaluate", attacks_work.TINY, _Context()), HANG_GUARD)
                 answered_during = not attacking.done()
