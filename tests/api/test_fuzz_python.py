@@ -284,3 +284,12 @@ def test_known_findings_stay_fixed():
     # i64::MIN was negated with overflow (a panic); the cap's totals are 128-bit now and
     # the game settles (RULES §4: clamped amounts that fit always settle).
     assert handeval.cap([-2**63, 2**63 - 1, 1], [None, 5, 5]) == [-6, 5, 1]
+
+
+def test_known_path_findings_stay_fixed():
+    """Error paths the long random fuzz (.ci/run) once found outside the call's
+    parameters: each must name a parameter the caller passed."""
+    with pytest.raises(HandevalError) as e:
+        handeval.tienlen.may_play([], 0, "")  # was "action", a parameter of check_action only
+    assert e.value.field == "cards", e.value.field
+    assert python_path_problem(handeval.tienlen.may_play, e.value.field) is None

@@ -403,9 +403,25 @@ fn tl_check_action(
     first_lead: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<String>> {
+    check_named(round, seat, action, "action", players, leader, first_lead, rules)
+}
+
+/// `check_action` with the action read from the parameter `field`, so that an error names
+/// the parameter the caller actually passed (`may_play` calls it `cards`).
+#[allow(clippy::too_many_arguments)]
+fn check_named(
+    round: &Bound<'_, PyAny>,
+    seat: &Bound<'_, PyAny>,
+    action: &Bound<'_, PyAny>,
+    field: &str,
+    players: Option<&Bound<'_, PyAny>>,
+    leader: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<String>> {
     let st = replay(round, players, leader, first_lead, rules)?;
     let seat = usize_from(seat, "seat")?;
-    let action = action_from(action, "action")?;
+    let action = action_from(action, field)?;
     Ok(st.check(seat, &action).py()?.err())
 }
 
@@ -423,7 +439,7 @@ fn tl_may_play(
     first_lead: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<bool> {
-    Ok(tl_check_action(round, seat, cards, players, leader, first_lead, rules)?.is_none())
+    Ok(check_named(round, seat, cards, "cards", players, leader, first_lead, rules)?.is_none())
 }
 
 fn transfer_dict<'py>(py: Python<'py>, t: &Transfer) -> PyResult<Bound<'py, PyDict>> {
