@@ -52,11 +52,15 @@ START_TIMEOUT = 60.0  # generous: the test machine may be loaded
 class ServerProcess:
     """``python -m handeval serve`` on a free loopback port, stderr kept in a file."""
 
-    def __init__(self, tmp_path: Path, *args: str, env=None, metrics=True):
+    def __init__(self, tmp_path: Path, *args: str, env=None, metrics=True, prelude: str = ""):
+        """``prelude``: Python statements the server's interpreter runs before handeval's
+        command line (``import gc; gc.disable()``)."""
         self.port = free_port()
         self.metrics_port = free_port() if metrics else None
         self.target = f"127.0.0.1:{self.port}"
-        cmd = [sys.executable, "-m", "handeval", "serve", "--port", str(self.port), *args]
+        run = (["-c", f"{prelude}\nimport runpy; runpy.run_module('handeval', run_name='__main__')"] if prelude
+               else ["-m", "handeval"])
+        cmd = [sys.executable, *run, "serve", "--port", str(self.port), *args]
         if metrics:
             cmd += ["--metrics-port", str(self.metrics_port)]
         self.log_path = tmp_path / f"server-{self.port}.log"

@@ -27,6 +27,7 @@ import logging
 import os
 import socket
 import time
+import traceback
 from typing import Any, Callable, Dict, Iterable, Optional, Set, Tuple
 
 import grpc
@@ -62,6 +63,45 @@ def _normal_ip(text: str) -> str:
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
     return str(ip)
+
+
+def _drop_locals(exc: BaseException) -> None:
+    """Clears the local variables of the finished frames in ``exc``'s tracebacks (its
+    context's and cause's too). gRPC keeps an aborted call's exception on the call's state,
+    which the handler frames in its traceback reference through their ``context``: a
+    cycle that only Python's rare full garbage collection frees, and with it every frame's
+    request bytes (up to ``--max-message-bytes`` a call). Without the locals the cycle
+    holds nothing large."""
+    seen: Set[int] = set()
+    link: Optional[BaseException] = exc
+    while link is not None and id(link) not in seen:
+        seen.add(id(link))
+        traceback.clear_frames(link.__traceback__)  # skips the frames still running
+        link = link.__cause__ or link.__context__
+
+
+def _forgetful(handler: Callable) -> Callable:
+    """``handler`` (a coroutine or async generator function) whose failures leave no
+    request bytes behind (:func:`_drop_locals`)."""
+    if inspect.isasyncgenfunction(handler):
+        async def streamed(request_iterator, context):
+            try:
+                async for out in handler(request_iterator, context):
+                    yield out
+            except BaseException as e:
+                _drop_locals(e)
+                raise
+
+        return streamed
+
+    async def unary(request_iterator, context):
+        try:
+            return await handler(request_iterator, context)
+        except BaseException as e:
+            _drop_locals(e)
+            raise
+
+    return unary
 
 
 class _Connection:
@@ -165,7 +205,7 @@ class Admission:
                 finally:
                     self._leave(ip, conn)
 
-            return streamed
+            return _forgetful(streamed)
 
         async def handler(request_iterator, context):
             ip, conn, request = await prologue(context)
@@ -174,7 +214,7 @@ class Admission:
             finally:
                 self._leave(ip, conn)
 
-        return handler
+        return _forgetful(handler)
 
     def streaming(self, behavior: Callable, what: str, deserializer: Optional[Callable]) -> Callable:
         """A stream-request handler running ``behavior(requests, context)`` on requests
@@ -204,7 +244,7 @@ class Admission:
                 finally:
                     self._leave(ip, conn)
 
-            return streamed
+            return _forgetful(streamed)
 
         async def handler(request_iterator, context):
             ip, conn = await self._enter(context)
@@ -213,7 +253,7 @@ class Admission:
             finally:
                 self._leave(ip, conn)
 
-        return handler
+        return _forgetful(handler)
 
     @staticmethod
     def _decoder(deserializer: Optional[Callable], what: str) -> Callable[[bytes], Any]:
