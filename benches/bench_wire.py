@@ -289,8 +289,7 @@ def in_process(print_=print) -> dict:
             for _ in range(calls):
                 _core.wire_answer(rpc, req, _core.WireCall(None), 10**6, 1000, False)
             best = min(best, (time.thread_time() - t) / calls)
-        inline = rpc != "Arrange" and (len(req) <= service.INLINE_BYTES
-                                       or _core.wire_inline(rpc, req, service.INLINE_SECONDS))
+        inline = _core.wire_inline(rpc, req, service.INLINE_SECONDS)
         out[name] = best
         per_row = f", {best / rows * 1e9:,.1f} ns a row" if rows > 1 else ""
         print_(f"  {name:<34} {best * 1e6:>9.2f} µs a call{per_row} ({'inline' if inline else 'thread pool'})")

@@ -148,6 +148,29 @@ def tienlen_settle_10k() -> bytes:
     return req.SerializeToString()
 
 
+def _suggest_record(rng, effort: int) -> "tl.TienlenEvaluateItem":
+    """A fresh 4-seat 越式13张 game record (hands only) asking the suggestion for the seat
+    to move at ``effort``."""
+    deck = rng.sample(DECK, 52)
+    hands = [common_pb2.Cards(cards=deck[13 * i:13 * i + 13]) for i in range(4)]
+    return tl.TienlenEvaluateItem(game=tl.TienlenGameRecord(hands=hands, suggest=common_pb2.SuggestQuery(seed=1, effort=effort)))
+
+
+def small_suggest() -> bytes:
+    """One 越式13张 game record asking the largest-effort suggestion (64 determinizations,
+    ~50 ms of CPU) in under 1 KiB: small in bytes, not in work."""
+    item = _suggest_record(random.Random(11), 64)
+    return pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[item])).SerializeToString()
+
+
+def suggest_batch() -> bytes:
+    """1,000 越式13张 game records each asking the largest-effort suggestion (~1 CPU-minute;
+    2,049,000 units of the default work budget of 6,000,000)."""
+    rng = random.Random(13)
+    items = [_suggest_record(rng, 64) for _ in range(1000)]
+    return pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=items)).SerializeToString()
+
+
 #: name → (RPC, the request's bytes). Items 1 (event-loop stalls), 3 (starvation), 5 (big
 #: pooled work).
 REQUESTS: Dict[str, tuple] = {
@@ -160,6 +183,8 @@ REQUESTS: Dict[str, tuple] = {
     "huge_arranges": ("Arrange", huge_arranges),
     "packed_rows_16mib": ("Evaluate", packed_rows_16mib),
     "tienlen_settle_10k": ("Settle", tienlen_settle_10k),
+    "small_suggest": ("Evaluate", small_suggest),
+    "suggest_batch": ("Evaluate", suggest_batch),
 }
 
 _built: Dict[str, bytes] = {}

@@ -29,7 +29,7 @@ import attacks_work  # noqa: E402
 HANG_GUARD = 60.0
 
 EVENT_LOOP_ATTACKS = ["huge_row", "many_long_rows", "huge_suit_order", "repeated_rules", "repeated_row_size",
-                      "hand_after_empty_row"]
+                      "hand_after_empty_row", "small_suggest"]
 
 
 class _Context:
@@ -119,8 +119,12 @@ def test_small_requests_still_run_inline():
     packed = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
         packed_rows=bytes(range(5)) * 10_000, row_size=5, rules=ssw.ShisanshuiRules(suit_order="shdc"))).SerializeToString()
     assert _core.wire_inline("Evaluate", packed, service.INLINE_SECONDS)
-    six = attacks_work._evaluate(attacks_work._item("row", attacks_work._cards(["As", "Ks", "Qs", "Js", "Ts", "9s"])))
+    # Past the small size, the shape decides: rows of 6 tokens are no row of the fast path.
+    six = attacks_work._evaluate(attacks_work._item("row", attacks_work._cards(["As", "Ks", "Qs", "Js", "Ts", "9s"])) * 100)
+    assert len(six) > service.INLINE_BYTES
     assert not _core.wire_inline("Evaluate", six, service.INLINE_SECONDS)
+    # Any request of at most INLINE_BYTES that asks no suggestion: inline.
+    assert _core.wire_inline("Settle", settle_request(1).SerializeToString(), service.INLINE_SECONDS)
 
 
 # ---- the request work budget ----
@@ -164,6 +168,9 @@ def test_requests_over_the_work_budget_are_too_large(budget_server):
             (stub.Evaluate, pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
                 packed_rows=bytes(range(5)) * 1001, row_size=5)), "shisanshui.packed_rows", "1001 packed_rows"),
             (stub.Settle, settle_request(1001), "shisanshui.deals", "1001 deals"),
+            # a suggestion's search counts 32 units per determinization: 1 + 64 × 32 = 2049
+            (stub.Evaluate, pb.EvaluateRequest.FromString(attacks_work.request("small_suggest")), "tienlen.items",
+             "1 items + 1 suggestions of 64 determinizations in all × 32 = 2049"),
         ]
         for rpc, req, field, what in cases:
             with pytest.raises(grpc.RpcError) as ei:
@@ -176,6 +183,9 @@ def test_requests_over_the_work_budget_are_too_large(budget_server):
         # Within the budget: answered.
         assert len(stub.Arrange(_arrange(10, 99), timeout=HANG_GUARD).shisanshui.results) == 10
         assert len(stub.Settle(settle_request(1000), timeout=HANG_GUARD).shisanshui.results) == 1000
+        within = pb.EvaluateRequest.FromString(attacks_work.request("small_suggest"))
+        within.tienlen.items[0].game.suggest.effort = 31  # 1 + 31 × 32 = 993
+        assert stub.Evaluate(within, timeout=HANG_GUARD).tienlen.results[0].game.suggestion.action.cards.cards
 
 
 # ---- fair turns: small calls are answered while huge ones run ----
@@ -214,6 +224,29 @@ def test_small_calls_are_answered_while_huge_arranges_take_every_thread(tmp_path
                 b.cancel()
             wait_for(lambda: s.log().count("the call was cancelled; stopped") >= before + 2, timeout=HANG_GUARD,
                      what="the cancelled Arranges to stop", server=s)
+    finally:
+        s.terminate()
+
+
+def test_small_calls_are_answered_while_suggestion_searches_take_every_thread(tmp_path):
+    """Suggestions (托管) at the largest effort: two Evaluates of 1,000 越式13张 records each
+    (about a CPU-minute each) on a server of 2 compute threads. Once both are in flight, a
+    small pooled Settle is answered while the two run on: the searches give up their turns
+    between determinizations."""
+    s = ServerProcess(tmp_path, "--threads", "2").wait_serving()
+    try:
+        batch = attacks_work.request("suggest_batch")
+        with s.channel() as ch1, s.channel() as ch2, s.channel() as new:
+            bigs = [_raw(c, "Evaluate").future(batch, timeout=3600) for c in (ch1, ch2)]
+            wait_for(lambda: _inflight(s) >= 2 or any(b.done() for b in bigs), timeout=HANG_GUARD,
+                     what="both suggestion batches in flight", server=s)
+            from handeval.v2 import handeval_pb2_grpc
+
+            small = settle_request(8)
+            assert len(handeval_pb2_grpc.HandevalStub(new).Settle(small, timeout=HANG_GUARD).shisanshui.results) == 8
+            assert not any(b.done() for b in bigs), "a suggestion batch ended: the small call was not answered during it"
+            for b in bigs:
+                b.cancel()
     finally:
         s.terminate()
 

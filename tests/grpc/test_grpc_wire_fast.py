@@ -212,9 +212,14 @@ def test_wire_inline_prices_only_the_fast_shapes():
     assert not _core.wire_inline("Evaluate", ev(items=rows(1000)), 1e-4)  # over the budget
     assert not _core.wire_inline("Evaluate", ev(items=rows(5000)), 1e-3)
     assert not _core.wire_inline("Evaluate", ev(packed_rows=packed_rows * 10), 1e-3)
+    # Past WIRE_INLINE_BYTES only the priced shapes: not a hand, not another RPC's.
     hand = pb.ShisanshuiEvaluateItem(hand=common_pb2.Cards(cards=rng.sample(DECK, 13)))
-    assert not _core.wire_inline("Evaluate", ev(items=rows(10) + [hand]), 1e-3)  # not priced
-    assert not _core.wire_inline("Evaluate", PROST_WAY + ev(items=rows(10)), 1e-3)
-    assert not _core.wire_inline("Evaluate", b"\xff" * 100, 1e-3)
-    assert not _core.wire_inline("Compare", ev(items=rows(10)), 1e-3)
+    assert len(ev(items=rows(50))) > _core.WIRE_INLINE_BYTES
+    assert not _core.wire_inline("Evaluate", ev(items=rows(50) + [hand]), 1e-3)  # not priced
+    assert not _core.wire_inline("Evaluate", PROST_WAY + ev(items=rows(50)), 1e-3)
+    assert not _core.wire_inline("Evaluate", b"\xff" * 2000, 1e-3)
+    assert not _core.wire_inline("Compare", ev(items=rows(50)), 1e-3)
+    # At most WIRE_INLINE_BYTES: inline, whatever the shape, but never an Arrange.
+    assert _core.wire_inline("Evaluate", ev(items=rows(10) + [hand]), 1e-3)
+    assert _core.wire_inline("Compare", ev(items=rows(10)), 1e-3)
     assert not _core.wire_inline("Arrange", ev(items=rows(10)), 1e-3)

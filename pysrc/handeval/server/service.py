@@ -2,7 +2,7 @@
 one log line per call. The request's bytes go to the binding (``_core.wire_answer``),
 which decodes them, answers in Rust and hands back the answer's bytes: no Python object
 per item. Work is scheduled by its cost: a small request (at most :data:`INLINE_BYTES`,
-not an Arrange), or one whose shape the binding prices at most :data:`INLINE_SECONDS` of
+not an Arrange, asking no suggestion), or one whose shape the binding prices at most :data:`INLINE_SECONDS` of
 work (``_core.wire_inline``: 十三水 Evaluate of card-string rows and packed rows), runs
 inline on the event loop, where the hop to a thread would cost more than the work;
 anything else runs in the thread pool with the GIL released, and stops at its next check
@@ -57,11 +57,9 @@ def add_to_server(service, server, admission) -> None:
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
 
 
-#: Requests of at most this many bytes (not Arrange) are answered inline on the event
-#: loop: decoding, work and encoding cost tens of ns per byte for every item kind, so the
-#: largest takes well under a millisecond, less than the hop to a worker thread and back.
-#: Anything larger runs in the thread pool, so no request holds the loop.
-INLINE_BYTES = 1024
+#: Requests of at most this many bytes (not Arrange, asking no suggestion) are answered
+#: inline on the event loop (``_core.wire_inline`` says which; the bound is the binding's).
+INLINE_BYTES = _core.WIRE_INLINE_BYTES
 
 #: A larger request runs inline too when ``_core.wire_inline`` prices its work at most
 #: this many seconds from its shape (e.g. 1,000 card-string rows or 100,000 packed rows,
@@ -183,7 +181,7 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
         self.inflight += 1
         gauged = False
         try:
-            if rpc != "Arrange" and (len(data) <= INLINE_BYTES or _core.wire_inline(rpc, data, INLINE_SECONDS)):
+            if _core.wire_inline(rpc, data, INLINE_SECONDS):
                 out = self._answer(rpc, data, call, False)
             else:
                 metrics.INFLIGHT.inc()

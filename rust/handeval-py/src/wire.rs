@@ -192,6 +192,11 @@ impl WireCall {
     }
 }
 
+/// A suggestion's work per unit of effort, in the request work budget's units (one
+/// Arrange sample of one hand, ~40 µs of CPU): one determinization plays out each
+/// weighed candidate to the end of the game, 1–2 ms (越式13张 ~1 ms, 打儲 ~2 ms).
+pub const SUGGEST_WORK_PER_EFFORT: u64 = 32;
+
 /// The server's limits, as its config sets them.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
@@ -252,6 +257,22 @@ impl Ctx<'_> {
         }
         let message = format!("{} = {units} units of work exceed the request work budget of {max} (split the request; the server's --max-request-work)", what());
         Err(self.bad(name, message, Reason::TooLarge))
+    }
+
+    /// Counts the suggestions (托管) asked in the batch `name` of `n` items against the
+    /// request work budget with the items: `efforts`, the effort each asks (over
+    /// [`MAX_EFFORT`](handeval_core::tienlen::suggest::MAX_EFFORT) counted as the
+    /// largest: the item fails OUT_OF_RANGE without work).
+    pub fn suggestions(&self, name: &str, n: usize, efforts: impl Iterator<Item = u32>) -> Result<(), Fail> {
+        let max = handeval_core::tienlen::suggest::MAX_EFFORT;
+        let (asked, total) = efforts.fold((0u64, 0u64), |(k, t), e| (k + 1, t + e.min(max) as u64));
+        if total == 0 {
+            return Ok(());
+        }
+        let units = n as u64 + total * SUGGEST_WORK_PER_EFFORT;
+        self.work(name, units, || {
+            format!("{n} items + {asked} suggestions of {total} determinizations in all × {SUGGEST_WORK_PER_EFFORT}")
+        })
     }
 
     /// Adds `n` to the items counted for the metrics (packed rows: not items of
@@ -622,24 +643,42 @@ fn wire_answer<'py>(
     }
 }
 
+/// Requests of at most this many bytes are answered on the servicer's event loop (not an
+/// Arrange, and asking no suggestion): decoding, work and encoding cost tens of ns per
+/// byte for every other item kind, so the largest takes well under a millisecond, less
+/// than the hop to a worker thread and back.
+pub const INLINE_BYTES: usize = 1024;
+
+/// The key of a game record's `suggest` (field 50, a message: `50 << 3 | 2` as a varint):
+/// a request that holds these bytes may ask for a search (up to ~0.1 s at the largest
+/// effort) that its size does not tell. Other bytes that happen to match only send a small
+/// request to the thread pool.
+const SUGGEST_KEY: [u8; 2] = [0x92, 0x03];
+
+fn inline(rpc: Option<Rpc>, data: &[u8], budget: f64) -> bool {
+    match rpc {
+        None | Some(Rpc::Arrange) => false,
+        Some(_) if data.len() <= INLINE_BYTES => !data.windows(2).any(|w| w == SUGGEST_KEY),
+        Some(Rpc::Evaluate) => crate::shisanshui::wire::evaluate_within(data, budget),
+        Some(_) => false,
+    }
+}
+
 /// Whether the request `data` of the RPC named `rpc` is cheap enough to answer on the
-/// caller's thread (the servicer's event loop): its work estimated, from its shape alone
-/// (a walk over its fields, nothing decoded, stopped once past the budget), at most
-/// `budget` seconds. Only the shapes of
-/// the fast paths are estimated (十三水 Evaluate of card-string rows and packed rows); any
-/// other request is false (the servicer goes by its size).
+/// caller's thread (the servicer's event loop), from its size and shape alone (nothing
+/// decoded): at most [`INLINE_BYTES`] and asking no suggestion, or a 十三水 Evaluate of
+/// card-string rows or packed rows whose work a walk over its fields prices at most
+/// `budget` seconds (stopped once past it). Never an Arrange.
 #[pyfunction]
 fn wire_inline(rpc: &str, data: &[u8], budget: f64) -> bool {
-    match Rpc::from_name(rpc) {
-        Some(Rpc::Evaluate) => crate::shisanshui::wire::evaluate_within(data, budget),
-        _ => false,
-    }
+    inline(Rpc::from_name(rpc), data, budget)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<WireCall>()?;
     m.add_class::<WireTurns>()?;
     m.add_function(wrap_pyfunction!(wire_inline, m)?)?;
+    m.add("WIRE_INLINE_BYTES", INLINE_BYTES)?;
     m.add("WireError", m.py().get_type::<WireError>())?;
     m.add_function(wrap_pyfunction!(wire_answer, m)?)?;
     Ok(())
@@ -759,4 +798,33 @@ pub fn only_field(data: &[u8], key: u64) -> Option<&[u8]> {
     }
     let body = take_len(&mut buf)?;
     buf.is_empty().then_some(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use prost::Message;
+
+    fn tienlen_game(suggest: Option<pb::SuggestQuery>) -> Vec<u8> {
+        use pb::tienlen_evaluate_item::Item;
+        let hands = ["3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h"]
+            .iter()
+            .map(|h| pb::Cards { cards: h.split(' ').map(str::to_string).collect() })
+            .collect();
+        let record = pb::TienlenGameRecord { hands, suggest, ..Default::default() };
+        let req = pb::TienlenEvaluateRequest { items: vec![pb::TienlenEvaluateItem { item: Some(Item::Game(record)) }], ..Default::default() };
+        pb::EvaluateRequest { game: Some(pb::evaluate_request::Game::Tienlen(req)) }.encode_to_vec()
+    }
+
+    #[test]
+    fn a_small_request_asking_a_suggestion_is_not_answered_on_the_loop() {
+        let plain = tienlen_game(None);
+        let asking = tienlen_game(Some(pb::SuggestQuery { effort: Some(64), ..Default::default() }));
+        assert!(asking.len() <= INLINE_BYTES, "{} bytes", asking.len());
+        assert!(inline(Some(Rpc::Evaluate), &plain, 1e-3));
+        assert!(!inline(Some(Rpc::Evaluate), &asking, 1e-3));
+        assert!(!inline(Some(Rpc::Arrange), &plain, 1e-3));
+        // Even an empty query (the default effort) carries the key.
+        assert!(!inline(Some(Rpc::Evaluate), &tienlen_game(Some(pb::SuggestQuery::default())), 1e-3));
+    }
 }

@@ -376,6 +376,13 @@ fn sample(view: &View, rng: &mut Rng) -> Game {
 
 /// The suggestion for the view's seat. Deterministic for (view, seed, effort).
 pub fn suggest(view: &View, seed: u64, effort: u32) -> Result<Suggestion> {
+    suggest_yielding(view, seed, effort, &|| {})
+}
+
+/// [`suggest`], calling `between()` between two determinizations (each a playout of
+/// every weighed candidate, about a millisecond): a caller's point to let other work
+/// run (a server's turn) inside a long search. Same answer.
+pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn()) -> Result<Suggestion> {
     if effort > MAX_EFFORT {
         return Err(Error::field("effort", format!("must be 0..{MAX_EFFORT} (got {effort})")).because(Reason::OutOfRange));
     }
@@ -386,6 +393,9 @@ pub fn suggest(view: &View, seed: u64, effort: u32) -> Result<Suggestion> {
         let mut money = vec![Vec::with_capacity(effort as usize); alts.len()];
         let seed = mix(seed, view.game.history.len() as u64 * 8 + seat as u64);
         for d in 0..effort {
+            if d > 0 {
+                between();
+            }
             let mut rng = Rng::new(mix(seed, d as u64));
             let world = sample(view, &mut rng);
             for (i, a) in alts.iter().enumerate() {
@@ -495,6 +505,10 @@ mod tests {
             let a = s.action.clone().expect("in turn: an action");
             prop_assert!(g.apply(t, &a).is_ok(), "{:?}", a);
             prop_assert_eq!(&s, &suggest(&View::new(&g, t).unwrap(), seed, effort).unwrap());
+            // The server's yielding search: the same answer, `between` once per determinization after the first.
+            let calls = std::cell::Cell::new(0u32);
+            prop_assert_eq!(&s, &suggest_yielding(&View::new(&g, t).unwrap(), seed, effort, &|| calls.set(calls.get() + 1)).unwrap());
+            prop_assert!(calls.get() == 0 || calls.get() == effort - 1, "between ran {} times at effort {}", calls.get(), effort);
             for (c, _) in g.chop_offers() {
                 let s = suggest(&View::new(&g, c).unwrap(), seed, effort).unwrap();
                 if let Some(a) = s.action { prop_assert!(g.apply(c, &a).is_ok()); }

@@ -437,7 +437,8 @@ fn plays_query(q: PlaysQuery, rules: &Rules) -> Result<Plays, ItemFail> {
     Ok(Plays::Timeout(dc::timeout_play(&columns, table.as_deref(), chu, &cons, rules).map_err(columns_at)?))
 }
 
-fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules) -> Result<pb::dachu_evaluate_result::Result, ItemFail> {
+/// `between`: called inside a long suggestion search (the call's turn on the compute threads).
+fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules, between: &dyn Fn()) -> Result<pb::dachu_evaluate_result::Result, ItemFail> {
     use pb::dachu_evaluate_item::Item;
     use pb::dachu_evaluate_result::Result as Out;
     Ok(match &item.item {
@@ -484,7 +485,7 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules) -> Result<pb::dachu
             if let (Some(play), Some(g)) = (m.play.as_mut(), replayed.game.as_ref()) {
                 // A viewer sees a suggestion only for its own move: it holds that seat's cards.
                 if viewer.is_none_or(|v| g.turn == Some(v)) {
-                    play.suggestion = state::suggestion(g, r.suggest.as_ref()).map_err(|e| ItemFail::Item(e))?;
+                    play.suggestion = state::suggestion(g, r.suggest.as_ref(), between).map_err(|e| ItemFail::Item(e))?;
                 }
             }
             Out::Game(m)
@@ -507,11 +508,16 @@ pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::DachuEva
             _ => {}
         }
     }
+    let efforts = req.items.iter().filter_map(|item| match &item.item {
+        Some(Item::Game(r)) => r.suggest.as_ref().map(|q| q.effort.unwrap_or(handeval_core::dachu::suggest::DEFAULT_EFFORT)),
+        _ => None,
+    });
+    ctx.suggestions("items", req.items.len(), efforts)?;
     let rules = rules_of(req.rules.as_ref(), ctx)?;
     let results = ctx.each(
         "items",
         &req.items,
-        |_, item| Ok(pb::DachuEvaluateResult { result: Some(evaluate_one(item, &rules)?) }),
+        |_, item| Ok(pb::DachuEvaluateResult { result: Some(evaluate_one(item, &rules, &|| ctx.pass_turn())?) }),
         |e| pb::DachuEvaluateResult { result: Some(Out::Error(e)) },
     )?;
     Ok(pb::DachuEvaluateResponse { results })

@@ -234,7 +234,8 @@ fn offer_msg(s: usize, may_pass: bool, plays: &[tl::Play]) -> pb::TienlenOffer {
     pb::TienlenOffer { seat: seat(s), may_pass, plays: plays.iter().map(play_msg).collect(), actions }
 }
 
-fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules) -> Result<pb::TienlenGameState, Error> {
+/// `between`: called inside a long suggestion search (the call's turn on the compute threads).
+fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules, between: &dyn Fn()) -> Result<pb::TienlenGameState, Error> {
     let g = replay(record, rules, "game")?;
     let viewer = match record.viewer {
         None => None,
@@ -300,7 +301,7 @@ fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules) -> Result<pb::T
         card_counts: (0..g.players).map(|s| g.held(s).len() as i32).collect(),
         viewer: viewer.map(seat),
         // A viewer sees a suggestion only for its own move: it holds that seat's cards.
-        suggestion: if viewer.is_none_or(|v| g.turn() == Some(v)) { suggestion(&g, record.suggest.as_ref())? } else { None },
+        suggestion: if viewer.is_none_or(|v| g.turn() == Some(v)) { suggestion(&g, record.suggest.as_ref(), between)? } else { None },
     })
 }
 
@@ -312,13 +313,13 @@ fn suggest_action(seat: usize, a: &Action) -> pb::PlayAction {
 }
 
 /// The suggestion (托管) for the seat to move, when the record asked for it.
-fn suggestion(g: &tl::Game, q: Option<&pb::SuggestQuery>) -> Result<Option<pb::Suggestion>, Error> {
+fn suggestion(g: &tl::Game, q: Option<&pb::SuggestQuery>, between: &dyn Fn()) -> Result<Option<pb::Suggestion>, Error> {
     if let Some(e) = q.and_then(|q| q.effort).filter(|&e| e > tl::suggest::MAX_EFFORT) {
         return Err(handeval_core::Error::field("game.suggest.effort", format!("must be 0..{} (got {e})", tl::suggest::MAX_EFFORT)).because(handeval_core::Reason::OutOfRange));
     }
     let (Some(q), Some(t)) = (q, g.turn()) else { return Ok(None) };
     let view = tl::suggest::View::new(g, t)?;
-    let s = tl::suggest::suggest(&view, q.seed, q.effort.unwrap_or(tl::suggest::DEFAULT_EFFORT)).map_err(|e| e.within("game.suggest"))?;
+    let s = tl::suggest::suggest_yielding(&view, q.seed, q.effort.unwrap_or(tl::suggest::DEFAULT_EFFORT), between).map_err(|e| e.within("game.suggest"))?;
     let action = s.action.as_ref().map(|a| suggest_action(t, a));
     let alternatives = s
         .alternatives
@@ -348,6 +349,11 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::Tienle
             _ => {}
         }
     }
+    let efforts = req.items.iter().filter_map(|item| match &item.item {
+        Some(Item::Game(g)) => g.suggest.as_ref().map(|q| q.effort.unwrap_or(tl::suggest::DEFAULT_EFFORT)),
+        _ => None,
+    });
+    ctx.suggestions("items", req.items.len(), efforts)?;
     let rules = rules(req.rules.as_ref(), ctx)?;
     let results = ctx.each(
         "items",
@@ -383,7 +389,7 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::Tienle
                     R::FirstLeader(pb::TienlenFirstLead { seat: seat(s), card: c.to_string(), must_contain: rules.first_lead_must_contain_lowest })
                 }
                 Some(Item::RoundState(q)) => R::RoundState(round_state(q, &rules)?),
-                Some(Item::Game(g)) => R::Game(game_state(g, &rules)?),
+                Some(Item::Game(g)) => R::Game(game_state(g, &rules, &|| ctx.pass_turn())?),
                 None => return Err(ItemFail::Item(Error::new("set one of play, hand, legal_plays, first_leader, round_state, game"))),
             })
         },

@@ -129,13 +129,14 @@ fn suggest_action(a: &handeval_core::dachu::PlayAction) -> pb::PlayAction {
 }
 
 /// The suggestion (托管) for the seat to move in the play, when the record asked for it.
-pub(super) fn suggestion(g: &Game, q: Option<&pb::SuggestQuery>) -> Result<Option<pb::Suggestion>, handeval_core::Error> {
+/// `between`: called inside a long search (the call's turn on the compute threads).
+pub(super) fn suggestion(g: &Game, q: Option<&pb::SuggestQuery>, between: &dyn Fn()) -> Result<Option<pb::Suggestion>, handeval_core::Error> {
     use handeval_core::dachu::suggest as sg;
     if let Some(e) = q.and_then(|q| q.effort).filter(|&e| e > sg::MAX_EFFORT) {
         return Err(handeval_core::Error::field("game.suggest.effort", format!("must be 0..{} (got {e})", sg::MAX_EFFORT)).because(handeval_core::Reason::OutOfRange));
     }
     let (Some(q), Some(t)) = (q, g.turn) else { return Ok(None) };
-    let s = sg::suggest(&sg::View::new(g, t)?, q.seed, q.effort.unwrap_or(sg::DEFAULT_EFFORT)).map_err(|e| e.within("game.suggest"))?;
+    let s = sg::suggest_yielding(&sg::View::new(g, t)?, q.seed, q.effort.unwrap_or(sg::DEFAULT_EFFORT), between).map_err(|e| e.within("game.suggest"))?;
     let alternatives = s.alternatives.iter().map(|x| pb::SuggestionAlternative { action: Some(suggest_action(&x.action)), score: x.score }).collect();
     Ok(Some(pb::Suggestion { action: Some(suggest_action(&s.action)), alternatives }))
 }
