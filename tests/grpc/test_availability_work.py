@@ -198,18 +198,22 @@ def _raw(ch, rpc):
     return ch.unary_unary(f"/handeval.v2.Handeval/{rpc}", request_serializer=None, response_deserializer=None)
 
 
-def test_small_calls_are_answered_while_huge_arranges_take_every_thread(tmp_path):
-    """Work starvation: two Arranges of 10,000 hands × 10,000 samples (hours of CPU; the
-    budget off) on a server of 2 compute threads. Once both are in flight, a one-hand
-    Arrange and a small Settle (both pooled) are answered while the two run on; then
-    the two are cancelled and stop."""
-    s = ServerProcess(tmp_path, "--threads", "2", "--max-request-work", "0").wait_serving()
+@pytest.mark.parametrize("attack, rpc, flags", [("huge_arranges", "Arrange", ("--max-request-work", "0")),
+                                                ("suggest_batch", "Evaluate", ())])
+def test_small_calls_are_answered_while_huge_work_takes_every_thread(tmp_path, attack, rpc, flags):
+    """Work starvation on a server of 2 compute threads, by two requests of either
+    Arranges of 10,000 hands × 10,000 samples (hours of CPU; the budget off) or
+    suggestions (托管) for 1,000 越式13张 records at the largest effort (about a CPU-minute;
+    the searches give up their turns between determinizations). Once both are in flight,
+    a one-hand Arrange and a small Settle (both pooled) are answered while the two run on;
+    then the two are cancelled and stop."""
+    s = ServerProcess(tmp_path, "--threads", "2", *flags).wait_serving()
     try:
-        huge = attacks_work.request("huge_arranges")
+        huge = attacks_work.request(attack)
         with s.channel() as ch1, s.channel() as ch2, s.channel() as new:
-            bigs = [_raw(c, "Arrange").future(huge, timeout=3600) for c in (ch1, ch2)]
+            bigs = [_raw(c, rpc).future(huge, timeout=3600) for c in (ch1, ch2)]
             wait_for(lambda: _inflight(s) >= 2 or any(b.done() for b in bigs), timeout=HANG_GUARD,
-                     what="both huge Arranges in flight", server=s)
+                     what=f"both {attack} requests in flight", server=s)
             from handeval.v2 import handeval_pb2_grpc
 
             stub = handeval_pb2_grpc.HandevalStub(new)
@@ -218,35 +222,12 @@ def test_small_calls_are_answered_while_huge_arranges_take_every_thread(tmp_path
             small = settle_request(8)
             assert len(small.SerializeToString()) > service.INLINE_BYTES  # pooled, not inline
             assert len(stub.Settle(small, timeout=HANG_GUARD).shisanshui.results) == 8
-            assert not any(b.done() for b in bigs), "a huge Arrange ended: the small calls were not answered during it"
+            assert not any(b.done() for b in bigs), f"a {attack} request ended: the small calls were not answered during it"
             before = s.log().count("the call was cancelled; stopped")
             for b in bigs:
                 b.cancel()
             wait_for(lambda: s.log().count("the call was cancelled; stopped") >= before + 2, timeout=HANG_GUARD,
-                     what="the cancelled Arranges to stop", server=s)
-    finally:
-        s.terminate()
-
-
-def test_small_calls_are_answered_while_suggestion_searches_take_every_thread(tmp_path):
-    """Suggestions (托管) at the largest effort: two Evaluates of 1,000 越式13张 records each
-    (about a CPU-minute each) on a server of 2 compute threads. Once both are in flight, a
-    small pooled Settle is answered while the two run on: the searches give up their turns
-    between determinizations."""
-    s = ServerProcess(tmp_path, "--threads", "2").wait_serving()
-    try:
-        batch = attacks_work.request("suggest_batch")
-        with s.channel() as ch1, s.channel() as ch2, s.channel() as new:
-            bigs = [_raw(c, "Evaluate").future(batch, timeout=3600) for c in (ch1, ch2)]
-            wait_for(lambda: _inflight(s) >= 2 or any(b.done() for b in bigs), timeout=HANG_GUARD,
-                     what="both suggestion batches in flight", server=s)
-            from handeval.v2 import handeval_pb2_grpc
-
-            small = settle_request(8)
-            assert len(handeval_pb2_grpc.HandevalStub(new).Settle(small, timeout=HANG_GUARD).shisanshui.results) == 8
-            assert not any(b.done() for b in bigs), "a suggestion batch ended: the small call was not answered during it"
-            for b in bigs:
-                b.cancel()
+                     what=f"the cancelled {attack} requests to stop", server=s)
     finally:
         s.terminate()
 
