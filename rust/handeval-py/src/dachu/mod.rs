@@ -5,7 +5,6 @@
 //! play of a game and the whole record), `settle.rs` (the settlement); this file holds the
 //! `Rules`, the argument readers they share, and the registration.
 
-pub mod wire;
 mod calling;
 mod deal;
 mod game;

@@ -167,7 +167,7 @@ fn ssw_best_response(
     // Named as the Python API's parameter (shisanshui.best_response(cards13, ...)).
     let cards = cards_from(cards, "cards13")?;
     let opps = list_from(opponents, "opponents", hand_from)?;
-    let r = py.detach(|| arr::best_response(&cards, &opps, top_k, &rules)).map_err(|e| crate::wire::rename(e, &[("cards", "cards13")], "")).py()?;
+    let r = py.detach(|| arr::best_response(&cards, &opps, top_k, &rules)).map_err(|e| handeval_wire::convert::rename(e, &[("cards", "cards13")], "")).py()?;
     Ok(arrangement(&r))
 }
 

@@ -1,7 +1,6 @@
 //! Binding of handeval_core::shisanshui (十三水).
 
 mod arrange;
-pub mod wire;
 
 use crate::conv::{bad, base_from, given, cards_from, check_list, quick_cards_into, carried_from, int_from, list_from, IntoPyResult};
 use handeval_core::cards::Card;

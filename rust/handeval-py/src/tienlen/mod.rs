@@ -2,8 +2,6 @@
 //! `handeval.tienlen` and the functions that build them. Conversions only; every rule
 //! is in the core.
 
-pub mod wire;
-
 use crate::conv::{bad, base_from, cards_from, carried_from, given, int_from, list_from, opt, opt_flag, to_py, type_name, IntoPyResult};
 use crate::game_common::{card_lists, first_mismatch, replay_reduce, KindNames};
 use crate::result::{add_class, card_str, item_error, many_items, Cards};
@@ -246,7 +244,7 @@ fn tl_instant_hand(cards13: &Bound<'_, PyAny>) -> PyResult<Option<InstantHand>> 
 #[pyfunction]
 fn tl_instant_winner(hands13: &Bound<'_, PyAny>) -> PyResult<(Vec<Option<InstantHand>>, Option<usize>)> {
     let hands = list_from(hands13, "hands13", hand13)?;
-    let (wins, best) = tl::instant_winner(&hands).map_err(|e| crate::wire::rename(e, &[("hands", "hands13")], "")).py()?;
+    let (wins, best) = tl::instant_winner(&hands).map_err(|e| handeval_wire::convert::rename(e, &[("hands", "hands13")], "")).py()?;
     Ok((wins.iter().map(|w| w.as_ref().map(instant_hand)).collect(), best))
 }
 
@@ -628,7 +626,7 @@ fn tl_settle_instant(hands13: &Bound<'_, PyAny>, base: Option<&Bound<'_, PyAny>>
     let hands = list_from(hands13, "hands13", hand13)?;
     let base = base_from(base)?;
     let carried = carried_from(carried, "carried")?;
-    Ok(settlement(tl::settle_instant(&hands, base, carried.as_deref(), &rules).map_err(|e| crate::wire::rename(e, &[("hands", "hands13")], "")).py()?))
+    Ok(settlement(tl::settle_instant(&hands, base, carried.as_deref(), &rules).map_err(|e| handeval_wire::convert::rename(e, &[("hands", "hands13")], "")).py()?))
 }
 
 

@@ -1,14 +1,23 @@
 //! 打儲 results and states written as their `handeval.v2` messages, one conversion per
-//! core type (see `crate::wire`).
+//! core type.
 
-use super::{value_of, Replayed};
-use crate::wire::{cards_msg, pb};
+use super::enums::value_of;
+use crate::convert::cards_msg;
+use crate::pb;
 use handeval_core::cards::Card;
 use handeval_core::dachu::calling::side_name;
 use handeval_core::dachu::deal::SEATS;
 use handeval_core::dachu::game::{Game, PlayAction};
 use handeval_core::dachu::{Calling, Chu, Deal, DealAction, Kind, Outcome, Settlement};
 use std::sync::OnceLock;
+
+/// A DachuGameRecord replayed phase by phase: the deal, the calling once the deal is
+/// finished, the play once the calling is over with PLAY.
+pub(super) struct Replayed {
+    pub deal: Deal,
+    pub calling: Option<Calling>,
+    pub game: Option<Game>,
+}
 
 /// A seat or an index as the protos' `int32` (seats 0..3, records of at most 208 actions).
 fn int(i: usize) -> i32 {

@@ -1,10 +1,13 @@
-//! 越式13张 requests and answers on the wire (see `crate::wire`): decoded from and encoded to
+//! 越式13张 requests and answers on the wire: decoded from and encoded to
 //! their `handeval.v2` messages here, from the core's types (docs/rules.md §2): plays,
 //! instant wins, legal plays, the first leader, a round's state, a whole game record's
 //! state (the game flow, stateless: the client sends the record), beating, settlement.
 
+use crate::call::Ctx;
+use crate::convert::{cards, cards_msg, enum_value, rename};
+use crate::fail::{only, reason_value, Fail, ItemFail};
+use crate::pb;
 use crate::wire_rules;
-use crate::wire::{cards, cards_msg, enum_value, only, pb, rename, Ctx, Fail, ItemFail};
 use handeval_core::cards::Card;
 use handeval_core::tienlen::{self as tl, Action, Kind};
 use handeval_core::{Error, Reason};
@@ -183,7 +186,7 @@ fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::Tienl
         check = Some(match outcome {
             Ok(_) => pb::TienlenCheck { allowed: true, reason: 0, message: String::new() },
             // The core's reason (NOT_YOUR_TURN, DOES_NOT_BEAT, ILLEGAL_ACTION, GAME_OVER).
-            Err(why) => pb::TienlenCheck { allowed: false, reason: crate::wire::reason_value(why.reason), message: why.message },
+            Err(why) => pb::TienlenCheck { allowed: false, reason: reason_value(why.reason), message: why.message },
         });
     }
     let transfers = st.chop_transfers(q.base.unwrap_or(1)).map_err(|e| rename(e, &renames, ""))?;

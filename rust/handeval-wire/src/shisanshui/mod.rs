@@ -1,15 +1,18 @@
-//! 十三水 over the gRPC wire (see `crate::wire`): requests read from their `handeval.v2`
-//! messages into the core's types, the core's results written as their messages.
+//! 十三水 over the gRPC wire: requests read from their `handeval.v2` messages into the
+//! core's types, the core's results written as their messages. [`fast`] reads the hot
+//! shape of Evaluate in place and falls back on this module for everything else.
 
-use crate::wire::{at, join, pb, Ctx, Fail, ItemFail, CHECK_EVERY};
+use crate::call::{Ctx, CHECK_EVERY};
+use crate::convert::api_name;
+use crate::fail::{at, join, Fail, ItemFail};
+use crate::pb;
 use handeval_core::cards::{self, Card, RANK_CHARS, SUIT_CHARS};
 use handeval_core::shisanshui::arrange::{self as arr, ArrangeResult, Options, MAX_SAMPLES};
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
 use handeval_core::{Error, Reason};
 use std::sync::OnceLock;
 
-mod fast;
-pub use fast::{evaluate as evaluate_fast, within as evaluate_within};
+pub mod fast;
 
 /// A seat index as the protos' `int32` (at most 4 seats).
 fn seat(i: usize) -> i32 {
@@ -79,8 +82,8 @@ fn row_into(m: Option<&pb::Cards>, buf: &mut [Card; 5]) -> Result<usize, Error> 
     Ok(cards.len())
 }
 
-/// A core error as the item's error at `field` in place of its own path (the Python
-/// converter's `at`: the proto field that held the argument names it).
+/// A core error as the item's error at `field` in place of its own path: the proto field
+/// that held the argument names it.
 fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
     move |mut e| {
         e.field = Some(field.to_string());
@@ -89,7 +92,7 @@ fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
 }
 
 /// A core error whose path starts with a function's argument name (one of `from`) as
-/// the proto field `to`, all under `prefix` (the Python converter's `rename`).
+/// the proto field `to`, all under `prefix`.
 fn renamed(mut e: Error, from: &[&str], to: &str, prefix: &str) -> Error {
     let field = e.field.take().unwrap_or_default();
     let head_end = field.find(['.', '[']).unwrap_or(field.len());
@@ -355,7 +358,7 @@ fn players(deal: &pb::ShisanshuiDeal) -> Result<Vec<Hand>, Error> {
                 if s.kind == 0 {
                     return Err(Error::field(field, "set the declared special hand"));
                 }
-                let name = crate::wire::api_name(kind.as_str_name(), pb::ShisanshuiSpecialKind::Unspecified.as_str_name());
+                let name = api_name(kind.as_str_name(), pb::ShisanshuiSpecialKind::Unspecified.as_str_name());
                 Some(SpecialId::parse(&name).map_err(|e| e.within(&format!("players[{i}].special")))?)
             }
             None => return Err(Error::field(format!("players[{i}]"), "set arrangement or special")),

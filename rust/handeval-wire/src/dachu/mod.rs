@@ -1,12 +1,19 @@
-//! 打儲 requests and answers on the wire (see `crate::wire`): decoded from and encoded to
+//! 打儲 requests and answers on the wire: decoded from and encoded to
 //! their `handeval.v2` messages here, the game's work done by `handeval_core::dachu`:
 //! plays, legal and timeout plays, the deal's declarations, the calling, a whole game
 //! record's state (stateless: the client sends the record and gets the state back),
-//! beating, and settlement. The states' messages are in `wire/state.rs`.
+//! beating, and settlement. The states' messages are written by `state`, the proto enums
+//! read and written by `enums`.
 
+mod enums;
 mod state;
 
-use crate::wire::{cards_msg, enum_name, enum_value, join, pb, rename, Ctx, Fail, ItemFail};
+use enums::name_of;
+use state::Replayed;
+use crate::call::Ctx;
+use crate::convert::{cards_msg, rename};
+use crate::fail::{join, Fail, ItemFail};
+use crate::pb;
 use crate::wire_rules;
 use handeval_core::cards::{parse_tokens, Card, MAX_RECORD_ACTIONS};
 use handeval_core::dachu::calling::Call;
@@ -48,62 +55,10 @@ fn check_record(ctx: &Ctx, path: &str, r: &pb::DachuGameRecord) -> Result<(), Fa
     over(ctx, format!("{path}.plays"), r.plays.len(), MAX_RECORD_ACTIONS)
 }
 
-// ---- enums: the proto value <-> the core's name ----
-
-/// A generated proto enum: its value names are `PREFIX` + the core's name upper-cased.
-pub(crate) trait ProtoEnum: Sized + Copy + TryFrom<i32> + Into<i32> {
-    const TYPE: &'static str;
-    const PREFIX: &'static str;
-    fn full_name(self) -> &'static str;
-    fn from_full(name: &str) -> Option<Self>;
-}
-
-macro_rules! proto_enums {
-    ($($t:ident = $prefix:literal;)+) => {$(
-        impl ProtoEnum for pb::$t {
-            const TYPE: &'static str = stringify!($t);
-            const PREFIX: &'static str = $prefix;
-            fn full_name(self) -> &'static str {
-                self.as_str_name()
-            }
-            fn from_full(name: &str) -> Option<Self> {
-                Self::from_str_name(name)
-            }
-        }
-    )+};
-}
-
-proto_enums! {
-    DachuColour = "DACHU_COLOUR_";
-    DachuSide = "DACHU_SIDE_";
-    DachuUnitPer = "DACHU_UNIT_PER_";
-    DachuDeclareOncePer = "DACHU_DECLARE_ONCE_PER_";
-    DachuTimeoutDisplay = "DACHU_TIMEOUT_DISPLAY_";
-    DachuPlayKind = "DACHU_PLAY_KIND_";
-    DachuDealActionKind = "DACHU_DEAL_ACTION_KIND_";
-    DachuChuSource = "DACHU_CHU_SOURCE_";
-    DachuCallKind = "DACHU_CALL_KIND_";
-    DachuCallingPhase = "DACHU_CALLING_PHASE_";
-    DachuCallingOutcome = "DACHU_CALLING_OUTCOME_";
-    DachuVerdict = "DACHU_VERDICT_";
-    DachuLineKind = "DACHU_LINE_KIND_";
-}
-
-/// The core's name of the proto enum value `v` (`DACHU_COLOUR_RED` → `"red"`); None for
-/// UNSPECIFIED; a number the enum does not have is the error message (`wire::enum_name`).
-fn name_of<E: ProtoEnum>(v: i32) -> Result<Option<String>, String> {
-    enum_name::<E>(v, E::PREFIX, E::TYPE, |e| e.full_name())
-}
-
-/// The proto enum value of the core's name (`wire::enum_value`).
-pub(crate) fn value_of<E: ProtoEnum>(name: &str) -> i32 {
-    enum_value(E::from_full, E::PREFIX, name)
-}
-
 // ---- rules: the message → the core's Rules, by the core's list of options ----
 
 // The enum-valued options (UnitPer, FirstCaller, DeclareOncePer) are read by the shared
-// `enum_options!` of crate::wire.
+// `enum_options!` of crate::convert.
 handeval_core::dachu_rule_options!(wire_rules! {
     pub fn rules_from(pb::DachuRules) -> Rules;
 });
@@ -289,14 +244,6 @@ fn calling_query(q: &pb::DachuCallingQuery, rules: &Rules, path: &str) -> Result
 }
 
 // ---- game records ----
-
-/// A DachuGameRecord replayed phase by phase: the deal, the calling once the deal is
-/// finished, the play once the calling is over with PLAY.
-struct Replayed {
-    deal: Deal,
-    calling: Option<Calling>,
-    game: Option<Game>,
-}
 
 fn play_action(a: &pb::PlayAction, field: &str) -> Result<PlayAction, ItemFail> {
     const PLAY: i32 = pb::ActionKind::Play as i32;
@@ -494,7 +441,7 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules, between: &dyn Fn())
     })
 }
 
-// ---- the RPCs (`crate::wire::answer` dispatches here) ----
+// ---- the RPCs (`crate::dispatch::answer` dispatches here) ----
 
 pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::DachuEvaluateResponse, Fail> {
     use pb::dachu_evaluate_item::Item;

@@ -11,8 +11,11 @@
 //! and mutated requests). Field numbers and wire types are read from the generated types
 //! ([`key_of`]), not retyped.
 
-use super::{category_value, evaluate_item, only, packed_into, row_size_of, rules_from};
-use crate::wire::{key_of, only_field, pb, put_key, put_varint, take_len, varint_len, Ctx, Fail};
+use super::{card_string, category_value, evaluate_item, only, packed_into, row_size_of, rules_from};
+use crate::call::Ctx;
+use crate::codec::{key_of, only_field, put_key, put_varint, take_len, varint_len};
+use crate::fail::Fail;
+use crate::pb;
 use handeval_core::cards::{self, Card};
 use handeval_core::shisanshui::eval;
 use prost::Message;
@@ -68,7 +71,7 @@ fn keys() -> &'static Keys {
             result_row: key_of(pb::ShisanshuiEvaluateResult { result: Some(R::Row(Row::default())) }),
             strength: key_of(Row { strength: 1, ..Default::default() }),
             cards: key_of(Row { cards: Some(Default::default()), ..Default::default() }),
-            card_fields: (0..52).map(|id| pb::Cards { cards: vec![super::card_string(Card(id))] }.encode_to_vec()).collect(),
+            card_fields: (0..52).map(|id| pb::Cards { cards: vec![card_string(Card(id))] }.encode_to_vec()).collect(),
             row_heads: eval::Category::ALL
                 .iter()
                 .map(|&cat| Row { category: category_value(cat), category_zh: cat.name_zh().to_string(), ..Default::default() }.encode_to_vec())
