@@ -7,6 +7,8 @@
 #
 # 1. Replay: every input of fuzz/corpus/<target>/ and fuzz/regressions/<target>/ through
 #    the targets' checks as a plain `cargo test` (stable Rust, no libFuzzer).
+#    The wire's target (fuzz_targets/wire.rs, the gRPC entry point on any bytes) is
+#    replayed by fuzz/tests/wire.rs in the same `cargo test`.
 # 2. Coverage-guided: `cargo fuzz run` per target for FUZZ_SECONDS, starting from the
 #    committed corpus. New inputs go to a scratch folder (the committed corpus is not
 #    grown by CI); a crash prints its input and fails the script. cargo-fuzz needs
