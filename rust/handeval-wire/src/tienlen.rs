@@ -80,7 +80,7 @@ impl From<&tl::Settlement> for pb::TienlenSettlement {
 
 /// A PlayAction's cards (the tokens, unparsed) or `None` for a pass; a pass with cards,
 /// or a kind 越式13张 has not, is refused naming `field`.
-fn raw_action<'a>(a: &'a pb::PlayAction, field: &str) -> Result<(i32, Option<&'a [String]>), Error> {
+fn raw_action<'a>(a: &'a pb::PlayAction, field: &str) -> Result<RawAction<'a>, Error> {
     let tokens = a.cards.as_ref().map_or(&[][..], |c| &c.cards[..]);
     if !a.columns.is_empty() {
         return Err(Error::field(format!("{field}.columns"), "columns belong to a 打儲 timeout (越式13张 has no timeout action)").because(Reason::Inconsistent));
@@ -97,7 +97,10 @@ fn raw_action<'a>(a: &'a pb::PlayAction, field: &str) -> Result<(i32, Option<&'a
     Err(Error::field(format!("{field}.kind"), "set ACTION_KIND_PLAY or ACTION_KIND_PASS (越式13张 has no timeout action)"))
 }
 
-fn raw_actions<'a>(actions: &'a [pb::PlayAction], field: &str) -> Result<Vec<(i32, Option<&'a [String]>)>, Error> {
+/// An action as sent: its seat and its cards' tokens (None: a pass).
+type RawAction<'a> = (i32, Option<&'a [String]>);
+
+fn raw_actions<'a>(actions: &'a [pb::PlayAction], field: &str) -> Result<Vec<RawAction<'a>>, Error> {
     actions.iter().enumerate().map(|(k, a)| raw_action(a, &format!("{field}[{k}]")).map_err(|e| e.at_action(k))).collect()
 }
 
@@ -429,7 +432,7 @@ pub fn compare(req: pb::TienlenCompareRequest, ctx: &Ctx) -> Result<pb::TienlenC
 fn outcome(o: &pb::TienlenOutcome, base: i64, carried: Option<&[Option<i64>]>, rules: &tl::Rules) -> Result<tl::Settlement, Error> {
     let raw: Vec<_> = o.chops.iter().enumerate().map(|(k, r)| raw_actions(&r.actions, &format!("outcome.chops[{k}].actions"))).collect::<Result<_, _>>()?;
     // A round sent twice (the same actions, as sent) would be settled twice.
-    let mut seen: std::collections::HashMap<&[(i32, Option<&[String]>)], usize> = std::collections::HashMap::new();
+    let mut seen: std::collections::HashMap<&[RawAction], usize> = std::collections::HashMap::new();
     for (k, r) in raw.iter().enumerate() {
         if let Some(&prev) = seen.get(r.as_slice()) {
             return Err(Error::field(format!("outcome.chops[{k}]"), format!("the same round as chops[{prev}]: a round is settled once")).because(Reason::Inconsistent));

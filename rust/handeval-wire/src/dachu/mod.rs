@@ -432,7 +432,7 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules, between: &dyn Fn())
             if let (Some(play), Some(g)) = (m.play.as_mut(), replayed.game.as_ref()) {
                 // A viewer sees a suggestion only for its own move: it holds that seat's cards.
                 if viewer.is_none_or(|v| g.turn == Some(v)) {
-                    play.suggestion = state::suggestion(g, r.suggest.as_ref(), between).map_err(|e| ItemFail::Item(e))?;
+                    play.suggestion = state::suggestion(g, r.suggest.as_ref(), between).map_err(ItemFail::Item)?;
                 }
             }
             Out::Game(m)

@@ -261,7 +261,7 @@ fn small_row(item: &[u8], k: &Keys) -> bool {
         if n > 5 || prost::encoding::decode_varint(&mut cards).ok() != Some(k.card) {
             return false;
         }
-        if !take_len(&mut cards).is_some_and(|t| t.len() <= INLINE_TOKEN_BYTES) {
+        if take_len(&mut cards).is_none_or(|t| t.len() > INLINE_TOKEN_BYTES) {
             return false;
         }
     }
@@ -388,7 +388,7 @@ mod tests {
     fn small_rows_and_packed_rows_are_priced_for_the_loop() {
         let rows = body(pb::ShisanshuiEvaluateRequest { items: vec![row(&["As", "Ks", "Qs", "Js", "Ts"]); 500], ..Default::default() });
         assert!(within(&request(rows), 1e-3));
-        let packed = body(pb::ShisanshuiEvaluateRequest { packed_rows: vec![0, 1, 2, 3, 4].repeat(10_000), row_size: 5, ..Default::default() });
+        let packed = body(pb::ShisanshuiEvaluateRequest { packed_rows: [0, 1, 2, 3, 4].repeat(10_000), row_size: 5, ..Default::default() });
         assert!(within(&request(packed.clone()), 1e-3));
         // Over the budget in work (rows) or in packed rows.
         let many = body(pb::ShisanshuiEvaluateRequest { items: vec![row(&["As", "Ks", "Qs"]); 2_000], ..Default::default() });
