@@ -26,7 +26,7 @@ EVALUATOR = treys.Evaluator()
 TREYS_HANDS = [[treys.Card.new(c) for c in h] for h in HANDS]
 IDS = bytes(DECK.index(c) for h in HANDS for c in h)
 
-# The example row, and a disjoint second row for comparisons.
+# A fixed example row, and a disjoint second row for comparisons.
 ONE = "As Kd Qh Js 9c"
 TWO = "2s 3s 4s 5s 7d"
 ONE_TREYS = [treys.Card.new(c) for c in ONE.split()]

@@ -75,7 +75,7 @@ def cases():
     }
 
 
-#: Targets of issue 19: handeval's server CPU over the floor's.
+#: Targets: the most server CPU handeval may spend per case, as a multiple of the floor's.
 TARGETS = {"Evaluate, 1,000 card-string rows": 2.0, "Evaluate, one row": 1.15, "Compare, one pair": 1.15,
            "Settle, one 4-seat deal": 1.25, "Evaluate, 100,000 packed rows": 1.3}
 

@@ -1,4 +1,4 @@
-"""Work attacks on `handeval serve` (issue items: event-loop stalls from requests priced as
+"""Work attacks on `handeval serve` (event-loop stalls from requests priced as
 cheap, work starvation, big pooled work delaying small calls), and their measure: tiny
 calls' p50/p99/max latency with each attack running against the same run without it.
 

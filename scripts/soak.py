@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Soak test of `handeval serve` (issue 8): a bounded run at saturation across every RPC
+"""Soak test of `handeval serve`: a bounded run at saturation across every RPC
 and game on loopback, recording errors, latency over time and the server's resident
 memory over time.
 

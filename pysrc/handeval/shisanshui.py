@@ -138,7 +138,7 @@ __all__ += ["Arrangement", "MAX_SAMPLES", "MAX_TOP_K", "arrange", "arrange_many"
 Arrangement = _core.ShisanshuiArrangement
 
 #: The largest ``samples`` of :func:`arrange` / :func:`arrange_many` (each sample costs
-#: about 0.7 ms of one core for one hand on the reference machine).
+#: about 70 µs of one core for one hand on the reference machine).
 MAX_SAMPLES: int = _core.SSW_MAX_SAMPLES
 #: The largest ``top_k``.
 MAX_TOP_K: int = _core.SSW_MAX_TOP_K

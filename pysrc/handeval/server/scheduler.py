@@ -21,7 +21,7 @@ from handeval import _core
 QUANTUM_S = 0.005
 
 #: Threads for pooled calls when ``--max-concurrent-rpcs`` is 0 (no limit): a call beyond
-#: them queues first come first served, as before.
+#: them queues first come first served.
 UNLIMITED_CALL_THREADS = 1024
 
 
