@@ -101,7 +101,6 @@ def actions_arg(text):
     return parse_actions(sys.stdin.read() if text == "-" else text)
 
 
-
 # ------------------------------------------------------------------------ house rules
 
 #: The game of each command group's ``--rules``: its Python module (whose ``Rules`` reads
@@ -150,7 +149,7 @@ def parse_rules(game, text):
     unknown = [k for k in options if k not in known]
     if unknown:
         raise Usage(f"--rules: {unknown[0]!r} is not a {RULES_GAMES[game]} ({game}) rule; "
-                     f"the options: {', '.join(known)}")
+                    f"the options: {', '.join(known)}")
     try:
         return module.Rules(**options)
     except HandevalError as e:
@@ -174,7 +173,6 @@ def add_rules_options(games):
     for game, parsers in games.items():
         for parser in parsers:
             _add_rules_option(parser, game)
-
 
 
 # ------------------------------------------------------------------------ parsers
@@ -216,7 +214,6 @@ def settlement_text(s, lines):
     print("deltas  " + " ".join(f"{d:+d}" for d in s.deltas))
     for line in lines:
         print("  " + line)
-
 
 
 def value_text(v, top=True):

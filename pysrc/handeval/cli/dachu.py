@@ -48,7 +48,6 @@ def _calling_dict(c):
     return {k: getattr(c, k) for k in names}
 
 
-
 def _cmd_dc_deal(args):
     if len(args.hands) != 4:
         raise Usage("--hands takes 4 seats' 13 cards (each quoted)", "wrong_count")

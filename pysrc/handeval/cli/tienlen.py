@@ -40,7 +40,6 @@ def _cmd_tl_instant(args):
     print("no instant win" if h is None else f"{h.kind} ({h.kind_zh}): {' '.join(h.cards)}")
 
 
-
 def _cmd_tl_settle(args):
     hands = [seat_cards(h) for h in args.hands]
     if args.instant:
