@@ -4,7 +4,7 @@
     handeval serve &                      # 127.0.0.1:50051
     python examples/client.py [--target 127.0.0.1:50051] [--token T]
 
-Needs only `pip install handeval` (the generated stubs are in handeval.v2) — or copy
+Needs only `pip install 'handeval[server]'` (the generated stubs are in handeval.v2) — or copy
 protos/handeval/v2/*.proto and generate stubs for your language.
 
 Patterns shown: one channel for the process (channels are thread-safe and multiplex

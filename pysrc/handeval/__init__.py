@@ -1,5 +1,9 @@
 """handeval: hand evaluation and settlement for 十三水 (shisanshui), 越式13张 (tienlen)
 and 打儲 (dachu). The rules live in the Rust core ``handeval._core``; see docs/rules.md.
+
+The evaluator (this package and its game modules) needs no other package; the gRPC
+service (``handeval.server``, ``handeval serve``) needs the ``server`` extra
+(``pip install 'handeval[server]'``) and the load tests (``handeval.load``) the ``load`` extra.
 """
 
 from __future__ import annotations
