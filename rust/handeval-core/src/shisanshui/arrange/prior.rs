@@ -24,8 +24,9 @@
 //! strongest front of the hand no stronger) is monotone in the back's strength, so the
 //! walk stops at the first back whose loose bound is below the incumbent.
 
-use super::model::{class_of, Model, RoleValue};
-use super::{combos, pow, Cand, TopK};
+use super::classes::class_of;
+use super::model::{Model, RoleValue};
+use super::splits::{combos, for_back_splits, pow, Cand, TopK};
 use crate::cards::Card;
 use crate::shisanshui::eval::{strength3, strength5_key, strength5_of_keys, strength5_slot_of_keys, STRENGTH5_SLOTS};
 
@@ -239,7 +240,7 @@ impl Hand {
     /// the order of the exhaustive search (which decides the reported suit variant).
     #[inline]
     fn for_back(&self, bi: usize, mut f: impl FnMut(usize, usize)) {
-        super::for_back_splits(bi, |mi| self.s5[mi] <= self.s5[bi], |mi, fi| {
+        for_back_splits(bi, |mi| self.s5[mi] <= self.s5[bi], |mi, fi| {
             if self.s3[fi] <= self.s5[mi] {
                 f(mi, fi)
             }
