@@ -22,8 +22,12 @@ mod hand;
 pub mod model;
 mod play;
 mod policy;
+// The earlier searches: the baselines of the speed benchmarks (feature `bench`) and, in
+// the tests, independent checks that the current search gives the same answers.
+#[cfg(any(test, feature = "bench"))]
 mod prior;
 mod rank_tables;
+#[cfg(any(test, feature = "bench"))]
 mod reference;
 mod search;
 pub mod sim;
@@ -156,8 +160,9 @@ pub fn arrange_yielding(cards: &[Card], options: &Options, rules: &Rules, betwee
     arrange_using_with(cards, options, &Model::for_rules(rules), solve, between)
 }
 
-/// [`arrange`] with the search as it was before the fast path (issue 13): the reference
+/// [`arrange`] with the exhaustive branch-and-bound search (`reference.rs`): the reference
 /// of the equality test and the baseline of the speed benchmarks. Same answers, slower.
+#[cfg(any(test, feature = "bench"))]
 #[doc(hidden)]
 pub fn baseline_arrange(cards: &[Card], options: &Options, rules: &Rules) -> Result<ArrangeResult> {
     rules.validate()?;
@@ -165,8 +170,10 @@ pub fn baseline_arrange(cards: &[Card], options: &Options, rules: &Rules) -> Res
     arrange_using(cards, options, &Model::for_rules(rules), reference::solve)
 }
 
-/// [`arrange`] with the search as it was at the start of issue 23 (`prior.rs`): the
-/// baseline of that issue's speed benchmarks, measured in the same run. Same answers.
+/// [`arrange`] with the previous pruning search (`prior.rs`, without the threshold walk
+/// and the per-multiset tables): a baseline of the speed benchmarks, measured in the same
+/// run. Same answers.
+#[cfg(any(test, feature = "bench"))]
 #[doc(hidden)]
 pub fn prior_arrange(cards: &[Card], options: &Options, rules: &Rules) -> Result<ArrangeResult> {
     rules.validate()?;

@@ -145,7 +145,8 @@ impl Tables {
     }
 
     /// Iteration-0 tables (opponents arranged greedily), kept as the baseline of the
-    /// quality benchmark.
+    /// quality benchmark (feature `bench`) and checked by the tests.
+    #[cfg(any(test, feature = "bench"))]
     pub fn iteration0() -> &'static Tables {
         static T: OnceLock<Tables> = OnceLock::new();
         T.get_or_init(|| Tables::from_bytes(include_bytes!("data/tables_iter0.bin")).expect("iteration-0 arrangement tables"))
@@ -197,11 +198,13 @@ pub struct Model {
     /// `hr_cond[k]`: P(a player scoops k other given opponents | it scooped me).
     pub(crate) hr_cond: [f64; 3],
     /// Rank of each five-card class in the order of these rules (0 = weakest): a
-    /// 13-bit sort key (`A2345` may move straights).
+    /// 13-bit sort key (`A2345` may move straights). Read by the previous search only.
+    #[cfg(any(test, feature = "bench"))]
     pub(crate) rank5: Vec<u16>,
-    /// Strength under these rules of each five-card class.
+    /// Strength under these rules of each five-card class. Read by the previous search only.
+    #[cfg(any(test, feature = "bench"))]
     pub(crate) strength5: Vec<u32>,
-    /// Per rank multiset of five cards (the index of `search::classes5_by_multiset`, not
+    /// Per rank multiset of five cards (the index of `rank_tables::classes5_by_multiset`, not
     /// suited below 2^13, all one suit from 2^13), its class, sort bin and `strength5`
     /// side by side: the search's per-subset loop reads one entry per subset.
     pub(crate) by_multiset5: Box<[Five; 1 << 14]>,
@@ -277,7 +280,9 @@ impl Model {
         Model {
             rows: [build(0), build(1), build(2)],
             fronts_below5,
+            #[cfg(any(test, feature = "bench"))]
             rank5,
+            #[cfg(any(test, feature = "bench"))]
             strength5,
             by_multiset5,
             p_special: special_dist.iter().sum(),
