@@ -644,7 +644,7 @@ fn jiao_escape_bei_bao_da_cap() {
     assert_eq!(settle(&game(&[0], Some(&[1, 2, 3, 0])), &ls).unwrap().deltas, vec![-20, 7, 7, 6]);
 }
 
-/// RULES 3.7 (issue 21): payments to the same receivers are added up and shared once.
+/// RULES 3.7: payments to the same receivers are added up and shared once.
 #[test]
 fn escapes_to_the_same_receivers_are_pooled() {
     let g = GameResult { chu_side: vec![1], multiplier: 1, base: 1, escaped: vec![2, 3], ..Default::default() };
@@ -661,7 +661,7 @@ fn escapes_to_the_same_receivers_are_pooled() {
     assert_eq!(settle(&g3, &opp).unwrap().deltas, vec![-5, -5, 5, 5]);
 }
 
-/// RULES §0 (issue 21): a side's total may exceed an i64 while every seat's result fits.
+/// RULES §0: a side's total may exceed an i64 while every seat's result fits.
 #[test]
 fn totals_wider_than_i64_settle() {
     let g = GameResult { chu_side: vec![0, 1], multiplier: 1, base: 5 * 10i64.pow(18), places: Some(vec![0, 2, 1, 3]), ..Default::default() };
@@ -673,7 +673,7 @@ fn totals_wider_than_i64_settle() {
     assert!(err.message.contains("seat 0") && err.message.contains("overflow"), "{err}");
 }
 
-/// Every line's note states the amount it carries (issue 21: "3 × base × 2" on a −20 line).
+/// Every line's note states the amount it carries (not "3 × base × 2" on a −20 line).
 #[test]
 fn line_notes_state_their_amounts() {
     let g = GameResult { chu_side: vec![2], multiplier: 1, base: 10, places: Some(vec![2, 0, 1, 3]), ..Default::default() };
@@ -691,7 +691,7 @@ fn line_notes_state_their_amounts() {
 #[test]
 fn jiao_rounds_up() {
     let g = |base, multiplier| GameResult { chu_side: vec![0, 2], multiplier, base, surrendered: vec![1, 3], ..Default::default() };
-    // base 1 × 1: half a unit each, rounded up to 1 (it was 0 before).
+    // base 1 × 1: half a unit each, rounded up to 1 (not down to 0).
     assert_eq!(settle(&g(1, 1), &r()).unwrap().deltas, vec![1, -1, 1, -1]);
     assert_eq!(settle(&g(5, 1), &r()).unwrap().deltas, vec![3, -3, 3, -3]);
     assert_eq!(settle(&g(5, 2), &r()).unwrap().deltas, vec![5, -5, 5, -5]);

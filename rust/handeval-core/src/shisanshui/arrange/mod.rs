@@ -10,10 +10,20 @@
 //! A split is a back (5 of the 13 cards), a middle (5 of the other 8) and the rest in
 //! front: 72,072 splits, each of the 1,287 five-card and 286 three-card subsets evaluated
 //! once, fouled splits skipped with two integer comparisons. The expected value of a split
-//! is a sum of per-row terms plus the 打枪 / 全垒打 product terms (`search.rs` prunes all but a
-//! few backs, and all but a few splits of those, without changing a bit of the answer;
-//! `reference.rs` is the exhaustive search it replaced, kept for the equality test; `prior.rs` is `search.rs` as it was
-//! before issue 23, kept as the baseline of the speed benchmarks).
+//! is a sum of per-row terms plus the 打枪 / 全垒打 product terms.
+//!
+//! * `splits.rs` — the subsets of 13 cards, the foul-free splits of a back, the `top_k`
+//!   candidates;
+//! * `search.rs` — the search, which prunes all but a few backs, and all but a few splits
+//!   of those, without changing a bit of the answer; over one hand's tables
+//!   (`hand.rs`), the tables by rank multiset shared by every hand (`rank_tables.rs`), the
+//!   class numbering (`classes.rs`), the per-card bitsets (`bitset.rs`) and the counting
+//!   sort (`counting_sort.rs`);
+//! * [`model`] — the tables and the expected-waters model; [`sim`] — their training, over
+//!   the simulated players (`policy.rs`) and the allocation-free scorer (`play.rs`);
+//! * with the feature `bench` (and in the tests): `reference.rs`, the exhaustive search,
+//!   and `prior.rs`, the previous pruning search — the baselines of the speed benchmarks
+//!   and the independent checks of the equality tests.
 
 mod bitset;
 mod classes;
@@ -234,8 +244,7 @@ fn arrange_using_with(cards: &[Card], options: &Options, model: &Model, solve: S
 }
 
 /// Monte-Carlo samples computed in one parallel block: between blocks the threads are free
-/// for other callers' work, and [`arrange_yielding`]'s `between` runs (~10 ms of work on 2
-/// cores).
+/// for other callers' work, and [`arrange_yielding`]'s `between` runs.
 pub const SAMPLE_BLOCK: u64 = 256;
 
 /// Sum of exact waters of each candidate play (and of the special) over `samples`

@@ -1,6 +1,7 @@
-//! The search as it was at the start of issue 23 (commit d514858), kept verbatim as the
-//! baseline of that issue's speed benchmarks (`prior_arrange`) and as a second reference
-//! of the equality tests. Not used by the solver itself.
+//! The previous pruning search (without the threshold walk over a back's splits and the
+//! per-multiset tables), kept as a baseline of the speed benchmarks (`prior_arrange`,
+//! feature `bench`) and as a second reference of the equality tests. Not used by the
+//! solver itself.
 //!
 //! The table solver's search (RULES §1.8): the `top_k` foul-free splits with the highest
 //! expected waters, exactly those of the search it replaced (`reference.rs`).

@@ -1,6 +1,6 @@
-//! The search as it was before the fast path (issue 13), kept verbatim as the reference:
-//! the equality test checks the fast search against it hand by hand, and the benchmarks
-//! measure the speed ratio against it in the same run. Not used by the solver itself.
+//! The exhaustive branch-and-bound search, the reference: the equality test checks the
+//! search against it hand by hand, and the benchmarks (feature `bench`) measure the speed
+//! ratio against it in the same run. Not used by the solver itself.
 
 use super::classes;
 use super::model::{Model, RoleValue};

@@ -582,8 +582,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     /// Random deals, rule sets, opponent counts and list lengths: the search answers
-    /// exactly (same splits, same bits of every `expected`) what the search of the start
-    /// of issue 23 (`prior.rs`) and the exhaustive reference answer.
+    /// exactly (same splits, same bits of every `expected`) what the previous pruning
+    /// search (`prior.rs`) and the exhaustive reference answer.
     #[test]
     fn fast_search_equals_prior_and_reference(
         hand in hand_strategy(),
