@@ -12,7 +12,7 @@ use crate::shisanshui::special::{special, SpecialId};
 /// How a simulated player arranges.
 #[derive(Clone, Copy)]
 pub enum Policy<'a> {
-    /// [`greedy`], declaring any special it has.
+    /// [`greedy`](super::greedy), declaring any special it has.
     Greedy,
     /// The table solver, declaring a special when that has the higher expectation.
     Solver(&'a Model),

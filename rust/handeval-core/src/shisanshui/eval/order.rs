@@ -9,7 +9,7 @@ use crate::shisanshui::rules::Rules;
 /// A row's place in the full order of RULES §1.3 as one number: category, ranks, then
 /// (with `suit_tiebreak`) suits card by card in order of significance. Of two rows of the
 /// same size the stronger has the larger key, and equal keys are a tie (the same ranks
-/// and suits, or the same ranks with `suit_tiebreak` off). Unlike [`compare_rows`] the
+/// and suits, or the same ranks with `suit_tiebreak` off). Unlike [`compare_rows`](super::compare::compare_rows) the
 /// rows need not come from one deck, so rows that are independent of each other (a bulk
 /// ranking, e.g. the gRPC Compare `order` item) can be ordered by sorting their keys.
 pub fn order_key(cards: &[Card], rules: &Rules) -> Result<u64> {
