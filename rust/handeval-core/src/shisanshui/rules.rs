@@ -83,10 +83,10 @@ macro_rules! shisanshui_rule_options {
             suit_tiebreak: bool = true;
             /// The suits strongest first for tie-breaks, the four letters s h d c once each:
             /// "shcd" is ♠ > ♥ > ♣ > ♦. (§1.1, house rule)
-            suit_order: $crate::shisanshui::SuitOrder = $crate::shisanshui::SuitOrder::DEFAULT;
+            suit_order: $crate::shisanshui::rules::SuitOrder = $crate::shisanshui::rules::SuitOrder::DEFAULT;
             /// Where A2345 ranks among straights: "lowest", or "second_highest" (just below
             /// TJQKA). (§1.1, variant)
-            a2345: $crate::shisanshui::WheelRank = $crate::shisanshui::WheelRank::Lowest;
+            a2345: $crate::shisanshui::rules::WheelRank = $crate::shisanshui::rules::WheelRank::Lowest;
             /// A fouled hand (倒水) loses every row and counts as scooped; False: a fouled
             /// hand is rejected as bad input. (§1.4, house rule)
             foul_scoring: bool = true;
