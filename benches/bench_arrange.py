@@ -10,7 +10,7 @@
   baseline ``arrange_loop``: the same hands one ``arrange`` call at a time.
 
 The Rust search against the search it replaced (same answers, measured interleaved on the
-same hands) is ``cargo run --release -p handeval-core --example arrange_speed`` and the
+same hands) is ``cargo run --release -p handeval-core --features bench --example arrange_speed`` and the
 criterion group ``arrange`` (docs/arrange.md, Speed).
 
 Follows benches/conftest.py: every benchmark sets ``benchmark.group`` and
