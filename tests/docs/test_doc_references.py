@@ -32,7 +32,20 @@ DOCS = sorted(
     if p.exists()
 )
 
-TOP_FOLDERS = ("rust", "pysrc", "tests", "scripts", "benches", "docs", "protos", "examples", "fuzz", "deploy", ".ci", ".github")
+TOP_FOLDERS = (
+    "rust",
+    "pysrc",
+    "tests",
+    "scripts",
+    "benches",
+    "docs",
+    "protos",
+    "examples",
+    "fuzz",
+    "deploy",
+    ".ci",
+    ".github",
+)
 
 # Words that look like repository paths and are not, each with what it is.
 NOT_FILES = {
