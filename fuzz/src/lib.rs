@@ -23,8 +23,11 @@ pub use dachu::{dachu_flow, dachu_play, dachu_settle};
 pub use shisanshui::{shisanshui_arrange, shisanshui_eval, shisanshui_settle};
 pub use tienlen::{tienlen_game, tienlen_play};
 
+/// A target's checks: any bytes in, a panic on a finding.
+pub type Check = fn(&[u8]);
+
 /// Every target by name (the replay harness walks `corpus/<name>` and `regressions/<name>`).
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Check)] = &[
     ("cards", cards),
     ("money", money),
     ("shisanshui_eval", shisanshui_eval),

@@ -269,7 +269,7 @@ fn shisanshui_arrange_inner(u: &mut Unstructured) -> AResult<()> {
             assert_eq!(r.special.as_ref().map(|s| s.id), ssw::special(&hand).unwrap().map(|s| s.id));
             assert!(!r.declare_special || r.special.is_some());
             if u.ratio(1, 8)? {
-                let many = arr::arrange_many(&[hand.clone()], &options, &rules).expect("arrange_many of an arranged hand");
+                let many = arr::arrange_many(std::slice::from_ref(&hand), &options, &rules).expect("arrange_many of an arranged hand");
                 assert_eq!(many[0], r, "arrange_many differs from arrange");
             }
         }
