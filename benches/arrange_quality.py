@@ -48,7 +48,7 @@ def main(argv=None):
     started = datetime.datetime.now(datetime.timezone.utc)
     out = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, check=True).stdout
     r = json.loads(out)
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()) \
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), platform.processor()) \
         if os.path.exists("/proc/cpuinfo") else platform.processor()
     print(f"date     {started:%Y-%m-%d %H:%M} UTC")
     print(f"machine  {cpu}, {os.cpu_count()} cores ({r['threads']} threads), {platform.system()} {platform.release()}")

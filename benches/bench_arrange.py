@@ -22,7 +22,6 @@ import itertools
 import os
 import random
 
-
 from handeval import shisanshui
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]

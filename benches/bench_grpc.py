@@ -15,14 +15,20 @@ import asyncio
 import importlib
 import importlib.util
 import random
-from pathlib import Path
 
 import grpc
 import pytest
 
 from handeval import shisanshui as ssw_api
-from handeval.v2 import (common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl,
-                         dachu_pb2 as dc)
+from handeval.load import scenarios, target as load
+from handeval.v2 import (
+    common_pb2,
+    dachu_pb2 as dc,
+    handeval_pb2 as pb,
+    handeval_pb2_grpc,
+    shisanshui_pb2 as ssw,
+    tienlen_pb2 as tl,
+)
 
 
 def C(text: str) -> common_pb2.Cards:
@@ -32,7 +38,6 @@ def C(text: str) -> common_pb2.Cards:
 def arrangement(p) -> ssw.ShisanshuiArrangement:
     return ssw.ShisanshuiArrangement(**{k: C(v) for k, v in p.items()})
 
-from handeval.load import scenarios, target as load
 
 DECK = scenarios.DECK
 rng = random.Random(7)

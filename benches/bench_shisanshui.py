@@ -12,8 +12,7 @@ import random
 
 import pytest
 
-from handeval import _core
-from handeval import shisanshui as ssw
+from handeval import _core, shisanshui as ssw
 
 treys = pytest.importorskip("treys")
 

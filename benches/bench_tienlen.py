@@ -6,9 +6,9 @@ of 13-card hands (to set against the core's criterion figure)."""
 import random
 from collections import Counter
 
-from hands13 import HANDS13
-
 from handeval import tienlen as tl
+
+from hands13 import HANDS13
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 ORDER_RANKS = "3456789TJQKA2"

@@ -115,7 +115,7 @@ class Floor:
         self.target = f"127.0.0.1:{self.port}"
         self.proc = subprocess.Popen([sys.executable, str(HERE / "floor_server.py"), str(self.port), self._file.name])
 
-    def wait_serving(self, timeout: float = 60.0) -> "Floor":
+    def wait_serving(self, timeout: float = 60.0) -> Floor:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

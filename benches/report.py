@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""The tables of docs/benchmarks-latest.md from a ``scripts/bench_all.sh`` run: criterion,
-pytest-benchmark, and the Locust load runs (``handeval bench-load --json-out``, each
-summarised from Locust's CSV by handeval.load.report).
+"""The tables of a ``scripts/bench_all.sh`` run, written to ``benchmarks-latest.md`` in the
+run's results folder (not committed: docs/benchmarks.md holds the analysis and the current
+figures): criterion, pytest-benchmark, and the Locust load runs (``handeval bench-load
+--json-out``, each summarised from Locust's CSV by handeval.load.report).
 
-    python benches/report.py --results DIR --out docs/benchmarks-latest.md
+    python benches/report.py --results DIR --out DIR/benchmarks-latest.md
 """
 
 from __future__ import annotations
@@ -86,7 +87,7 @@ def load_rows(files: List[Path]) -> List[str]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="benches/report.py", description="tables of docs/benchmarks-latest.md")
+    ap = argparse.ArgumentParser(prog="benches/report.py", description="the tables of a bench_all.sh run (DIR/benchmarks-latest.md)")
     ap.add_argument("--results", required=True, help="directory with pytest.json, criterion.json, load-*.json")
     ap.add_argument("--out", required=True)
     ap.add_argument("--command", default="bash scripts/bench_all.sh")

@@ -27,8 +27,7 @@ import random
 import statistics
 import time
 
-from handeval import _core
-from handeval import shisanshui as ssw
+from handeval import _core, shisanshui as ssw
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 ONE, TWO = "As Kd Qh Js 9c", "2s 3s 4s 5s 7d"

@@ -20,9 +20,7 @@ import grpc
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
 
-from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc
-from handeval.v2 import shisanshui_pb2 as ssw
-from handeval.v2 import tienlen_pb2 as tl
+from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl
 
 
 def cards(text: str) -> common_pb2.Cards:

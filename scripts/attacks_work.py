@@ -18,7 +18,6 @@ import argparse
 import collections
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -148,7 +147,7 @@ def tienlen_settle_10k() -> bytes:
     return req.SerializeToString()
 
 
-def _suggest_record(rng, effort: int) -> "tl.TienlenEvaluateItem":
+def _suggest_record(rng, effort: int) -> tl.TienlenEvaluateItem:
     """A fresh 4-seat 越式13张 game record (hands only) asking the suggestion for the seat
     to move at ``effort``."""
     deck = rng.sample(DECK, 52)

@@ -289,8 +289,8 @@ def log_lines(path: Path) -> int:
 
 def run_attacks(a, target: str, log_path: Path) -> None:
     chosen = [(n, f) for n, f in all_attacks() if not a.only or n in a.only]
-    print(f"| attack | tiny calls p50 / p99 / max, ms (without → with) | calls (failed) | new clients refused "
-          f"(longest refusal, s) | server log lines |")
+    print("| attack | tiny calls p50 / p99 / max, ms (without → with) | calls (failed) | new clients refused "
+          "(longest refusal, s) | server log lines |")
     print("|---|---|---|---|---|")
     for name, fn in chosen:
         base = probe(target, a.seconds)

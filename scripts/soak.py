@@ -38,7 +38,12 @@ import grpc
 
 from handeval.load.target import free_port
 from handeval.v2 import (
-    common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl,
+    common_pb2,
+    dachu_pb2 as dc,
+    handeval_pb2 as pb,
+    handeval_pb2_grpc,
+    shisanshui_pb2 as ssw,
+    tienlen_pb2 as tl,
 )
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
@@ -252,7 +257,7 @@ async def probe(stub, mix):
             if e.code() == grpc.StatusCode.UNIMPLEMENTED:
                 left_out.append(kind)
             else:
-                raise SystemExit(f"probe of {kind} failed: {e.code()} {e.details()}")
+                raise SystemExit(f"probe of {kind} failed: {e.code()} {e.details()}") from e
     return keep, left_out
 
 

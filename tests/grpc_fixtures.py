@@ -21,6 +21,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from handeval.load.target import closed_by_peer, free_port  # noqa: F401  (the tests import them from here)
 from handeval.v2 import common_pb2, handeval_pb2_grpc
 
+
 def C(cards) -> common_pb2.Cards:
     """A ``Cards`` message from a text ("As Ks Qs", split on spaces) or a list of cards."""
     if isinstance(cards, common_pb2.Cards):

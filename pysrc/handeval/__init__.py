@@ -10,11 +10,8 @@ from __future__ import annotations
 
 from typing import List, Optional, Sequence, Union
 
-from handeval import _core
+from handeval import _core, dachu, shisanshui, tienlen
 from handeval.errors import HandevalError
-from handeval import shisanshui
-from handeval import dachu
-from handeval import tienlen
 
 __version__ = _core.__version__
 

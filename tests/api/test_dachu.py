@@ -72,7 +72,7 @@ def test_single_order_exhaustive():
     for chu in ("red", "black"):
         chu_aces = {"red": "hd", "black": "sc"}[chu]
 
-        def value(c):
+        def value(c, chu_aces=chu_aces):
             r = c[0]
             if r == "A":
                 return 14 if c[1] in chu_aces else 12
@@ -532,7 +532,7 @@ def test_calling_walks_double_only_and_settle_zero_sum(chu, declared, start, pic
         s = c.settle(places, base=base)
         assert sum(s.deltas) == 0
         for seat in range(4):
-            assert sum(l.amount for l in s.lines if l.seat == seat) == s.deltas[seat]
+            assert sum(line.amount for line in s.lines if line.seat == seat) == s.deltas[seat]
 
 
 # ---------------------------------------------------------------- settlement (RULES 3.7)
@@ -570,7 +570,7 @@ def test_settle_units_and_options():
 def test_jiao_escape_cap():
     # 繳 pays base × multiplier / 2 to the other side, equally.
     s = dachu.settle([0, 2], None, base=10, multiplier=2, surrendered=[1, 3])
-    assert s.deltas == [10, -10, 10, -10] and {l.item for l in s.lines} == {"jiao"}
+    assert s.deltas == [10, -10, 10, -10] and {line.item for line in s.lines} == {"jiao"}
     # Escape: base × multiplier × 5, by default shared by the three others.
     s = dachu.settle([0, 2], base=10, escaped=[1])
     assert s.deltas == [17, -50, 17, 16]
@@ -581,7 +581,7 @@ def test_jiao_escape_cap():
     # The cap (money::cap) with an itemised adjustment.
     s = dachu.settle([0], [0, 1, 2, 3], base=10, carried=[30, None, None, None])
     assert s.theoretical == [60, -20, -20, -20] and s.deltas == [30, -10, -10, -10]
-    assert any(l.item == "cap" for l in s.lines)
+    assert any(line.item == "cap" for line in s.lines)
 
 
 @settings(max_examples=300, deadline=None)

@@ -264,7 +264,7 @@ def _trick_ends(history, seats, *, first_out_ends=False, owner=None, lead=None, 
     越式13张) or when at most one seat holds cards (打儲). ``owner`` / ``lead``: the first
     trick's table seat and leader when they are not its first action's. ``pass_is_final``:
     a pass holds for the rest of the trick (else until the next play)."""
-    left = {s: 13 for s in seats}
+    left = dict.fromkeys(seats, 13)
     out, passed = [], set()
     for k, (seat, cards) in enumerate(history):
         if not out or out[-1][3]:

@@ -9,10 +9,7 @@ import pickle
 import pytest
 
 import handeval
-from handeval import HandevalError
-from handeval import dachu
-from handeval import shisanshui as ssw
-from handeval import tienlen as tl
+from handeval import HandevalError, dachu, shisanshui as ssw, tienlen as tl
 
 TL_INSTANT = ["2s 2h 2d 2c 3s 4s 5s 6s 7s 8s 9s Ts Js", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah Qs"]
 
@@ -185,7 +182,7 @@ def test_shisanshui_rules_defaults():
         "home_run_min_opponents": 3, "rake_percent": 0,
     }
     # None is "the default" for every option
-    assert ssw.Rules(**{k: None for k in ssw.Rules.__match_args__}) == ssw.Rules()
+    assert ssw.Rules(**dict.fromkeys(ssw.Rules.__match_args__)) == ssw.Rules()
 
 
 SSW_BAD = [
@@ -279,7 +276,7 @@ def test_game_rules_defaults():
                                        "jiao_round_up": True, "declare_once_per": "player_and_kind",
                                        "pass_is_final": False, "timeout_display": "strongest_left"}
     for cls in (tl.Rules, dachu.Rules):
-        assert cls(**{k: None for k in cls.__match_args__}) == cls()
+        assert cls(**dict.fromkeys(cls.__match_args__)) == cls()
     assert handeval.Rules().tienlen == tl.Rules() and handeval.Rules().dachu == dachu.Rules()
 
 

@@ -3,8 +3,8 @@ rules themselves are written up in docs/rules.md (section numbers as there)."""
 
 import pytest
 
-from handeval import HandevalError, dachu, shisanshui
-from handeval import tienlen as tl
+from handeval import HandevalError, dachu, shisanshui, tienlen as tl
+
 from test_dachu import _deal_to
 
 # --- §0: a base is at least 1 in every game; one deck ------------------------------------
@@ -59,7 +59,7 @@ def test_rake_comes_from_the_winner_only():
     s = tl.settle(["", "3s 4s", "5s", "6s"], winner=0, base=10, chops=[{"from": 3, "to": 2, "amount": 190}])
     assert s.capped == [40, -20, 180, -200]
     assert s.rake == 2 and s.deltas == [38, -20, 180, -200]
-    assert [(l.seat, l.amount) for l in s.lines if l.kind == "rake"] == [(0, -2)]
+    assert [(line.seat, line.amount) for line in s.lines if line.kind == "rake"] == [(0, -2)]
     assert sum(s.deltas) + s.rake == 0
 
 
@@ -128,7 +128,7 @@ def test_five_consecutive_pairs_are_not_a_play_because_of_the_instant_wins():
 def test_jiao_costs_half_a_unit_rounded_up():
     """3.7 [decision] jiao_round_up: base 1 × multiplier 1 surrenders for 1 (not 0)."""
     s = dachu.settle([0, 2], None, base=1, multiplier=1, surrendered=[1, 3])
-    assert s.deltas == [1, -1, 1, -1] and {l.item for l in s.lines} == {"jiao"}
+    assert s.deltas == [1, -1, 1, -1] and {line.item for line in s.lines} == {"jiao"}
     assert dachu.settle([0, 2], None, base=5, surrendered=[1, 3]).deltas == [3, -3, 3, -3]
     assert dachu.settle([0, 2], None, base=5, multiplier=2, surrendered=[1, 3]).deltas == [5, -5, 5, -5]
     down = dachu.Rules(jiao_round_up=False)
@@ -377,8 +377,7 @@ def test_dachu_settles_when_each_seat_fits():
 def test_dachu_lines_state_their_amounts_and_add_up():
     """3.7 (issue 21: seat 0's −20 line said "3 × base × 2" = 60): every line's note ends
     with the amount it carries, and a seat's lines add up to its delta."""
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
+    from hypothesis import given, settings, strategies as st
 
     s = dachu.settle([2], [2, 0, 1, 3], base=10)
     assert s.deltas == [-20, -20, 60, -20]

@@ -2,8 +2,8 @@
 independent Python oracle for the special hands, properties and bad input."""
 
 import itertools
-import re
 import random
+import re
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -12,6 +12,7 @@ import handeval
 from handeval import HandevalError, shisanshui as ssw
 
 from strategies import DECK, RANKS, SUITS, ssw_deal as deal
+
 rank_of = {c: RANKS.index(c[0]) for c in DECK}
 
 
@@ -434,7 +435,7 @@ def test_compare_refuses_rows_sharing_a_card():
 def test_classify_many_item_is_what_classify_gives(rows):
     out = ssw.classify_many(rows)
     assert len(out) == len(rows)
-    for i, (row, item) in enumerate(zip(rows, out)):
+    for row, item in zip(rows, out):
         try:
             want = ssw.classify(row).category
         except HandevalError as e:

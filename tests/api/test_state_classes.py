@@ -5,13 +5,12 @@ repr shows fields of the state. They compare by state and pickle by replaying th
 record, and have no replace() nor __match_args__ (apply() makes new states)."""
 
 import json
-import re
 import pickle
+import re
 
 import pytest
 
-from handeval import dachu
-from handeval import tienlen as tl
+from handeval import dachu, tienlen as tl
 
 TL_HANDS = ["3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d",
             "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h",

@@ -93,13 +93,13 @@ def test_seed_remaining_payments(vectors):
         assert s.pays[1] == v["expected_pay"], v["source"]
         assert s.deltas == [v["expected_pay"], -v["expected_pay"]], v["source"]
         # The breakdown explains the whole amount.
-        assert -sum(l.amount for l in s.lines if l.seat == 1) == v["expected_pay"], v["source"]
+        assert -sum(line.amount for line in s.lines if line.seat == 1) == v["expected_pay"], v["source"]
 
 
 def test_seed_remaining_breakdown(vectors):
     v = vectors["tienlen_remaining"][0]  # 10 × (5 + 3 + 5) = 130
     s = tl.settle(["", v["cards"]], 0, v["base"], rules=tl.Rules(rake_percent=0))
-    items = sorted((l.kind, l.multiplier, l.amount) for l in s.lines if l.seat == 1)
+    items = sorted((line.kind, line.multiplier, line.amount) for line in s.lines if line.seat == 1)
     assert items == [("bomb", 3, -30), ("cards", 5, -50), ("red_two", 5, -50)]
     overlap = tl.special_groups(vectors["tienlen_remaining"][1]["cards"])
     assert sorted(k for k, _ in overlap[0]) == ["bomb", "three_pair_run"] and overlap[1] == 5
@@ -137,7 +137,7 @@ def test_seed_cap_through_settle(vectors):
     s = tl.settle(remaining, 0, 10, carried=v["carried"], rules=tl.Rules(rake_percent=0))
     assert s.theoretical == v["theoretical"]
     assert s.deltas == v["expected"]
-    assert [l.amount for l in s.lines if l.kind == "cap"] == [-120, 30, 40, 50]
+    assert [line.amount for line in s.lines if line.kind == "cap"] == [-120, 30, 40, 50]
 
 
 # --- exhaustive small families -----------------------------------------------------
@@ -332,7 +332,7 @@ def test_settlement_zero_sum_capped_and_itemised(deal, base, rake):
     for seat, c in enumerate(carried):
         if c is not None:
             assert abs(s.capped[seat]) <= c
-        assert sum(l.amount for l in s.lines if l.seat == seat) == s.deltas[seat]
+        assert sum(line.amount for line in s.lines if line.seat == seat) == s.deltas[seat]
     # 抽水 from the winner's positive amount only (RULES 2.6); losers keep what chops gave.
     assert s.rake == max(s.capped[winner], 0) * rake // 100
     assert all(s.deltas[seat] == s.capped[seat] for seat in range(len(remaining)) if seat != winner)
@@ -477,12 +477,12 @@ def test_rules_objects():
 
 def test_breakdown_chops_cap_and_rake():
     s = tl.settle(["", "3s 5s", "4d"], 0, 10, chops=[{"from": 2, "to": 1, "amount": 40}], carried=[None, 30, None])
-    kinds = [(l.kind, l.seat, l.amount) for l in s.lines]
+    kinds = [(line.kind, line.seat, line.amount) for line in s.lines]
     assert ("chop", 2, -40) in kinds and ("chop", 1, 40) in kinds
     assert ("win", 0, 20) in kinds and ("win", 0, 10) in kinds
     assert s.theoretical == [30, 20, -50]
     for seat in range(3):
-        assert sum(l.amount for l in s.lines if l.seat == seat) == s.deltas[seat]
+        assert sum(line.amount for line in s.lines if line.seat == seat) == s.deltas[seat]
     assert sum(s.deltas) + s.rake == 0
     assert s.to_dict()["lines"][0]["kind"] == "cards"
 

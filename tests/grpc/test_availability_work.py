@@ -16,11 +16,12 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2, status_pb2
 
-from grpc_fixtures import ServerProcess, metric_value, settle_request, wait_for
 from handeval import _core
 from handeval.server import service
 from handeval.server.config import ServerConfig
 from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
+
+from grpc_fixtures import ServerProcess, metric_value, settle_request, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import attacks_work  # noqa: E402

@@ -20,8 +20,7 @@ import pytest
 
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import children, ServerProcess, wait_for
-from grpc_fixtures import closed_by_peer
+from grpc_fixtures import ServerProcess, children, closed_by_peer, wait_for
 
 FLOOD = 600
 LIMIT = 50

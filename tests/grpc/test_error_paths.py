@@ -140,8 +140,9 @@ def test_known_invented_paths_are_gone():
     """The paths a client once met that name no proto field: a repeated 夢宣
     (`deal_actions[k].meng_xuan`) and a bad base beside chop rounds
     (`deals[0].outcome.chops[0].base`)."""
-    from reason_cases import C, DEAL9, HANDS, dc_deal, tl_outcome
     from handeval.v2 import common_pb2, dachu_pb2 as d, tienlen_pb2 as t
+
+    from reason_cases import DEAL9, HANDS, C, dc_deal, tl_outcome
     problems = []
     q = dc_deal([("deal",), ("meng_xuan", 0, "As"), ("meng_xuan", 0, "As")], hands=[
         "As " + HANDS[0].replace(" As", ""), *HANDS[1:]])

@@ -23,7 +23,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v2 import common_pb2, dachu_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import children, ServerProcess, free_port, metric_value, settle_request, wait_for
+from grpc_fixtures import ServerProcess, children, free_port, metric_value, settle_request, wait_for
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[2]
 LONG_DEALS = 150_000
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def long_request():
     """One request of LONG_DEALS deals, built once for the tests that need it."""
     return settle_request(LONG_DEALS, 0)
@@ -89,11 +89,11 @@ def test_client_killed_mid_call(long_server, tmp_path):
     code = (
         "import grpc\n"
         "from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc\n"
-        "ch = grpc.insecure_channel(%r, options=[('grpc.max_send_message_length', -1)])\n"
-        "req = pb.SettleRequest.FromString(open(%r, 'rb').read())\n"
+        f"ch = grpc.insecure_channel({long_server.target!r}, options=[('grpc.max_send_message_length', -1)])\n"
+        f"req = pb.SettleRequest.FromString(open({str(tmp_path / 'req.bin')!r}, 'rb').read())\n"
         "print('calling', flush=True)\n"
         "handeval_pb2_grpc.HandevalStub(ch).Settle(req, timeout=120)\n"
-    ) % (long_server.target, str(tmp_path / "req.bin"))
+    )
     client = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
     try:
         assert client.stdout.readline().strip() == b"calling"
@@ -423,7 +423,7 @@ def test_sigterm_under_load_finishes_calls_in_flight(tmp_path):
         # shutdown delay (OK); none fail another way
         assert set(later) <= {grpc.StatusCode.OK, grpc.StatusCode.UNAVAILABLE}, later
         print(f"SIGTERM under load: {len(in_flight)} calls in flight all finished OK, exit 0 after "
-              f"{t_exit - t_term:.2f} s; {len(later)} later calls: {sorted(set(c.name for c in later))}")
+              f"{t_exit - t_term:.2f} s; {len(later)} later calls: {sorted({c.name for c in later})}")
     finally:
         s.close()
 

@@ -68,8 +68,9 @@ def test_every_file_declares_the_language_options():
 def test_no_closed_set_travels_as_a_string():
     """No string field whose comment lists choices: closed sets are enums. The string
     fields left are free text, card names and the suit order."""
-    from handeval.v2 import common_pb2, dachu_pb2, handeval_pb2, shisanshui_pb2, tienlen_pb2
     from google.protobuf.descriptor import FieldDescriptor
+
+    from handeval.v2 import common_pb2, dachu_pb2, handeval_pb2, shisanshui_pb2, tienlen_pb2
 
     allowed = {"field", "message", "cards", "category_zh", "name_zh", "suit_order", "text", "card", "last_card",
                "must_contain"}

@@ -16,7 +16,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from handeval import shisanshui
+from handeval import HandevalError, shisanshui
 from handeval.server.client import bad_request_fields
 from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
 
@@ -207,14 +207,14 @@ def test_per_item_errors_leave_the_rest_answered(stub):
 
 def test_settle_item_error_names_the_seat_field(stub):
     good = VECTORS["shisanshui_score"][0]["players"]
-    dup = [good[0], dict(good[1], front=C("Qs 3d 5c"))]  # Qs is also in seat 0's front
+    dup = [good[0], dict(good[1], front="Qs 3d 5c")]  # Qs is also in seat 0's front
     deals = [ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in ps]) for ps in (good, dup, good)]
     deals.append(ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(good[0])), ssw.ShisanshuiPlayer()]))
     res = stub.Settle(settle_request(deals), timeout=10).shisanshui.results
     assert [r.WhichOneof("result") for r in res] == ["settlement", "error", "settlement", "error"]
     assert res[1].error.field.startswith("deals[1].players[1]") and "Qs" in res[1].error.message
     assert res[3].error.field == "deals[3].players[1]"
-    with pytest.raises(Exception):
+    with pytest.raises(HandevalError, match="Qs"):
         shisanshui.settle(dup)
 
 

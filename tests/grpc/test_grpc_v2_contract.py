@@ -15,7 +15,7 @@ from handeval import dachu, tienlen
 from handeval.server.client import bad_request_fields, error_info
 from handeval.v2 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, tienlen_pb2 as tl
 
-from grpc_fixtures import C, E, N
+from grpc_fixtures import C, N
 
 PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
 RED = dc.DACHU_COLOUR_RED

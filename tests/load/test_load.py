@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from grpc_fixtures import small_limits_server
 from handeval.load import report, scenarios
 from handeval.load.run import LOCUSTFILE
 from handeval.load.target import RemoteTargetRefused, checked_target, free_port
+
+from grpc_fixtures import small_limits_server
 
 #: This module's own server (--max-batch 500, 256 KiB messages), not the session's shared
 #: one: a Locust run stops with calls in flight (--stop-timeout 0), which must not land in

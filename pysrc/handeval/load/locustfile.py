@@ -260,7 +260,7 @@ class HandevalUser(User):
 
     def on_start(self):
         opts = self.environment.parsed_options
-        batch = dict((n, b) for n, _, b in scenarios.parse_mix(getattr(opts, "mix", scenarios.DEFAULT_MIX))).get(
+        batch = {n: b for n, _, b in scenarios.parse_mix(getattr(opts, "mix", scenarios.DEFAULT_MIX))}.get(
             self.scenario, scenarios.SCENARIOS[self.scenario].batch)
         key = (self.scenario, batch, getattr(opts, "pool", 8), getattr(opts, "seed", 1))
         if key not in _units:  # shared by the users of this process

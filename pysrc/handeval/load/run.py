@@ -29,10 +29,17 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from handeval.load import install_hint, scenarios
-from handeval.load import report
-from handeval.load.target import (RemoteTargetRefused, SpawnedServer, Unreachable, checked_target, free_port,
-                                   machine_info, probe, tree_cpu_seconds)
+from handeval.load import install_hint, report, scenarios
+from handeval.load.target import (
+    RemoteTargetRefused,
+    SpawnedServer,
+    Unreachable,
+    checked_target,
+    free_port,
+    machine_info,
+    probe,
+    tree_cpu_seconds,
+)
 
 MAX_RUN_TIME = 3600.0
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")

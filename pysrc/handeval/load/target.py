@@ -185,7 +185,7 @@ class SpawnedServer:
         self._log_file = open(log_path, "wb") if log_path else None
         self.proc = subprocess.Popen(cmd, stdout=self._log_file or subprocess.DEVNULL, stderr=subprocess.STDOUT)
 
-    def wait_serving(self, timeout: float = 60.0) -> "SpawnedServer":
+    def wait_serving(self, timeout: float = 60.0) -> SpawnedServer:
         import grpc
         from grpc_health.v1 import health_pb2, health_pb2_grpc
 
@@ -249,7 +249,7 @@ def serve_floor(port: int, answers: Optional[Dict[str, Dict[int, bytes]]] = None
 
         return grpc.unary_unary_rpc_method_handler(answer)
 
-    table: Dict[str, Optional[Dict[int, bytes]]] = {rpc: None for rpc in scenarios.RPCS} if answers is None else {**answers}
+    table: Dict[str, Optional[Dict[int, bytes]]] = dict.fromkeys(scenarios.RPCS) if answers is None else {**answers}
 
     async def run():
         server = grpc.aio.server(options=[("grpc.max_receive_message_length", 64 << 20),

@@ -17,10 +17,24 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
-from handeval.server.admission import (Admission, ConnectionJanitor, HandlerCapture, add_wrapped, janitor_supported,
-                                       bound_memory, open_connections)
-from handeval.server.config import (EXIT_STARTUP, ServerConfig, StartupError, check_port_free, is_loopback,
-                                    log_report, setup_logging)
+from handeval.server.admission import (
+    Admission,
+    ConnectionJanitor,
+    HandlerCapture,
+    add_wrapped,
+    bound_memory,
+    janitor_supported,
+    open_connections,
+)
+from handeval.server.config import (
+    EXIT_STARTUP,
+    ServerConfig,
+    StartupError,
+    check_port_free,
+    is_loopback,
+    log_report,
+    setup_logging,
+)
 from handeval.server.scheduler import call_threads
 from handeval.server.service import HandevalService, add_to_server
 from handeval.v2 import handeval_pb2

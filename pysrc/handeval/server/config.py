@@ -96,7 +96,7 @@ class ServerConfig:
         return json.dumps(dataclasses.asdict(self))
 
     @classmethod
-    def from_json(cls, s: str) -> "ServerConfig":
+    def from_json(cls, s: str) -> ServerConfig:
         return cls(**json.loads(s))
 
 

@@ -37,6 +37,6 @@ def call_threads(config) -> int:
     return max(compute_threads(config), config.max_concurrent_rpcs or UNLIMITED_CALL_THREADS)
 
 
-def turns(config) -> "_core.WireTurns":
+def turns(config) -> _core.WireTurns:
     """The turns of one server process."""
     return _core.WireTurns(compute_threads(config), QUANTUM_S)
