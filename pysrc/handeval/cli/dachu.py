@@ -4,8 +4,22 @@ timeout, settle, and deal, calling and game (records replayed from actions)."""
 from __future__ import annotations
 
 from handeval import dachu
-from handeval.cli.common import (Usage, actions_arg, action_text, add_cards, apply_all, card_text, command, int_list,
-                                 play_text, print_json, print_plays, print_state, settlement_text, value_text)
+from handeval.cli.common import (
+    Usage,
+    action_text,
+    actions_arg,
+    add_cards,
+    apply_all,
+    card_text,
+    command,
+    int_list,
+    play_text,
+    print_json,
+    print_plays,
+    print_state,
+    settlement_text,
+    value_text,
+)
 from handeval.errors import HandevalError
 
 

@@ -8,8 +8,19 @@ import json
 import sys
 
 from handeval import tienlen
-from handeval.cli.common import (Usage, add_cards, card_text, command, int_list, play_text, print_json, print_plays,
-                                 seat_cards, settlement_text, value_text)
+from handeval.cli.common import (
+    Usage,
+    add_cards,
+    card_text,
+    command,
+    int_list,
+    play_text,
+    print_json,
+    print_plays,
+    seat_cards,
+    settlement_text,
+    value_text,
+)
 from handeval.errors import HandevalError
 
 
