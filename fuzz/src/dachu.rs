@@ -180,7 +180,7 @@ fn dachu_flow_inner(u: &mut Unstructured) -> AResult<()> {
         _ => None,
     };
     let chu_side = deal.chu_side().unwrap_or_default();
-    let game = dachu::Game {
+    let game = dachu::GameResult {
         chu_side,
         multiplier: calling.multiplier,
         base: u.int_in_range(1..=1000)?,
@@ -204,7 +204,7 @@ fn dachu_flow_inner(u: &mut Unstructured) -> AResult<()> {
     Ok(())
 }
 
-fn check_dachu_settlement(g: &dachu::Game, s: &dachu::Settlement) {
+fn check_dachu_settlement(g: &dachu::GameResult, s: &dachu::Settlement) {
     assert_eq!(s.deltas.len(), 4);
     assert_eq!(sum128(&s.deltas), 0, "打儲 deltas not zero-sum: {s:?}");
     assert_eq!(sum128(&s.theoretical), 0, "打儲 theoretical not zero-sum: {s:?}");
@@ -249,7 +249,7 @@ fn seat_list(u: &mut Unstructured, max: usize) -> AResult<Vec<usize>> {
 fn dachu_settle_inner(u: &mut Unstructured) -> AResult<()> {
     let rules = dachu_rules(u)?;
     let multiplier = if u.ratio(1, 8)? { int(u)? } else { 1i64 << u.int_in_range(0..=12)? };
-    let game = dachu::Game {
+    let game = dachu::GameResult {
         chu_side: seat_list(u, 3)?,
         multiplier,
         base: stake(u)?,
