@@ -848,7 +848,7 @@ proptest! {
         let bbd: Vec<usize> = bits(bbd & 0xF).into_iter().filter(|s| !jiao.contains(s)).take(1).collect();
         let places: Vec<usize> = perm.iter().copied().filter(|s| !jiao.contains(s) && !bbd.contains(s)).collect();
         let g = GameResult { chu_side: chu, multiplier: 1 << m, base, places: if esc.is_empty() { Some(places) } else { None },
-                       surrendered: jiao, bei_bao_da: bbd, escaped: esc, carried: Some(carried), ..Default::default() };
+                       surrendered: jiao, bei_bao_da: bbd, escaped: esc, carried: Some(carried) };
         let rules = Rules { unit_per: if losing { rules::UnitPer::LosingSide } else { rules::UnitPer::LargerSide },
                             jiao_round_up: round_up, escape_shared_by_all: by_all, ..r() };
         let Ok(s) = settle(&g, &rules) else { return Ok(()) };

@@ -31,7 +31,7 @@ impl SuitOrder {
                 }
             }
         }
-        if value.iter().any(|&v| v == u8::MAX) {
+        if value.contains(&u8::MAX) {
             return Err(Error::field("suit_order", format!("{text:?} must name each of s h d c once, strongest first (e.g. \"shcd\")")).because(Reason::BadRule));
         }
         Ok(SuitOrder(value))
@@ -39,7 +39,7 @@ impl SuitOrder {
 
     pub fn to_text(self) -> String {
         let mut s: Vec<(u8, char)> = (0..4).map(|i| (self.0[i], SUIT_CHARS[i])).collect();
-        s.sort_by(|a, b| b.0.cmp(&a.0));
+        s.sort_by_key(|a| std::cmp::Reverse(a.0));
         s.into_iter().map(|(_, c)| c).collect()
     }
 }

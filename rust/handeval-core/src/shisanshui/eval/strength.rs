@@ -120,7 +120,7 @@ fn build_tables() -> Tables {
     // Every multiset of five ranks, at most four of each.
     fn walk(from: usize, left: u8, counts: &mut [u8; 13], by_sum: &mut [u32]) {
         if left == 0 {
-            let ranks: Vec<u8> = (0..13u8).flat_map(|r| std::iter::repeat(r).take(counts[r as usize] as usize)).collect();
+            let ranks: Vec<u8> = (0..13u8).flat_map(|r| std::iter::repeat_n(r, counts[r as usize] as usize)).collect();
             let sum: u32 = ranks.iter().map(|&r| RANK_KEYS[r as usize]).sum();
             assert_eq!(by_sum[sum as usize], 0, "rank keys collide");
             by_sum[sum as usize] = strength_slow(&ranks, false);

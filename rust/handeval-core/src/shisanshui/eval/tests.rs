@@ -114,7 +114,7 @@ mod repeated_card_tests {
     }
 }
 
-mod tests {
+mod property_tests {
     use super::*;
     use crate::cards::cards;
     use proptest::prelude::*;
