@@ -82,6 +82,7 @@ def test_many_arrange_many(benchmark):
 # ---- Monte-Carlo re-ranking: the cost per sample (what --max-samples of the server
 # bounds: a hand with samples runs to its end once started) ----
 
+
 def test_samples_baseline_exact_arrange(benchmark):
     benchmark.group = "arrange: one hand, samples=1000"
     benchmark.extra_info["items"] = 1

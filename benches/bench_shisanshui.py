@@ -45,6 +45,7 @@ def _treys_compare(a, b):
 # ---- one call: many iterations per round, so the timer's own cost (~0.1 µs) does not
 # weigh on calls of a few hundred ns, and every contender is timed the same way
 
+
 def _per_call(benchmark, fn, *args):
     return benchmark.pedantic(fn, args, iterations=2000, rounds=40, warmup_rounds=2)
 
@@ -140,6 +141,7 @@ def test_compare_handeval_strings(benchmark):
 
 
 # ---- 10,000 rows
+
 
 def test_batch_baseline_treys_loop(benchmark):
     benchmark.group = "classify 10,000 rows"

@@ -84,7 +84,10 @@ def main(argv=None) -> int:
         stale = sorted(set(fresh) ^ set(have))
         stale += [n for n in fresh if n in have and not filecmp.cmp(fresh_dir / n, OUT_DIR / n, shallow=False)]
         if stale:
-            print("generated gRPC code is stale (run: python scripts/gen_protos.py): " + ", ".join(sorted(set(stale))), file=sys.stderr)
+            print(
+                "generated gRPC code is stale (run: python scripts/gen_protos.py): " + ", ".join(sorted(set(stale))),
+                file=sys.stderr,
+            )
             return 1
     print("generated gRPC code is current")
     return 0

@@ -19,13 +19,17 @@ CHOP_ROUND = [[0, "2h"], [1, "3s 3h 4s 4h 5s 5h 6s 6h"], [2, "pass"], [3, "pass"
 
 
 @pytest.mark.parametrize("base", [0, -1])
-@pytest.mark.parametrize("call", [
-    lambda b: tl.settle(["", "3s"], 0, b),
-    lambda b: tl.settle_instant([THIRTEEN_A, THIRTEEN_B], b),
-    lambda b: tl.chop_transfers(CHOP_ROUND, b),
-    lambda b: shisanshui.settle(SSW_HANDS, base=b),
-    lambda b: dachu.settle([0], [0, 1, 2, 3], base=b),
-], ids=["tienlen.settle", "tienlen.settle_instant", "tienlen.chop_transfers", "shisanshui.settle", "dachu.settle"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda b: tl.settle(["", "3s"], 0, b),
+        lambda b: tl.settle_instant([THIRTEEN_A, THIRTEEN_B], b),
+        lambda b: tl.chop_transfers(CHOP_ROUND, b),
+        lambda b: shisanshui.settle(SSW_HANDS, base=b),
+        lambda b: dachu.settle([0], [0, 1, 2, 3], base=b),
+    ],
+    ids=["tienlen.settle", "tienlen.settle_instant", "tienlen.chop_transfers", "shisanshui.settle", "dachu.settle"],
+)
 def test_base_is_at_least_one(call, base):
     with pytest.raises(HandevalError) as e:
         call(base)
@@ -210,12 +214,12 @@ def test_timeout_play_takes_the_hand_as_the_client_shows_it():
     # Issue 21: the display order was ignored (4s, as for the sorted hand).
     assert dachu.timeout_play("Kh 9c 4d 4h 4s", None, "red") == ["4d"]
     assert dachu.timeout_play([["Kh"], ["9c"], ["4d", "4h", "4s"]], None, "red") == ["4d"]
-    assert dachu.timeout_play([["5s"], ["Kd"]], None, "red") == ["Kd"]      # columns were refused
+    assert dachu.timeout_play([["5s"], ["Kd"]], None, "red") == ["Kd"]  # columns were refused
     assert dachu.timeout_play((("Kd",), ("5s",)), None, "red") == ["5s"]
     # Following: played when it beats the table (it always passed), else a pass.
     assert dachu.timeout_play(["4h"], ["3h"], "red") == ["4h"]
     assert dachu.timeout_play("Kh 4h", "5s", "red") is None
-    assert dachu.timeout_play("4h Kh", "5s 5d", "red") is None                  # not a pair
+    assert dachu.timeout_play("4h Kh", "5s 5d", "red") is None  # not a pair
     # The shown 夢踹 triple and the quad it grew into are skipped (the 4th card was played).
     assert dachu.timeout_play("9c Kh 4s 4h 4d", None, "red", shown_triple="4s 4h 4d") == ["Kh"]
     assert dachu.timeout_play("9c Kh 4s 4h 4d 4c", None, "red", shown_triple="4s 4h 4d") == ["Kh"]
@@ -308,13 +312,17 @@ def test_only_the_highest_special_can_be_declared():
 # --- §0: base=None is 1 in every game -------------------------------------------------------
 
 
-@pytest.mark.parametrize("call", [
-    lambda b: tl.settle(["", "3s"], 0, b).deltas,
-    lambda b: tl.settle_instant([THIRTEEN_A, THIRTEEN_B], b).deltas,
-    lambda b: tl.chop_transfers(CHOP_ROUND, b),
-    lambda b: shisanshui.settle(SSW_HANDS, base=b).deltas,
-    lambda b: dachu.settle([0], [0, 1, 2, 3], base=b).deltas,
-], ids=["tienlen.settle", "tienlen.settle_instant", "tienlen.chop_transfers", "shisanshui.settle", "dachu.settle"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda b: tl.settle(["", "3s"], 0, b).deltas,
+        lambda b: tl.settle_instant([THIRTEEN_A, THIRTEEN_B], b).deltas,
+        lambda b: tl.chop_transfers(CHOP_ROUND, b),
+        lambda b: shisanshui.settle(SSW_HANDS, base=b).deltas,
+        lambda b: dachu.settle([0], [0, 1, 2, 3], base=b).deltas,
+    ],
+    ids=["tienlen.settle", "tienlen.settle_instant", "tienlen.chop_transfers", "shisanshui.settle", "dachu.settle"],
+)
 def test_base_none_is_one_in_every_game(call):
     assert call(None) == call(1)
 
@@ -348,11 +356,11 @@ def test_dachu_a_side_left_with_one_player_is_scored_like_a_lone_player():
     scored like the lone player of 1 vs 3 among the seats that play."""
     # Seat 1 包踹 for seat 3 (被包打): three playing seats, the lone player is seat 1.
     lone3 = dict(base=10, bei_bao_da=[3])
-    s = dachu.settle([0, 2], [1, 0, 2], **lone3)                 # 1st → the 非儲方 win, 全殲
+    s = dachu.settle([0, 2], [1, 0, 2], **lone3)  # 1st → the 非儲方 win, 全殲
     assert (s.verdict, s.wipe_out, s.deltas) == ("loss", True, [-20, 20, -20, 20])
-    s = dachu.settle([0, 2], [0, 1, 2], **lone3)                 # 2nd → draw
+    s = dachu.settle([0, 2], [0, 1, 2], **lone3)  # 2nd → draw
     assert (s.verdict, s.deltas) == ("draw", [0, 0, 0, 0])
-    s = dachu.settle([0, 2], [0, 2, 1], **lone3)                 # 3rd → loss, wiped out
+    s = dachu.settle([0, 2], [0, 2, 1], **lone3)  # 3rd → loss, wiped out
     assert (s.verdict, s.wipe_out, s.deltas) == ("win", True, [20, -20, 20, -20])
     # Two playing seats (seat 2 繳, seat 3 被包打): 1st → win and 全殲, 2nd → loss, wiped out.
     lone2 = dict(base=10, surrendered=[2], bei_bao_da=[3])
@@ -387,17 +395,36 @@ def test_dachu_lines_state_their_amounts_and_add_up():
     seats = st.lists(st.integers(0, 3), unique=True, max_size=3)
 
     @settings(max_examples=400, deadline=None)
-    @given(st.permutations([0, 1, 2, 3]), st.booleans(), st.integers(0, 5), st.one_of(st.integers(1, 1000), st.integers(1, 2**63 - 1)),
-           seats, seats, seats, st.lists(st.one_of(st.none(), st.integers(0, 5000)), min_size=4, max_size=4),
-           st.sampled_from(["larger_side", "losing_side"]), st.booleans(), st.booleans())
+    @given(
+        st.permutations([0, 1, 2, 3]),
+        st.booleans(),
+        st.integers(0, 5),
+        st.one_of(st.integers(1, 1000), st.integers(1, 2**63 - 1)),
+        seats,
+        seats,
+        seats,
+        st.lists(st.one_of(st.none(), st.integers(0, 5000)), min_size=4, max_size=4),
+        st.sampled_from(["larger_side", "losing_side"]),
+        st.booleans(),
+        st.booleans(),
+    )
     def check(perm, two, m, base, jiao, bbd, esc, carried, unit_per, round_up, by_all):
         chu = [perm[0], perm[3]] if two else [perm[1]]
         bbd = [s for s in bbd if s not in jiao][:1]
         places = None if esc else [s for s in perm if s not in jiao and s not in bbd]
         rules = dachu.Rules(unit_per=unit_per, jiao_round_up=round_up, escape_shared_by_all=by_all)
         try:
-            s = dachu.settle(chu, places, base=base, multiplier=2**m, surrendered=jiao, bei_bao_da=bbd,
-                             escaped=esc, carried=carried, rules=rules)
+            s = dachu.settle(
+                chu,
+                places,
+                base=base,
+                multiplier=2**m,
+                surrendered=jiao,
+                bei_bao_da=bbd,
+                escaped=esc,
+                carried=carried,
+                rules=rules,
+            )
         except HandevalError:
             return
         assert sum(s.deltas) == 0

@@ -21,8 +21,18 @@ from handeval import dachu, shisanshui, tienlen
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The top-level modules of every package the extras add (server, load) and tqdm.
-BLOCKED = ("grpc", "google", "grpc_health", "grpc_reflection", "grpc_status", "grpc_tools", "prometheus_client",
-           "tqdm", "locust", "matplotlib")
+BLOCKED = (
+    "grpc",
+    "google",
+    "grpc_health",
+    "grpc_reflection",
+    "grpc_status",
+    "grpc_tools",
+    "prometheus_client",
+    "tqdm",
+    "locust",
+    "matplotlib",
+)
 BLOCKER = f"""
 import sys
 
@@ -48,8 +58,14 @@ DC_HANDS = [
 
 
 def python(code, blocked=True, cwd=ROOT, input=None):
-    return subprocess.run([sys.executable, "-c", (BLOCKER if blocked else "") + code], capture_output=True, text=True,
-                          cwd=cwd, input=input, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-c", (BLOCKER if blocked else "") + code],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        input=input,
+        timeout=120,
+    )
 
 
 def handeval(*args, blocked=True, cwd=ROOT, input=None):
@@ -98,7 +114,13 @@ EVALUATOR_COMMANDS = [
     ("--json", "classify", "As", "Ks", "Qs", "Js", "Ts"),
     ("special", "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As"),
     ("compare", "Ks Kd 7h 5c 3c", "--vs", "Kh Kc 7s 5d 3d"),
-    ("settle", "--base", "10", "Qs Qh Qd / 2h 5h 7h 9h Jh / Ks Kh Kd 4s 4h", "2s 3d 5c / 6c 7c 8d 9s Td / 2c 4c Jc Kc Ac"),
+    (
+        "settle",
+        "--base",
+        "10",
+        "Qs Qh Qd / 2h 5h 7h 9h Jh / Ks Kh Kd 4s 4h",
+        "2s 3d 5c / 6c 7c 8d 9s Td / 2c 4c Jc Kc Ac",
+    ),
     ("arrange", HAND, "--rules", "a2345=second_highest"),
     ("arrange", "--file", "-"),
     ("tienlen", "legal", "4s 4h 5s 5h 6s 6h 9c", "--table", "3s 3h"),
@@ -166,7 +188,7 @@ def test_the_extras_of_pyproject():
     assert project["dependencies"] == []
     assert "handeval[server]" in extras["load"]
     own = [r for r in extras["test"] if r.startswith("handeval[")]
-    assert own and {"server", "load"} <= {e.strip() for r in own for e in r[len("handeval["):-1].split(",")}
+    assert own and {"server", "load"} <= {e.strip() for r in own for e in r[len("handeval[") : -1].split(",")}
     assert "tqdm" in {_requirement_name(r) for r in extras["test"]}
     # Each module of SERVER_MODULES comes from a package of the server extra, and each
     # package of the extra provides one of them (read from the installed distributions).

@@ -46,8 +46,11 @@ def _build_parser():
     p.add_argument("--version", action="version", version=f"handeval {_version()}")
     p.add_argument("--json", action="store_true", help="print JSON instead of text")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    games = {"shisanshui": shisanshui.add_commands(sub), "tienlen": tienlen.add_commands(sub),
-             "dachu": dachu.add_commands(sub)}
+    games = {
+        "shisanshui": shisanshui.add_commands(sub),
+        "tienlen": tienlen.add_commands(sub),
+        "dachu": dachu.add_commands(sub),
+    }
     tools.add_commands(sub)
     add_rules_options(games)
     return p

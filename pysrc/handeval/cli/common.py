@@ -93,7 +93,9 @@ def apply_all(state, actions, what):
         try:
             state = state.apply(action)
         except HandevalError as e:
-            raise Usage(f"{what}[{i}] ({action_text(action)}): {getattr(e, 'description', None) or e}", e.reason) from None
+            raise Usage(
+                f"{what}[{i}] ({action_text(action)}): {getattr(e, 'description', None) or e}", e.reason
+            ) from None
     return state
 
 
@@ -148,8 +150,9 @@ def parse_rules(game, text):
     known = module.Rules().to_dict()
     unknown = [k for k in options if k not in known]
     if unknown:
-        raise Usage(f"--rules: {unknown[0]!r} is not a {RULES_GAMES[game]} ({game}) rule; "
-                    f"the options: {', '.join(known)}")
+        raise Usage(
+            f"--rules: {unknown[0]!r} is not a {RULES_GAMES[game]} ({game}) rule; the options: {', '.join(known)}"
+        )
     try:
         return module.Rules(**options)
     except HandevalError as e:
@@ -158,12 +161,20 @@ def parse_rules(game, text):
 
 def _add_rules_option(parser, game):
     """``--rules`` on one game command; :func:`main` turns it into ``args.rules``."""
-    parser.add_argument("--rules", dest="rules_text", metavar="RULES", default=None,
-                        help=f"{RULES_GAMES[game]} house rules (docs/rules.md): a JSON object or key=value "
-                             "pairs, e.g. " + {"shisanshui": "a2345=second_highest,suit_tiebreak=false",
-                                               "tienlen": "rake_percent=0",
-                                               "dachu": "pass_is_final=true"}[game]
-                             + " (default: the defaults)")
+    parser.add_argument(
+        "--rules",
+        dest="rules_text",
+        metavar="RULES",
+        default=None,
+        help=f"{RULES_GAMES[game]} house rules (docs/rules.md): a JSON object or key=value "
+        "pairs, e.g. "
+        + {
+            "shisanshui": "a2345=second_highest,suit_tiebreak=false",
+            "tienlen": "rake_percent=0",
+            "dachu": "pass_is_final=true",
+        }[game]
+        + " (default: the defaults)",
+    )
     parser.set_defaults(rules_game=game)
 
 
@@ -239,4 +250,3 @@ def print_state(title, d):
         else:
             v = value_text(v)
         print(f"  {k:<14}{v}")
-

@@ -34,31 +34,76 @@ def _cmd_dc_beats(args):
 
 
 def _cmd_dc_legal(args):
-    plays = dachu.legal_plays(card_text(args.cards), card_text(args.table) if args.table else None, args.chu,
-                              first_lead=args.first_lead, surrendered=args.surrendered,
-                              shown_triple=card_text(args.shown_triple) if args.shown_triple else None, rules=args.rules)
+    plays = dachu.legal_plays(
+        card_text(args.cards),
+        card_text(args.table) if args.table else None,
+        args.chu,
+        first_lead=args.first_lead,
+        surrendered=args.surrendered,
+        shown_triple=card_text(args.shown_triple) if args.shown_triple else None,
+        rules=args.rules,
+    )
     print_plays(plays, args.json)
 
 
 def _cmd_dc_settle(args):
-    s = dachu.settle(args.chu_side, args.places, base=args.base, multiplier=args.multiplier,
-                     surrendered=args.surrendered, bei_bao_da=args.bei_bao_da, escaped=args.escaped or (),
-                     carried=args.carried, rules=args.rules)
+    s = dachu.settle(
+        args.chu_side,
+        args.places,
+        base=args.base,
+        multiplier=args.multiplier,
+        surrendered=args.surrendered,
+        bei_bao_da=args.bei_bao_da,
+        escaped=args.escaped or (),
+        carried=args.carried,
+        rules=args.rules,
+    )
     if args.json:
         return print_json(s)
-    print(f"verdict {value_text(s.verdict)}" + (" (全殲)" if s.wipe_out else "") + f", multiplier {s.result_multiplier}")
+    print(
+        f"verdict {value_text(s.verdict)}" + (" (全殲)" if s.wipe_out else "") + f", multiplier {s.result_multiplier}"
+    )
     settlement_text(s, [f"seat {x.seat} {x.amount:+d} {x.item}: {x.note}" for x in s.lines])
 
 
 def _deal_dict(d):
-    names = ("dealt", "finished", "chu", "chu_source", "chu_side", "teams", "multiplier", "declared",
-             "first_leader", "last_card", "meng_xuan", "meng_chuai", "cheng_chu", "history", "legal_actions")
+    names = (
+        "dealt",
+        "finished",
+        "chu",
+        "chu_source",
+        "chu_side",
+        "teams",
+        "multiplier",
+        "declared",
+        "first_leader",
+        "last_card",
+        "meng_xuan",
+        "meng_chuai",
+        "cheng_chu",
+        "history",
+        "legal_actions",
+    )
     return {k: getattr(d, k) for k in names}
 
 
 def _calling_dict(c):
-    names = ("phase", "turn", "over", "outcome", "multiplier", "calling_side", "chu_side", "playing",
-             "surrendered", "bei_bao_da", "bao_chuai", "finals", "history", "legal_actions")
+    names = (
+        "phase",
+        "turn",
+        "over",
+        "outcome",
+        "multiplier",
+        "calling_side",
+        "chu_side",
+        "playing",
+        "surrendered",
+        "bei_bao_da",
+        "bao_chuai",
+        "finals",
+        "history",
+        "legal_actions",
+    )
     return {k: getattr(c, k) for k in names}
 
 
@@ -79,25 +124,54 @@ def _cmd_dc_deal(args):
 
 
 def _cmd_dc_calling(args):
-    c = dachu.Calling(args.chu_side, declared=args.declared, multiplier=args.multiplier,
-                      start_seat=args.start_seat, first_side=args.first_side, rules=args.rules)
+    c = dachu.Calling(
+        args.chu_side,
+        declared=args.declared,
+        multiplier=args.multiplier,
+        start_seat=args.start_seat,
+        first_side=args.first_side,
+        rules=args.rules,
+    )
     c = apply_all(c, args.calls or [], "calls")
     print_json(_calling_dict(c)) if args.json else print_state("calling", _calling_dict(c))
 
 
 def _cmd_dc_timeout(args):
     columns = [col.split() for col in " ".join(args.columns).split("|")]
-    got = dachu.timeout_play(columns, card_text(args.table) if args.table else None, args.chu,
-                             first_lead=args.first_lead, surrendered=args.surrendered,
-                             shown_triple=card_text(args.shown_triple) if args.shown_triple else None)
+    got = dachu.timeout_play(
+        columns,
+        card_text(args.table) if args.table else None,
+        args.chu,
+        first_lead=args.first_lead,
+        surrendered=args.surrendered,
+        shown_triple=card_text(args.shown_triple) if args.shown_triple else None,
+    )
     if args.json:
         return print_json({"passes": got is None, "cards": got or []})
     print("pass" if got is None else "play " + " ".join(got))
 
 
 def _dc_game_dict(g):
-    names = ("chu", "chu_side", "multiplier", "playing", "auto_lead", "turn", "leader", "table_seat", "table",
-             "passed", "may_pass", "legal_actions", "held", "places", "decided", "wipe_out", "over", "history")
+    names = (
+        "chu",
+        "chu_side",
+        "multiplier",
+        "playing",
+        "auto_lead",
+        "turn",
+        "leader",
+        "table_seat",
+        "table",
+        "passed",
+        "may_pass",
+        "legal_actions",
+        "held",
+        "places",
+        "decided",
+        "wipe_out",
+        "over",
+        "history",
+    )
     d = g.to_dict()
     return {k: d[k] for k in names}
 
@@ -112,8 +186,12 @@ def _cmd_dc_game(args):
     if not c.over:
         raise Usage("the play needs a finished calling (--calls)")
     # A timeout's columns as text: "timeout 0 Kh | 9c | 4d 4h 4s".
-    plays = [(a[0], a[1], [col.split() for col in a[2].split("|")]) if a[0] == "timeout" and len(a) == 3
-             and isinstance(a[2], str) else a for a in args.plays or []]
+    plays = [
+        (a[0], a[1], [col.split() for col in a[2].split("|")])
+        if a[0] == "timeout" and len(a) == 3 and isinstance(a[2], str)
+        else a
+        for a in args.plays or []
+    ]
     g = apply_all(dachu.Game(d, c), plays, "plays")
     if args.viewer is None:
         out = {"game": _dc_game_dict(g)}
@@ -130,7 +208,9 @@ def _cmd_dc_game(args):
     if args.base is not None:
         if g.decided is None:
             turn = "-" if g.turn is None else g.turn
-            out["note"] = f"not settled: the outcome can still change (seat {turn} to move); --base settles once decided"
+            out["note"] = (
+                f"not settled: the outcome can still change (seat {turn} to move); --base settles once decided"
+            )
         else:
             out["settlement"] = g.settle(base=args.base, carried=args.carried)
     if args.json:
@@ -170,17 +250,31 @@ def add_commands(sub):
     c.add_argument("--first-lead", action="store_true", help="the deal's first play (must hold 3♥)")
     c.add_argument("--surrendered", action="store_true", help="with --first-lead: the 繳 holder's 3♥ alone")
     c.add_argument("--shown-triple", nargs="+", help="the triple shown by 夢踹 (only played whole)")
-    c = command(dcs, "timeout", _cmd_dc_timeout, "the play for a player out of time (出牌超時), from the hand as shown",
-                epilog='e.g. handeval dachu timeout --columns "Kh | 9c | 4d 4h 4s" --chu red')
-    c.add_argument("--columns", nargs="+", required=True,
-                   help='the hand as the client shows it: columns left to right split by "|", each top first')
+    c = command(
+        dcs,
+        "timeout",
+        _cmd_dc_timeout,
+        "the play for a player out of time (出牌超時), from the hand as shown",
+        epilog='e.g. handeval dachu timeout --columns "Kh | 9c | 4d 4h 4s" --chu red',
+    )
+    c.add_argument(
+        "--columns",
+        nargs="+",
+        required=True,
+        help='the hand as the client shows it: columns left to right split by "|", each top first',
+    )
     c.add_argument("--table", nargs="+", help="the play to beat (default: leading)")
     c.add_argument("--chu", **chu)
     c.add_argument("--first-lead", action="store_true", help="the deal's first play (must hold 3♥)")
     c.add_argument("--surrendered", action="store_true", help="with --first-lead: the 繳 holder's 3♥ alone")
     c.add_argument("--shown-triple", nargs="+", help="the triple shown by 夢踹 (skipped while whole)")
-    c = command(dcs, "settle", _cmd_dc_settle, "settle a game from the 儲方 seats and the finishing order",
-                epilog="e.g. handeval dachu settle --chu-side 2 --places 2 0 1 3 --base 10")
+    c = command(
+        dcs,
+        "settle",
+        _cmd_dc_settle,
+        "settle a game from the 儲方 seats and the finishing order",
+        epilog="e.g. handeval dachu settle --chu-side 2 --places 2 0 1 3 --base 10",
+    )
     c.add_argument("--chu-side", type=int, nargs="+", required=True, help="the 儲方 seats (1: 1 vs 3, 2: 2 vs 2)")
     c.add_argument("--places", type=int, nargs="+", help="finishing order of the seats that played, first out first")
     c.add_argument("--base", type=int, default=1, help="底分 (default 1)")
@@ -189,35 +283,59 @@ def add_commands(sub):
     c.add_argument("--bei-bao-da", type=int, nargs="+", help="被包打 seats")
     c.add_argument("--escaped", type=int, nargs="+", help="seats that ran away (逃跑)")
     c.add_argument("--carried", type=int_list, help='carried-in amounts per seat, e.g. "500,60,-,-"')
-    actions_help = ('"-" reads stdin; JSON ([["deal"], ["meng_xuan", 0, "Ah"]]) or text, one action a line or '
-                    '";": name, seats, cards, "*N" repeats (deal*9; finish)')
-    c = command(dcs, "deal", _cmd_dc_deal, "replay the deal's actions (夢宣 夢踹 撐儲 平宣); print the state",
-                epilog='e.g. handeval dachu deal --hands "<13 cards>" x4 --actions "deal; meng_xuan 0 Ah; deal*8; finish"')
-    c.add_argument("--hands", nargs="+", required=True, help="each seat's 13 cards in dealing order, one quoted argument per seat")
+    actions_help = (
+        '"-" reads stdin; JSON ([["deal"], ["meng_xuan", 0, "Ah"]]) or text, one action a line or '
+        '";": name, seats, cards, "*N" repeats (deal*9; finish)'
+    )
+    c = command(
+        dcs,
+        "deal",
+        _cmd_dc_deal,
+        "replay the deal's actions (夢宣 夢踹 撐儲 平宣); print the state",
+        epilog='e.g. handeval dachu deal --hands "<13 cards>" x4 --actions "deal; meng_xuan 0 Ah; deal*8; finish"',
+    )
+    c.add_argument(
+        "--hands", nargs="+", required=True, help="each seat's 13 cards in dealing order, one quoted argument per seat"
+    )
     c.add_argument("--first-seat", type=int, default=0, help="the seat dealt to first (default 0)")
     c.add_argument("--actions", type=actions_arg, help="the deal's actions: " + actions_help)
     c.add_argument("--calls", type=actions_arg, help="then the calling's actions (chuai 0; ping_da 1 ...)")
-    c = command(dcs, "calling", _cmd_dc_calling, "replay a calling (叫牌: 平打 踹 包踹 繳); print the state",
-                epilog='e.g. handeval dachu calling --chu-side 0 --calls "chuai 0; ping_da 1; ping_da 2; ping_da 3"')
+    c = command(
+        dcs,
+        "calling",
+        _cmd_dc_calling,
+        "replay a calling (叫牌: 平打 踹 包踹 繳); print the state",
+        epilog='e.g. handeval dachu calling --chu-side 0 --calls "chuai 0; ping_da 1; ping_da 2; ping_da 3"',
+    )
     c.add_argument("--chu-side", type=int, nargs="+", required=True, help="the 儲方 seats")
     c.add_argument("--declared", action="store_true", help="a 夢宣 or 撐儲 happened")
     c.add_argument("--multiplier", type=int, default=1, help="from the deal (default 1)")
     c.add_argument("--start-seat", type=int, default=0, help="seat order starts here (default 0)")
     c.add_argument("--first-side", choices=["chu", "other"], help="who calls first (default: the rules')")
     c.add_argument("--calls", type=actions_arg, help="the calls: " + actions_help)
-    c = command(dcs, "game", _cmd_dc_game, "replay a game's deal, calling and play; print the play's state (and settle it)",
-                epilog='e.g. handeval dachu game --hands "<13 cards>" x4 --actions "deal*9; finish" --calls "ping_da 1; ping_da 3" '
-                       '--plays "play 0 3h; pass 1" --base 10')
-    c.add_argument("--hands", nargs="+", required=True, help="each seat's 13 cards in dealing order, one quoted argument per seat")
+    c = command(
+        dcs,
+        "game",
+        _cmd_dc_game,
+        "replay a game's deal, calling and play; print the play's state (and settle it)",
+        epilog='e.g. handeval dachu game --hands "<13 cards>" x4 --actions "deal*9; finish" --calls "ping_da 1; ping_da 3" '
+        '--plays "play 0 3h; pass 1" --base 10',
+    )
+    c.add_argument(
+        "--hands", nargs="+", required=True, help="each seat's 13 cards in dealing order, one quoted argument per seat"
+    )
     c.add_argument("--first-seat", type=int, default=0, help="the seat dealt to first (default 0)")
     c.add_argument("--actions", type=actions_arg, help="the deal's actions: " + actions_help)
     c.add_argument("--calls", type=actions_arg, help="the calling's actions")
-    c.add_argument("--plays", type=actions_arg,
-                   help='the play: play SEAT CARDS; pass SEAT; timeout SEAT [COLUMNS split by "|"]')
+    c.add_argument(
+        "--plays", type=actions_arg, help='the play: play SEAT CARDS; pass SEAT; timeout SEAT [COLUMNS split by "|"]'
+    )
     c.add_argument("--base", type=int, help="settle from the record at this base (once decided)")
     c.add_argument("--carried", type=int_list, help='carried-in amounts per seat, e.g. "500,60,-,-"')
     c.add_argument("--viewer", type=int, help="print the state as this seat sees it (its own cards and choices)")
-    c.add_argument("--suggest", action="store_true", help="also suggest the move of the seat to move (托管, docs/suggest.md)")
+    c.add_argument(
+        "--suggest", action="store_true", help="also suggest the move of the seat to move (托管, docs/suggest.md)"
+    )
     c.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
     c.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")
     return list(dcs.choices.values())

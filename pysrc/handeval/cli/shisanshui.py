@@ -66,7 +66,8 @@ def _cmd_settle(args):
     for p in s.pairs:
         how = p.kind + (" " + " ".join(f"{r:+d}" for r in p.rows) if p.kind == "rows" else "")
         extra = (f", seat {p.scooper} scoops (打枪)" if p.scooper is not None else "") + (
-            ", home run (全垒打)" if p.home_run else "")
+            ", home run (全垒打)" if p.home_run else ""
+        )
         print(f"  seat {p.a} vs seat {p.b}: {p.waters:+d} waters ({how}{extra})")
     if s.rake:
         print(f"rake    {s.rake}")
@@ -94,8 +95,7 @@ def _cmd_arrange(args):
         verdict = "declare it" if a.declare_special else "play the rows"
         print(f"special {a.special}, expected {a.special_expected:+.3f}: {verdict}")
     if len(a.alternatives) > 1:
-        rows = [(" ".join(x.front), " ".join(x.middle), " ".join(x.back), f"{x.expected:+.3f}")
-                for x in a.alternatives]
+        rows = [(" ".join(x.front), " ".join(x.middle), " ".join(x.back), f"{x.expected:+.3f}") for x in a.alternatives]
         head = ("front", "middle", "back", "expected")
         widths = [max(len(r[i]) for r in rows + [head]) for i in range(4)]
         print()
@@ -129,9 +129,12 @@ def _read_hands(f):
 def _error_dict(e):
     field = getattr(e, "field", None)
     if field is not None and field.startswith("cards13"):
-        field = "cards" + field[len("cards13"):]  # a line's hand is its "cards" (arrange's cards13)
-    return {"field": field, "description": getattr(e, "description", None) or str(e),
-            "reason": getattr(e, "reason", None)}
+        field = "cards" + field[len("cards13") :]  # a line's hand is its "cards" (arrange's cards13)
+    return {
+        "field": field,
+        "description": getattr(e, "description", None) or str(e),
+        "reason": getattr(e, "reason", None),
+    }
 
 
 def _arrange_file(args):
@@ -157,7 +160,7 @@ def _arrange_file(args):
 
     with _progress_bar(len(items)) as bar:
         for start in range(0, len(items), chunk):
-            part = items[start:start + chunk]
+            part = items[start : start + chunk]
             good = [(n, hand, i) for n, hand, i in part if hand is not None]
             try:
                 results = shisanshui.arrange_many([h for _, h, _ in good], **kw)
@@ -223,24 +226,36 @@ def add_commands(sub):
     c = command(sub, "compare", _cmd_compare, "compare two 十三水 rows: 1 (first wins), 0 (tie) or -1")
     add_cards(c, help="the first row")
     c.add_argument("--vs", nargs="+", required=True, help="the second row")
-    c = command(sub, "settle", _cmd_settle, "score and settle a 十三水 deal",
-                epilog='e.g. handeval settle --base 10 "Qs Qh Qd / 2h 5h 7h 9h Jh / Ks Kh Kd 4s 4h" '
-                       '"2s 3d 5c / 6c 7c 8d 9s Td / 2c 4c Jc Kc Ac"')
-    c.add_argument("seats", nargs="+",
-                   help="each seat, one quoted argument: 'front / middle / back', or 'special_id: 13 cards' declared")
+    c = command(
+        sub,
+        "settle",
+        _cmd_settle,
+        "score and settle a 十三水 deal",
+        epilog='e.g. handeval settle --base 10 "Qs Qh Qd / 2h 5h 7h 9h Jh / Ks Kh Kd 4s 4h" '
+        '"2s 3d 5c / 6c 7c 8d 9s Td / 2c 4c Jc Kc Ac"',
+    )
+    c.add_argument(
+        "seats",
+        nargs="+",
+        help="each seat, one quoted argument: 'front / middle / back', or 'special_id: 13 cards' declared",
+    )
     c.add_argument("--base", type=int, default=1, help="money per water (default 1)")
     c.add_argument("--carried", type=int_list, help='carried-in amounts per seat, e.g. "500,60" (- uncapped)')
 
     a = command(sub, "arrange", _cmd_arrange, "the best 十三水 arrangement of 13 cards (expected waters)")
     add_cards(a, help="13 cards (or --file)", nargs="*")
-    a.add_argument("--file", metavar="FILE",
-                   help='arrange every hand of FILE ("-": stdin), one a line (cards, or JSONL: a string, a list '
-                        'or {"cards": ..., "id": ...}); writes JSONL, a progress bar on a terminal (with '
-                        'tqdm installed)')
+    a.add_argument(
+        "--file",
+        metavar="FILE",
+        help='arrange every hand of FILE ("-": stdin), one a line (cards, or JSONL: a string, a list '
+        'or {"cards": ..., "id": ...}); writes JSONL, a progress bar on a terminal (with '
+        "tqdm installed)",
+    )
     a.add_argument("--output", "-o", metavar="OUT", help="with --file: write the JSONL here (default stdout)")
     a.add_argument("--top-k", type=int, default=3, help="how many alternatives to list (default 3)")
     a.add_argument("--opponents", type=int, default=3, help="number of opponents, 1..3 (default 3)")
     a.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo re-ranking")
-    a.add_argument("--samples", type=int, default=0,
-                   help="re-rank by this many simulated opponent deals (default 0: tables only)")
+    a.add_argument(
+        "--samples", type=int, default=0, help="re-rank by this many simulated opponent deals (default 0: tables only)"
+    )
     return [sub.choices[name] for name in COMMANDS]

@@ -39,8 +39,9 @@ def _cmd_tl_beats(args):
 
 
 def _cmd_tl_legal(args):
-    plays = tienlen.legal_plays(card_text(args.cards), table=card_text(args.table) if args.table else None,
-                                passed=args.passed)
+    plays = tienlen.legal_plays(
+        card_text(args.cards), table=card_text(args.table) if args.table else None, passed=args.passed
+    )
     print_plays(plays, args.json)
 
 
@@ -59,8 +60,9 @@ def _cmd_tl_settle(args):
         if args.winner is None:
             raise Usage("--winner is required (or --instant)")
         chops = json.loads(args.chops) if args.chops else ()
-        s = tienlen.settle(hands, winner=args.winner, base=args.base, chops=chops, carried=args.carried,
-                           rules=args.rules)
+        s = tienlen.settle(
+            hands, winner=args.winner, base=args.base, chops=chops, carried=args.carried, rules=args.rules
+        )
     if args.json:
         return print_json(s)
     settlement_text(s, [line.text for line in s.lines])
@@ -89,8 +91,23 @@ def _tl_actions_arg(text):
 
 
 def _tl_game_dict(g):
-    names = ("round", "leader", "turn", "table_seat", "table", "passed", "must_contain", "may_pass", "legal_plays",
-             "chop_offers", "held", "chops", "winner", "instant", "over")
+    names = (
+        "round",
+        "leader",
+        "turn",
+        "table_seat",
+        "table",
+        "passed",
+        "must_contain",
+        "may_pass",
+        "legal_plays",
+        "chop_offers",
+        "held",
+        "chops",
+        "winner",
+        "instant",
+        "over",
+    )
     d = g.to_dict()
     return {k: d[k] for k in names}
 
@@ -161,25 +178,43 @@ def add_commands(sub):
     c.add_argument("--passed", action="store_true", help="the seat has passed this round (only chops)")
     c = command(tls, "instant", _cmd_tl_instant, "the instant win (直接获胜) of 13 dealt cards, if any")
     add_cards(c, help="13 cards")
-    c = command(tls, "settle", _cmd_tl_settle, "settle a finished game (or an instant win)",
-                epilog='e.g. handeval tienlen settle --winner 0 --base 10 - "2h 7s 7h 7d 7c" "3s 4h" "5d 6c 8s"')
-    c.add_argument("hands", nargs="+",
-                   help='each seat\'s cards left, one quoted argument per seat ("-": none); with --instant the 13 dealt')
+    c = command(
+        tls,
+        "settle",
+        _cmd_tl_settle,
+        "settle a finished game (or an instant win)",
+        epilog='e.g. handeval tienlen settle --winner 0 --base 10 - "2h 7s 7h 7d 7c" "3s 4h" "5d 6c 8s"',
+    )
+    c.add_argument(
+        "hands",
+        nargs="+",
+        help='each seat\'s cards left, one quoted argument per seat ("-": none); with --instant the 13 dealt',
+    )
     c.add_argument("--winner", type=int, help="the seat that went out first")
     c.add_argument("--base", type=int, default=1, help="the base stake (default 1, as in every game)")
     c.add_argument("--instant", action="store_true", help="settle an instant win from each seat's 13 dealt cards")
     c.add_argument("--chops", help='the game\'s chops as JSON, e.g. \'[{"from": 1, "to": 3, "amount": 80}]\'')
     c.add_argument("--carried", type=int_list, help='carried-in amounts per seat, e.g. "500,60,-,-" (- uncapped)')
 
-    c = command(tls, "game", _cmd_tl_game, "replay a whole game's record; print its state (and settle it)",
-                epilog='e.g. handeval tienlen game --hands "<13 cards>" x4 --actions "0 3s; 1 4h; 2 pass" --base 10')
+    c = command(
+        tls,
+        "game",
+        _cmd_tl_game,
+        "replay a whole game's record; print its state (and settle it)",
+        epilog='e.g. handeval tienlen game --hands "<13 cards>" x4 --actions "0 3s; 1 4h; 2 pass" --base 10',
+    )
     c.add_argument("--hands", nargs="+", required=True, help="each seat's 13 dealt cards, one quoted argument per seat")
-    c.add_argument("--actions", type=_tl_actions_arg,
-                   help='"-" reads stdin; JSON ([[0, "3s"], [1, "pass"]]) or text: "seat cards" or "seat pass", one a line or ";"')
+    c.add_argument(
+        "--actions",
+        type=_tl_actions_arg,
+        help='"-" reads stdin; JSON ([[0, "3s"], [1, "pass"]]) or text: "seat cards" or "seat pass", one a line or ";"',
+    )
     c.add_argument("--base", type=int, help="settle the finished game at this base")
     c.add_argument("--carried", type=int_list, help='carried-in amounts per seat, e.g. "500,60,-,-" (- uncapped)')
     c.add_argument("--viewer", type=int, help="print the state as this seat sees it (its own cards and choices)")
-    c.add_argument("--suggest", action="store_true", help="also suggest the move of the seat to move (托管, docs/suggest.md)")
+    c.add_argument(
+        "--suggest", action="store_true", help="also suggest the move of the seat to move (托管, docs/suggest.md)"
+    )
     c.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
     c.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")
     return list(tls.choices.values())

@@ -37,8 +37,10 @@ def _lacks_extra(tool, extra):
     missing = missing_module(SERVER_MODULES)
     if missing is None:
         return False
-    print(f"handeval {tool}: needs the {extra} extra (no module {missing!r}); install it: {install_hint(extra)}",
-          file=sys.stderr)
+    print(
+        f"handeval {tool}: needs the {extra} extra (no module {missing!r}); install it: {install_hint(extra)}",
+        file=sys.stderr,
+    )
     return True
 
 
@@ -83,19 +85,31 @@ def add_commands(sub):
     add_serve_arguments(v)
     v.set_defaults(func=_cmd_serve)
 
-    k = command(sub, "call", _cmd_call, "call the gRPC service with a JSON request, print the JSON answer (indented; "
-                                        "with --json on one line, and a failure as a JSON object on stdout)")
+    k = command(
+        sub,
+        "call",
+        _cmd_call,
+        "call the gRPC service with a JSON request, print the JSON answer (indented; "
+        "with --json on one line, and a failure as a JSON object on stdout)",
+    )
     k.add_argument("rpc", choices=["Evaluate", "Compare", "Settle", "Arrange"])
-    k.add_argument("request", help='proto3 JSON, e.g. \'{"shisanshui": {"items": [{"row": {"cards": ["As", "Ks", "Qs"]}}]}}\'; "-" reads stdin')
+    k.add_argument(
+        "request",
+        help='proto3 JSON, e.g. \'{"shisanshui": {"items": [{"row": {"cards": ["As", "Ks", "Qs"]}}]}}\'; "-" reads stdin',
+    )
     k.add_argument("--target", default="127.0.0.1:50051", help="host:port (default 127.0.0.1:50051)")
     k.add_argument("--timeout", type=float, default=10.0, help="deadline in seconds (default 10)")
     k.add_argument("--token", default=None, help="shared token (default: $HANDEVAL_TOKEN)")
     k.add_argument("--tls-ca", default=None, help="PEM CA to verify the server: use TLS")
 
     # prefix_chars="\0": every flag after bench-load goes to handeval.load.run unparsed.
-    b = sub.add_parser("bench-load", add_help=False, prefix_chars="\0",
-                       help="Locust load test of the gRPC service, headless (needs the load extra: pip install "
-                            "'.[load]' in a checkout, 'handeval[load]' beside a wheel; loopback only, bounded; "
-                            "--help for its flags)")
+    b = sub.add_parser(
+        "bench-load",
+        add_help=False,
+        prefix_chars="\0",
+        help="Locust load test of the gRPC service, headless (needs the load extra: pip install "
+        "'.[load]' in a checkout, 'handeval[load]' beside a wheel; loopback only, bounded; "
+        "--help for its flags)",
+    )
     b.add_argument("args", nargs="*")
     b.set_defaults(func=_cmd_bench_load)
