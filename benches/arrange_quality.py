@@ -42,14 +42,38 @@ def main(argv=None):
     p.add_argument("--mc-eval", type=int, default=2000)
     p.add_argument("--json", type=pathlib.Path, help="also write the raw numbers here")
     a = p.parse_args(argv)
-    cmd = ["cargo", "run", "--release", "--quiet", "-p", "handeval-core", "--example", "arrange_quality", "--",
-           "--deals", str(a.deals), "--seed", str(a.seed), "--mc-hands", str(a.mc_hands),
-           "--mc-select", str(a.mc_select), "--mc-eval", str(a.mc_eval)]
+    cmd = [
+        "cargo",
+        "run",
+        "--release",
+        "--quiet",
+        "-p",
+        "handeval-core",
+        "--example",
+        "arrange_quality",
+        "--",
+        "--deals",
+        str(a.deals),
+        "--seed",
+        str(a.seed),
+        "--mc-hands",
+        str(a.mc_hands),
+        "--mc-select",
+        str(a.mc_select),
+        "--mc-eval",
+        str(a.mc_eval),
+    ]
     started = datetime.datetime.now(datetime.timezone.utc)
     out = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, check=True).stdout
     r = json.loads(out)
-    cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor()) \
-        if os.path.exists("/proc/cpuinfo") else platform.processor()
+    cpu = (
+        next(
+            (line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")),
+            platform.processor(),
+        )
+        if os.path.exists("/proc/cpuinfo")
+        else platform.processor()
+    )
     print(f"date     {started:%Y-%m-%d %H:%M} UTC")
     print(f"machine  {cpu}, {os.cpu_count()} cores ({r['threads']} threads), {platform.system()} {platform.release()}")
     print(f"command  python benches/arrange_quality.py {' '.join(sys.argv[1:] if argv is None else argv)}")
@@ -59,8 +83,10 @@ def main(argv=None):
     print(f"vs greedy, paired gain over greedy   {fmt(r['vs_greedy_paired_gain'])}")
     print(f"vs iteration-0 tables, waters/hand   {fmt(r['vs_iter0'])}")
     print(f"vs iteration-0, paired gain          {fmt(r['vs_iter0_paired_gain'])}")
-    print(f"MC best response − solver (waters)   {fmt(r['mc_gap'])}"
-          f"   [{r['mc_hands']} hands, {r['mc_select']} + {r['mc_eval']} deals each]")
+    print(
+        f"MC best response − solver (waters)   {fmt(r['mc_gap'])}"
+        f"   [{r['mc_hands']} hands, {r['mc_select']} + {r['mc_eval']} deals each]"
+    )
     print(f"solver's exact value on those hands  {fmt(r['solver_mc_value'])}")
     print(f"table model − exact value            {fmt(r['table_minus_mc_value'])}")
     print(f"seconds  {r['seconds']}")

@@ -10,7 +10,7 @@
   baseline ``arrange_loop``: the same hands one ``arrange`` call at a time.
 
 The Rust search against the search it replaced (same answers, measured interleaved on the
-same hands) is ``cargo run --release -p handeval-core --example arrange_speed`` and the
+same hands) is ``cargo run --release -p handeval-core --features bench --example arrange_speed`` and the
 criterion group ``arrange`` (docs/arrange.md, Speed).
 
 Follows benches/conftest.py: every benchmark sets ``benchmark.group`` and
@@ -21,7 +21,6 @@ group's baseline (the benchmark named ``baseline``).
 import itertools
 import os
 import random
-
 
 from handeval import shisanshui
 
@@ -82,6 +81,7 @@ def test_many_arrange_many(benchmark):
 
 # ---- Monte-Carlo re-ranking: the cost per sample (what --max-samples of the server
 # bounds: a hand with samples runs to its end once started) ----
+
 
 def test_samples_baseline_exact_arrange(benchmark):
     benchmark.group = "arrange: one hand, samples=1000"

@@ -7,9 +7,9 @@ conftest prints items/s and the ratio to the baseline; run
 
 import random
 
-from hands13 import HANDS13
-
 from handeval import dachu
+
+from hands13 import HANDS13
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 N = 2000

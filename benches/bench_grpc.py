@@ -15,14 +15,20 @@ import asyncio
 import importlib
 import importlib.util
 import random
-from pathlib import Path
 
 import grpc
 import pytest
 
 from handeval import shisanshui as ssw_api
-from handeval.v2 import (common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl,
-                         dachu_pb2 as dc)
+from handeval.load import scenarios, target as load
+from handeval.v2 import (
+    common_pb2,
+    dachu_pb2 as dc,
+    handeval_pb2 as pb,
+    handeval_pb2_grpc,
+    shisanshui_pb2 as ssw,
+    tienlen_pb2 as tl,
+)
 
 
 def C(text: str) -> common_pb2.Cards:
@@ -32,7 +38,6 @@ def C(text: str) -> common_pb2.Cards:
 def arrangement(p) -> ssw.ShisanshuiArrangement:
     return ssw.ShisanshuiArrangement(**{k: C(v) for k, v in p.items()})
 
-from handeval.load import scenarios, target as load
 
 DECK = scenarios.DECK
 rng = random.Random(7)
@@ -44,8 +49,17 @@ PAIRS = [(" ".join(t[:5]), " ".join(t[5:])) for t in (rng.sample(DECK, 10) for _
 DEALS = []
 for _ in range(200):
     deck = rng.sample(DECK, 52)
-    DEALS.append([dict(zip(("front", "middle", "back"), (" ".join(x) for x in scenarios._arrangement(deck[13 * s:13 * s + 13]))))
-                  for s in range(4)])
+    DEALS.append(
+        [
+            dict(
+                zip(
+                    ("front", "middle", "back"),
+                    (" ".join(x) for x in scenarios._arrangement(deck[13 * s : 13 * s + 13])),
+                )
+            )
+            for s in range(4)
+        ]
+    )
 OPTIONS = [("grpc.max_receive_message_length", 64 << 20), ("grpc.max_send_message_length", 64 << 20)]
 
 
@@ -191,8 +205,11 @@ def test_compare_baseline_inprocess_loop(benchmark):
 def test_compare_grpc(benchmark, stub):
     benchmark.group = G_CMP
     benchmark.extra_info["items"] = len(PAIRS)
-    req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(
-        items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(a), b=C(b))) for a, b in PAIRS]))
+    req = pb.CompareRequest(
+        shisanshui=ssw.ShisanshuiCompareRequest(
+            items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(a), b=C(b))) for a, b in PAIRS]
+        )
+    )
     r = benchmark(stub.Compare, req, timeout=60)
     assert [x.comparison for x in r.shisanshui.results[:50]] == [ssw_api.compare(a, b) for a, b in PAIRS[:50]]
 
@@ -209,8 +226,10 @@ def test_settle_baseline_inprocess_loop(benchmark):
 def test_settle_grpc(benchmark, stub):
     benchmark.group = G_SETTLE
     benchmark.extra_info["items"] = len(DEALS)
-    deals = [ssw.ShisanshuiDeal(base=10, players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in d])
-             for d in DEALS]
+    deals = [
+        ssw.ShisanshuiDeal(base=10, players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in d])
+        for d in DEALS
+    ]
     r = benchmark(stub.Settle, pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals)), timeout=60)
     assert list(r.shisanshui.results[0].settlement.deltas) == ssw_api.settle(DEALS[0], base=10).deltas
 
@@ -235,7 +254,9 @@ def test_tienlen_baseline_inprocess_loop(benchmark):
 def test_tienlen_grpc(benchmark, stub):
     benchmark.group = G_TL
     benchmark.extra_info["items"] = len(PLAYS)
-    req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[tl.TienlenEvaluateItem(play=C(p)) for p in PLAYS]))
+    req = pb.EvaluateRequest(
+        tienlen=tl.TienlenEvaluateRequest(items=[tl.TienlenEvaluateItem(play=C(p)) for p in PLAYS])
+    )
     first = call_or_skip(stub.Evaluate, req).tienlen.results
     assert [r.play.cards.cards for r in first[:50]] == [api_or_skip("tienlen", "classify")(p).cards for p in PLAYS[:50]]
     benchmark(stub.Evaluate, req, timeout=60)
@@ -251,10 +272,15 @@ def test_dachu_baseline_inprocess_loop(benchmark):
 def test_dachu_grpc(benchmark, stub):
     benchmark.group = G_DC
     benchmark.extra_info["items"] = len(PLAYS)
-    req = pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=[
-        dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=C(p), chu=dc.DACHU_COLOUR_RED)) for p in PLAYS]))
+    req = pb.EvaluateRequest(
+        dachu=dc.DachuEvaluateRequest(
+            items=[dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=C(p), chu=dc.DACHU_COLOUR_RED)) for p in PLAYS]
+        )
+    )
     first = call_or_skip(stub.Evaluate, req).dachu.results
-    assert [r.play.cards.cards for r in first[:50]] == [api_or_skip("dachu", "classify")(p, "red").cards for p in PLAYS[:50]]
+    assert [r.play.cards.cards for r in first[:50]] == [
+        api_or_skip("dachu", "classify")(p, "red").cards for p in PLAYS[:50]
+    ]
     benchmark(stub.Evaluate, req, timeout=60)
 
 
@@ -272,12 +298,15 @@ def test_arrange_baseline_inprocess_arrange_many(benchmark):
 def test_arrange_grpc(benchmark, stub):
     benchmark.group = G_ARR
     benchmark.extra_info["items"] = len(HANDS)
-    req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=[ssw.ShisanshuiArrangeItem(hand=C(h)) for h in HANDS]))
+    req = pb.ArrangeRequest(
+        shisanshui=ssw.ShisanshuiArrangeRequest(items=[ssw.ShisanshuiArrangeItem(hand=C(h)) for h in HANDS])
+    )
     call_or_skip(stub.Arrange, req, timeout=300)
     benchmark.pedantic(stub.Arrange, args=(req,), kwargs={"timeout": 300}, rounds=3, iterations=1)
 
 
 # ---- concurrency: one server worker vs two ----
+
 
 def _concurrent(target, payload: bytes, n: int, channels: int = 8):
     """``n`` concurrent Evaluate calls (pre-serialised ``payload``) over ``channels``
@@ -338,21 +367,38 @@ def test_workers_packed(benchmark, request, workers):
 
 # ---- server CPU per unary call: handeval vs a bare grpc.aio server, same run ----
 
+
 def _overhead_payloads():
     deal = DEALS[0]
     return {
         "Evaluate (one row)": ("Evaluate", evaluate_req(items=[ssw.ShisanshuiEvaluateItem(row=C(ROW_STRINGS[1]))])),
-        "Compare (one pair)": ("Compare", pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=[
-            ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(PAIRS[0][0]), b=C(PAIRS[0][1])))]))),
-        "Settle (one 4-seat deal)": ("Settle", pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=[
-            ssw.ShisanshuiDeal(base=10, players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p))
-                                                 for p in deal])]))),
+        "Compare (one pair)": (
+            "Compare",
+            pb.CompareRequest(
+                shisanshui=ssw.ShisanshuiCompareRequest(
+                    items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(PAIRS[0][0]), b=C(PAIRS[0][1])))]
+                )
+            ),
+        ),
+        "Settle (one 4-seat deal)": (
+            "Settle",
+            pb.SettleRequest(
+                shisanshui=ssw.ShisanshuiSettleRequest(
+                    deals=[
+                        ssw.ShisanshuiDeal(
+                            base=10, players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in deal]
+                        )
+                    ]
+                )
+            ),
+        ),
     }
 
 
 # ---- the servicer's own cost per call, in process (no gRPC stack): what handeval adds
 # per call beside the grpc.aio machinery (benches/bench_wire.py compares whole servers
 # with the bare grpc.aio floor) ----
+
 
 class _Context:
     """The two methods of a grpc.aio context that a successful call uses."""

@@ -12,8 +12,7 @@ import random
 
 import pytest
 
-from handeval import _core
-from handeval import shisanshui as ssw
+from handeval import _core, shisanshui as ssw
 
 treys = pytest.importorskip("treys")
 
@@ -26,7 +25,7 @@ EVALUATOR = treys.Evaluator()
 TREYS_HANDS = [[treys.Card.new(c) for c in h] for h in HANDS]
 IDS = bytes(DECK.index(c) for h in HANDS for c in h)
 
-# The example row, and a disjoint second row for comparisons.
+# A fixed example row, and a disjoint second row for comparisons.
 ONE = "As Kd Qh Js 9c"
 TWO = "2s 3s 4s 5s 7d"
 ONE_TREYS = [treys.Card.new(c) for c in ONE.split()]
@@ -45,6 +44,7 @@ def _treys_compare(a, b):
 
 # ---- one call: many iterations per round, so the timer's own cost (~0.1 µs) does not
 # weigh on calls of a few hundred ns, and every contender is timed the same way
+
 
 def _per_call(benchmark, fn, *args):
     return benchmark.pedantic(fn, args, iterations=2000, rounds=40, warmup_rounds=2)
@@ -141,6 +141,7 @@ def test_compare_handeval_strings(benchmark):
 
 
 # ---- 10,000 rows
+
 
 def test_batch_baseline_treys_loop(benchmark):
     benchmark.group = "classify 10,000 rows"

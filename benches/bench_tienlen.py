@@ -6,9 +6,9 @@ of 13-card hands (to set against the core's criterion figure)."""
 import random
 from collections import Counter
 
-from hands13 import HANDS13
-
 from handeval import tienlen as tl
+
+from hands13 import HANDS13
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 ORDER_RANKS = "3456789TJQKA2"
@@ -17,6 +17,7 @@ STRENGTH = {c: ORDER_RANKS.index(c[0]) * 4 + ORDER_SUITS.index(c[1]) for c in DE
 
 
 # --- the pure-Python reference (baseline) ------------------------------------------
+
 
 def ref_classify(cards):
     cs = sorted(cards, key=STRENGTH.__getitem__)
@@ -111,7 +112,7 @@ def _deal():
     rem, at = [], 0
     for seat in range(4):
         n = 0 if seat == winner else rng.randint(1, 13)
-        rem.append(deck[at:at + n])
+        rem.append(deck[at : at + n])
         at += n
     return rem, winner
 
@@ -121,6 +122,7 @@ assert all(tl.settle(r, w, 10).deltas == ref_settle(r, w, 10)[0] for r, w in DEA
 
 
 # --- classify + beats ---------------------------------------------------------------
+
 
 def test_pairs_baseline_python_reference(benchmark):
     benchmark.group = "classify+beats 5,000 (play, table) pairs"
@@ -163,6 +165,7 @@ def test_one_pair_handeval_beats(benchmark):
 
 # --- settle -------------------------------------------------------------------------
 
+
 def test_settle_baseline_python_reference(benchmark):
     benchmark.group = "settle 500 four-player games"
     benchmark.extra_info["items"] = len(DEALS)
@@ -176,6 +179,7 @@ def test_settle_handeval(benchmark):
 
 
 # --- legal_plays ----------------------------------------------------------------------
+
 
 def test_legal_plays_13_card_hands(benchmark):
     """Every lead of each of the 32 hands of ``hands13.txt``, one call per hand: compare

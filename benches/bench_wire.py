@@ -38,8 +38,11 @@ from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
 
 HERE = Path(__file__).resolve().parent
 DECK = scenarios.DECK
-OPTIONS = [("grpc.max_receive_message_length", 64 << 20), ("grpc.max_send_message_length", 64 << 20),
-           ("grpc.use_local_subchannel_pool", 1)]
+OPTIONS = [
+    ("grpc.max_receive_message_length", 64 << 20),
+    ("grpc.max_send_message_length", 64 << 20),
+    ("grpc.use_local_subchannel_pool", 1),
+]
 #: Measuring windows per case (the runs), seconds per window.
 RUNS = 3
 SECONDS = 2.0
@@ -54,7 +57,7 @@ def cases():
     rng = random.Random(7)
     rows = [rng.sample(DECK, 5) for _ in range(1000)]
     deck = rng.sample(DECK, 52)
-    deal = [scenarios._arrangement(deck[13 * s:13 * s + 13]) for s in range(4)]
+    deal = [scenarios._arrangement(deck[13 * s : 13 * s + 13]) for s in range(4)]
     pair = rng.sample(DECK, 10)
     packed = b"".join(bytes(rng.sample(range(52), 5)) for _ in range(100_000))
 
@@ -63,21 +66,54 @@ def cases():
 
     return {
         "Evaluate, 1,000 card-string rows": (
-            "Evaluate", ev(items=[ssw.ShisanshuiEvaluateItem(row=C(r)) for r in rows]), 1000, 100),
+            "Evaluate",
+            ev(items=[ssw.ShisanshuiEvaluateItem(row=C(r)) for r in rows]),
+            1000,
+            100,
+        ),
         "Evaluate, one row": ("Evaluate", ev(items=[ssw.ShisanshuiEvaluateItem(row=C(rows[1]))]), 1, 500),
-        "Compare, one pair": ("Compare", pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=[
-            ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(pair[:5]), b=C(pair[5:])))])).SerializeToString(),
-            1, 500),
-        "Settle, one 4-seat deal": ("Settle", pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=[
-            ssw.ShisanshuiDeal(base=10, players=[ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
-                front=C(f), middle=C(m), back=C(b))) for f, m, b in deal])])).SerializeToString(), 1, 500),
+        "Compare, one pair": (
+            "Compare",
+            pb.CompareRequest(
+                shisanshui=ssw.ShisanshuiCompareRequest(
+                    items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(pair[:5]), b=C(pair[5:])))]
+                )
+            ).SerializeToString(),
+            1,
+            500,
+        ),
+        "Settle, one 4-seat deal": (
+            "Settle",
+            pb.SettleRequest(
+                shisanshui=ssw.ShisanshuiSettleRequest(
+                    deals=[
+                        ssw.ShisanshuiDeal(
+                            base=10,
+                            players=[
+                                ssw.ShisanshuiPlayer(
+                                    arrangement=ssw.ShisanshuiArrangement(front=C(f), middle=C(m), back=C(b))
+                                )
+                                for f, m, b in deal
+                            ],
+                        )
+                    ]
+                )
+            ).SerializeToString(),
+            1,
+            500,
+        ),
         "Evaluate, 100,000 packed rows": ("Evaluate", ev(packed_rows=packed), 100_000, 40),
     }
 
 
-#: Targets of issue 19: handeval's server CPU over the floor's.
-TARGETS = {"Evaluate, 1,000 card-string rows": 2.0, "Evaluate, one row": 1.15, "Compare, one pair": 1.15,
-           "Settle, one 4-seat deal": 1.25, "Evaluate, 100,000 packed rows": 1.3}
+#: Targets: the most server CPU handeval may spend per case, as a multiple of the floor's.
+TARGETS = {
+    "Evaluate, 1,000 card-string rows": 2.0,
+    "Evaluate, one row": 1.15,
+    "Compare, one pair": 1.15,
+    "Settle, one 4-seat deal": 1.25,
+    "Evaluate, 100,000 packed rows": 1.3,
+}
 
 
 #: Rows of the worst-shape request (the bench's server takes batches this large).
@@ -89,8 +125,11 @@ def worst_request() -> bytes:
     one sort)."""
     rng = random.Random(3)
     rows = [C(rng.sample(DECK, 5)) for _ in range(WORST_ROWS)]
-    return pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=[
-        ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=rows))])).SerializeToString()
+    return pb.CompareRequest(
+        shisanshui=ssw.ShisanshuiCompareRequest(
+            items=[ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=rows))]
+        )
+    ).SerializeToString()
 
 
 def on_cpu_ns(pid: int) -> int:
@@ -115,7 +154,7 @@ class Floor:
         self.target = f"127.0.0.1:{self.port}"
         self.proc = subprocess.Popen([sys.executable, str(HERE / "floor_server.py"), str(self.port), self._file.name])
 
-    def wait_serving(self, timeout: float = 60.0) -> "Floor":
+    def wait_serving(self, timeout: float = 60.0) -> Floor:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -137,6 +176,7 @@ class Floor:
 def window(servers, rpc: str, payload: bytes, rate: float, seconds: float) -> list:
     """Server CPU seconds per call of each server over one window of ``seconds`` in which
     both get the same open-loop stream of ``rate`` calls/s."""
+
     async def run():
         chans = [[grpc.aio.insecure_channel(s.target, options=OPTIONS) for _ in range(4)] for s in servers]
         stubs = [[c.unary_unary(scenarios.method_path(rpc)) for c in cs] for cs in chans]
@@ -169,11 +209,16 @@ def window(servers, rpc: str, payload: bytes, rate: float, seconds: float) -> li
 def small_call_delay(server, big: bytes, small: bytes, probes: int = 20) -> list:
     """Wall seconds a one-row Evaluate takes while the worst-shape request runs (sent
     again and again, so every probe meets it in flight), per probe."""
+
     async def run():
-        async with grpc.aio.insecure_channel(server.target, options=OPTIONS) as a, \
-                grpc.aio.insecure_channel(server.target, options=OPTIONS) as b:
-            big_call, small_call = a.unary_unary(scenarios.method_path("Compare")), b.unary_unary(
-                scenarios.method_path("Evaluate"))
+        async with (
+            grpc.aio.insecure_channel(server.target, options=OPTIONS) as a,
+            grpc.aio.insecure_channel(server.target, options=OPTIONS) as b,
+        ):
+            big_call, small_call = (
+                a.unary_unary(scenarios.method_path("Compare")),
+                b.unary_unary(scenarios.method_path("Evaluate")),
+            )
             running = True
 
             async def keep_busy():
@@ -198,7 +243,9 @@ def small_call_delay(server, big: bytes, small: bytes, probes: int = 20) -> list
 def measure(print_=print) -> dict:
     """Runs every case RUNS times against both servers; prints and returns the table."""
     all_cases = cases()
-    handeval = load.SpawnedServer(1, extra=("--max-message-bytes", str(64 << 20), "--max-batch", str(WORST_ROWS + 1))).wait_serving()
+    handeval = load.SpawnedServer(
+        1, extra=("--max-message-bytes", str(64 << 20), "--max-batch", str(WORST_ROWS + 1))
+    ).wait_serving()
     floor = None
     try:
         answers: dict = {}
@@ -226,8 +273,10 @@ def measure(print_=print) -> dict:
         if floor is not None:
             floor.stop()
     table = {}
-    print_(f"server CPU, handeval serve (1 worker) vs the bare grpc.aio floor, {RUNS} windows of {SECONDS:g} s "
-           f"per case, both called at once (load before {load_before}, after {load_after}):")
+    print_(
+        f"server CPU, handeval serve (1 worker) vs the bare grpc.aio floor, {RUNS} windows of {SECONDS:g} s "
+        f"per case, both called at once (load before {load_before}, after {load_after}):"
+    )
     print_(f"  {'case':<34} {'unit':<5} {'floor':>10} {'handeval':>10} {'ratio':>6} {'target':>7}   per window")
     for name, (f, h) in per.items():
         rows = all_cases[name][2]
@@ -235,12 +284,16 @@ def measure(print_=print) -> dict:
         unit = "row" if rows > 1 else "call"
         fm, hm, rm = statistics.median(f) / rows, statistics.median(h) / rows, statistics.median(ratios)
         table[name] = (fm, hm, rm)
-        print_(f"  {name:<34} {unit:<5} {_time(fm):>10} {_time(hm):>10} {rm:>5.2f}x {TARGETS[name]:>6.2f}x"
-               f"   {' '.join(f'{x:.2f}' for x in ratios)}")
+        print_(
+            f"  {name:<34} {unit:<5} {_time(fm):>10} {_time(hm):>10} {rm:>5.2f}x {TARGETS[name]:>6.2f}x"
+            f"   {' '.join(f'{x:.2f}' for x in ratios)}"
+        )
     table["small call delay"] = (statistics.median(alone), statistics.median(busy), max(busy))
-    print_(f"  a one-row Evaluate: {statistics.median(alone) * 1e3:.2f} ms alone; while a {WORST_ROWS:,}-row Compare order "
-           f"runs: median {statistics.median(busy) * 1e3:.2f} ms, worst {max(busy) * 1e3:.2f} ms "
-           f"(added delay target ≤ 50 ms)")
+    print_(
+        f"  a one-row Evaluate: {statistics.median(alone) * 1e3:.2f} ms alone; while a {WORST_ROWS:,}-row Compare order "
+        f"runs: median {statistics.median(busy) * 1e3:.2f} ms, worst {max(busy) * 1e3:.2f} ms "
+        f"(added delay target ≤ 50 ms)"
+    )
     return table
 
 

@@ -20,8 +20,10 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     tr.write_line(f"machine: {platform.machine()} {platform.processor() or ''} python {platform.python_version()}")
     for group, benches in sorted(groups.items()):
         base = next((b for b in benches if "baseline" in b.name), None)
+
         def rate(b):
             return b.extra_info.get("items", 1) / b.stats.mean
+
         tr.write_line(f"[{group}]")
         peers = [b for b in benches if b.extra_info.get("peer")]
         for b in sorted(benches, key=rate, reverse=True):

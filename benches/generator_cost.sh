@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the load generator itself costs: CPU per request and requests/s per generator core
 # of Locust (handeval bench-load) against the grpc.aio generator it replaced
-# (benches/load.py of commit dcf7aad, its last version, read from git history),
+# (benches/load.py in its last version, read from git history with `git show`),
 # interleaved in one run against the same kind of server (a fresh `handeval serve
 # --workers 1` per run), same load: ssw.evaluate@1 (one row per call), 32 callers back
 # to back, 4 connections per process.

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""The tables of docs/benchmarks-latest.md from a ``scripts/bench_all.sh`` run: criterion,
-pytest-benchmark, and the Locust load runs (``handeval bench-load --json-out``, each
-summarised from Locust's CSV by handeval.load.report).
+"""The tables of a ``scripts/bench_all.sh`` run, written to ``benchmarks-latest.md`` in the
+run's results folder (not committed: docs/benchmarks.md holds the analysis and the current
+figures): criterion, pytest-benchmark, and the Locust load runs (``handeval bench-load
+--json-out``, each summarised from Locust's CSV by handeval.load.report).
 
-    python benches/report.py --results DIR --out docs/benchmarks-latest.md
+    python benches/report.py --results DIR --out DIR/benchmarks-latest.md
 """
 
 from __future__ import annotations
@@ -44,30 +45,41 @@ def criterion_rows(root: Path, since: float) -> List[dict]:
             continue
         b, e = json.loads(bj.read_text()), json.loads(ej.read_text())
         elements = (b.get("throughput") or {}).get("Elements") or 1
-        rows.append({"name": b.get("full_id") or f"{b.get('group_id')}/{b.get('function_id')}",
-                     "ns_per_row": e["mean"]["point_estimate"] / elements, "elements": elements})
+        rows.append(
+            {
+                "name": b.get("full_id") or f"{b.get('group_id')}/{b.get('function_id')}",
+                "ns_per_row": e["mean"]["point_estimate"] / elements,
+                "elements": elements,
+            }
+        )
     return rows
 
 
 def load_rows(files: List[Path]) -> List[str]:
-    L = ["## gRPC load (Locust)", "",
-         "`handeval bench-load --spawn-server --run-time S ...` against a fresh `handeval serve` per run "
-         "(the flags of each run are in `scripts/bench_all.sh`): Locust users back to back, one process "
-         "unless `--processes`. Client and server share the machine's cores; CPU µs/req is CPU time "
-         "during the run divided by requests (server: all its processes; generator: every Locust process). "
-         "Locust's percentiles are whole milliseconds below 100 ms.", "",
-         "| run | workers | method name | users | req/s | items/s | avg ms | p50 ms | p95 ms | p99 ms | max ms "
-         "| failures | server CPU µs/req | generator CPU µs/req |",
-         "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    L = [
+        "## gRPC load (Locust)",
+        "",
+        "`handeval bench-load --spawn-server --run-time S ...` against a fresh `handeval serve` per run "
+        "(the flags of each run are in `scripts/bench_all.sh`): Locust users back to back, one process "
+        "unless `--processes`. Client and server share the machine's cores; CPU µs/req is CPU time "
+        "during the run divided by requests (server: all its processes; generator: every Locust process). "
+        "Locust's percentiles are whole milliseconds below 100 ms.",
+        "",
+        "| run | workers | method name | users | req/s | items/s | avg ms | p50 ms | p95 ms | p99 ms | max ms "
+        "| failures | server CPU µs/req | generator CPU µs/req |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    ]
 
     def row(label, workers, name, users, r, cpu=None):
         lat = r["latency_ms"]
         errs = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or str(r["failures"])
         c = cpu or {}
         sc, gc = c.get("server") or {}, c.get("generator") or {}
-        return (f"| {label} | {workers} | {name} | {users} | {r['requests_per_s']:,.0f} | {_fmt_rate(r['items_per_s'])} | "
-                f"{lat['avg']:.2f} | {lat['p50']:.0f} | {lat['p95']:.0f} | {lat['p99']:.0f} | {lat['max']:.1f} | {errs} | "
-                f"{sc.get('cpu_us_per_request', '')} | {gc.get('cpu_us_per_request', '')} |")
+        return (
+            f"| {label} | {workers} | {name} | {users} | {r['requests_per_s']:,.0f} | {_fmt_rate(r['items_per_s'])} | "
+            f"{lat['avg']:.2f} | {lat['p50']:.0f} | {lat['p95']:.0f} | {lat['p99']:.0f} | {lat['max']:.1f} | {errs} | "
+            f"{sc.get('cpu_us_per_request', '')} | {gc.get('cpu_us_per_request', '')} |"
+        )
 
     for f in files:
         res = json.loads(f.read_text())
@@ -86,7 +98,9 @@ def load_rows(files: List[Path]) -> List[str]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(prog="benches/report.py", description="tables of docs/benchmarks-latest.md")
+    ap = argparse.ArgumentParser(
+        prog="benches/report.py", description="the tables of a bench_all.sh run (DIR/benchmarks-latest.md)"
+    )
     ap.add_argument("--results", required=True, help="directory with pytest.json, criterion.json, load-*.json")
     ap.add_argument("--out", required=True)
     ap.add_argument("--command", default="bash scripts/bench_all.sh")
@@ -100,17 +114,29 @@ def main(argv=None) -> int:
         if crit_rows:
             (d / "criterion.json").write_text(json.dumps(crit_rows, indent=1) + "\n", encoding="utf-8")
     m = machine_info()
-    L = ["# Benchmarks: latest generated tables", "",
-         f"Generated by `{args.command}` on {m['date_utc']} (do not edit by hand; the analysis is in "
-         "docs/benchmarks.md).", "",
-         f"Machine: {m['cpus']} CPU \"{m['cpu']}\", Python {m['python']}, {m['platform']}.", "",
-         f"Machine load (uptime) at the start and end of the run: `{args.uptime.strip() or m['loadavg_1_5_15']}`.", ""]
+    L = [
+        "# Benchmarks: latest generated tables",
+        "",
+        f"Generated by `{args.command}` on {m['date_utc']} (do not edit by hand; the analysis is in "
+        "docs/benchmarks.md).",
+        "",
+        f'Machine: {m["cpus"]} CPU "{m["cpu"]}", Python {m["python"]}, {m["platform"]}.',
+        "",
+        f"Machine load (uptime) at the start and end of the run: `{args.uptime.strip() or m['loadavg_1_5_15']}`.",
+        "",
+    ]
 
     crit = d / "criterion.json"
     if crit.exists():
         rows = json.loads(crit.read_text())
-        L += ["## Rust core (criterion)", "", "`cargo bench -p handeval-core --bench core`", "",
-              "| benchmark | per row | rows/s |", "|---|---|---|"]
+        L += [
+            "## Rust core (criterion)",
+            "",
+            "`cargo bench -p handeval-core --bench core`",
+            "",
+            "| benchmark | per row | rows/s |",
+            "|---|---|---|",
+        ]
         for r in rows:
             L.append(f"| `{r['name']}` | {r['ns_per_row']:.2f} ns | {_fmt_rate(1e9 / r['ns_per_row'])} |")
         L.append("")
@@ -121,22 +147,34 @@ def main(argv=None) -> int:
         groups = defaultdict(list)
         for b in data["benchmarks"]:
             groups[b.get("group") or "-"].append(b)
-        L += ["## pytest-benchmark suites", "", "`python -m pytest benches -q --benchmark-json=...` "
-              "(items/s = items per call / mean time; ratios to the group's baseline, same run, from the means; "
-              "the fastest call shows the cost without interference from other load)", ""]
+        L += [
+            "## pytest-benchmark suites",
+            "",
+            "`python -m pytest benches -q --benchmark-json=...` "
+            "(items/s = items per call / mean time; ratios to the group's baseline, same run, from the means; "
+            "the fastest call shows the cost without interference from other load)",
+            "",
+        ]
         for g, bs in sorted(groups.items()):
             rate = lambda b: b["extra_info"].get("items", 1) / b["stats"]["mean"]  # noqa: E731
             base = next((b for b in bs if "baseline" in b["name"]), None)
-            L += [f"### {g}", "", "| benchmark | items/s | mean per call | fastest call | time per item "
-                  "| speed vs baseline | time per item vs baseline |", "|---|---|---|---|---|---|---|"]
+            L += [
+                f"### {g}",
+                "",
+                "| benchmark | items/s | mean per call | fastest call | time per item "
+                "| speed vs baseline | time per item vs baseline |",
+                "|---|---|---|---|---|---|---|",
+            ]
             for b in sorted(bs, key=rate, reverse=True):
                 if b is base:
                     ratio = cost = "baseline"
                 else:
                     ratio = f"×{rate(b) / rate(base):.3g}" if base else ""
                     cost = f"×{rate(base) / rate(b):.3g}" if base else ""
-                L.append(f"| `{b['name']}` | {_fmt_rate(rate(b))} | {_fmt_time(b['stats']['mean'])} | "
-                         f"{_fmt_time(b['stats']['min'])} | {_fmt_time(1 / rate(b))} | {ratio} | {cost} |")
+                L.append(
+                    f"| `{b['name']}` | {_fmt_rate(rate(b))} | {_fmt_time(b['stats']['mean'])} | "
+                    f"{_fmt_time(b['stats']['min'])} | {_fmt_time(1 / rate(b))} | {ratio} | {cost} |"
+                )
             L.append("")
 
     def run_order(f):  # load-10-x after load-9-y

@@ -27,8 +27,7 @@ import random
 import statistics
 import time
 
-from handeval import _core
-from handeval import shisanshui as ssw
+from handeval import _core, shisanshui as ssw
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 ONE, TWO = "As Kd Qh Js 9c", "2s 3s 4s 5s 7d"
@@ -61,11 +60,13 @@ def distinct_pairs(n, seed):
 def _loop(shape):
     """A function walking ``xs`` with ``f`` in one loop shape (compiled once, so every
     contender of a shape runs the same bytecode)."""
-    body = {"one": "for x in xs:\n        f(x)",
-            "five": "for a, b, c, d, e in xs:\n        f(a, b, c, d, e)",
-            "pair": "for a, b in xs:\n        f(a, b)",
-            "none": "for x in xs:\n        pass",
-            "none5": "for a, b, c, d, e in xs:\n        pass"}[shape]
+    body = {
+        "one": "for x in xs:\n        f(x)",
+        "five": "for a, b, c, d, e in xs:\n        f(a, b, c, d, e)",
+        "pair": "for a, b in xs:\n        f(a, b)",
+        "none": "for x in xs:\n        pass",
+        "none5": "for a, b, c, d, e in xs:\n        pass",
+    }[shape]
     ns = {}
     exec(f"def walk(f, xs):\n    {body}\n", ns)
     return ns["walk"]
@@ -192,20 +193,30 @@ def main():
     rows, pairs = distinct_rows(args.rows, args.seed), distinct_pairs(args.rows, args.seed)
     cs = contenders(rows, pairs, args.baseline_core)
     load = os.getloadavg()
-    print(f"{args.rows:,} distinct rows and {len(pairs):,} distinct pairs, {args.rounds} interleaved rounds; "
-          f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+    print(
+        f"{args.rows:,} distinct rows and {len(pairs):,} distinct pairs, {args.rounds} interleaved rounds; "
+        f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}"
+    )
     times = measure({**cs, **fixed(cs)}, args.rounds, args.seed)
-    best = table({n: v for n, v in times.items() if not n.endswith("[fixed row]")},
-                 f"varied rows: each call a different row of the {args.rows:,}, loop included")
+    best = table(
+        {n: v for n, v in times.items() if not n.endswith("[fixed row]")},
+        f"varied rows: each call a different row of the {args.rows:,}, loop included",
+    )
     ratio_lines(best)
     floor = best["floor: _core._call_floor(str) -> cached object"]
-    print(f"classify - floor: {best['handeval classify(str) -> Row'] - floor:.1f} ns; "
-          f"compare - floor: {best['handeval compare(str, str) -> int'] - floor:.1f} ns")
+    print(
+        f"classify - floor: {best['handeval classify(str) -> Row'] - floor:.1f} ns; "
+        f"compare - floor: {best['handeval compare(str, str) -> int'] - floor:.1f} ns"
+    )
     if args.baseline_core:
-        print(f"classify vs baseline: x{best['baseline classify(str)'] / best['handeval classify(str) -> Row']:.2f}; "
-              f"compare vs baseline: x{best['baseline compare(str, str)'] / best['handeval compare(str, str) -> int']:.2f}")
-    fbest = table({n: v for n, v in times.items() if n.endswith("[fixed row]")},
-                  "FIXED row (the same row every call: flatters every contender; for comparison only)")
+        print(
+            f"classify vs baseline: x{best['baseline classify(str)'] / best['handeval classify(str) -> Row']:.2f}; "
+            f"compare vs baseline: x{best['baseline compare(str, str)'] / best['handeval compare(str, str) -> int']:.2f}"
+        )
+    fbest = table(
+        {n: v for n, v in times.items() if n.endswith("[fixed row]")},
+        "FIXED row (the same row every call: flatters every contender; for comparison only)",
+    )
     ratio_lines(fbest, " [fixed row]")
 
 

@@ -1,4 +1,4 @@
-"""Work attacks on `handeval serve` (issue items: event-loop stalls from requests priced as
+"""Work attacks on `handeval serve` (event-loop stalls from requests priced as
 cheap, work starvation, big pooled work delaying small calls), and their measure: tiny
 calls' p50/p99/max latency with each attack running against the same run without it.
 
@@ -18,7 +18,6 @@ import argparse
 import collections
 import os
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -133,7 +132,9 @@ def packed_rows_16mib() -> bytes:
     rng = random.Random(5)
     rows = b"".join(bytes(rng.sample(range(52), 5)) for _ in range(1000))
     data = rows * (MESSAGE // len(rows))
-    return pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(packed_rows=data, row_size=5)).SerializeToString()
+    return pb.EvaluateRequest(
+        shisanshui=ssw.ShisanshuiEvaluateRequest(packed_rows=data, row_size=5)
+    ).SerializeToString()
 
 
 def tienlen_settle_10k() -> bytes:
@@ -148,12 +149,14 @@ def tienlen_settle_10k() -> bytes:
     return req.SerializeToString()
 
 
-def _suggest_record(rng, effort: int) -> "tl.TienlenEvaluateItem":
+def _suggest_record(rng, effort: int) -> tl.TienlenEvaluateItem:
     """A fresh 4-seat 越式13张 game record (hands only) asking the suggestion for the seat
     to move at ``effort``."""
     deck = rng.sample(DECK, 52)
-    hands = [common_pb2.Cards(cards=deck[13 * i:13 * i + 13]) for i in range(4)]
-    return tl.TienlenEvaluateItem(game=tl.TienlenGameRecord(hands=hands, suggest=common_pb2.SuggestQuery(seed=1, effort=effort)))
+    hands = [common_pb2.Cards(cards=deck[13 * i : 13 * i + 13]) for i in range(4)]
+    return tl.TienlenEvaluateItem(
+        game=tl.TienlenGameRecord(hands=hands, suggest=common_pb2.SuggestQuery(seed=1, effort=effort))
+    )
 
 
 def small_suggest() -> bytes:
@@ -198,12 +201,15 @@ def request(name: str) -> bytes:
 
 
 def channel(target: str) -> grpc.Channel:
-    return grpc.insecure_channel(_loopback(target), options=[
-        ("grpc.max_send_message_length", 64 << 20), ("grpc.max_receive_message_length", 64 << 20)])
+    return grpc.insecure_channel(
+        _loopback(target),
+        options=[("grpc.max_send_message_length", 64 << 20), ("grpc.max_receive_message_length", 64 << 20)],
+    )
 
 
-def run_attack(name: str, target: str, stop: threading.Event, duration: float, streams: int = STREAMS,
-               call_timeout: float = 30.0) -> collections.Counter:
+def run_attack(
+    name: str, target: str, stop: threading.Event, duration: float, streams: int = STREAMS, call_timeout: float = 30.0
+) -> collections.Counter:
     """``streams`` streams sending attack ``name`` back to back until ``stop`` or
     ``duration`` s; each call bounded by ``call_timeout`` (cut short at the end). The
     status codes got."""
@@ -252,13 +258,17 @@ def _attack(name: str) -> Callable[[str, threading.Event, float], collections.Co
 #: name → attack(target, stop, duration).
 ATTACKS: Dict[str, Callable] = {name: _attack(name) for name in REQUESTS}
 
-TINY = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[
-    ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=["As", "Ks", "Qs"]))])).SerializeToString()
+TINY = pb.EvaluateRequest(
+    shisanshui=ssw.ShisanshuiEvaluateRequest(
+        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=["As", "Ks", "Qs"]))]
+    )
+).SerializeToString()
 
 
 #: A small call that always runs on a compute thread: a one-hand exact Arrange.
-SMALL_POOLED = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=[
-    ssw.ShisanshuiArrangeItem(hand=common_pb2.Cards(cards=DECK[:13]))])).SerializeToString()
+SMALL_POOLED = pb.ArrangeRequest(
+    shisanshui=ssw.ShisanshuiArrangeRequest(items=[ssw.ShisanshuiArrangeItem(hand=common_pb2.Cards(cards=DECK[:13]))])
+).SerializeToString()
 
 #: The probes: name → (RPC, request).
 PROBES = {"tiny": ("Evaluate", TINY), "pooled": ("Arrange", SMALL_POOLED)}
@@ -319,13 +329,17 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("attacks", nargs="*", help=f"of {', '.join(REQUESTS)} (default all)")
     ap.add_argument("--seconds", type=float, default=8.0, help="tiny calls' run, with and without (default 8)")
-    ap.add_argument("--probe", choices=sorted(PROBES), default="tiny",
-                    help="the measured call: tiny (a one-row Evaluate, on the event loop) or pooled (a one-hand "
-                         "Arrange, on a compute thread)")
+    ap.add_argument(
+        "--probe",
+        choices=sorted(PROBES),
+        default="tiny",
+        help="the measured call: tiny (a one-row Evaluate, on the event loop) or pooled (a one-hand "
+        "Arrange, on a compute thread)",
+    )
     ap.add_argument("--target", help="an already running server on loopback (else one is started)")
     argv = sys.argv[1:]
-    extra = argv[argv.index("--") + 1:] if "--" in argv else []
-    args = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    extra = argv[argv.index("--") + 1 :] if "--" in argv else []
+    args = ap.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
     names = args.attacks or list(REQUESTS)
     server = None
     target = args.target
@@ -334,15 +348,19 @@ def main() -> int:
 
         port = free_port()
         log = tempfile.NamedTemporaryFile(prefix="attacks-work-", suffix=".log", delete=False)
-        server = subprocess.Popen([sys.executable, "-m", "handeval", "serve", "--port", str(port), *extra],
-                                  stdout=log, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(
+            [sys.executable, "-m", "handeval", "serve", "--port", str(port), *extra],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         target = f"127.0.0.1:{port}"
         deadline = time.monotonic() + 60
         while True:
             try:
                 with channel(target) as ch:
-                    ch.unary_unary("/handeval.v2.Handeval/Evaluate", request_serializer=None,
-                                   response_deserializer=None)(TINY, timeout=1)
+                    ch.unary_unary(
+                        "/handeval.v2.Handeval/Evaluate", request_serializer=None, response_deserializer=None
+                    )(TINY, timeout=1)
                 break
             except grpc.RpcError:
                 if time.monotonic() > deadline or server.poll() is not None:
@@ -350,12 +368,17 @@ def main() -> int:
                     return 1
                 time.sleep(0.2)
     try:
-        print(f"# probe {args.probe}; cores {os.cpu_count()}, load average before {load_average()}, "
-              f"server flags {extra or 'defaults'}")
+        print(
+            f"# probe {args.probe}; cores {os.cpu_count()}, load average before {load_average()}, "
+            f"server flags {extra or 'defaults'}"
+        )
         for name in names:
             r = measure(target, name, args.seconds, args.probe)
-            print(f"{name:22s} without: {r['without']:45s} during: {r['during']:45s} "
-                  f"attack codes {r['attack_codes']} (load {load_average()})", flush=True)
+            print(
+                f"{name:22s} without: {r['without']:45s} during: {r['during']:45s} "
+                f"attack codes {r['attack_codes']} (load {load_average()})",
+                flush=True,
+            )
     finally:
         if server is not None:
             server.terminate()

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
 # The Rust fuzzers, briefly (CI) or for longer (by hand) — issue 8, docs/hardening.md.
 #
-#   bash scripts/fuzz_ci.sh                    # CI: replay the corpora, then each target 5 s
+#   bash scripts/fuzz_ci.sh                    # CI: replay the seeds, then each target 5 s
 #   FUZZ_SECONDS=60 bash scripts/fuzz_ci.sh    # a longer coverage-guided run
 #   FUZZ_TARGETS="money cards" bash scripts/fuzz_ci.sh
 #
-# 1. Replay: every input of fuzz/corpus/<target>/ and fuzz/regressions/<target>/ through
-#    the targets' checks as a plain `cargo test` (stable Rust, no libFuzzer).
-#    The wire's target (fuzz_targets/wire.rs, the gRPC entry point on any bytes) is
-#    replayed by fuzz/tests/wire.rs in the same `cargo test`.
-# 2. Coverage-guided: `cargo fuzz run` per target for FUZZ_SECONDS, starting from the
-#    committed corpus. New inputs go to a scratch folder (the committed corpus is not
-#    grown by CI); a crash prints its input and fails the script. cargo-fuzz needs
+# fuzz/corpus/<target>/ is a small committed seed set (a few dozen inputs per target,
+# kept from a coverage-minimised corpus); fuzz/regressions/<target>/ holds the inputs of
+# fixed findings, named by their cause.
+# 1. Replay: every seed and regression through the targets' checks as a plain
+#    `cargo test` (stable Rust, no libFuzzer). The wire's target
+#    (fuzz_targets/wire.rs, the gRPC entry point on any bytes) is replayed by
+#    fuzz/tests/wire.rs in the same `cargo test`.
+# 2. Coverage-guided: `cargo fuzz run` per target for FUZZ_SECONDS on a copy of the
+#    seeds in a temporary folder, which the run grows (the committed seeds are never
+#    written, and the grown corpus is dropped at the end); the regressions are read too.
+#    A crash prints its input and fails the script. cargo-fuzz needs
 #    nightly flags: RUSTC_BOOTSTRAP=1 lets the stable toolchain accept them. cargo-fuzz
 #    itself is installed (pinned, --locked) when missing; FUZZ_INSTALL=0 skips step 2
 #    instead. No sanitizer (-s none): handeval-core has no unsafe code, and without
@@ -22,7 +26,7 @@ cd "$(dirname "$0")/.."
 SECS="${FUZZ_SECONDS:-5}"
 CARGO_FUZZ_VERSION=0.13.2
 
-echo "== fuzz: replaying the committed corpora (cargo test)"
+echo "== fuzz: replaying the committed seeds and regressions (cargo test)"
 replay_log="$(mktemp)"
 if ! cargo test --locked --manifest-path fuzz/Cargo.toml --no-default-features -- --nocapture >"$replay_log" 2>&1; then
     tail -40 "$replay_log"
@@ -51,8 +55,11 @@ passed=0
 printf '%-20s %12s %10s\n' target executions corpus
 for t in $targets; do
     mkdir -p "$scratch/$t" "regressions/$t"
+    if [ -d "corpus/$t" ]; then
+        cp -R "corpus/$t/." "$scratch/$t/"
+    fi
     log="$scratch/$t.log"
-    if cargo fuzz run -s none "$t" "$scratch/$t" "corpus/$t" "regressions/$t" -- \
+    if cargo fuzz run -s none "$t" "$scratch/$t" "regressions/$t" -- \
         -max_total_time="$SECS" -print_final_stats=1 -artifact_prefix="$scratch/$t-" >"$log" 2>&1; then
         passed=$((passed + 1))
         status=ok
@@ -61,7 +68,7 @@ for t in $targets; do
         status=CRASH
     fi
     execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' | tail -1)
-    corpus=$(ls "corpus/$t" | wc -l)
+    corpus=$(find "$scratch/$t" -type f | wc -l)
     printf '%-20s %12s %10s %s\n' "$t" "${execs:-?}" "$corpus" "$status"
     if [ "$status" != ok ]; then
         grep -E -A12 'panicked|ERROR: libFuzzer|SUMMARY' "$log" | head -40

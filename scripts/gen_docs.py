@@ -28,7 +28,11 @@ from pathlib import Path
 from handeval import dachu, shisanshui, tienlen
 
 ROOT = Path(__file__).resolve().parents[1]
-GAMES = [("shisanshui", "十三水", shisanshui.Rules), ("tienlen", "越式13张", tienlen.Rules), ("dachu", "打儲", dachu.Rules)]
+GAMES = [
+    ("shisanshui", "十三水", shisanshui.Rules),
+    ("tienlen", "越式13张", tienlen.Rules),
+    ("dachu", "打儲", dachu.Rules),
+]
 TRAILER = re.compile(r"\s*\(§([\d.]+[a-z]?), (house rule|variant)\)\s*$")
 PY_TYPES = {bool: "bool", int: "int", str: "str"}
 
@@ -46,8 +50,10 @@ def options(cls):
         doc = " ".join((getattr(cls, name).__doc__ or "").split())
         m = TRAILER.search(doc)
         if not m:
-            raise SystemExit(f"{cls.__module__}.Rules.{name}: its doc must end with '(§<section>, house rule)' "
-                             f"or '(§<section>, variant)' (the core's <game>_rule_options!), got {doc!r}")
+            raise SystemExit(
+                f"{cls.__module__}.Rules.{name}: its doc must end with '(§<section>, house rule)' "
+                f"or '(§<section>, variant)' (the core's <game>_rule_options!), got {doc!r}"
+            )
         value = getattr(default, name)
         out.append((name, value, PY_TYPES[type(value)], doc[: m.start()], m.group(1), m.group(2)))
     return out
@@ -95,13 +101,17 @@ def reasons_table():
     sys.path.insert(0, str(ROOT / "tests"))
     from reason_cases import CASES
 
-    rows = ["| game | reason | a mistake that gives it | gRPC `ItemError.field` | action_index | CLI |",
-            "|---|---|---|---|---|---|"]
+    rows = [
+        "| game | reason | a mistake that gives it | gRPC `ItemError.field` | action_index | CLI |",
+        "|---|---|---|---|---|---|",
+    ]
     for c in CASES:
         field = f"`{c.field}`" if c.field else ""
         index = "" if c.action_index is None else str(c.action_index)
-        rows.append(f"| {ZH[c.game]} | `ERROR_REASON_{c.reason.upper()}` | {c.what} | {field} | {index} | "
-                    f"{'yes' if c.cli else ''} |")
+        rows.append(
+            f"| {ZH[c.game]} | `ERROR_REASON_{c.reason.upper()}` | {c.what} | {field} | {index} | "
+            f"{'yes' if c.cli else ''} |"
+        )
     return "\n".join(rows)
 
 
@@ -121,8 +131,15 @@ def targets():
     out = [md(api, f"{game}.Rules options", api_table(cls)) for game, _, cls in GAMES]
     out.append(md(rules, "rule options", rules_table()))
     out.append(md(ROOT / "docs" / "grpc.md", "error reasons", reasons_table()))
-    out += [(stub, f"# BEGIN generated: {game}.Rules (scripts/gen_docs.py)", f"# END generated: {game}.Rules",
-             stub_class(game, cls)) for game, _, cls in GAMES]
+    out += [
+        (
+            stub,
+            f"# BEGIN generated: {game}.Rules (scripts/gen_docs.py)",
+            f"# END generated: {game}.Rules",
+            stub_class(game, cls),
+        )
+        for game, _, cls in GAMES
+    ]
     return out
 
 
@@ -141,8 +158,11 @@ def main(argv=None):
             continue
         stale.append(path)
         if args.check:
-            sys.stdout.writelines(difflib.unified_diff(old.splitlines(True), text.splitlines(True),
-                                                       str(path.relative_to(ROOT)), "generated"))
+            sys.stdout.writelines(
+                difflib.unified_diff(
+                    old.splitlines(True), text.splitlines(True), str(path.relative_to(ROOT)), "generated"
+                )
+            )
         else:
             path.write_text(text, encoding="utf-8")
     if args.check and stale:

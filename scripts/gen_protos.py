@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import filecmp
 import os
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -33,8 +32,8 @@ Do not edit the *_pb2*.py files: edit the .proto files and run
 
 
 def generate(out_root: Path) -> None:
-    from grpc_tools import protoc
     import grpc_tools
+    from grpc_tools import protoc
 
     protos = sorted(str(p.relative_to(PROTO_ROOT)) for p in PROTO_DIR.glob("*.proto"))
     include = str(Path(grpc_tools.__file__).parent / "_proto")
@@ -85,7 +84,10 @@ def main(argv=None) -> int:
         stale = sorted(set(fresh) ^ set(have))
         stale += [n for n in fresh if n in have and not filecmp.cmp(fresh_dir / n, OUT_DIR / n, shallow=False)]
         if stale:
-            print("generated gRPC code is stale (run: python scripts/gen_protos.py): " + ", ".join(sorted(set(stale))), file=sys.stderr)
+            print(
+                "generated gRPC code is stale (run: python scripts/gen_protos.py): " + ", ".join(sorted(set(stale))),
+                file=sys.stderr,
+            )
             return 1
     print("generated gRPC code is current")
     return 0

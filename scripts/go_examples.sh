@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Go client of examples/go/ plays one whole game of each game against `handeval serve`
-# (issue 18: a game server in another language runs whole games over the gRPC contract).
+# (a game server in another language runs whole games over the gRPC contract).
 #
 #   1. installs Debian's Go toolchain, protoc, the Go protobuf/gRPC generators and
 #      libraries when missing (apt-get, offline of any Go module proxy);

@@ -59,14 +59,34 @@ def run(age: float, clients: int, rate: float, window: float, bucket: float):
     log_path = Path(tempfile.mkdtemp(prefix="handeval-rebalance-")) / "server.log"
     with open(log_path, "wb") as log:
         server = subprocess.Popen(
-            [sys.executable, "-m", "handeval", "serve", "--port", str(port), "--workers", "2", "--threads", "1",
-             "--log-level", "debug", "--max-connection-age", str(age)],
-            stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "handeval",
+                "serve",
+                "--port",
+                str(port),
+                "--workers",
+                "2",
+                "--threads",
+                "1",
+                "--log-level",
+                "debug",
+                "--max-connection-age",
+                str(age),
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     target = f"127.0.0.1:{port}"
     stop = threading.Event()
     codes = {}
     lock = threading.Lock()
-    req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=["As", "Ks", "Qs"]))]))
+    req = pb.EvaluateRequest(
+        shisanshui=ssw.ShisanshuiEvaluateRequest(
+            items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=["As", "Ks", "Qs"]))]
+        )
+    )
 
     def client():
         with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
@@ -125,8 +145,11 @@ def main(argv=None):
     for age in (float(x) for x in a.ages.split(",")):
         shares, calls, codes = run(age, a.clients, a.rate, a.window, a.bucket)
         rows.append((age, shares, calls, codes))
-        print(f"age {age:g} s: {calls} calls, codes {codes}; restarted worker's share per {a.bucket:g} s: "
-              + " ".join(f"{s:.0%}" for s in shares), flush=True)
+        print(
+            f"age {age:g} s: {calls} calls, codes {codes}; restarted worker's share per {a.bucket:g} s: "
+            + " ".join(f"{s:.0%}" for s in shares),
+            flush=True,
+        )
     if a.markdown:
         n = len(rows[0][1])
         head = " | ".join(f"{i * a.bucket:g}–{(i + 1) * a.bucket:g} s" for i in range(n))
@@ -134,8 +157,11 @@ def main(argv=None):
         print("|---" * (n + 2) + "|")
         for age, shares, calls, codes in rows:
             label = "off (0)" if age == 0 else f"{age:g} s"
-            print(f"| {label} | " + " | ".join(f"{s:.0%}" for s in shares)
-                  + f" | {calls} ({', '.join(f'{k} {v}' for k, v in sorted(codes.items()))}) |")
+            print(
+                f"| {label} | "
+                + " | ".join(f"{s:.0%}" for s in shares)
+                + f" | {calls} ({', '.join(f'{k} {v}' for k, v in sorted(codes.items()))}) |"
+            )
 
 
 if __name__ == "__main__":

@@ -137,8 +137,13 @@ def attack_stream_hold_200_sockets(target: str, stop: threading.Event) -> None:
     _hold_streams(target, stop, 200, 100, HOLD_REFILL_S)
 
 
-GARBAGE_METHODS = ("/grpc.health.v1.Health/Check", "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
-                   EVALUATE, "/handeval.v2.Handeval/Settle", "/handeval.v2.Handeval/Arrange")
+GARBAGE_METHODS = (
+    "/grpc.health.v1.Health/Check",
+    "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+    EVALUATE,
+    "/handeval.v2.Handeval/Settle",
+    "/handeval.v2.Handeval/Arrange",
+)
 
 
 def _garbage(rng: random.Random) -> bytes:
@@ -153,7 +158,8 @@ def garbage_call(channel, method: str, rng: random.Random, timeout=5.0) -> grpc.
                 pass
         else:
             channel.unary_unary(method, request_serializer=None, response_deserializer=None)(
-                _garbage(rng), timeout=timeout)
+                _garbage(rng), timeout=timeout
+            )
         return grpc.StatusCode.OK
     except grpc.RpcError as e:
         return e.code()
@@ -187,9 +193,18 @@ DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 
 def _deal(rng: random.Random):
     c = rng.sample(DECK, 52)
-    return ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
-        front=common_pb2.Cards(cards=c[13 * i:13 * i + 3]), middle=common_pb2.Cards(cards=c[13 * i + 3:13 * i + 8]),
-        back=common_pb2.Cards(cards=c[13 * i + 8:13 * i + 13]))) for i in range(4)])
+    return ssw.ShisanshuiDeal(
+        players=[
+            ssw.ShisanshuiPlayer(
+                arrangement=ssw.ShisanshuiArrangement(
+                    front=common_pb2.Cards(cards=c[13 * i : 13 * i + 3]),
+                    middle=common_pb2.Cards(cards=c[13 * i + 3 : 13 * i + 8]),
+                    back=common_pb2.Cards(cards=c[13 * i + 8 : 13 * i + 13]),
+                )
+            )
+            for i in range(4)
+        ]
+    )
 
 
 ATTACKS: List[Tuple[str, Callable[[str, threading.Event], None]]] = [
@@ -222,8 +237,11 @@ def all_attacks() -> List[Tuple[str, Callable[[str, threading.Event], None]]]:
 
 # ---- probes
 
-TINY = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
-    items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]))
+TINY = pb.EvaluateRequest(
+    shisanshui=ssw.ShisanshuiEvaluateRequest(
+        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]
+    )
+)
 
 
 def probe(target: str, seconds: float) -> dict:
@@ -278,8 +296,17 @@ def probe(target: str, seconds: float) -> dict:
         longest = max(longest, news[-1][1] - since)
     ms = sorted(x * 1000 for x in lat)
     q = (lambda f: ms[min(len(ms) - 1, int(f * len(ms)))]) if ms else (lambda f: float("nan"))
-    return {"calls": len(ms), "failed": failed[0], "p50": q(0.5), "p99": q(0.99), "max": ms[-1] if ms else float("nan"),
-            "codes": codes, "new": len(news), "new_refused": sum(not ok for _, _, ok in news), "refused_s": longest}
+    return {
+        "calls": len(ms),
+        "failed": failed[0],
+        "p50": q(0.5),
+        "p99": q(0.99),
+        "max": ms[-1] if ms else float("nan"),
+        "codes": codes,
+        "new": len(news),
+        "new_refused": sum(not ok for _, _, ok in news),
+        "refused_s": longest,
+    }
 
 
 def log_lines(path: Path) -> int:
@@ -289,8 +316,10 @@ def log_lines(path: Path) -> int:
 
 def run_attacks(a, target: str, log_path: Path) -> None:
     chosen = [(n, f) for n, f in all_attacks() if not a.only or n in a.only]
-    print(f"| attack | tiny calls p50 / p99 / max, ms (without → with) | calls (failed) | new clients refused "
-          f"(longest refusal, s) | server log lines |")
+    print(
+        "| attack | tiny calls p50 / p99 / max, ms (without → with) | calls (failed) | new clients refused "
+        "(longest refusal, s) | server log lines |"
+    )
     print("|---|---|---|---|---|")
     for name, fn in chosen:
         base = probe(target, a.seconds)
@@ -305,16 +334,18 @@ def run_attacks(a, target: str, log_path: Path) -> None:
         attacker.join(a.limit)
         lines = log_lines(log_path) - before
         took = time.monotonic() - t0
-        print(f"| {name} | {base['p50']:.1f} / {base['p99']:.1f} / {base['max']:.1f} → "
-              f"{got['p50']:.1f} / {got['p99']:.1f} / {got['max']:.1f} | {base['calls']} ({base['failed']}) → "
-              f"{got['calls']} ({got['failed']}) | {base['new_refused']}/{base['new']} ({base['refused_s']:.2f}) → "
-              f"{got['new_refused']}/{got['new']} ({got['refused_s']:.2f}) | {lines} in {took:.0f} s |", flush=True)
+        print(
+            f"| {name} | {base['p50']:.1f} / {base['p99']:.1f} / {base['max']:.1f} → "
+            f"{got['p50']:.1f} / {got['p99']:.1f} / {got['max']:.1f} | {base['calls']} ({base['failed']}) → "
+            f"{got['calls']} ({got['failed']}) | {base['new_refused']}/{base['new']} ({base['refused_s']:.2f}) → "
+            f"{got['new_refused']}/{got['new']} ({got['refused_s']:.2f}) | {lines} in {took:.0f} s |",
+            flush=True,
+        )
         if got["codes"] or base["codes"]:
             print(f"  (failures without: {base['codes']}, with: {got['codes']})")
         if attacker.is_alive():
             print(f"  ({name} did not stop within {a.limit} s)")
         time.sleep(a.settle)  # the server closes what the attack left
-
 
 
 def run_idle(a, target: str, port: int) -> None:
@@ -333,8 +364,10 @@ def run_idle(a, target: str, port: int) -> None:
             if time.monotonic() + a.interval > end:
                 break
             time.sleep(a.interval)
-    print(f"one call every {a.interval:g} s for {a.minutes:g} min: {calls} calls ({failed} failed) over "
-          f"{len(seen)} connection(s); flags: {' '.join(a.serve_args) or 'defaults'}")
+    print(
+        f"one call every {a.interval:g} s for {a.minutes:g} min: {calls} calls ({failed} failed) over "
+        f"{len(seen)} connection(s); flags: {' '.join(a.serve_args) or 'defaults'}"
+    )
 
 
 def rss_mb(pid: int) -> float:
@@ -377,10 +410,13 @@ def run_memory(a, target: str, pid: int) -> None:
                     try:
                         if "Reflection" in method:
                             for _ in ch.stream_stream(method, request_serializer=None, response_deserializer=None)(
-                                    iter([data]), timeout=10):
+                                iter([data]), timeout=10
+                            ):
                                 pass
                         else:
-                            ch.unary_unary(method, request_serializer=None, response_deserializer=None)(data, timeout=10)
+                            ch.unary_unary(method, request_serializer=None, response_deserializer=None)(
+                                data, timeout=10
+                            )
                     except grpc.RpcError:
                         pass
 
@@ -393,8 +429,11 @@ def run_memory(a, target: str, pid: int) -> None:
             w.join(a.limit)
         time.sleep(1.5)  # the server's next janitor tick
         marks.append((done[0], rss_mb(pid)))
-    print("garbage calls → server RSS (MB): " + ", ".join(f"{i}: {m:.0f}" for i, m in marks)
-          + f"; {time.monotonic() - t0:.0f} s; flags: {' '.join(a.serve_args) or 'defaults'}")
+    print(
+        "garbage calls → server RSS (MB): "
+        + ", ".join(f"{i}: {m:.0f}" for i, m in marks)
+        + f"; {time.monotonic() - t0:.0f} s; flags: {' '.join(a.serve_args) or 'defaults'}"
+    )
 
 
 def threads(pid: int) -> int:
@@ -405,8 +444,7 @@ def threads(pid: int) -> int:
 
 
 def main() -> int:
-    p = argparse.ArgumentParser(description=__doc__.splitlines()[0],
-                                epilog="extra `handeval serve` flags go after --")
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="extra `handeval serve` flags go after --")
     p.add_argument("what", choices=("attacks", "idle", "memory", "grpc", "metrics"))
     p.add_argument("--only", action="append", help="attacks: run this attack (repeatable)")
     p.add_argument("--seconds", type=float, default=10.0, help="attacks: probe time, with and without each")
@@ -422,8 +460,8 @@ def main() -> int:
     p.add_argument("--frames", choices=("none", "preface", "preface+ack"), default="preface")
     p.add_argument("--limit", type=float, default=900.0, help="longest wait, seconds")
     argv = sys.argv[1:]
-    serve_args = argv[argv.index("--") + 1:] if "--" in argv else []
-    a = p.parse_args(argv[:len(argv) - len(serve_args) - (1 if "--" in argv else 0)])
+    serve_args = argv[argv.index("--") + 1 :] if "--" in argv else []
+    a = p.parse_args(argv[: len(argv) - len(serve_args) - (1 if "--" in argv else 0)])
     a.serve_args = serve_args
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     want = a.sockets + 512
@@ -434,8 +472,11 @@ def main() -> int:
     log_dir = tempfile.TemporaryDirectory()
     log_path = Path(log_dir.name) / "server.log"
     log = open(log_path, "wb")
-    proc = subprocess.Popen([sys.executable, "-m", "handeval", "serve", "--port", str(port), "--metrics-port",
-                             str(mport), *a.serve_args], stdout=log, stderr=subprocess.STDOUT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "handeval", "serve", "--port", str(port), "--metrics-port", str(mport), *a.serve_args],
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
     flood = []
     try:
         deadline = time.monotonic() + a.limit
@@ -448,7 +489,7 @@ def main() -> int:
             run_attacks(a, target, log_path)
             tracebacks = log_path.read_text(errors="replace").count("Traceback")
             if a.show_log:
-                print(log_path.read_text(errors="replace")[-a.show_log:])
+                print(log_path.read_text(errors="replace")[-a.show_log :])
             print(f"tracebacks in the server log: {tracebacks}; flags: {' '.join(a.serve_args) or 'defaults'}")
         elif a.what == "idle":
             run_idle(a, target, port)
@@ -468,9 +509,11 @@ def main() -> int:
             first = time.monotonic() - sent
             while not all(map(closed_by_peer, flood)) and time.monotonic() - sent < a.limit:
                 time.sleep(0.05)
-            print(f"{a.sockets} sockets ({a.frames}) sent in {sent - t0:.2f} s; new client first served "
-                  f"{first:.2f} s after ({refused} refused tries); every flood socket closed by the server "
-                  f"after {time.monotonic() - sent:.2f} s; flags: {' '.join(a.serve_args) or 'defaults'}")
+            print(
+                f"{a.sockets} sockets ({a.frames}) sent in {sent - t0:.2f} s; new client first served "
+                f"{first:.2f} s after ({refused} refused tries); every flood socket closed by the server "
+                f"after {time.monotonic() - sent:.2f} s; flags: {' '.join(a.serve_args) or 'defaults'}"
+            )
         else:
             base = most = threads(proc.pid)
             for _ in range(a.sockets):
@@ -489,8 +532,10 @@ def main() -> int:
                     answer = f"HTTP {r.status}"
             except OSError as e:
                 answer = f"no answer ({e})"
-            print(f"{a.sockets} half-sent metrics requests: server threads {base} before, at most {most}; "
-                  f"{n_closed} closed by the server after {closed:.2f} s; /metrics then: {answer}")
+            print(
+                f"{a.sockets} half-sent metrics requests: server threads {base} before, at most {most}; "
+                f"{n_closed} closed by the server after {closed:.2f} s; /metrics then: {answer}"
+            )
     finally:
         for c in flood:
             c.close()

@@ -2,8 +2,10 @@
 # Install the built wheel as a user without Rust would and try it: for the oldest
 # supported Python (3.10, requires-python in pyproject.toml) and the newest one on this
 # machine, a fresh virtualenv, `pip install WHEEL` with no cargo/rustc on PATH, then
-# scripts/smoke_wheel.py from an empty folder (import, classify, arrange, the CLI, and
-# `handeval serve` on a free loopback port with a health check; it stops by itself).
+# scripts/smoke_wheel.py --bare from an empty folder (import, classify, arrange, the CLI
+# without grpc/protobuf/prometheus/tqdm installed; `handeval serve` names the extra's
+# install command), then `pip install 'WHEEL[server]'` and scripts/smoke_wheel.py (the same,
+# and `handeval serve` on a free loopback port with a health check; it stops by itself).
 #   bash scripts/smoke_wheel.sh [dist/handeval-*.whl]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,6 +46,13 @@ for py in "${pythons[@]}"; do
         exit 1
     fi
     run python -m pip install --quiet --disable-pip-version-check "$WHEEL"
+    if run python -m pip list --disable-pip-version-check 2>/dev/null | grep -i -E '^(grpcio|protobuf|prometheus|tqdm)'; then
+        echo "smoke_wheel: the bare wheel installed the server extra's packages" >&2
+        exit 1
+    fi
+    run python "$SMOKE" --bare
+    echo "== $name: pip install '$(basename "$WHEEL")[server]'"
+    run python -m pip install --quiet --disable-pip-version-check "$WHEEL[server]"
     run python "$SMOKE"
 done
 echo "smoke_wheel: ok (${pythons[*]})"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Soak test of `handeval serve` (issue 8): a bounded run at saturation across every RPC
+"""Soak test of `handeval serve`: a bounded run at saturation across every RPC
 and game on loopback, recording errors, latency over time and the server's resident
 memory over time.
 
@@ -38,7 +38,12 @@ import grpc
 
 from handeval.load.target import free_port
 from handeval.v2 import (
-    common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl,
+    common_pb2,
+    dachu_pb2 as dc,
+    handeval_pb2 as pb,
+    handeval_pb2_grpc,
+    shisanshui_pb2 as ssw,
+    tienlen_pb2 as tl,
 )
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
@@ -46,6 +51,7 @@ MAX_DURATION = 3600.0
 
 
 # ---------------------------------------------------------------- the request mix
+
 
 def K(cards) -> common_pb2.Cards:
     """A Cards message of a list of cards."""
@@ -86,21 +92,31 @@ def build_mix(seed: int, batch: int):
             items.append(ssw.ShisanshuiEvaluateItem(hand=K(c[:13])))
         else:
             items.append(ssw.ShisanshuiEvaluateItem(arrangement=_arrangement(c)))
-    mix.append(("shisanshui.evaluate", "Evaluate", pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=items))))
+    mix.append(
+        ("shisanshui.evaluate", "Evaluate", pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=items)))
+    )
     items = []
     for i in range(batch):
         c = deal()
         if i % 2:
-            items.append(ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=K(c[:5]), b=K(c[5:10] if not bad() else c[:5]))))
+            items.append(
+                ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=K(c[:5]), b=K(c[5:10] if not bad() else c[:5])))
+            )
         else:
-            items.append(ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=[K(c[5 * j:5 * j + 5]) for j in range(6)])))
-    mix.append(("shisanshui.compare", "Compare", pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=items))))
+            items.append(
+                ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=[K(c[5 * j : 5 * j + 5]) for j in range(6)]))
+            )
+    mix.append(
+        ("shisanshui.compare", "Compare", pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=items)))
+    )
     deals = []
     for _ in range(batch):
         c = deal()
         n = rng.choice([2, 3, 4])
-        players = [ssw.ShisanshuiPlayer(arrangement=_arrangement(c[13 * i:13 * i + 13])) for i in range(n)]
-        carried = [common_pb2.Carried(amount=rng.choice([50, 100, 1000])) for _ in range(n)] if rng.random() < 0.3 else []
+        players = [ssw.ShisanshuiPlayer(arrangement=_arrangement(c[13 * i : 13 * i + 13])) for i in range(n)]
+        carried = (
+            [common_pb2.Carried(amount=rng.choice([50, 100, 1000])) for _ in range(n)] if rng.random() < 0.3 else []
+        )
         if bad():
             players[0].arrangement.front.CopyFrom(players[1].arrangement.front)  # a card used twice
         deals.append(ssw.ShisanshuiDeal(players=players, base=rng.choice([1, 2, 10]), carried=carried))
@@ -108,24 +124,35 @@ def build_mix(seed: int, batch: int):
     # arrange is heavier per hand: a smaller batch
     n_arr = max(1, batch // 10)
     items = [ssw.ShisanshuiArrangeItem(hand=K(deal()[:13])) for _ in range(n_arr)]
-    mix.append(("shisanshui.arrange", "Arrange", pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=items))))
+    mix.append(
+        ("shisanshui.arrange", "Arrange", pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=items)))
+    )
     items = []
     for _ in range(n_arr):
         c = deal()
-        items.append(ssw.ShisanshuiArrangeItem(best_response=ssw.ShisanshuiBestResponseItem(
-            cards=K(c[:13]), opponents=[_arrangement(c[13 * i:13 * i + 13]) for i in (1, 2, 3)])))
-    mix.append(("shisanshui.best_response", "Arrange", pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=items))))
+        items.append(
+            ssw.ShisanshuiArrangeItem(
+                best_response=ssw.ShisanshuiBestResponseItem(
+                    cards=K(c[:13]), opponents=[_arrangement(c[13 * i : 13 * i + 13]) for i in (1, 2, 3)]
+                )
+            )
+        )
+    mix.append(
+        ("shisanshui.best_response", "Arrange", pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=items)))
+    )
     # 越式13张
     items = []
     for i in range(batch):
         c = deal()
         k = i % 3
         if k == 0:
-            items.append(tl.TienlenEvaluateItem(play=K(c[:rng.choice([1, 2, 3])])))
+            items.append(tl.TienlenEvaluateItem(play=K(c[: rng.choice([1, 2, 3])])))
         elif k == 1:
             items.append(tl.TienlenEvaluateItem(hand=K(c[:13])))
         else:
-            items.append(tl.TienlenEvaluateItem(legal_plays=tl.TienlenLegalPlaysQuery(hand=K(c[:13]), table=K([c[20]]))))
+            items.append(
+                tl.TienlenEvaluateItem(legal_plays=tl.TienlenLegalPlaysQuery(hand=K(c[:13]), table=K([c[20]])))
+            )
     mix.append(("tienlen.evaluate", "Evaluate", pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=items))))
     items = [tl.TienlenCompareItem(play=K([c[0]]), table=K([c[1]])) for c in (deal() for _ in range(batch))]
     mix.append(("tienlen.compare", "Compare", pb.CompareRequest(tienlen=tl.TienlenCompareRequest(items=items))))
@@ -133,9 +160,11 @@ def build_mix(seed: int, batch: int):
     for i in range(batch):
         c = deal()
         if i % 4 == 3:
-            deals.append(tl.TienlenDeal(instant=tl.TienlenInstantDeal(hands=[K(c[13 * j:13 * j + 13]) for j in range(4)])))
+            deals.append(
+                tl.TienlenDeal(instant=tl.TienlenInstantDeal(hands=[K(c[13 * j : 13 * j + 13]) for j in range(4)]))
+            )
             continue
-        remaining = [K([])] + [K(c[13 * j:13 * j + rng.randint(1, 12)]) for j in (1, 2, 3)]
+        remaining = [K([])] + [K(c[13 * j : 13 * j + rng.randint(1, 12)]) for j in (1, 2, 3)]
         deals.append(tl.TienlenDeal(outcome=tl.TienlenOutcome(remaining=remaining, winner=0)))
     mix.append(("tienlen.settle", "Settle", pb.SettleRequest(tienlen=tl.TienlenSettleRequest(deals=deals))))
     # 打儲
@@ -143,24 +172,41 @@ def build_mix(seed: int, batch: int):
     for i in range(batch):
         c = deal()
         if i % 2:
-            items.append(dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=K(c[:rng.choice([1, 2])]),
-                                                                         chu=dc.DACHU_COLOUR_RED)))
+            items.append(
+                dc.DachuEvaluateItem(
+                    play=dc.DachuClassifyQuery(cards=K(c[: rng.choice([1, 2])]), chu=dc.DACHU_COLOUR_RED)
+                )
+            )
         else:
-            items.append(dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=K(c[:13]), chu=dc.DACHU_COLOUR_RED)))
+            items.append(
+                dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=K(c[:13]), chu=dc.DACHU_COLOUR_RED))
+            )
     mix.append(("dachu.evaluate", "Evaluate", pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=items))))
-    items = [dc.DachuCompareItem(play=K([c[0]]), table=K([c[1]]), chu=dc.DACHU_COLOUR_BLACK) for c in (deal() for _ in range(batch))]
+    items = [
+        dc.DachuCompareItem(play=K([c[0]]), table=K([c[1]]), chu=dc.DACHU_COLOUR_BLACK)
+        for c in (deal() for _ in range(batch))
+    ]
     mix.append(("dachu.compare", "Compare", pb.CompareRequest(dachu=dc.DachuCompareRequest(items=items))))
     deals = []
     for _ in range(batch):
         seats = [0, 1, 2, 3]
         rng.shuffle(seats)
-        deals.append(dc.DachuDeal(outcome=dc.DachuOutcome(chu_side=seats[:rng.choice([1, 2])], places=rng.sample(range(4), 4),
-                                                          multiplier=rng.choice([1, 2, 4])), base=rng.choice([1, 5])))
+        deals.append(
+            dc.DachuDeal(
+                outcome=dc.DachuOutcome(
+                    chu_side=seats[: rng.choice([1, 2])],
+                    places=rng.sample(range(4), 4),
+                    multiplier=rng.choice([1, 2, 4]),
+                ),
+                base=rng.choice([1, 5]),
+            )
+        )
     mix.append(("dachu.settle", "Settle", pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=deals))))
     return mix
 
 
 # ---------------------------------------------------------------- server and memory
+
 
 def _children(pid):
     try:
@@ -205,8 +251,20 @@ def cpu_seconds(pid: int) -> float:
 
 def start_server(args, log_path: Path):
     port = free_port()
-    cmd = [sys.executable, "-m", "handeval", "serve", "--host", "127.0.0.1", "--port", str(port),
-           "--workers", str(args.workers), "--max-concurrent-rpcs", "0"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "handeval",
+        "serve",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        str(port),
+        "--workers",
+        str(args.workers),
+        "--max-concurrent-rpcs",
+        "0",
+    ]
     if args.threads:
         cmd += ["--threads", str(args.threads)]
     log = open(log_path, "wb")
@@ -234,6 +292,7 @@ async def wait_serving(target, proc, timeout=60.0):
 
 # ---------------------------------------------------------------- the run
 
+
 def percentile(sorted_values, q):
     if not sorted_values:
         return None
@@ -252,7 +311,7 @@ async def probe(stub, mix):
             if e.code() == grpc.StatusCode.UNIMPLEMENTED:
                 left_out.append(kind)
             else:
-                raise SystemExit(f"probe of {kind} failed: {e.code()} {e.details()}")
+                raise SystemExit(f"probe of {kind} failed: {e.code()} {e.details()}") from e
     return keep, left_out
 
 
@@ -299,7 +358,9 @@ async def run(args) -> dict:
             lat = sorted(w["lat"])
             cpu1 = cpu_seconds(proc.pid)
             sample = {
-                "t": round(now - t_start, 1), "calls": len(lat), "calls_per_s": round(len(lat) / max(now - t_prev, 1e-9), 1),
+                "t": round(now - t_start, 1),
+                "calls": len(lat),
+                "calls_per_s": round(len(lat) / max(now - t_prev, 1e-9), 1),
                 "codes": w["codes"],
                 "errors": sum(v for c, v in w["codes"].items() if c != "OK"),
                 "p50_ms": round(1000 * percentile(lat, 0.50), 2) if lat else None,
@@ -340,33 +401,60 @@ def summarize(args, windows, left_out, mix, alive, rc, log_path):
     rss_after_warmup = [w["rss_mib"] for w in warm]
     log_text = log_path.read_text(errors="replace")
     return {
-        "config": {k: getattr(args, k) for k in ("duration", "concurrency", "channels", "batch", "workers", "threads",
-                                                 "interval", "warmup", "seed", "timeout")},
-        "kinds": [k for k, _, _ in mix], "left_out": left_out,
-        "calls": calls, "items_per_call": args.batch, "codes": codes, "errors": errors,
+        "config": {
+            k: getattr(args, k)
+            for k in (
+                "duration",
+                "concurrency",
+                "channels",
+                "batch",
+                "workers",
+                "threads",
+                "interval",
+                "warmup",
+                "seed",
+                "timeout",
+            )
+        },
+        "kinds": [k for k, _, _ in mix],
+        "left_out": left_out,
+        "calls": calls,
+        "items_per_call": args.batch,
+        "codes": codes,
+        "errors": errors,
         "calls_per_s": round(calls / max(windows[-1]["t"], 1e-9), 1) if windows else 0,
-        "p50_ms_median_window": sorted(w["p50_ms"] for w in windows if w["p50_ms"] is not None)[len(windows) // 2] if windows else None,
+        "p50_ms_median_window": sorted(w["p50_ms"] for w in windows if w["p50_ms"] is not None)[len(windows) // 2]
+        if windows
+        else None,
         "p99_ms_worst_window": max((w["p99_ms"] for w in windows if w["p99_ms"] is not None), default=None),
         "rss_mib_first": windows[0]["rss_mib"] if windows else None,
         "rss_mib_after_warmup": rss_after_warmup[0] if rss_after_warmup else None,
         "rss_mib_last": windows[-1]["rss_mib"] if windows else None,
         "rss_mib_max_after_warmup": max(rss_after_warmup) if rss_after_warmup else None,
-        "server_alive_at_end": alive, "server_exit_code": rc,
+        "server_alive_at_end": alive,
+        "server_exit_code": rc,
         "server_log_tracebacks": log_text.count("Traceback"),
         "windows": windows,
     }
 
 
 def markdown(res) -> str:
-    lines = ["| t (s) | calls/s | errors | p50 ms | p99 ms | max ms | RSS MiB | server CPU |", "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| t (s) | calls/s | errors | p50 ms | p99 ms | max ms | RSS MiB | server CPU |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for w in res["windows"]:
-        lines.append(f"| {w['t']:.0f} | {w['calls_per_s']:.0f} | {w['errors']} | {w['p50_ms']} | {w['p99_ms']} | {w['max_ms']} | "
-                     f"{w['rss_mib']} | {w['server_cpu']} |")
+        lines.append(
+            f"| {w['t']:.0f} | {w['calls_per_s']:.0f} | {w['errors']} | {w['p50_ms']} | {w['p99_ms']} | {w['max_ms']} | "
+            f"{w['rss_mib']} | {w['server_cpu']} |"
+        )
     return "\n".join(lines)
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     p.add_argument("--duration", type=float, default=600.0, help="seconds of load (default 600, at most 3600)")
     p.add_argument("--concurrency", type=int, default=32, help="concurrent callers (default 32)")
     p.add_argument("--channels", type=int, default=4, help="gRPC channels the callers share (default 4)")
@@ -390,7 +478,12 @@ def main(argv=None) -> int:
     print(json.dumps(summary, indent=1))
     if args.markdown:
         print(markdown(res))
-    ok = res["errors"] == 0 and res["server_exit_code"] == 0 and res["server_alive_at_end"] and not res["server_log_tracebacks"]
+    ok = (
+        res["errors"] == 0
+        and res["server_exit_code"] == 0
+        and res["server_alive_at_end"]
+        and not res["server_log_tracebacks"]
+    )
     return 0 if ok else 1
 
 

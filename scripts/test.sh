@@ -38,10 +38,23 @@ cargo_pid=$!
 # Python caches the ones a test imports when it first imports them.
 pip_install=(python3 -m pip install --quiet --disable-pip-version-check --no-compile)
 # Two pips at once when the Python reads TOML (3.11+): the dependencies of '.[test]', read
-# from pyproject.toml, beside handeval itself (--no-deps: its build). One pip does them one
+# from pyproject.toml (an extra that names handeval's own extras, handeval[server,load], by
+# their packages), beside handeval itself (--no-deps: its build). One pip does them one
 # after the other (it resolves and downloads every dependency before it builds the
 # extension), so the extension's build waited for the package index.
-if deps="$(python3 -c 'import sys, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; print("\n".join(p["dependencies"] + p["optional-dependencies"]["test"]))' 2>/dev/null)"; then
+if deps="$(python3 -c '
+import re, tomllib
+project = tomllib.load(open("pyproject.toml", "rb"))["project"]
+extras = project["optional-dependencies"]
+def packages(extra):
+    for req in extras[extra]:
+        own = re.fullmatch(r"handeval\[([\w,\s-]+)\]", req)
+        if own:
+            for name in own.group(1).split(","):
+                yield from packages(name.strip())
+        else:
+            yield req
+print("\n".join(dict.fromkeys([*project["dependencies"], *packages("test")])))' 2>/dev/null)"; then
     deps_file="$(mktemp)"
     trap 'rm -f "$cargo_log" "$deps_file"' EXIT
     printf '%s\n' "$deps" >"$deps_file"

@@ -28,13 +28,35 @@ def main(argv=None):
     p.add_argument("--deals", type=int, default=25_000, help="4-player deals per iteration (default 25000)")
     p.add_argument("--seed", type=int, default=20261129)
     p.add_argument("--max-iterations", type=int, default=8)
-    p.add_argument("--tolerance", type=float, default=0.02,
-                   help="stop when no row's cumulative distribution moves more than this (default 0.02)")
+    p.add_argument(
+        "--tolerance",
+        type=float,
+        default=0.02,
+        help="stop when no row's cumulative distribution moves more than this (default 0.02)",
+    )
     p.add_argument("--out", type=pathlib.Path, default=DATA)
     a = p.parse_args(argv)
-    cmd = ["cargo", "run", "--release", "--quiet", "-p", "handeval-core", "--example", "train_arrange", "--",
-           "--deals", str(a.deals), "--seed", str(a.seed), "--max-iterations", str(a.max_iterations),
-           "--tolerance", str(a.tolerance), "--out", str(a.out)]
+    cmd = [
+        "cargo",
+        "run",
+        "--release",
+        "--quiet",
+        "-p",
+        "handeval-core",
+        "--example",
+        "train_arrange",
+        "--",
+        "--deals",
+        str(a.deals),
+        "--seed",
+        str(a.seed),
+        "--max-iterations",
+        str(a.max_iterations),
+        "--tolerance",
+        str(a.tolerance),
+        "--out",
+        str(a.out),
+    ]
     print("$", " ".join(cmd), file=sys.stderr)
     run = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, check=True)
     for line in run.stdout.splitlines():

@@ -21,6 +21,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from handeval.load.target import closed_by_peer, free_port  # noqa: F401  (the tests import them from here)
 from handeval.v2 import common_pb2, handeval_pb2_grpc
 
+
 def C(cards) -> common_pb2.Cards:
     """A ``Cards`` message from a text ("As Ks Qs", split on spaces) or a list of cards."""
     if isinstance(cards, common_pb2.Cards):
@@ -33,7 +34,7 @@ def E(enum, name):
     None → 0 (UNSPECIFIED). Independent of the server's own mapping."""
     if name is None:
         return 0
-    prefix = enum.DESCRIPTOR.values_by_number[0].name[:-len("UNSPECIFIED")]
+    prefix = enum.DESCRIPTOR.values_by_number[0].name[: -len("UNSPECIFIED")]
     return enum.Value(prefix + {"1v3": "ONE_VS_THREE", "2v2": "TWO_VS_TWO"}.get(name, name.upper()))
 
 
@@ -41,8 +42,8 @@ def N(enum, value):
     """The Python API's name of a proto enum value (None for UNSPECIFIED)."""
     if not value:
         return None
-    prefix = enum.DESCRIPTOR.values_by_number[0].name[:-len("UNSPECIFIED")]
-    name = enum.Name(value)[len(prefix):]
+    prefix = enum.DESCRIPTOR.values_by_number[0].name[: -len("UNSPECIFIED")]
+    name = enum.Name(value)[len(prefix) :]
     return {"ONE_VS_THREE": "1v3", "TWO_VS_TWO": "2v2"}.get(name, name.lower())
 
 
@@ -58,15 +59,19 @@ class ServerProcess:
         self.port = free_port()
         self.metrics_port = free_port() if metrics else None
         self.target = f"127.0.0.1:{self.port}"
-        run = (["-c", f"{prelude}\nimport runpy; runpy.run_module('handeval', run_name='__main__')"] if prelude
-               else ["-m", "handeval"])
+        run = (
+            ["-c", f"{prelude}\nimport runpy; runpy.run_module('handeval', run_name='__main__')"]
+            if prelude
+            else ["-m", "handeval"]
+        )
         cmd = [sys.executable, *run, "serve", "--port", str(self.port), *args]
         if metrics:
             cmd += ["--metrics-port", str(self.metrics_port)]
         self.log_path = tmp_path / f"server-{self.port}.log"
         self._log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(cmd, stdout=self._log, stderr=subprocess.STDOUT,
-                                     env=dict(os.environ, **(env or {})))
+        self.proc = subprocess.Popen(
+            cmd, stdout=self._log, stderr=subprocess.STDOUT, env=dict(os.environ, **(env or {}))
+        )
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace")
@@ -131,8 +136,15 @@ def metric_value(text: str, name: str, **labels) -> float:
 def small_limits_server(tmp_path_factory):
     """A single-process server with small limits so the limit tests are cheap (max batch
     500 items, max message 256 KiB), logging every call (debug)."""
-    s = ServerProcess(tmp_path_factory.mktemp("grpc"), "--max-batch", "500",
-                      "--max-message-bytes", str(256 * 1024), "--log-level", "debug")
+    s = ServerProcess(
+        tmp_path_factory.mktemp("grpc"),
+        "--max-batch",
+        "500",
+        "--max-message-bytes",
+        str(256 * 1024),
+        "--log-level",
+        "debug",
+    )
     try:
         yield s.wait_serving()
     finally:
@@ -162,7 +174,9 @@ def wait_for(pred, timeout=30.0, what="condition", server=None):
     deadline = time.monotonic() + timeout
     while not pred():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}" + (f"; server log:\n{server.log()[-3000:]}" if server else ""))
+            raise AssertionError(
+                f"timed out waiting for {what}" + (f"; server log:\n{server.log()[-3000:]}" if server else "")
+            )
         time.sleep(0.02)
 
 
@@ -178,9 +192,20 @@ def random_deals(n, seed=0):
     out = []
     for _ in range(n):
         c = rng.sample(DECK, 52)
-        out.append(ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
-            front=C(c[13 * i:13 * i + 3]), middle=C(c[13 * i + 3:13 * i + 8]),
-            back=C(c[13 * i + 8:13 * i + 13]))) for i in range(4)]))
+        out.append(
+            ssw.ShisanshuiDeal(
+                players=[
+                    ssw.ShisanshuiPlayer(
+                        arrangement=ssw.ShisanshuiArrangement(
+                            front=C(c[13 * i : 13 * i + 3]),
+                            middle=C(c[13 * i + 3 : 13 * i + 8]),
+                            back=C(c[13 * i + 8 : 13 * i + 13]),
+                        )
+                    )
+                    for i in range(4)
+                ]
+            )
+        )
     return out
 
 
@@ -195,8 +220,10 @@ def settle_request(n, seed=0, pool=1000):
     base = random_deals(min(n, pool), seed)
     k, r = divmod(n, len(base)) if base else (0, 0)
     req = pb.SettleRequest()
-    req.shisanshui.MergeFromString(ssw.ShisanshuiSettleRequest(deals=base).SerializeToString() * k
-                                   + ssw.ShisanshuiSettleRequest(deals=base[:r]).SerializeToString())
+    req.shisanshui.MergeFromString(
+        ssw.ShisanshuiSettleRequest(deals=base).SerializeToString() * k
+        + ssw.ShisanshuiSettleRequest(deals=base[:r]).SerializeToString()
+    )
     return req
 
 

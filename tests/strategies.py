@@ -18,7 +18,7 @@ def ssw_deal(draw):
     cards = draw(st.permutations(DECK))
     players = []
     for i in range(n):
-        h = cards[13 * i: 13 * i + 13]
+        h = cards[13 * i : 13 * i + 13]
         sid = ssw.special(h)
         if sid and draw(st.booleans()):
             players.append({"special": sid, "cards": h})

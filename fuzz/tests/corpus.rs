@@ -1,5 +1,5 @@
 //! Replays every committed input of `corpus/<target>/` and `regressions/<target>/`
-//! through the same checks libFuzzer runs (src/lib.rs), as a plain test: no nightly
+//! through the same checks libFuzzer runs (src/), as a plain test: no nightly
 //! flags, no libFuzzer. `regressions/` holds the inputs of fixed findings.
 //!
 //!   cargo test --manifest-path fuzz/Cargo.toml --no-default-features

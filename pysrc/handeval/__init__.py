@@ -1,16 +1,17 @@
 """handeval: hand evaluation and settlement for 十三水 (shisanshui), 越式13张 (tienlen)
 and 打儲 (dachu). The rules live in the Rust core ``handeval._core``; see docs/rules.md.
+
+The evaluator (this package and its game modules) needs no other package; the gRPC
+service (``handeval.server``, ``handeval serve``) needs the ``server`` extra
+(``pip install 'handeval[server]'``) and the load tests (``handeval.load``) the ``load`` extra.
 """
 
 from __future__ import annotations
 
 from typing import List, Optional, Sequence, Union
 
-from handeval import _core
+from handeval import _core, dachu, shisanshui, tienlen
 from handeval.errors import HandevalError
-from handeval import shisanshui
-from handeval import dachu
-from handeval import tienlen
 
 __version__ = _core.__version__
 

@@ -13,7 +13,6 @@
 # raised) that the single call on that input raises, with the same field and description.
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, final
 
-
 _Cards = Union[str, Sequence[str]]
 
 __version__: str

@@ -138,14 +138,15 @@ __all__ += ["Arrangement", "MAX_SAMPLES", "MAX_TOP_K", "arrange", "arrange_many"
 Arrangement = _core.ShisanshuiArrangement
 
 #: The largest ``samples`` of :func:`arrange` / :func:`arrange_many` (each sample costs
-#: about 0.7 ms of one core for one hand on the reference machine).
+#: about 70 µs of one core for one hand on the reference machine).
 MAX_SAMPLES: int = _core.SSW_MAX_SAMPLES
 #: The largest ``top_k``.
 MAX_TOP_K: int = _core.SSW_MAX_TOP_K
 
 
-def arrange(cards13: Cards, opponents: int = 3, top_k: int = 1, seed: int = 0, rules=None,
-            samples: int = 0) -> Arrangement:
+def arrange(
+    cards13: Cards, opponents: int = 3, top_k: int = 1, seed: int = 0, rules=None, samples: int = 0
+) -> Arrangement:
     """The foul-free arrangement with the highest expected waters (RULES 1.8) against
     ``opponents`` (1..3) random opponents who arrange with this solver.
 
@@ -157,8 +158,9 @@ def arrange(cards13: Cards, opponents: int = 3, top_k: int = 1, seed: int = 0, r
     return _core.ssw_arrange(cards13, opponents, top_k, seed, samples, rules)
 
 
-def arrange_many(hands: Sequence[Cards], opponents: int = 3, top_k: int = 1, seed: int = 0,
-                 rules=None, samples: int = 0) -> List[Union[Arrangement, HandevalError]]:
+def arrange_many(
+    hands: Sequence[Cards], opponents: int = 3, top_k: int = 1, seed: int = 0, rules=None, samples: int = 0
+) -> List[Union[Arrangement, HandevalError]]:
     """:func:`arrange` for many hands: the GIL is released and every core is used. One
     item per hand: its Arrangement, or in its place the HandevalError (not raised) that
     ``arrange(hand)`` raises, same ``.field`` and ``.description``. A bad option raises.

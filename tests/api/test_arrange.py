@@ -161,10 +161,18 @@ def test_best_response_with_special_and_rules():
         (lambda: shisanshui.arrange_many("As"), "hands"),
         (lambda: shisanshui.best_response(DECK[:13], []), "opponents"),
         (lambda: shisanshui.best_response(DECK[:13], SEED_PLAYERS[:4]), "opponents"),
-        (lambda: shisanshui.best_response(DECK[:13], [{"front": "2s 3s 4s", "middle": DECK[20:25], "back": DECK[25:30]}]),
-         "opponents[0].front"),
-        (lambda: shisanshui.best_response(DECK[:13], [{"front": DECK[13:15], "middle": DECK[20:25], "back": DECK[25:30]}]),
-         "opponents[0].front"),
+        (
+            lambda: shisanshui.best_response(
+                DECK[:13], [{"front": "2s 3s 4s", "middle": DECK[20:25], "back": DECK[25:30]}]
+            ),
+            "opponents[0].front",
+        ),
+        (
+            lambda: shisanshui.best_response(
+                DECK[:13], [{"front": DECK[13:15], "middle": DECK[20:25], "back": DECK[25:30]}]
+            ),
+            "opponents[0].front",
+        ),
         (lambda: shisanshui.best_response(DECK[:13], SEED_PLAYERS[:1], top_k=0), "top_k"),
     ],
 )
@@ -253,8 +261,9 @@ def test_long_arrange_calls_honour_signals(kind):
     import subprocess
     import sys
 
-    p = subprocess.Popen([sys.executable, "-c", _LONG_CALL, kind], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True)
+    p = subprocess.Popen(
+        [sys.executable, "-c", _LONG_CALL, kind], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
     try:
         line = p.stdout.readline().strip()
         if line == "in the call":

@@ -66,7 +66,7 @@ def test_cap_bad_input():
 @st.composite
 def zero_sum(draw):
     n = draw(st.integers(2, 6))
-    r = draw(st.lists(st.integers(-10**12, 10**12), min_size=n, max_size=n))
+    r = draw(st.lists(st.integers(-(10**12), 10**12), min_size=n, max_size=n))
     r[0] -= sum(r)
     carried = draw(st.lists(st.one_of(st.none(), st.integers(0, 10**12)), min_size=n, max_size=n))
     return r, carried
@@ -88,9 +88,13 @@ def test_cap_is_zero_sum_and_never_exceeds_carried(case):
 # tokens with commas (or padding list items) always takes the core's path, so the two
 # spellings must agree: same cards, or both a HandevalError with the same description.
 _TOKEN = st.one_of(
-    st.builds(lambda r, s, swap, up: ((s + r) if swap else (r + s)).upper() if up else ((s + r) if swap else (r + s)),
-              st.sampled_from(list(RANKS) + ["10", "t", "a", "k", "1", "0", "X"]),
-              st.sampled_from(list(SUITS) + ["S", "H", "x", "♠", "♥"]), st.booleans(), st.booleans()),
+    st.builds(
+        lambda r, s, swap, up: ((s + r) if swap else (r + s)).upper() if up else ((s + r) if swap else (r + s)),
+        st.sampled_from(list(RANKS) + ["10", "t", "a", "k", "1", "0", "X"]),
+        st.sampled_from(list(SUITS) + ["S", "H", "x", "♠", "♥"]),
+        st.booleans(),
+        st.booleans(),
+    ),
     st.sampled_from(["", "A", "As1", "10", "AsKd", "1Os"]),
 )
 

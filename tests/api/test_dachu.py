@@ -17,6 +17,7 @@ DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 
 # ---------------------------------------------------------------- seed vectors
 
+
 def _dachu_vectors():
     for key, items in VECTORS.items():
         if key.startswith("dachu_"):
@@ -38,25 +39,30 @@ def test_seed_vectors_exist():
 
 # ---------------------------------------------------------------- plays
 
-@pytest.mark.parametrize("cards,chu,kind", [
-    ("7d", "red", "single"),
-    ("Ah Ad", "red", "du_chu"),
-    ("Ah Ad", "black", "pair"),
-    ("Ah As", "red", "pair"),  # [decision] 儲A + plain A is an ordinary AA
-    ("As Ac", "black", "du_chu"),
-    ("As 2s 3s", "red", "straight"),
-    ("Qh Kh Ac", "red", "straight"),
-    ("5s 5h 5d", "red", "triple_bomb"),
-    ("Ks Kh Kd Kc", "red", "quad_bomb"),
-    ("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks", "red", "straight"),
-])
+
+@pytest.mark.parametrize(
+    "cards,chu,kind",
+    [
+        ("7d", "red", "single"),
+        ("Ah Ad", "red", "du_chu"),
+        ("Ah Ad", "black", "pair"),
+        ("Ah As", "red", "pair"),  # [decision] 儲A + plain A is an ordinary AA
+        ("As Ac", "black", "du_chu"),
+        ("As 2s 3s", "red", "straight"),
+        ("Qh Kh Ac", "red", "straight"),
+        ("5s 5h 5d", "red", "triple_bomb"),
+        ("Ks Kh Kd Kc", "red", "quad_bomb"),
+        ("As 2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks", "red", "straight"),
+    ],
+)
 def test_classify_kinds(cards, chu, kind):
     assert dachu.classify(cards, chu).kind == kind
 
 
-@pytest.mark.parametrize("cards,why", [
-    ("Ks As 2s", "KA2"), ("3s 4s", "pair"), ("3s 3h 4s", "not a play"), ("3s 5s 6s", "consecutive"), ("", "empty"),
-])
+@pytest.mark.parametrize(
+    "cards,why",
+    [("Ks As 2s", "KA2"), ("3s 4s", "pair"), ("3s 3h 4s", "not a play"), ("3s 5s 6s", "consecutive"), ("", "empty")],
+)
 def test_classify_rejects_non_plays(cards, why):
     with pytest.raises(HandevalError, match=why):
         dachu.classify(cards, "red")
@@ -72,7 +78,7 @@ def test_single_order_exhaustive():
     for chu in ("red", "black"):
         chu_aces = {"red": "hd", "black": "sc"}[chu]
 
-        def value(c):
+        def value(c, chu_aces=chu_aces):
             r = c[0]
             if r == "A":
                 return 14 if c[1] in chu_aces else 12
@@ -111,10 +117,16 @@ def test_beats_many_matches_beats():
 
 
 def test_beats_many_gives_each_item_its_result_or_error():
-    out = dachu.beats_many([("As", "2h"), ("Ks", "Ks"), ("3s 4d", "5s"), ("Xx", "5s"), ("5s",), (dachu.classify("2s", "red"), "Kh")], "red")
+    out = dachu.beats_many(
+        [("As", "2h"), ("Ks", "Ks"), ("3s 4d", "5s"), ("Xx", "5s"), ("5s",), (dachu.classify("2s", "red"), "Kh")], "red"
+    )
     assert out[0] is False and out[5] is True
-    for x, field, text in [(out[1], "pairs[1].table", "also in play"), (out[2], "pairs[2].play", "not a play"),
-                           (out[3], "pairs[3][0]", "bad card"), (out[4], "pairs[4]", "(play, table) pair")]:
+    for x, field, text in [
+        (out[1], "pairs[1].table", "also in play"),
+        (out[2], "pairs[2].play", "not a play"),
+        (out[3], "pairs[3][0]", "bad card"),
+        (out[4], "pairs[4]", "(play, table) pair"),
+    ]:
         assert isinstance(x, HandevalError) and x.field == field and text in x.description, (x.field, x.description)
         assert str(x) == f"{x.field}: {x.description}"
     # Errors about the whole call still raise.
@@ -165,6 +177,7 @@ def test_beats_irreflexive_per_kind():
 
 # ---------------------------------------------------------------- legal plays
 
+
 def _cards_of(plays):
     return [" ".join(p.cards) for p in plays]
 
@@ -204,7 +217,11 @@ def test_first_lead_rule():
 def test_meng_chuai_triple_is_not_split():
     shown = "7s 7h 7d"
     assert _cards_of(dachu.legal_plays("7s 7h 7d 7c 9s", None, "red", shown_triple=shown)) == [
-        "7c", "9s", "7s 7h 7d", "7s 7h 7d 7c"]
+        "7c",
+        "9s",
+        "7s 7h 7d",
+        "7s 7h 7d 7c",
+    ]
     assert _cards_of(dachu.legal_plays("7s 7h 7d 9s", "5s", "red", shown_triple=shown)) == ["9s", "7s 7h 7d"]
     with pytest.raises(HandevalError, match="never split"):
         dachu.legal_plays("7s 7h 9s", None, "red", shown_triple=shown)
@@ -239,7 +256,14 @@ def _deal_to(d, n):
 
 def test_ping_xuan():
     d = _deal_to(dachu.Deal(HANDS), 13).apply(("finish",))
-    assert (d.chu, d.chu_source, d.multiplier, d.chu_side, d.teams, d.declared) == ("black", "ping_xuan", 1, [2], "1v3", False)
+    assert (d.chu, d.chu_source, d.multiplier, d.chu_side, d.teams, d.declared) == (
+        "black",
+        "ping_xuan",
+        1,
+        [2],
+        "1v3",
+        False,
+    )
     assert d.last_card == "Ks" and d.first_leader == 1
 
 
@@ -282,8 +306,17 @@ def test_deal_bad_input():
     with pytest.raises(HandevalError, match="unknown seat 4"):
         _deal_to(dachu.Deal(HANDS), 2).apply(("meng_xuan", 4, "Ah"))
     with pytest.raises(HandevalError, match="三張A"):
-        _deal_to(dachu.Deal(["Ah As Ac 2s 3s 4s 6s 7s 8s 9s Ts Js 5s", "Ad 2h 3h 4h 6h 7h 8h 9h Th Jh Qh Kh Qs",
-                             "5h 5d 2d 3d 4d 6d 7d 8d 9d Td Jd Qd Kd", HANDS[3]]), 5).apply(("meng_chuai", 0, "Ah As Ac"))
+        _deal_to(
+            dachu.Deal(
+                [
+                    "Ah As Ac 2s 3s 4s 6s 7s 8s 9s Ts Js 5s",
+                    "Ad 2h 3h 4h 6h 7h 8h 9h Th Jh Qh Kh Qs",
+                    "5h 5d 2d 3d 4d 6d 7d 8d 9d Td Jd Qd Kd",
+                    HANDS[3],
+                ]
+            ),
+            5,
+        ).apply(("meng_chuai", 0, "Ah As Ac"))
     with pytest.raises(HandevalError, match="Ah"):
         dachu.Deal([HANDS[0], HANDS[1].replace("Ad", "Ah"), HANDS[2], HANDS[3]])
     with pytest.raises(HandevalError, match="unknown deal action"):
@@ -299,7 +332,7 @@ def test_random_deals_multiplier_only_doubles():
     for _ in range(200):
         deck = DECK[:]
         rng.shuffle(deck)
-        d = dachu.Deal([deck[i * 13:(i + 1) * 13] for i in range(4)], rng.randrange(4))
+        d = dachu.Deal([deck[i * 13 : (i + 1) * 13] for i in range(4)], rng.randrange(4))
         while not d.finished:
             a = rng.choice(d.legal_actions)
             n = d.apply(a)
@@ -312,6 +345,7 @@ def test_random_deals_multiplier_only_doubles():
 
 
 # ---------------------------------------------------------------- calling: every path of the seed's flow
+
 
 def walk(c, *steps):
     for call, seat in steps:
@@ -483,13 +517,16 @@ def test_first_caller_rules():
     assert [a for a, _ in c.legal_actions] == ["ping_da", "chuai", "jiao"]  # the lone 儲: no 包踹
 
 
-@pytest.mark.parametrize("action,match", [
-    (("ping_da", 0), "out of turn"),
-    (("ping_da", 7), "unknown seat 7"),
-    (("pass", 1), "unknown call"),
-    (("ping_da",), "argument"),
-    ("ping_da", "argument"),
-])
+@pytest.mark.parametrize(
+    "action,match",
+    [
+        (("ping_da", 0), "out of turn"),
+        (("ping_da", 7), "unknown seat 7"),
+        (("pass", 1), "unknown call"),
+        (("ping_da",), "argument"),
+        ("ping_da", "argument"),
+    ],
+)
 def test_calling_bad_input(action, match):
     with pytest.raises(HandevalError, match=match):
         two_v_two().apply(action)
@@ -509,8 +546,14 @@ def test_calling_bad_construction():
 
 
 @settings(max_examples=300, deadline=None)
-@given(chu=st.sampled_from([[0], [3], [0, 2], [1, 2]]), declared=st.booleans(), start=st.integers(0, 3),
-       picks=st.lists(st.integers(0, 3), max_size=20), base=st.integers(1, 1000), seed=st.integers(0, 2**32))
+@given(
+    chu=st.sampled_from([[0], [3], [0, 2], [1, 2]]),
+    declared=st.booleans(),
+    start=st.integers(0, 3),
+    picks=st.lists(st.integers(0, 3), max_size=20),
+    base=st.integers(1, 1000),
+    seed=st.integers(0, 2**32),
+)
 def test_calling_walks_double_only_and_settle_zero_sum(chu, declared, start, picks, base, seed):
     c = dachu.Calling(chu, declared, start_seat=start)
     kicks = 0
@@ -521,7 +564,7 @@ def test_calling_walks_double_only_and_settle_zero_sum(chu, declared, start, pic
         assert n.multiplier in (c.multiplier, 2 * c.multiplier)
         kicks += n.multiplier != c.multiplier
         c = n
-    assert c.multiplier == 2 ** kicks == 2 ** sum(x in ("chuai", "bao_chuai") for _, x in c.finals)
+    assert c.multiplier == 2**kicks == 2 ** sum(x in ("chuai", "bao_chuai") for _, x in c.finals)
     back = pickle_round_trip(c)
     assert back == c and hash(back) == hash(c) and back.legal_actions == c.legal_actions
     if c.over:
@@ -532,7 +575,7 @@ def test_calling_walks_double_only_and_settle_zero_sum(chu, declared, start, pic
         s = c.settle(places, base=base)
         assert sum(s.deltas) == 0
         for seat in range(4):
-            assert sum(l.amount for l in s.lines if l.seat == seat) == s.deltas[seat]
+            assert sum(line.amount for line in s.lines if line.seat == seat) == s.deltas[seat]
 
 
 # ---------------------------------------------------------------- settlement (RULES 3.7)
@@ -570,7 +613,7 @@ def test_settle_units_and_options():
 def test_jiao_escape_cap():
     # 繳 pays base × multiplier / 2 to the other side, equally.
     s = dachu.settle([0, 2], None, base=10, multiplier=2, surrendered=[1, 3])
-    assert s.deltas == [10, -10, 10, -10] and {l.item for l in s.lines} == {"jiao"}
+    assert s.deltas == [10, -10, 10, -10] and {line.item for line in s.lines} == {"jiao"}
     # Escape: base × multiplier × 5, by default shared by the three others.
     s = dachu.settle([0, 2], base=10, escaped=[1])
     assert s.deltas == [17, -50, 17, 16]
@@ -581,35 +624,45 @@ def test_jiao_escape_cap():
     # The cap (money::cap) with an itemised adjustment.
     s = dachu.settle([0], [0, 1, 2, 3], base=10, carried=[30, None, None, None])
     assert s.theoretical == [60, -20, -20, -20] and s.deltas == [30, -10, -10, -10]
-    assert any(l.item == "cap" for l in s.lines)
+    assert any(line.item == "cap" for line in s.lines)
 
 
 @settings(max_examples=300, deadline=None)
-@given(perm=st.permutations([0, 1, 2, 3]), lone=st.booleans(), m=st.integers(0, 8), base=st.integers(1, 10**6),
-       carried=st.lists(st.one_of(st.none(), st.integers(0, 10**7)), min_size=4, max_size=4),
-       esc=st.one_of(st.none(), st.integers(0, 3)),
-       rules=st.builds(dachu.Rules, escape_shared_by_all=st.booleans(),
-                       unit_per=st.sampled_from(["larger_side", "losing_side"])))
+@given(
+    perm=st.permutations([0, 1, 2, 3]),
+    lone=st.booleans(),
+    m=st.integers(0, 8),
+    base=st.integers(1, 10**6),
+    carried=st.lists(st.one_of(st.none(), st.integers(0, 10**7)), min_size=4, max_size=4),
+    esc=st.one_of(st.none(), st.integers(0, 3)),
+    rules=st.builds(
+        dachu.Rules, escape_shared_by_all=st.booleans(), unit_per=st.sampled_from(["larger_side", "losing_side"])
+    ),
+)
 def test_settlements_zero_sum(perm, lone, m, base, carried, esc, rules):
     chu = [perm[1]] if lone else [perm[0], perm[3]]
     places = None if esc is not None else perm
-    s = dachu.settle(chu, places, base=base, multiplier=2 ** m, escaped=[] if esc is None else [esc],
-                     carried=carried, rules=rules)
+    s = dachu.settle(
+        chu, places, base=base, multiplier=2**m, escaped=[] if esc is None else [esc], carried=carried, rules=rules
+    )
     assert sum(s.deltas) == 0 and sum(s.theoretical) == 0
     for seat, c in enumerate(carried):
         if c is not None:
             assert abs(s.deltas[seat]) <= c
 
 
-@pytest.mark.parametrize("kwargs,match", [
-    (dict(chu_side=[0], places=[0, 1, 2]), "places"),
-    (dict(chu_side=[7], places=[0, 1, 2, 3]), "unknown seat 7"),
-    (dict(chu_side=[0], places=[0, 1, 2, 9]), "unknown seat 9"),
-    (dict(chu_side=[0], places=None), "finishing order"),
-    (dict(chu_side=[0], places=[0, 1, 2, 3], multiplier=6), "power of two"),
-    (dict(chu_side=[0], places=[0, 1, 2, 3], base=0), "base"),
-    (dict(chu_side=[0], places=[0, 1, 2, 3], escaped=[1]), "abandoned"),
-])
+@pytest.mark.parametrize(
+    "kwargs,match",
+    [
+        (dict(chu_side=[0], places=[0, 1, 2]), "places"),
+        (dict(chu_side=[7], places=[0, 1, 2, 3]), "unknown seat 7"),
+        (dict(chu_side=[0], places=[0, 1, 2, 9]), "unknown seat 9"),
+        (dict(chu_side=[0], places=None), "finishing order"),
+        (dict(chu_side=[0], places=[0, 1, 2, 3], multiplier=6), "power of two"),
+        (dict(chu_side=[0], places=[0, 1, 2, 3], base=0), "base"),
+        (dict(chu_side=[0], places=[0, 1, 2, 3], escaped=[1]), "abandoned"),
+    ],
+)
 def test_settle_bad_input(kwargs, match):
     with pytest.raises(HandevalError, match=match):
         dachu.settle(**kwargs)  # all by keyword, as the gRPC DachuDeal.args are passed
@@ -622,13 +675,17 @@ def test_settle_needs_a_finished_calling():
 
 # ---------------------------------------------------------------- bad input everywhere
 
-@pytest.mark.parametrize("call", [
-    lambda: dachu.classify("As", "green"),
-    lambda: dachu.beats("As", "Ks", "blue"),
-    lambda: dachu.legal_plays("As Ks", None, "RED"),
-    lambda: dachu.timeout_play("As Ks", None, ""),
-    lambda: dachu.beats_many([("As", "Ks")], "purple"),
-])
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: dachu.classify("As", "green"),
+        lambda: dachu.beats("As", "Ks", "blue"),
+        lambda: dachu.legal_plays("As Ks", None, "RED"),
+        lambda: dachu.timeout_play("As Ks", None, ""),
+        lambda: dachu.beats_many([("As", "Ks")], "purple"),
+    ],
+)
 def test_chu_must_be_red_or_black(call):
     with pytest.raises(HandevalError, match="儲 colour|red") as e:
         call()
@@ -647,13 +704,19 @@ def test_cards_errors_name_the_field():
 
 def test_rules_defaults_are_named_options():
     r = dachu.Rules()
-    assert (r.mixed_ace_pair, r.cheng_chu_alone, r.escape_shared_by_all, r.unit_per) == (True, True, True, "larger_side")
+    assert (r.mixed_ace_pair, r.cheng_chu_alone, r.escape_shared_by_all, r.unit_per) == (
+        True,
+        True,
+        True,
+        "larger_side",
+    )
     assert handeval.Rules().dachu == r
     with pytest.raises(HandevalError, match="rules"):
         dachu.classify("As", "red", rules=object())
 
 
 # ---------------------------------------------------------------- the native classes
+
 
 def _states():
     d = _deal_to(dachu.Deal(HANDS), 1).apply(("meng_xuan", 1, "Ad"))
@@ -734,7 +797,11 @@ def test_every_function_taking_rules_reads_them():
     ls = dachu.Rules(unit_per="losing_side")
     d = _deal_to(dachu.Deal(HANDS, rules=ls), 13).apply(("finish",))  # 1 vs 3, seat 2 alone
     c = walk(d.calling(), ("ping_da", 2))
-    assert c.settle([0, 1, 3, 2], base=10).deltas == dachu.settle([2], [0, 1, 3, 2], base=10, rules=ls).deltas == [7, 7, -20, 6]
+    assert (
+        c.settle([0, 1, 3, 2], base=10).deltas
+        == dachu.settle([2], [0, 1, 3, 2], base=10, rules=ls).deltas
+        == [7, 7, -20, 6]
+    )
     assert dachu.settle(c, [0, 1, 3, 2], base=10).deltas == [7, 7, -20, 6]
     assert c.settle([0, 1, 3, 2], base=10, rules=dachu.Rules()).deltas == [20, 20, -60, 20]
     assert pickle_round_trip(c).settle([0, 1, 3, 2], base=10).deltas == [7, 7, -20, 6]

@@ -25,8 +25,13 @@ import handeval
 from handeval import HandevalError
 
 EXAMPLES = int(os.environ.get("HANDEVAL_FUZZ_EXAMPLES", "30"))
-SETTINGS = settings(max_examples=EXAMPLES, deadline=None, derandomize=not os.environ.get("HANDEVAL_FUZZ_RANDOM"),
-                    suppress_health_check=list(HealthCheck), database=None)
+SETTINGS = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    derandomize=not os.environ.get("HANDEVAL_FUZZ_RANDOM"),
+    suppress_health_check=list(HealthCheck),
+    database=None,
+)
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 
@@ -71,6 +76,7 @@ ENTRIES = _entries()
 
 # ---- arbitrary objects
 
+
 class Odd:
     """An object of a class nobody expects, with a hostile __str__ and __len__."""
 
@@ -85,22 +91,59 @@ class Odd:
 
 
 scalars = st.one_of(
-    st.none(), st.booleans(),
-    st.integers(), st.sampled_from([2**63, -2**63 - 1, 2**64, 10**40, -1, 0, 1, 2**62]),
-    st.floats(allow_nan=True), st.text(max_size=20), st.binary(max_size=20),
-    st.sampled_from(["", " ", ",", ",,", "As", "As As", "10d", "♥3", "\ud800", "\x00", "A" * 100_000,
-                     "red", "black", "pass", "lowest", "second_highest", "shcd", "liu_dui_ban",
-                     "As Kd Qh", "2s 3s 4s 5s 6s", " ".join(DECK), "As " * 20_000]),
-    st.builds(Odd), st.builds(object), st.just(Ellipsis), st.just(float("inf")),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.sampled_from([2**63, -(2**63) - 1, 2**64, 10**40, -1, 0, 1, 2**62]),
+    st.floats(allow_nan=True),
+    st.text(max_size=20),
+    st.binary(max_size=20),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            ",",
+            ",,",
+            "As",
+            "As As",
+            "10d",
+            "♥3",
+            "\ud800",
+            "\x00",
+            "A" * 100_000,
+            "red",
+            "black",
+            "pass",
+            "lowest",
+            "second_highest",
+            "shcd",
+            "liu_dui_ban",
+            "As Kd Qh",
+            "2s 3s 4s 5s 6s",
+            " ".join(DECK),
+            "As " * 20_000,
+        ]
+    ),
+    st.builds(Odd),
+    st.builds(object),
+    st.just(Ellipsis),
+    st.just(float("inf")),
 )
 
 anything = st.recursive(
     scalars,
     lambda inner: st.one_of(
-        st.lists(inner, max_size=6), st.tuples(inner, inner),
-        st.dictionaries(st.one_of(st.text(max_size=8), st.sampled_from(
-            ["front", "middle", "back", "special", "cards", "id", "seat", "from", "to"]), st.integers()),
-            inner, max_size=5),
+        st.lists(inner, max_size=6),
+        st.tuples(inner, inner),
+        st.dictionaries(
+            st.one_of(
+                st.text(max_size=8),
+                st.sampled_from(["front", "middle", "back", "special", "cards", "id", "seat", "from", "to"]),
+                st.integers(),
+            ),
+            inner,
+            max_size=5,
+        ),
         st.frozensets(st.integers(), max_size=3),
     ),
     max_leaves=20,
@@ -124,12 +167,16 @@ def deal_players(draw):
     n = draw(st.integers(0, 5))
     players = []
     for i in range(n):
-        h = deck[13 * (i % 4): 13 * (i % 4) + 13]
+        h = deck[13 * (i % 4) : 13 * (i % 4) + 13]
         if draw(st.booleans()):
             players.append({"front": " ".join(h[:3]), "middle": " ".join(h[3:8]), "back": " ".join(h[8:])})
         else:
-            players.append({"special": draw(st.sampled_from(["liu_dui_ban", "san_shunzi", "qing_long", "x"])),
-                            "cards": " ".join(h)})
+            players.append(
+                {
+                    "special": draw(st.sampled_from(["liu_dui_ban", "san_shunzi", "qing_long", "x"])),
+                    "cards": " ".join(h),
+                }
+            )
     if draw(st.integers(0, 4)) == 0 and players:
         players[0] = draw(anything)
     return players
@@ -146,11 +193,22 @@ def plausible(name: str):
         return st.sampled_from(["red", "black", "blue", ""])
     if n == "players":
         return deal_players()
-    if n in ("base", "multiplier", "seat", "first_seat", "start_seat", "winner", "opponents", "top_k", "seed",
-             "row_size", "percent"):
-        return st.one_of(st.integers(-3, 6), st.sampled_from([2**62, 2**63 - 1, -2**63]))
+    if n in (
+        "base",
+        "multiplier",
+        "seat",
+        "first_seat",
+        "start_seat",
+        "winner",
+        "opponents",
+        "top_k",
+        "seed",
+        "row_size",
+        "percent",
+    ):
+        return st.one_of(st.integers(-3, 6), st.sampled_from([2**62, 2**63 - 1, -(2**63)]))
     if n in ("carried", "theoretical", "played_any", "chu_side", "places", "surrendered", "bei_bao_da", "escaped"):
-        return st.lists(st.one_of(st.none(), st.integers(-5, 1000), st.sampled_from([2**63 - 1, -2**63])), max_size=5)
+        return st.lists(st.one_of(st.none(), st.integers(-5, 1000), st.sampled_from([2**63 - 1, -(2**63)])), max_size=5)
     if n == "rules":
         return st.sampled_from([None, handeval.Rules()])
     if n == "data":
@@ -163,8 +221,11 @@ def _arguments(fn):
         sig = inspect.signature(fn)
     except (TypeError, ValueError):
         return None
-    params = [p for p in sig.parameters.values()
-              if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and not p.name.startswith("_")]
+    params = [
+        p
+        for p in sig.parameters.values()
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and not p.name.startswith("_")
+    ]
     return params
 
 
@@ -194,9 +255,13 @@ def python_path_problem(fn, field):
         return None
     params = {p.name for p in _arguments(fn) or []}
     if field.startswith("rules.") and "rules" not in params:
-        field = field[len("rules."):]  # a Rules class: its options are rules.<option> (docs/api.md)
+        field = field[len("rules.") :]  # a Rules class: its options are rules.<option> (docs/api.md)
     head = re.match(r"[A-Za-z_0-9]*", field).group(0)
-    return None if head in params else f"{field!r} starts at no parameter of {getattr(fn, '__name__', fn)} ({sorted(params)})"
+    return (
+        None
+        if head in params
+        else f"{field!r} starts at no parameter of {getattr(fn, '__name__', fn)} ({sorted(params)})"
+    )
 
 
 def _call_and_use(fn, args, kwargs):
@@ -215,7 +280,7 @@ def _call_and_use(fn, args, kwargs):
         if "argument" in str(e) and e.__traceback__.tb_next is None:
             return
         raise
-    for obj in (result if isinstance(result, list) else [result]):
+    for obj in result if isinstance(result, list) else [result]:
         if hasattr(obj, "to_dict"):
             obj.to_dict()
         for attr in ("legal_actions", "history"):
@@ -242,16 +307,23 @@ def test_any_arguments_give_a_result_or_handeval_error(name, fn):
 
 def test_every_game_module_is_fuzzed():
     names = {n for n, _ in ENTRIES}
-    for must in ("handeval.parse_cards", "handeval.cap", "handeval.shisanshui.settle", "handeval.shisanshui.classify",
-                 "handeval.dachu.settle", "handeval.dachu.legal_plays"):
+    for must in (
+        "handeval.parse_cards",
+        "handeval.cap",
+        "handeval.shisanshui.settle",
+        "handeval.shisanshui.classify",
+        "handeval.dachu.settle",
+        "handeval.dachu.legal_plays",
+    ):
         assert must in names, f"{must} is not fuzzed"
     for mod in _game_modules()[1:]:
         assert any(n.startswith(mod.__name__ + ".") for n in names)
 
 
 #: Every option of every game's Rules, read from the classes themselves.
-RULE_OPTIONS = sorted({name for mod in (handeval.shisanshui, handeval.tienlen, handeval.dachu)
-                       for name in mod.Rules.__match_args__})
+RULE_OPTIONS = sorted(
+    {name for mod in (handeval.shisanshui, handeval.tienlen, handeval.dachu) for name in mod.Rules.__match_args__}
+)
 
 
 @SETTINGS
@@ -268,11 +340,17 @@ def test_rules_with_arbitrary_values_are_handeval_errors_when_used(rules_kwargs,
         except HandevalError:
             continue
         # the first function of the module that takes rules=
-        name = next(n for n in ("classify", "settle_instant", "settle")
-                    if "rules" in inspect.signature(getattr(mod, n)).parameters)
+        name = next(
+            n
+            for n in ("classify", "settle_instant", "settle")
+            if "rules" in inspect.signature(getattr(mod, n)).parameters
+        )
         fn = getattr(mod, name)
-        args = {"classify": ((cards, "red") if mod.__name__.endswith("dachu") else (cards,)),
-                "settle_instant": ([cards, cards], 1), "settle": ([0], [0, 1, 2, 3])}[name]
+        args = {
+            "classify": ((cards, "red") if mod.__name__.endswith("dachu") else (cards,)),
+            "settle_instant": ([cards, cards], 1),
+            "settle": ([0], [0, 1, 2, 3]),
+        }[name]
         try:
             fn(*args, rules=rules)
         except HandevalError:
@@ -283,7 +361,7 @@ def test_known_findings_stay_fixed():
     """Inputs that once escaped as something other than HandevalError (issue 8)."""
     # i64::MIN was negated with overflow (a panic); the cap's totals are 128-bit now and
     # the game settles (RULES §4: clamped amounts that fit always settle).
-    assert handeval.cap([-2**63, 2**63 - 1, 1], [None, 5, 5]) == [-6, 5, 1]
+    assert handeval.cap([-(2**63), 2**63 - 1, 1], [None, 5, 5]) == [-6, 5, 1]
 
 
 def test_known_path_findings_stay_fixed():

@@ -11,15 +11,19 @@ from hypothesis import given, settings, strategies as st
 
 from handeval import HandevalError, dachu, tienlen
 
-TL_HANDS = ["3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d",
-            "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h",
-            "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc",
-            "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah"]
+TL_HANDS = [
+    "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d",
+    "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h",
+    "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc",
+    "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah",
+]
 
-DC_HANDS = ["3h 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2s",
-            "Ah Ad 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2h",
-            "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd As 2d",
-            "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c"]
+DC_HANDS = [
+    "3h 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2s",
+    "Ah Ad 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2h",
+    "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd As 2d",
+    "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c",
+]
 DC_DEAL = [("deal",)] * 9 + [("cheng_chu", 1, "red"), ("finish",)]
 
 
@@ -84,8 +88,12 @@ def test_tienlen_must_contain_and_instant_win():
     g = tienlen.Game(TL_HANDS, rules=tienlen.Rules(first_lead_must_contain_lowest=True))
     assert g.must_contain == "3s" and all("3s" in p.cards for p in g.legal_plays)
     assert g.check((0, "4s")).reason == "illegal_action"
-    hands = ["3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ac Ad", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh As Ah",
-             "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc", "3c 4c 5c 6c 7c 8c 9c Tc Jc 2c 2d 2s 2h"]
+    hands = [
+        "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ac Ad",
+        "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh As Ah",
+        "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc",
+        "3c 4c 5c 6c 7c 8c 9c Tc Jc 2c 2d 2s 2h",
+    ]
     g = tienlen.Game(hands)
     assert g.over and g.instant is not None and g.turn is None
     s = g.settle(base=10)
@@ -109,11 +117,15 @@ def test_outcome_settle_rejects_inconsistent_and_huge_chop_records():
 def _deal(seed, players):
     deck = [r + s for r in "3456789TJQKA2" for s in "shdc"]
     random.Random(seed).shuffle(deck)
-    return [" ".join(deck[13 * p:13 * p + 13]) for p in range(players)]
+    return [" ".join(deck[13 * p : 13 * p + 13]) for p in range(players)]
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), picks=st.lists(st.integers(0, 10**6), min_size=50, max_size=50))
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 4),
+    picks=st.lists(st.integers(0, 10**6), min_size=50, max_size=50),
+)
 def test_tienlen_random_games_are_checked_and_zero_sum(seed, players, picks):
     g = tienlen.Game(_deal(seed, players))
     n = 0
@@ -133,8 +145,9 @@ def test_tienlen_random_games_are_checked_and_zero_sum(seed, players, picks):
         seat, p = (g.turn, "pass") if g.may_pass and pick % 3 == 0 else choices[pick % len(choices)]
         g = g.apply((seat, p))
         # Trick ends (Game.tricks) as the plays and passes make them (below).
-        _check_tricks(g, _trick_ends([(s, None if c == "pass" else c) for s, c in g.history], range(players),
-                                     first_out_ends=True))
+        _check_tricks(
+            g, _trick_ends([(s, None if c == "pass" else c) for s, c in g.history], range(players), first_out_ends=True)
+        )
     # A round's leader is who won the one before (RULES 2.4).
     assert all(b[0] == a[4] for a, b in zip(g.tricks, g.tricks[1:]))
     assert tienlen.replay(g.hands, g.history) == g
@@ -176,8 +189,13 @@ def test_dachu_turns_tricks_and_reasons():
 
 def test_dachu_pass_is_final_option():
     assert dachu.Rules().pass_is_final is False
-    g = dachu.replay_game(DC_HANDS, DC_DEAL, [("ping_da", 1)], [("play", 0, "3h"), ("pass", 1), ("play", 2, "4d")],
-                          rules=dachu.Rules(pass_is_final=True))
+    g = dachu.replay_game(
+        DC_HANDS,
+        DC_DEAL,
+        [("ping_da", 1)],
+        [("play", 0, "3h"), ("pass", 1), ("play", 2, "4d")],
+        rules=dachu.Rules(pass_is_final=True),
+    )
     assert g.turn == 3 and g.passed == [1]
     g = g.apply(("pass", 3)).apply(("play", 0, "5s"))
     assert g.turn == 2
@@ -225,7 +243,7 @@ def test_dachu_random_games(seed, picks, final):
         history = [(a[1], a[2] if a[0] == "play" else None) for a in g.history]
         _check_tricks(g, _trick_ends(history, g.playing, owner=g.auto_lead, lead=g.auto_lead, pass_is_final=final))
         # A trick is led by its first action's seat, but one after an automatic 3♥ lead.
-        assert all(t[0] == history[t[1]][0] for t in g.tricks[g.auto_lead is not None:])
+        assert all(t[0] == history[t[1]][0] for t in g.tricks[g.auto_lead is not None :])
     assert _err(g.apply, ("pass", 0)).reason == "game_over"
     s = g.settle(base=5)
     assert sum(s.deltas) == 0
@@ -233,8 +251,9 @@ def test_dachu_random_games(seed, picks, final):
         assert sorted(g.places) == g.playing
         assert early is None or early == g.decided
         assert s.verdict == g.decided and s.wipe_out == g.wipe_out
-        again = dachu.replay_game(deal.hands, deal.history, calling.history,
-                                  g.history, rules=dachu.Rules(pass_is_final=final))
+        again = dachu.replay_game(
+            deal.hands, deal.history, calling.history, g.history, rules=dachu.Rules(pass_is_final=final)
+        )
         assert again == g
 
 
@@ -264,7 +283,7 @@ def _trick_ends(history, seats, *, first_out_ends=False, owner=None, lead=None, 
     越式13张) or when at most one seat holds cards (打儲). ``owner`` / ``lead``: the first
     trick's table seat and leader when they are not its first action's. ``pass_is_final``:
     a pass holds for the rest of the trick (else until the next play)."""
-    left = {s: 13 for s in seats}
+    left = dict.fromkeys(seats, 13)
     out, passed = [], set()
     for k, (seat, cards) in enumerate(history):
         if not out or out[-1][3]:
@@ -295,17 +314,34 @@ def _check_tricks(g, ends):
 
 
 def test_tienlen_tricks_of_a_short_game_and_an_instant_win():
-    g = tienlen.replay(TL_HANDS, [(0, "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks"), (1, "pass"), (2, "pass"),
-                                  (3, "pass"), (0, "2c 2d")])
+    g = tienlen.replay(
+        TL_HANDS, [(0, "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "2c 2d")]
+    )
     assert g.tricks == [(0, 0, 3, True, 0), (0, 4, 4, False, None)]
     deck = [c for hand in _deal(7, 4) for c in hand.split() if c[0] != "2"]
-    twos = tienlen.Game(["2s 2c 2d 2h " + " ".join(deck[:9])] + [" ".join(deck[9 + 13 * i:22 + 13 * i]) for i in range(3)])
+    twos = tienlen.Game(
+        ["2s 2c 2d 2h " + " ".join(deck[:9])] + [" ".join(deck[9 + 13 * i : 22 + 13 * i]) for i in range(3)]
+    )
     assert (twos.instant, twos.over, twos.tricks) == ("four_twos", True, [])
 
 
 def test_dachu_tricks_of_a_short_record():
-    g = dachu.replay_game(DC_HANDS, DC_DEAL, [("ping_da", 1)],
-                          [("play", 0, "3h"), ("pass", 1), ("play", 2, "4d"), ("play", 3, "5c"), ("pass", 0),
-                           ("play", 1, "6h"), ("pass", 2), ("pass", 3), ("pass", 0), ("play", 1, "7h")])
+    g = dachu.replay_game(
+        DC_HANDS,
+        DC_DEAL,
+        [("ping_da", 1)],
+        [
+            ("play", 0, "3h"),
+            ("pass", 1),
+            ("play", 2, "4d"),
+            ("play", 3, "5c"),
+            ("pass", 0),
+            ("play", 1, "6h"),
+            ("pass", 2),
+            ("pass", 3),
+            ("pass", 0),
+            ("play", 1, "7h"),
+        ],
+    )
     assert g.tricks == [(0, 0, 8, True, 1), (1, 9, 9, False, None)]
     assert _dc_start().tricks == []

@@ -9,10 +9,7 @@ import pickle
 import pytest
 
 import handeval
-from handeval import HandevalError
-from handeval import dachu
-from handeval import shisanshui as ssw
-from handeval import tienlen as tl
+from handeval import HandevalError, dachu, shisanshui as ssw, tienlen as tl
 
 TL_INSTANT = ["2s 2h 2d 2c 3s 4s 5s 6s 7s 8s 9s Ts Js", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah Qs"]
 
@@ -23,27 +20,44 @@ def samples():
     yield ssw.classify("2s 2h 9d")
     yield ssw.special_hand("2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As")  # no split
     yield ssw.special_hand("2s 3s 4s 5s 6s 7h 8h 9h Th Jh 9d Td Jd")  # with a split
-    s = ssw.settle([{"front": "2s 3h 4d", "middle": "6c 7c 8d 9s Jd", "back": "Qs Qh 9d 9c 5s"},
-                    {"front": "Ks Kh Kd", "middle": "2h 3c 4h 6d 8s", "back": "Qd Qc 7d 7h 5c"},
-                    {"special": "liu_dui_ban", "cards": "2c 2d 3s 3d 4s 4c 5h 5d 6h 6s Ac Ad Ts"}],
-                   base=10, rules=ssw.Rules(rake_percent=5))
+    s = ssw.settle(
+        [
+            {"front": "2s 3h 4d", "middle": "6c 7c 8d 9s Jd", "back": "Qs Qh 9d 9c 5s"},
+            {"front": "Ks Kh Kd", "middle": "2h 3c 4h 6d 8s", "back": "Qd Qc 7d 7h 5c"},
+            {"special": "liu_dui_ban", "cards": "2c 2d 3s 3d 4s 4c 5h 5d 6h 6s Ac Ad Ts"},
+        ],
+        base=10,
+        rules=ssw.Rules(rake_percent=5),
+    )
     yield s
     yield s.pairs[0]
     a = ssw.arrange("As Ah Ad Ac 2s 5h 7d 9c Js Kh 3d 4c 8h", top_k=3)
     yield a
     yield a.alternatives[1]
-    yield ssw.best_response("2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As",
-                            [{"front": "2h 3s 4s", "middle": "5s 6h 7s 8s 9s", "back": "Th Js Qs Ks Ah"}])
+    yield ssw.best_response(
+        "2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As",
+        [{"front": "2h 3s 4s", "middle": "5s 6h 7s 8s 9s", "back": "Th Js Qs Ks Ah"}],
+    )
     yield ssw.Rules()
-    yield ssw.Rules(suit_tiebreak=False, suit_order="hscd", a2345="second_highest", foul_scoring=False,
-                    home_run_min_opponents=2, rake_percent=5)
+    yield ssw.Rules(
+        suit_tiebreak=False,
+        suit_order="hscd",
+        a2345="second_highest",
+        foul_scoring=False,
+        home_run_min_opponents=2,
+        rake_percent=5,
+    )
     yield handeval.Rules()
     yield handeval.Rules(shisanshui=ssw.Rules(rake_percent=3))
     yield handeval.Rules(tienlen=tl.Rules(rake_percent=0), dachu=dachu.Rules(escape_units=2))
     # 越式13张
     yield tl.Rules()
-    yield tl.Rules(first_lead_must_contain_lowest=True, unplayed_loser_adds_multipliers=False, turn_after_chop="resume",
-                   rake_percent=0)
+    yield tl.Rules(
+        first_lead_must_contain_lowest=True,
+        unplayed_loser_adds_multipliers=False,
+        turn_after_chop="resume",
+        rake_percent=0,
+    )
     yield tl.classify("3s")
     yield tl.classify("5s 5h 6s 6h 7s 7h")
     yield tl.instant_hand(TL_INSTANT[0])
@@ -56,9 +70,17 @@ def samples():
     yield tl.settle_instant(TL_INSTANT, 1)
     # 打儲
     yield dachu.Rules()
-    yield dachu.Rules(mixed_ace_pair=False, cheng_chu_alone=False, escape_shared_by_all=False, unit_per="losing_side",
-                      first_caller_2v2="chu", escape_units=0, jiao_round_up=False, declare_once_per="game",
-                      pass_is_final=True)
+    yield dachu.Rules(
+        mixed_ace_pair=False,
+        cheng_chu_alone=False,
+        escape_shared_by_all=False,
+        unit_per="losing_side",
+        first_caller_2v2="chu",
+        escape_units=0,
+        jiao_round_up=False,
+        declare_once_per="game",
+        pass_is_final=True,
+    )
     yield dachu.classify("As", "black")
     yield dachu.classify("9s Ts Jd", "red")
     settlement = dachu.settle([0], [0, 1, 2, 3], base=2)
@@ -120,13 +142,17 @@ def test_different_samples_of_a_class_are_unequal():
         by_class.setdefault(type(obj), []).append(obj)
     for objs in by_class.values():
         for i, a in enumerate(objs):
-            for b in objs[i + 1:]:
+            for b in objs[i + 1 :]:
                 assert a != b and not (a == b)
 
 
 def test_nested_results_and_their_dicts():
-    s = ssw.settle([{"front": "2s 3h 4d", "middle": "6c 7c 8d 9s Jd", "back": "Qs Qh 9d 9c 5s"},
-                    {"front": "Ks Kh Kd", "middle": "2h 3c 4h 6d 8s", "back": "Qd Qc 7d 7h 5c"}])
+    s = ssw.settle(
+        [
+            {"front": "2s 3h 4d", "middle": "6c 7c 8d 9s Jd", "back": "Qs Qh 9d 9c 5s"},
+            {"front": "Ks Kh Kd", "middle": "2h 3c 4h 6d 8s", "back": "Qd Qc 7d 7h 5c"},
+        ]
+    )
     assert isinstance(s.pairs[0], ssw.PairResult)
     d = s.to_dict()
     assert d["pairs"] == [p.to_dict() for p in s.pairs] and isinstance(d["pairs"][0], dict)
@@ -179,13 +205,18 @@ def test_classes_live_where_the_public_modules_export_them():
 
 # ---- Rules: defaults from the core, validation at construction
 
+
 def test_shisanshui_rules_defaults():
     assert ssw.Rules().to_dict() == {
-        "suit_tiebreak": True, "suit_order": "shcd", "a2345": "lowest", "foul_scoring": True,
-        "home_run_min_opponents": 3, "rake_percent": 0,
+        "suit_tiebreak": True,
+        "suit_order": "shcd",
+        "a2345": "lowest",
+        "foul_scoring": True,
+        "home_run_min_opponents": 3,
+        "rake_percent": 0,
     }
     # None is "the default" for every option
-    assert ssw.Rules(**{k: None for k in ssw.Rules.__match_args__}) == ssw.Rules()
+    assert ssw.Rules(**dict.fromkeys(ssw.Rules.__match_args__)) == ssw.Rules()
 
 
 SSW_BAD = [
@@ -254,7 +285,9 @@ DC_BAD = [
 ]
 
 
-@pytest.mark.parametrize("cls, option, value, words", [(tl.Rules, *b) for b in TL_BAD] + [(dachu.Rules, *b) for b in DC_BAD])
+@pytest.mark.parametrize(
+    "cls, option, value, words", [(tl.Rules, *b) for b in TL_BAD] + [(dachu.Rules, *b) for b in DC_BAD]
+)
 def test_game_rules_reject_bad_values_at_construction(cls, option, value, words):
     with pytest.raises(HandevalError) as e:
         cls(**{option: value})
@@ -272,14 +305,26 @@ def test_every_game_option_has_a_bad_value_case():
 
 
 def test_game_rules_defaults():
-    assert tl.Rules().to_dict() == {"first_lead_must_contain_lowest": False, "unplayed_loser_adds_multipliers": True,
-                                    "turn_after_chop": "from_chopper", "rake_percent": 5}
-    assert dachu.Rules().to_dict() == {"mixed_ace_pair": True, "cheng_chu_alone": True, "escape_shared_by_all": True,
-                                       "unit_per": "larger_side", "first_caller_2v2": "other", "escape_units": 5,
-                                       "jiao_round_up": True, "declare_once_per": "player_and_kind",
-                                       "pass_is_final": False, "timeout_display": "strongest_left"}
+    assert tl.Rules().to_dict() == {
+        "first_lead_must_contain_lowest": False,
+        "unplayed_loser_adds_multipliers": True,
+        "turn_after_chop": "from_chopper",
+        "rake_percent": 5,
+    }
+    assert dachu.Rules().to_dict() == {
+        "mixed_ace_pair": True,
+        "cheng_chu_alone": True,
+        "escape_shared_by_all": True,
+        "unit_per": "larger_side",
+        "first_caller_2v2": "other",
+        "escape_units": 5,
+        "jiao_round_up": True,
+        "declare_once_per": "player_and_kind",
+        "pass_is_final": False,
+        "timeout_display": "strongest_left",
+    }
     for cls in (tl.Rules, dachu.Rules):
-        assert cls(**{k: None for k in cls.__match_args__}) == cls()
+        assert cls(**dict.fromkeys(cls.__match_args__)) == cls()
     assert handeval.Rules().tienlen == tl.Rules() and handeval.Rules().dachu == dachu.Rules()
 
 

@@ -10,6 +10,7 @@ from handeval.cli import main as cli_main
 from handeval.errors import ERROR_REASONS, HandevalError
 from handeval.server.client import error_info
 from handeval.v2 import common_pb2
+
 from reason_cases import CASES
 
 IDS = [f"{c.game}-{c.reason}-{c.what}" for c in CASES]
@@ -21,8 +22,16 @@ def test_the_table_covers_every_reason_a_game_documents():
     (十三水 has none), and INVALID is what no case should need."""
     assert {c.reason for c in CASES} <= set(ERROR_REASONS)
     not_in = {
-        "shisanshui": {"invalid", "too_large", "not_a_play", "does_not_beat", "not_your_turn", "card_not_in_hand",
-                       "illegal_action", "game_over"},
+        "shisanshui": {
+            "invalid",
+            "too_large",
+            "not_a_play",
+            "does_not_beat",
+            "not_your_turn",
+            "card_not_in_hand",
+            "illegal_action",
+            "game_over",
+        },
         "tienlen": {"invalid", "too_large", "foul"},
         "dachu": {"invalid", "too_large", "foul"},
     }
@@ -78,13 +87,18 @@ def test_a_round_check_carries_the_reason_of_the_refusal():
     every refusal."""
     from handeval import _core
     from handeval.v2 import handeval_pb2 as pb, tienlen_pb2 as tl
+
     from reason_cases import C
 
     def check(seat, cards):
-        q = tl.TienlenRoundQuery(actions=[common_pb2.PlayAction(seat=0, kind=common_pb2.ACTION_KIND_PLAY, cards=C("5s"))],
-                                 check=common_pb2.PlayAction(seat=seat, kind=common_pb2.ACTION_KIND_PLAY, cards=C(cards)))
+        q = tl.TienlenRoundQuery(
+            actions=[common_pb2.PlayAction(seat=0, kind=common_pb2.ACTION_KIND_PLAY, cards=C("5s"))],
+            check=common_pb2.PlayAction(seat=seat, kind=common_pb2.ACTION_KIND_PLAY, cards=C(cards)),
+        )
         req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[tl.TienlenEvaluateItem(round_state=q)]))
-        out = pb.EvaluateResponse.FromString(_core.wire_answer("Evaluate", req.SerializeToString(), _core.WireCall(None), 64, 0, False))
+        out = pb.EvaluateResponse.FromString(
+            _core.wire_answer("Evaluate", req.SerializeToString(), _core.WireCall(None), 64, 0, False)
+        )
         c = out.tienlen.results[0].round_state.check
         return c.allowed, common_pb2.ErrorReason.Name(c.reason)
 

@@ -3,8 +3,8 @@ rules themselves are written up in docs/rules.md (section numbers as there)."""
 
 import pytest
 
-from handeval import HandevalError, dachu, shisanshui
-from handeval import tienlen as tl
+from handeval import HandevalError, dachu, shisanshui, tienlen as tl
+
 from test_dachu import _deal_to
 
 # --- §0: a base is at least 1 in every game; one deck ------------------------------------
@@ -19,13 +19,17 @@ CHOP_ROUND = [[0, "2h"], [1, "3s 3h 4s 4h 5s 5h 6s 6h"], [2, "pass"], [3, "pass"
 
 
 @pytest.mark.parametrize("base", [0, -1])
-@pytest.mark.parametrize("call", [
-    lambda b: tl.settle(["", "3s"], 0, b),
-    lambda b: tl.settle_instant([THIRTEEN_A, THIRTEEN_B], b),
-    lambda b: tl.chop_transfers(CHOP_ROUND, b),
-    lambda b: shisanshui.settle(SSW_HANDS, base=b),
-    lambda b: dachu.settle([0], [0, 1, 2, 3], base=b),
-], ids=["tienlen.settle", "tienlen.settle_instant", "tienlen.chop_transfers", "shisanshui.settle", "dachu.settle"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda b: tl.settle(["", "3s"], 0, b),
+        lambda b: tl.settle_instant([THIRTEEN_A, THIRTEEN_B], b),
+        lambda b: tl.chop_transfers(CHOP_ROUND, b),
+        lambda b: shisanshui.settle(SSW_HANDS, base=b),
+        lambda b: dachu.settle([0], [0, 1, 2, 3], base=b),
+    ],
+    ids=["tienlen.settle", "tienlen.settle_instant", "tienlen.chop_transfers", "shisanshui.settle", "dachu.settle"],
+)
 def test_base_is_at_least_one(call, base):
     with pytest.raises(HandevalError) as e:
         call(base)
@@ -59,7 +63,7 @@ def test_rake_comes_from_the_winner_only():
     s = tl.settle(["", "3s 4s", "5s", "6s"], winner=0, base=10, chops=[{"from": 3, "to": 2, "amount": 190}])
     assert s.capped == [40, -20, 180, -200]
     assert s.rake == 2 and s.deltas == [38, -20, 180, -200]
-    assert [(l.seat, l.amount) for l in s.lines if l.kind == "rake"] == [(0, -2)]
+    assert [(line.seat, line.amount) for line in s.lines if line.kind == "rake"] == [(0, -2)]
     assert sum(s.deltas) + s.rake == 0
 
 
@@ -128,7 +132,7 @@ def test_five_consecutive_pairs_are_not_a_play_because_of_the_instant_wins():
 def test_jiao_costs_half_a_unit_rounded_up():
     """3.7 [decision] jiao_round_up: base 1 × multiplier 1 surrenders for 1 (not 0)."""
     s = dachu.settle([0, 2], None, base=1, multiplier=1, surrendered=[1, 3])
-    assert s.deltas == [1, -1, 1, -1] and {l.item for l in s.lines} == {"jiao"}
+    assert s.deltas == [1, -1, 1, -1] and {line.item for line in s.lines} == {"jiao"}
     assert dachu.settle([0, 2], None, base=5, surrendered=[1, 3]).deltas == [3, -3, 3, -3]
     assert dachu.settle([0, 2], None, base=5, multiplier=2, surrendered=[1, 3]).deltas == [5, -5, 5, -5]
     down = dachu.Rules(jiao_round_up=False)
@@ -210,12 +214,12 @@ def test_timeout_play_takes_the_hand_as_the_client_shows_it():
     # Issue 21: the display order was ignored (4s, as for the sorted hand).
     assert dachu.timeout_play("Kh 9c 4d 4h 4s", None, "red") == ["4d"]
     assert dachu.timeout_play([["Kh"], ["9c"], ["4d", "4h", "4s"]], None, "red") == ["4d"]
-    assert dachu.timeout_play([["5s"], ["Kd"]], None, "red") == ["Kd"]      # columns were refused
+    assert dachu.timeout_play([["5s"], ["Kd"]], None, "red") == ["Kd"]  # columns were refused
     assert dachu.timeout_play((("Kd",), ("5s",)), None, "red") == ["5s"]
     # Following: played when it beats the table (it always passed), else a pass.
     assert dachu.timeout_play(["4h"], ["3h"], "red") == ["4h"]
     assert dachu.timeout_play("Kh 4h", "5s", "red") is None
-    assert dachu.timeout_play("4h Kh", "5s 5d", "red") is None                  # not a pair
+    assert dachu.timeout_play("4h Kh", "5s 5d", "red") is None  # not a pair
     # The shown 夢踹 triple and the quad it grew into are skipped (the 4th card was played).
     assert dachu.timeout_play("9c Kh 4s 4h 4d", None, "red", shown_triple="4s 4h 4d") == ["Kh"]
     assert dachu.timeout_play("9c Kh 4s 4h 4d 4c", None, "red", shown_triple="4s 4h 4d") == ["Kh"]
@@ -308,13 +312,17 @@ def test_only_the_highest_special_can_be_declared():
 # --- §0: base=None is 1 in every game -------------------------------------------------------
 
 
-@pytest.mark.parametrize("call", [
-    lambda b: tl.settle(["", "3s"], 0, b).deltas,
-    lambda b: tl.settle_instant([THIRTEEN_A, THIRTEEN_B], b).deltas,
-    lambda b: tl.chop_transfers(CHOP_ROUND, b),
-    lambda b: shisanshui.settle(SSW_HANDS, base=b).deltas,
-    lambda b: dachu.settle([0], [0, 1, 2, 3], base=b).deltas,
-], ids=["tienlen.settle", "tienlen.settle_instant", "tienlen.chop_transfers", "shisanshui.settle", "dachu.settle"])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda b: tl.settle(["", "3s"], 0, b).deltas,
+        lambda b: tl.settle_instant([THIRTEEN_A, THIRTEEN_B], b).deltas,
+        lambda b: tl.chop_transfers(CHOP_ROUND, b),
+        lambda b: shisanshui.settle(SSW_HANDS, base=b).deltas,
+        lambda b: dachu.settle([0], [0, 1, 2, 3], base=b).deltas,
+    ],
+    ids=["tienlen.settle", "tienlen.settle_instant", "tienlen.chop_transfers", "shisanshui.settle", "dachu.settle"],
+)
 def test_base_none_is_one_in_every_game(call):
     assert call(None) == call(1)
 
@@ -348,11 +356,11 @@ def test_dachu_a_side_left_with_one_player_is_scored_like_a_lone_player():
     scored like the lone player of 1 vs 3 among the seats that play."""
     # Seat 1 包踹 for seat 3 (被包打): three playing seats, the lone player is seat 1.
     lone3 = dict(base=10, bei_bao_da=[3])
-    s = dachu.settle([0, 2], [1, 0, 2], **lone3)                 # 1st → the 非儲方 win, 全殲
+    s = dachu.settle([0, 2], [1, 0, 2], **lone3)  # 1st → the 非儲方 win, 全殲
     assert (s.verdict, s.wipe_out, s.deltas) == ("loss", True, [-20, 20, -20, 20])
-    s = dachu.settle([0, 2], [0, 1, 2], **lone3)                 # 2nd → draw
+    s = dachu.settle([0, 2], [0, 1, 2], **lone3)  # 2nd → draw
     assert (s.verdict, s.deltas) == ("draw", [0, 0, 0, 0])
-    s = dachu.settle([0, 2], [0, 2, 1], **lone3)                 # 3rd → loss, wiped out
+    s = dachu.settle([0, 2], [0, 2, 1], **lone3)  # 3rd → loss, wiped out
     assert (s.verdict, s.wipe_out, s.deltas) == ("win", True, [20, -20, 20, -20])
     # Two playing seats (seat 2 繳, seat 3 被包打): 1st → win and 全殲, 2nd → loss, wiped out.
     lone2 = dict(base=10, surrendered=[2], bei_bao_da=[3])
@@ -377,8 +385,7 @@ def test_dachu_settles_when_each_seat_fits():
 def test_dachu_lines_state_their_amounts_and_add_up():
     """3.7 (issue 21: seat 0's −20 line said "3 × base × 2" = 60): every line's note ends
     with the amount it carries, and a seat's lines add up to its delta."""
-    from hypothesis import given, settings
-    from hypothesis import strategies as st
+    from hypothesis import given, settings, strategies as st
 
     s = dachu.settle([2], [2, 0, 1, 3], base=10)
     assert s.deltas == [-20, -20, 60, -20]
@@ -388,17 +395,36 @@ def test_dachu_lines_state_their_amounts_and_add_up():
     seats = st.lists(st.integers(0, 3), unique=True, max_size=3)
 
     @settings(max_examples=400, deadline=None)
-    @given(st.permutations([0, 1, 2, 3]), st.booleans(), st.integers(0, 5), st.one_of(st.integers(1, 1000), st.integers(1, 2**63 - 1)),
-           seats, seats, seats, st.lists(st.one_of(st.none(), st.integers(0, 5000)), min_size=4, max_size=4),
-           st.sampled_from(["larger_side", "losing_side"]), st.booleans(), st.booleans())
+    @given(
+        st.permutations([0, 1, 2, 3]),
+        st.booleans(),
+        st.integers(0, 5),
+        st.one_of(st.integers(1, 1000), st.integers(1, 2**63 - 1)),
+        seats,
+        seats,
+        seats,
+        st.lists(st.one_of(st.none(), st.integers(0, 5000)), min_size=4, max_size=4),
+        st.sampled_from(["larger_side", "losing_side"]),
+        st.booleans(),
+        st.booleans(),
+    )
     def check(perm, two, m, base, jiao, bbd, esc, carried, unit_per, round_up, by_all):
         chu = [perm[0], perm[3]] if two else [perm[1]]
         bbd = [s for s in bbd if s not in jiao][:1]
         places = None if esc else [s for s in perm if s not in jiao and s not in bbd]
         rules = dachu.Rules(unit_per=unit_per, jiao_round_up=round_up, escape_shared_by_all=by_all)
         try:
-            s = dachu.settle(chu, places, base=base, multiplier=2**m, surrendered=jiao, bei_bao_da=bbd,
-                             escaped=esc, carried=carried, rules=rules)
+            s = dachu.settle(
+                chu,
+                places,
+                base=base,
+                multiplier=2**m,
+                surrendered=jiao,
+                bei_bao_da=bbd,
+                escaped=esc,
+                carried=carried,
+                rules=rules,
+            )
         except HandevalError:
             return
         assert sum(s.deltas) == 0

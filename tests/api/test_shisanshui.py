@@ -2,8 +2,8 @@
 independent Python oracle for the special hands, properties and bad input."""
 
 import itertools
-import re
 import random
+import re
 
 import pytest
 from hypothesis import given, settings, strategies as st
@@ -12,10 +12,12 @@ import handeval
 from handeval import HandevalError, shisanshui as ssw
 
 from strategies import DECK, RANKS, SUITS, ssw_deal as deal
+
 rank_of = {c: RANKS.index(c[0]) for c in DECK}
 
 
 # --- seed vectors -------------------------------------------------------------------
+
 
 def test_seed_scores(vectors):
     for v in vectors["shisanshui_score"]:
@@ -45,6 +47,7 @@ def test_seed_breakdown_explains_scoop_and_home_run(vectors):
 
 
 # --- classification and order -------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "cards, category",
@@ -136,7 +139,8 @@ def test_strength_matches_treys_classes_exactly_on_random_hands():
 def three_rows(n):
     """Three rows of n cards from one deck (rows sharing a card do not compare)."""
     return st.lists(st.sampled_from(DECK), min_size=3 * n, max_size=3 * n, unique=True).map(
-        lambda c: (c[:n], c[n:2 * n], c[2 * n:]))
+        lambda c: (c[:n], c[n : 2 * n], c[2 * n :])
+    )
 
 
 @given(st.one_of(three_rows(5), three_rows(3)), st.booleans())
@@ -183,8 +187,13 @@ def test_categories_from_ids_matches_classify():
     fronts = [rng.sample(range(52), 3) for _ in range(300)]
     out = ssw.categories_from_ids(bytes(i for r in fronts for i in r), row_size=3)
     assert [ssw.CATEGORIES[b] for b in out] == [ssw.classify([DECK[i] for i in r]).category for r in fronts]
-    for data, size, word in [(bytes([1, 2, 3, 4]), 5, "whole number"), (bytes([1, 2, 3, 4, 52]), 5, "data[0]"),
-                             (bytes([1, 2, 3, 4, 5, 1, 2, 3, 4, 4]), 5, "data[1]"), (b"", 4, "row_size"), ("abc", 3, "bytes")]:
+    for data, size, word in [
+        (bytes([1, 2, 3, 4]), 5, "whole number"),
+        (bytes([1, 2, 3, 4, 52]), 5, "data[0]"),
+        (bytes([1, 2, 3, 4, 5, 1, 2, 3, 4, 4]), 5, "data[1]"),
+        (b"", 4, "row_size"),
+        ("abc", 3, "bytes"),
+    ]:
         with pytest.raises(HandevalError, match=re.escape(word)):
             ssw.categories_from_ids(data, size)
 
@@ -242,8 +251,7 @@ def oracle_makes(cards, sid):
         return sum(n >= 3 for n in counts) == 4
     if sid == "wu_dui_santiao":
         return any(
-            n >= 3 and sum((m - 3 * (i == j)) // 2 for j, m in enumerate(counts)) >= 5
-            for i, n in enumerate(counts)
+            n >= 3 and sum((m - 3 * (i == j)) // 2 for j, m in enumerate(counts)) >= 5 for i, n in enumerate(counts)
         )
     if sid == "liu_dui_ban":
         return sum(n // 2 for n in counts) >= 6
@@ -283,8 +291,12 @@ def built_special(draw):
         }[sid]
         hand = _pick(draw, pool, 13)
     elif sid in ("san_fen_tianxia", "si_tao_santiao", "wu_dui_santiao", "liu_dui_ban"):
-        shape = {"san_fen_tianxia": [4, 4, 4, 1], "si_tao_santiao": [3, 3, 3, 3, 1],
-                 "wu_dui_santiao": [3, 2, 2, 2, 2, 2], "liu_dui_ban": [2] * 6 + [1]}[sid]
+        shape = {
+            "san_fen_tianxia": [4, 4, 4, 1],
+            "si_tao_santiao": [3, 3, 3, 3, 1],
+            "wu_dui_santiao": [3, 2, 2, 2, 2, 2],
+            "liu_dui_ban": [2] * 6 + [1],
+        }[sid]
         rs = draw(st.permutations(ranks))[: len(shape)]
         hand = []
         for r, n in zip(rs, shape):
@@ -298,7 +310,12 @@ def built_special(draw):
                     rows.append(_pick(draw, [c for c in DECK if c[1] == suit], size))
                 else:
                     window = sorted(draw(st.sampled_from(STRAIGHT3 if size == 3 else STRAIGHT5)))
-                    rows.append([RANKS[r] + (suit if sid == "san_tonghuashun" else draw(st.sampled_from(SUITS))) for r in window])
+                    rows.append(
+                        [
+                            RANKS[r] + (suit if sid == "san_tonghuashun" else draw(st.sampled_from(SUITS)))
+                            for r in window
+                        ]
+                    )
             hand = [c for row in rows for c in row]
             if len(set(hand)) == 13:
                 break
@@ -328,6 +345,7 @@ def test_specials_agree_with_oracle_on_random_hands(hand):
 
 
 # --- settlement properties ---------------------------------------------------------
+
 
 @settings(max_examples=300, deadline=None)
 @given(deal())
@@ -368,7 +386,11 @@ GOOD = [
         ([GOOD[0], dict(GOOD[1], front="3d 5c Xx")], {}, ["players[1].front", '"Xx"']),
         ([GOOD[0], {"front": "2s 3d 5c", "middle": "6c 7c 8d 9s Td"}], {}, ["players[1]", "back"]),
         ([GOOD[0], {"special": "dragon", "cards": "2s 3d"}], {}, ["players[1].special", "dragon"]),
-        ([GOOD[0], {"special": "yitiaolong", "cards": "2s 3d 5c 6c 7c 8d 9s Td 2c 4c Jc Kc Ac"}], {}, ["players[1]", "yitiaolong"]),
+        (
+            [GOOD[0], {"special": "yitiaolong", "cards": "2s 3d 5c 6c 7c 8d 9s Td 2c 4c Jc Kc Ac"}],
+            {},
+            ["players[1]", "yitiaolong"],
+        ),
         ([GOOD[0], "nope"], {}, ["players[1]", "dict"]),
         (GOOD, {"carried": [10]}, ["carried", "1 entries"]),
         (GOOD, {"carried": [10, -1]}, ["carried[1]", "negative"]),
@@ -426,15 +448,20 @@ def test_compare_refuses_rows_sharing_a_card():
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(st.one_of(
-    st.lists(st.sampled_from(DECK), min_size=0, max_size=6).map(" ".join),
-    st.lists(st.sampled_from(DECK), min_size=3, max_size=5, unique=True),
-    st.sampled_from(["As Kx Qs", "10s 10h 10d", "♠A ♥K ♦Q", "As,Ks,Qs", 7, None, b"As Ks Qs"]),
-), max_size=12))
+@given(
+    st.lists(
+        st.one_of(
+            st.lists(st.sampled_from(DECK), min_size=0, max_size=6).map(" ".join),
+            st.lists(st.sampled_from(DECK), min_size=3, max_size=5, unique=True),
+            st.sampled_from(["As Kx Qs", "10s 10h 10d", "♠A ♥K ♦Q", "As,Ks,Qs", 7, None, b"As Ks Qs"]),
+        ),
+        max_size=12,
+    )
+)
 def test_classify_many_item_is_what_classify_gives(rows):
     out = ssw.classify_many(rows)
     assert len(out) == len(rows)
-    for i, (row, item) in enumerate(zip(rows, out)):
+    for row, item in zip(rows, out):
         try:
             want = ssw.classify(row).category
         except HandevalError as e:

@@ -5,22 +5,25 @@ repr shows fields of the state. They compare by state and pickle by replaying th
 record, and have no replace() nor __match_args__ (apply() makes new states)."""
 
 import json
-import re
 import pickle
+import re
 
 import pytest
 
-from handeval import dachu
-from handeval import tienlen as tl
+from handeval import dachu, tienlen as tl
 
-TL_HANDS = ["3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d",
-            "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h",
-            "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc",
-            "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah"]
-DC_HANDS = ["3h 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2s",
-            "Ah Ad 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2h",
-            "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd As 2d",
-            "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c"]
+TL_HANDS = [
+    "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d",
+    "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h",
+    "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc",
+    "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah",
+]
+DC_HANDS = [
+    "3h 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2s",
+    "Ah Ad 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2h",
+    "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd As 2d",
+    "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c",
+]
 
 
 def states():
@@ -69,7 +72,7 @@ def test_repr_shows_fields_of_the_state(state):
     assert r.startswith(type(state).__name__ + "(") and r.endswith(")")
     if isinstance(state, tl.Game):
         return  # Game(<the core's description>)
-    names = re.findall(r"(?:^|, )(\w+)=", r[len(type(state).__name__) + 1:-1])
+    names = re.findall(r"(?:^|, )(\w+)=", r[len(type(state).__name__) + 1 : -1])
     assert names and all(n in state.to_dict() for n in names)
 
 

@@ -23,7 +23,7 @@ PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
 def deal(rng, players):
     cards = DECK[:]
     rng.shuffle(cards)
-    return [" ".join(cards[13 * p:13 * p + 13]) for p in range(players)]
+    return [" ".join(cards[13 * p : 13 * p + 13]) for p in range(players)]
 
 
 def random_tienlen(seed, players, steps, rules=None):
@@ -43,13 +43,25 @@ def random_tienlen(seed, players, steps, rules=None):
     return g
 
 
-TL_RULES = [tienlen.Rules(), tienlen.Rules(first_lead_must_contain_lowest=True, turn_after_chop="resume",
-                                          unplayed_loser_adds_multipliers=False, rake_percent=0)]
+TL_RULES = [
+    tienlen.Rules(),
+    tienlen.Rules(
+        first_lead_must_contain_lowest=True,
+        turn_after_chop="resume",
+        unplayed_loser_adds_multipliers=False,
+        rake_percent=0,
+    ),
+]
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(0, 2**32), players=st.integers(2, 4), steps=st.integers(0, 60),
-       rules=st.sampled_from(TL_RULES), effort=st.sampled_from([None, 0, 2]))
+@given(
+    seed=st.integers(0, 2**32),
+    players=st.integers(2, 4),
+    steps=st.integers(0, 60),
+    rules=st.sampled_from(TL_RULES),
+    effort=st.sampled_from([None, 0, 2]),
+)
 def test_tienlen_suggestions_are_legal_and_deterministic(seed, players, steps, rules, effort):
     g = random_tienlen(seed, players, steps, rules)
     if g.over:
@@ -93,8 +105,13 @@ def test_tienlen_hidden_cards_do_not_matter():
 
 def test_bad_arguments_are_handeval_errors():
     g = tienlen.Game(deal(random.Random(1), 4))
-    for kwargs, field in [({"effort": 65}, "effort"), ({"effort": -1}, "effort"), ({"seed": -1}, "seed"),
-                          ({"effort": "x"}, "effort"), ({"seat": 9}, "seat")]:
+    for kwargs, field in [
+        ({"effort": 65}, "effort"),
+        ({"effort": -1}, "effort"),
+        ({"seed": -1}, "seed"),
+        ({"effort": "x"}, "effort"),
+        ({"seat": 9}, "seat"),
+    ]:
         with pytest.raises(HandevalError) as e:
             g.suggest(**kwargs)
         assert e.value.field == field, (kwargs, e.value)
@@ -182,53 +199,116 @@ def test_tienlen_python_cli_and_wire_agree(seed, effort):
     g = random_tienlen(seed, 4, 9)
     hands = [" ".join(h) for h in g.hands]
     want = g.suggest(seed=seed, effort=effort)
-    out = cli("tienlen", "game", "--json", "--hands", *hands, "--actions",
-              "; ".join(tl_action_text(a) for a in g.history), "--suggest", "--seed", seed, "--effort", effort)
+    out = cli(
+        "tienlen",
+        "game",
+        "--json",
+        "--hands",
+        *hands,
+        "--actions",
+        "; ".join(tl_action_text(a) for a in g.history),
+        "--suggest",
+        "--seed",
+        seed,
+        "--effort",
+        effort,
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["suggest"] == {"seat": want[0], "action": want[1]}
-    acts = [common_pb2.PlayAction(seat=s, kind=PASS) if a == "pass" else
-            common_pb2.PlayAction(seat=s, kind=PLAY, cards=common_pb2.Cards(cards=a)) for s, a in g.history]
-    rec = tienlen_pb2.TienlenGameRecord(hands=[common_pb2.Cards(cards=h.split()) for h in hands], actions=acts,
-                                        suggest=common_pb2.SuggestQuery(seed=seed, effort=effort))
-    res = wire("Evaluate", pb.EvaluateRequest(tienlen=tienlen_pb2.TienlenEvaluateRequest(
-        items=[tienlen_pb2.TienlenEvaluateItem(game=rec)])), "tienlen").results[0]
+    acts = [
+        common_pb2.PlayAction(seat=s, kind=PASS)
+        if a == "pass"
+        else common_pb2.PlayAction(seat=s, kind=PLAY, cards=common_pb2.Cards(cards=a))
+        for s, a in g.history
+    ]
+    rec = tienlen_pb2.TienlenGameRecord(
+        hands=[common_pb2.Cards(cards=h.split()) for h in hands],
+        actions=acts,
+        suggest=common_pb2.SuggestQuery(seed=seed, effort=effort),
+    )
+    res = wire(
+        "Evaluate",
+        pb.EvaluateRequest(
+            tienlen=tienlen_pb2.TienlenEvaluateRequest(items=[tienlen_pb2.TienlenEvaluateItem(game=rec)])
+        ),
+        "tienlen",
+    ).results[0]
     s = res.game.suggestion.action
     assert (s.seat, "pass" if s.kind == PASS else list(s.cards.cards)) == tuple(want)
     assert len(res.game.suggestion.alternatives) == len(g.suggestions(seed=seed, effort=effort))
     # Unasked, no suggestion; a bad effort is named.
     rec.ClearField("suggest")
-    res = wire("Evaluate", pb.EvaluateRequest(tienlen=tienlen_pb2.TienlenEvaluateRequest(
-        items=[tienlen_pb2.TienlenEvaluateItem(game=rec)])), "tienlen").results[0]
+    res = wire(
+        "Evaluate",
+        pb.EvaluateRequest(
+            tienlen=tienlen_pb2.TienlenEvaluateRequest(items=[tienlen_pb2.TienlenEvaluateItem(game=rec)])
+        ),
+        "tienlen",
+    ).results[0]
     assert not res.game.HasField("suggestion")
     rec.suggest.effort = 999
-    res = wire("Evaluate", pb.EvaluateRequest(tienlen=tienlen_pb2.TienlenEvaluateRequest(
-        items=[tienlen_pb2.TienlenEvaluateItem(game=rec)])), "tienlen").results[0]
+    res = wire(
+        "Evaluate",
+        pb.EvaluateRequest(
+            tienlen=tienlen_pb2.TienlenEvaluateRequest(items=[tienlen_pb2.TienlenEvaluateItem(game=rec)])
+        ),
+        "tienlen",
+    ).results[0]
     assert res.error.field.endswith("suggest.effort"), res
     out = cli("tienlen", "game", "--hands", *hands, "--suggest", "--effort", 999)
     assert out.returncode == 2 and "effort" in out.stderr and len(out.stderr.strip().splitlines()) == 1
 
 
 def test_dachu_python_cli_and_wire_agree():
-    hands = ["3h 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2s", "Ah Ad 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2h",
-             "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd As 2d", "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c"]
-    g = dachu.replay_game(hands, [("deal",)] * 9 + [("cheng_chu", 1, "red"), ("finish",)], [("ping_da", 1)],
-                          [("play", 0, "3h 3s")])
+    hands = [
+        "3h 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2s",
+        "Ah Ad 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2h",
+        "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd As 2d",
+        "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c",
+    ]
+    g = dachu.replay_game(
+        hands, [("deal",)] * 9 + [("cheng_chu", 1, "red"), ("finish",)], [("ping_da", 1)], [("play", 0, "3h 3s")]
+    )
     want = g.suggest(seed=2, effort=2)
-    out = cli("dachu", "game", "--json", "--hands", *hands, "--actions", "deal*9; cheng_chu 1 red; finish",
-              "--calls", "ping_da 1", "--plays", "play 0 3h 3s", "--suggest", "--seed", 2, "--effort", 2)
+    out = cli(
+        "dachu",
+        "game",
+        "--json",
+        "--hands",
+        *hands,
+        "--actions",
+        "deal*9; cheng_chu 1 red; finish",
+        "--calls",
+        "ping_da 1",
+        "--plays",
+        "play 0 3h 3s",
+        "--suggest",
+        "--seed",
+        2,
+        "--effort",
+        2,
+    )
     assert out.returncode == 0, out.stderr
     got = json.loads(out.stdout)["suggest"]
     assert (got["action"], got["seat"]) == want[:2] and (got["cards"] or []) == (list(want[2]) if len(want) > 2 else [])
     deal_actions = [dachu_pb2.DachuDealAction(kind=dachu_pb2.DACHU_DEAL_ACTION_KIND_DEAL)] * 9 + [
-        dachu_pb2.DachuDealAction(kind=dachu_pb2.DACHU_DEAL_ACTION_KIND_CHENG_CHU, seat=1, colour=dachu_pb2.DACHU_COLOUR_RED),
-        dachu_pb2.DachuDealAction(kind=dachu_pb2.DACHU_DEAL_ACTION_KIND_FINISH)]
+        dachu_pb2.DachuDealAction(
+            kind=dachu_pb2.DACHU_DEAL_ACTION_KIND_CHENG_CHU, seat=1, colour=dachu_pb2.DACHU_COLOUR_RED
+        ),
+        dachu_pb2.DachuDealAction(kind=dachu_pb2.DACHU_DEAL_ACTION_KIND_FINISH),
+    ]
     rec = dachu_pb2.DachuGameRecord(
-        hands=[common_pb2.Cards(cards=h.split()) for h in hands], deal_actions=deal_actions,
+        hands=[common_pb2.Cards(cards=h.split()) for h in hands],
+        deal_actions=deal_actions,
         calls=[dachu_pb2.DachuCall(call=dachu_pb2.DACHU_CALL_KIND_PING_DA, seat=1)],
         plays=[common_pb2.PlayAction(seat=0, kind=PLAY, cards=common_pb2.Cards(cards=["3h", "3s"]))],
-        suggest=common_pb2.SuggestQuery(seed=2, effort=2))
-    res = wire("Evaluate", pb.EvaluateRequest(dachu=dachu_pb2.DachuEvaluateRequest(
-        items=[dachu_pb2.DachuEvaluateItem(game=rec)])), "dachu").results[0]
+        suggest=common_pb2.SuggestQuery(seed=2, effort=2),
+    )
+    res = wire(
+        "Evaluate",
+        pb.EvaluateRequest(dachu=dachu_pb2.DachuEvaluateRequest(items=[dachu_pb2.DachuEvaluateItem(game=rec)])),
+        "dachu",
+    ).results[0]
     assert not res.HasField("error"), res.error
     s = res.game.play.suggestion.action
     assert ("pass" if s.kind == PASS else "play", s.seat) == want[:2]

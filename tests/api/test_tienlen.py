@@ -66,7 +66,7 @@ def by_rank(rank):
 def pair_runs(length):
     runs = []
     for lo in range(0, 12 - length + 1):
-        ranks = ORDER_RANKS[lo:lo + length]
+        ranks = ORDER_RANKS[lo : lo + length]
         for choice in itertools.product(*(itertools.combinations(by_rank(r), 2) for r in ranks)):
             runs.append([c for p in choice for c in p])
     return runs
@@ -80,6 +80,7 @@ TRIPLES_OF_TWOS = [list(p) for p in itertools.combinations(by_rank("2"), 3)]
 
 # --- seed vectors ------------------------------------------------------------------
 
+
 def test_seed_beats(vectors):
     for v in vectors["tienlen_beats"]:
         assert tl.beats(v["play"], v["table"]) is v["expected"], v["source"]
@@ -89,17 +90,19 @@ def test_seed_beats(vectors):
 def test_seed_remaining_payments(vectors):
     for v in vectors["tienlen_remaining"]:
         played = v["played_any"]
-        s = tl.settle(["", v["cards"]], winner=0, base=v["base"], played_any=[True, played], rules=tl.Rules(rake_percent=0))
+        s = tl.settle(
+            ["", v["cards"]], winner=0, base=v["base"], played_any=[True, played], rules=tl.Rules(rake_percent=0)
+        )
         assert s.pays[1] == v["expected_pay"], v["source"]
         assert s.deltas == [v["expected_pay"], -v["expected_pay"]], v["source"]
         # The breakdown explains the whole amount.
-        assert -sum(l.amount for l in s.lines if l.seat == 1) == v["expected_pay"], v["source"]
+        assert -sum(line.amount for line in s.lines if line.seat == 1) == v["expected_pay"], v["source"]
 
 
 def test_seed_remaining_breakdown(vectors):
     v = vectors["tienlen_remaining"][0]  # 10 × (5 + 3 + 5) = 130
     s = tl.settle(["", v["cards"]], 0, v["base"], rules=tl.Rules(rake_percent=0))
-    items = sorted((l.kind, l.multiplier, l.amount) for l in s.lines if l.seat == 1)
+    items = sorted((line.kind, line.multiplier, line.amount) for line in s.lines if line.seat == 1)
     assert items == [("bomb", 3, -30), ("cards", 5, -50), ("red_two", 5, -50)]
     overlap = tl.special_groups(vectors["tienlen_remaining"][1]["cards"])
     assert sorted(k for k, _ in overlap[0]) == ["bomb", "three_pair_run"] and overlap[1] == 5
@@ -137,10 +140,11 @@ def test_seed_cap_through_settle(vectors):
     s = tl.settle(remaining, 0, 10, carried=v["carried"], rules=tl.Rules(rake_percent=0))
     assert s.theoretical == v["theoretical"]
     assert s.deltas == v["expected"]
-    assert [l.amount for l in s.lines if l.kind == "cap"] == [-120, 30, 40, 50]
+    assert [line.amount for line in s.lines if line.kind == "cap"] == [-120, 30, 40, 50]
 
 
 # --- exhaustive small families -----------------------------------------------------
+
 
 def test_all_singles_against_all_singles():
     pairs = [(a, b) for a in DECK for b in DECK if a != b]
@@ -162,8 +166,12 @@ def test_all_pairs_against_all_pairs():
 
 
 def test_every_special_against_every_two_type():
-    specials = [("three_pair_run", r) for r in pair_runs(3)] + [("bomb", b) for b in BOMBS] + [("four_pair_run", r) for r in pair_runs(4)]
-    assert len(specials) == 10 * 6 ** 3 + 12 + 9 * 6 ** 4
+    specials = (
+        [("three_pair_run", r) for r in pair_runs(3)]
+        + [("bomb", b) for b in BOMBS]
+        + [("four_pair_run", r) for r in pair_runs(4)]
+    )
+    assert len(specials) == 10 * 6**3 + 12 + 9 * 6**4
     chop = {  # RULES 2.3, columns single 2 / pair of 2s; three 2s are never chopped
         "three_pair_run": (True, False, False),
         "bomb": (True, True, False),
@@ -182,7 +190,12 @@ def test_every_special_against_every_two_type():
 def test_specials_against_specials_and_plain_plays():
     runs3 = pair_runs(3)[::37]
     runs4 = pair_runs(4)[::211]
-    plays = runs3 + BOMBS + runs4 + [["As"], ["Ks", "Kh"], ["Qs", "Qh", "Qd"], ["9s", "Ts", "Jh"], ["3d", "4d", "5d", "6d", "7d"]]
+    plays = (
+        runs3
+        + BOMBS
+        + runs4
+        + [["As"], ["Ks", "Kh"], ["Qs", "Qh", "Qd"], ["9s", "Ts", "Jh"], ["3d", "4d", "5d", "6d", "7d"]]
+    )
     cases = [(a, b) for a in plays for b in plays if not set(a) & set(b)]
     got = tl.beats_many(cases)
     assert got == [ref_beats(ref_classify(a), ref_classify(b)) for a, b in cases]
@@ -266,7 +279,9 @@ def brute_groups(cards):
     (group, lowest rank) that fits in the rank counts (2s never group)."""
     count = Counter(ORDER_RANKS.index(c[0]) for c in cards if c[0] != "2")
     counts = [count.get(r, 0) for r in range(12)]
-    shapes = [(4, lo, 4, 2) for lo in range(9)] + [(3, lo, 1, 4) for lo in range(12)] + [(2, lo, 3, 2) for lo in range(10)]
+    shapes = (
+        [(4, lo, 4, 2) for lo in range(9)] + [(3, lo, 1, 4) for lo in range(12)] + [(2, lo, 3, 2) for lo in range(10)]
+    )
 
     def rec(i):
         if i == len(shapes):
@@ -289,7 +304,7 @@ def brute_groups(cards):
 def group_heavy_hands(draw):
     # Few ranks, so that bombs and pair runs overlap often.
     lo = draw(st.integers(0, 8))
-    ranks = ORDER_RANKS[lo:lo + draw(st.integers(2, 6))] + "2"
+    ranks = ORDER_RANKS[lo : lo + draw(st.integers(2, 6))] + "2"
     pool = [c for c in DECK if c[0] in ranks]
     return draw(st.lists(st.sampled_from(pool), min_size=0, max_size=13, unique=True))
 
@@ -314,9 +329,11 @@ def deals(draw):
     remaining, at = [], 0
     for seat in range(players):
         n = 0 if seat == winner else draw(st.integers(1, 13))
-        remaining.append(deck[at:at + n])
+        remaining.append(deck[at : at + n])
         at += n
-    chops = draw(st.lists(st.tuples(st.integers(0, players - 1), st.integers(0, players - 1), st.integers(0, 400)), max_size=3))
+    chops = draw(
+        st.lists(st.tuples(st.integers(0, players - 1), st.integers(0, players - 1), st.integers(0, 400)), max_size=3)
+    )
     chops = [{"from": f, "to": t, "amount": a} for f, t, a in chops if f != t]
     carried = draw(st.lists(st.one_of(st.none(), st.integers(0, 5000)), min_size=players, max_size=players))
     return remaining, winner, chops, carried
@@ -332,7 +349,7 @@ def test_settlement_zero_sum_capped_and_itemised(deal, base, rake):
     for seat, c in enumerate(carried):
         if c is not None:
             assert abs(s.capped[seat]) <= c
-        assert sum(l.amount for l in s.lines if l.seat == seat) == s.deltas[seat]
+        assert sum(line.amount for line in s.lines if line.seat == seat) == s.deltas[seat]
     # 抽水 from the winner's positive amount only (RULES 2.6); losers keep what chops gave.
     assert s.rake == max(s.capped[winner], 0) * rake // 100
     assert all(s.deltas[seat] == s.capped[seat] for seat in range(len(remaining)) if seat != winner)
@@ -344,13 +361,15 @@ def test_settlement_zero_sum_capped_and_itemised(deal, base, rake):
         first = 26 if len(h) == 13 else len(h)
         assert s.pays[seat] == base * (first + twos + brute_groups(h))
     assert s.pays[winner] == 0
-    assert s.theoretical[winner] == sum(s.pays) + sum(c["amount"] for c in chops if c["to"] == winner) - sum(c["amount"] for c in chops if c["from"] == winner)
+    assert s.theoretical[winner] == sum(s.pays) + sum(c["amount"] for c in chops if c["to"] == winner) - sum(
+        c["amount"] for c in chops if c["from"] == winner
+    )
 
 
 @given(st.permutations(DECK), st.integers(2, 4))
 @settings(max_examples=200, deadline=None)
 def test_instant_settlement_is_zero_sum(deck, players):
-    hands = [deck[13 * i:13 * i + 13] for i in range(players)]
+    hands = [deck[13 * i : 13 * i + 13] for i in range(players)]
     wins, best = tl.instant_winner(hands)
     if best is None:
         with pytest.raises(HandevalError, match="no hand holds an instant win"):
@@ -361,6 +380,7 @@ def test_instant_settlement_is_zero_sum(deck, players):
 
 
 # --- instant wins ------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "hand, kind",
@@ -397,6 +417,7 @@ def test_several_instant_wins_compare():
 
 
 # --- rounds ------------------------------------------------------------------------
+
 
 def test_round_turns_passes_and_chops():
     r = [[0, "Ks"], [1, "2s"], [2, "pass"]]
@@ -460,6 +481,7 @@ def test_legal_plays_examples():
 
 # --- rules objects and breakdown ---------------------------------------------------
 
+
 def test_rules_objects():
     r = tl.Rules(rake_percent=0)
     remaining = ["", "3s 4s"]
@@ -477,17 +499,18 @@ def test_rules_objects():
 
 def test_breakdown_chops_cap_and_rake():
     s = tl.settle(["", "3s 5s", "4d"], 0, 10, chops=[{"from": 2, "to": 1, "amount": 40}], carried=[None, 30, None])
-    kinds = [(l.kind, l.seat, l.amount) for l in s.lines]
+    kinds = [(line.kind, line.seat, line.amount) for line in s.lines]
     assert ("chop", 2, -40) in kinds and ("chop", 1, 40) in kinds
     assert ("win", 0, 20) in kinds and ("win", 0, 10) in kinds
     assert s.theoretical == [30, 20, -50]
     for seat in range(3):
-        assert sum(l.amount for l in s.lines if l.seat == seat) == s.deltas[seat]
+        assert sum(line.amount for line in s.lines if line.seat == seat) == s.deltas[seat]
     assert sum(s.deltas) + s.rake == 0
     assert s.to_dict()["lines"][0]["kind"] == "cards"
 
 
 # --- bad input ---------------------------------------------------------------------
+
 
 @pytest.mark.parametrize(
     "cards, message",
@@ -547,7 +570,7 @@ def test_bad_input_is_a_clear_error():
     with pytest.raises(HandevalError, match=r"round\[0\]"):
         tl.chop_transfers([[0]], 1)
     with pytest.raises(HandevalError, match="overflows"):
-        tl.settle(["", "3s 4s"], 0, 2 ** 62)
+        tl.settle(["", "3s 4s"], 0, 2**62)
     [err] = tl.beats_many([("3s",)])
     assert isinstance(err, HandevalError) and err.field == "pairs[0]" and "pair" in err.description
 
@@ -607,9 +630,16 @@ def test_settle_takes_chop_rounds_or_transfers(vectors):
 
 # --- the native result and rule classes ----------------------------------------------
 
+
 def test_play_fields_and_helpers():
     p = tl.classify("5s 5h 6s 6h 7s 7h")
-    assert (p.kind, p.kind_zh, p.cards, p.top, p.strength) == ("three_pair_run", "3连对", ["5s", "5h", "6s", "6h", "7s", "7h"], "7h", 19)
+    assert (p.kind, p.kind_zh, p.cards, p.top, p.strength) == (
+        "three_pair_run",
+        "3连对",
+        ["5s", "5h", "6s", "6h", "7s", "7h"],
+        "7h",
+        19,
+    )
     assert p.is_special and len(p) == 6 and not tl.classify("2h").is_special
     assert p.to_dict() == {"kind": "three_pair_run", "kind_zh": "3连对", "cards": p.cards, "top": "7h", "strength": 19}
     assert tl.Play("single", "单张", ["3s"], "3s", 0) == tl.legal_plays("3s 3h")[0]
@@ -644,10 +674,17 @@ def test_every_function_taking_rules_reads_them():
     bundle = handeval.Rules(tienlen=tl.Rules(rake_percent=0))
     assert bundle.tienlen == tl.Rules(rake_percent=0)
     assert tl.settle(["", "3s"], 0, 10, rules=bundle).rake == 0
-    for fn, args in [(tl.beats, ("4s", "3s")), (tl.beats_many, ([("4s", "3s")],)), (tl.first_leader, (["3s", "4s"],)),
-                     (tl.round_state, ([[0, "3s"]],)), (tl.check_action, ([], 0, "3s")), (tl.may_play, ([], 0, "3s")),
-                     (tl.chop_transfers, ([[0, "3s"]], 1)), (tl.settle, (["", "3s"], 0, 1)),
-                     (tl.settle_instant, (["2s 2h 2d 2c 3s 4s 5s 6s 7s 8s 9s Ts Js", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah Qs"], 1))]:
+    for fn, args in [
+        (tl.beats, ("4s", "3s")),
+        (tl.beats_many, ([("4s", "3s")],)),
+        (tl.first_leader, (["3s", "4s"],)),
+        (tl.round_state, ([[0, "3s"]],)),
+        (tl.check_action, ([], 0, "3s")),
+        (tl.may_play, ([], 0, "3s")),
+        (tl.chop_transfers, ([[0, "3s"]], 1)),
+        (tl.settle, (["", "3s"], 0, 1)),
+        (tl.settle_instant, (["2s 2h 2d 2c 3s 4s 5s 6s 7s 8s 9s Ts Js", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah Qs"], 1)),
+    ]:
         fn(*args, rules=bundle)
         with pytest.raises(HandevalError, match="rules"):
             fn(*args, rules={"rake_percent": 0})
@@ -658,5 +695,6 @@ def test_constants_are_the_rule_books():
     assert tl.KINDS == ("single", "pair", "triple", "straight", "three_pair_run", "bomb", "four_pair_run")
     assert tl.SPECIAL_KINDS == {"three_pair_run": 2, "bomb": 3, "four_pair_run": 4}
     assert tl.INSTANT_WINS == ("four_twos", "six_pairs", "four_triples", "five_pair_run", "six_pair_run", "dragon")
-    assert [tl.instant_win(h) for h in ("2s 2h 2d 2c 3s 4s 5s 6s 7s 8s 9s Ts Js",
-                                        "3s 3h 5s 5h 7s 7h 9s 9h Js Jh Ks Kh 2c")] == list(tl.INSTANT_WINS[:2])
+    assert [
+        tl.instant_win(h) for h in ("2s 2h 2d 2c 3s 4s 5s 6s 7s 8s 9s Ts Js", "3s 3h 5s 5h 7s 7h 9s 9h Js Jh Ks Kh 2c")
+    ] == list(tl.INSTANT_WINS[:2])

@@ -18,7 +18,14 @@ def test_copy_is_unchanged():
 def test_every_section_is_known(vectors):
     # A new section in the vectors must get a test; this fails until it does.
     known = {
-        "about", "cap", "shisanshui_score", "shisanshui_special", "tienlen_beats",
-        "tienlen_remaining", "tienlen_chop_rounds", "tienlen_instant_win", "dachu_beats",
+        "about",
+        "cap",
+        "shisanshui_score",
+        "shisanshui_special",
+        "tienlen_beats",
+        "tienlen_remaining",
+        "tienlen_chop_rounds",
+        "tienlen_instant_win",
+        "dachu_beats",
     }
     assert set(vectors) <= known, set(vectors) - known

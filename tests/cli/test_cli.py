@@ -85,7 +85,8 @@ def test_bad_input_is_a_clear_error_not_a_traceback():
 
 def test_shisanshui_commands_match_the_api():
     assert run_json("special", "2h 3h 4h 5d 6d 7d 8d 9d 7c 8c 9c Tc Jc") == as_json(
-        shisanshui.special_hand("2h 3h 4h 5d 6d 7d 8d 9d 7c 8c 9c Tc Jc"))
+        shisanshui.special_hand("2h 3h 4h 5d 6d 7d 8d 9d 7c 8c 9c Tc Jc")
+    )
     assert run_json("arrange", *HAND.split(), "--top-k", "2") == as_json(shisanshui.arrange(HAND, top_k=2))
     text = run("arrange", HAND).stdout
     a = shisanshui.arrange(HAND, top_k=3)
@@ -95,8 +96,10 @@ def test_shisanshui_commands_match_the_api():
 def test_shisanshui_compare_and_settle():
     assert run_json("compare", "Ks Kd 7h 5c 3c", "--vs", "Kh", "Kc", "7s", "5d", "3d") == {"compare": 1}
     assert run_json("compare", "Kh Kc 7s 5d 3d", "--vs", "Ks Kd 7h 5c 3c") == {"compare": -1}
-    players = [{"front": "Qs Qh Qd", "middle": "2h 5h 7h 9h Jh", "back": "Ks Kh Kd 4s 4h"},
-               {"front": "2s 3d 5c", "middle": "6c 7c 8d 9s Td", "back": "2c 4c Jc Kc Ac"}]
+    players = [
+        {"front": "Qs Qh Qd", "middle": "2h 5h 7h 9h Jh", "back": "Ks Kh Kd 4s 4h"},
+        {"front": "2s 3d 5c", "middle": "6c 7c 8d 9s Td", "back": "2c 4c Jc Kc Ac"},
+    ]
     seats = [" / ".join(p.values()) for p in players]
     got = run_json("settle", "--base", "10", "--carried", "500,60", *seats)
     assert got == as_json(shisanshui.settle(players, base=10, carried=[500, 60])) and got["deltas"] == [60, -60]
@@ -120,7 +123,8 @@ def test_tienlen_classify_beats_legal_instant():
     assert got == {"beats": False, "why_not": tienlen.why_not("3s", "2h")} and got["why_not"]
     assert run("tienlen", "beats", "3s", "--table", "2h").stdout.startswith("no: ")
     assert run_json("tienlen", "legal", "3s 4s 5s 5h 2h", "--table", "4h") == as_json(
-        tienlen.legal_plays("3s 4s 5s 5h 2h", table="4h"))
+        tienlen.legal_plays("3s 4s 5s 5h 2h", table="4h")
+    )
     leads = run_json("tienlen", "legal", "3s", "4s", "5s")
     assert leads == as_json(tienlen.legal_plays("3s 4s 5s")) and len(leads) == 4  # 3 singles + the straight
     assert run_json("tienlen", "legal", "3s 4s", "--table", "2h", "--passed") == []
@@ -140,11 +144,13 @@ def test_tienlen_settle():
     capped = run_json("tienlen", "settle", "--winner", "0", "--base", "10", "--carried", "100,-,-,-", "-", *left[1:])
     assert capped == as_json(tienlen.settle(left, winner=0, base=10, carried=[100, None, None, None]))
     chops = [{"from": 1, "to": 3, "amount": 80}]
-    assert run_json("tienlen", "settle", "--winner", "0", "--base", "10", "--chops", json.dumps(chops),
-                    "-", *left[1:]) == as_json(tienlen.settle(left, winner=0, base=10, chops=chops))
+    assert run_json(
+        "tienlen", "settle", "--winner", "0", "--base", "10", "--chops", json.dumps(chops), "-", *left[1:]
+    ) == as_json(tienlen.settle(left, winner=0, base=10, chops=chops))
     hands = [" ".join(DECK[i::4]) for i in range(4)]  # each seat one whole suit: four dragons
     assert run_json("tienlen", "settle", "--instant", "--base", "10", *hands) == as_json(
-        tienlen.settle_instant(hands, base=10))
+        tienlen.settle_instant(hands, base=10)
+    )
     p = run("tienlen", "settle", "--base", "10", *left[1:], check=False)
     assert p.returncode == 2 and "--winner" in p.stderr
 
@@ -157,9 +163,11 @@ def test_dachu_classify_beats_legal_settle():
     assert run_json("dachu", "beats", "As", "--table", "2h", "--chu", "black") == {"beats": True}
     assert run_json("dachu", "beats", "As 2s 3s", "--table", "Qh Kh Ac", "--chu", "red") == {"beats": False}
     assert run_json("dachu", "legal", "3h 4h 5h Ah", "--chu", "red", "--first-lead") == as_json(
-        dachu.legal_plays("3h 4h 5h Ah", None, "red", first_lead=True))
+        dachu.legal_plays("3h 4h 5h Ah", None, "red", first_lead=True)
+    )
     assert run_json("dachu", "legal", "3h 4h 5h 9s", "--table", "8c", "--chu", "red") == as_json(
-        dachu.legal_plays("3h 4h 5h 9s", "8c", "red"))
+        dachu.legal_plays("3h 4h 5h 9s", "8c", "red")
+    )
     got = run_json("dachu", "settle", "--chu-side", "2", "--places", "2", "0", "1", "3", "--base", "10")
     assert got == as_json(dachu.settle([2], places=[2, 0, 1, 3], base=10)) and got["deltas"] == [-20, -20, 60, -20]
     esc = run_json("dachu", "settle", "--chu-side", "0", "1", "--escaped", "3", "--base", "10", "--multiplier", "2")
@@ -180,13 +188,15 @@ def test_dachu_deal_and_calling_from_actions():
     c = d.calling()
     for a in calls:
         c = c.apply(a)
-    text_form = run_json("dachu", "deal", "--hands", *DC_HANDS, "--actions", "deal; meng_xuan 0 Ah; deal*8; finish",
-                         "--calls", "chuai 0")
+    text_form = run_json(
+        "dachu", "deal", "--hands", *DC_HANDS, "--actions", "deal; meng_xuan 0 Ah; deal*8; finish", "--calls", "chuai 0"
+    )
     json_form = run_json("dachu", "deal", "--hands", *DC_HANDS, "--actions", json.dumps(actions), "--calls", "-")
     assert text_form["deal"]["multiplier"] == d.multiplier == 2
     assert text_form["deal"]["chu"] == d.chu == "red" and text_form["deal"]["chu_side"] == d.chu_side
     assert text_form["calling"]["turn"] == c.turn and text_form["calling"]["legal_actions"] == as_json(
-        [list(a) for a in c.legal_actions])
+        [list(a) for a in c.legal_actions]
+    )
     assert json_form["deal"] == text_form["deal"]
     # meng_chuai: a triple given as several card words
     part = run_json("dachu", "deal", "--hands", *DC_HANDS, "--actions", "deal*5; meng_chuai 0 5s 5h 5d")
@@ -228,14 +238,21 @@ def test_dachu_state_text_shows_no_python_values():
     assert "  turn          -\n" in over and "  over          yes\n" in over
     assert "  finals        chu chuai, other ping_da\n" in over and "  bao_chuai     -, -\n" in over
     assert "  playing       0, 1, 2, 3\n" in over and "  surrendered   none\n" in over
-    deal = run("dachu", "deal", "--hands", *DC_HANDS, "--actions", "deal; meng_xuan 0 Ah; deal*5; meng_chuai 0 5s 5h 5d").stdout
+    deal = run(
+        "dachu", "deal", "--hands", *DC_HANDS, "--actions", "deal; meng_xuan 0 Ah; deal*5; meng_chuai 0 5s 5h 5d"
+    ).stdout
     _no_python_values(deal)
     assert "  meng_chuai    5s 5h 5d, -, -, -\n" in deal and "  cheng_chu     no, no, no, no\n" in deal
     esc = run("dachu", "settle", "--chu-side", "2", "--escaped", "0", "1", "--base", "10").stdout
     _no_python_values(esc)
     assert esc.startswith("verdict -, multiplier 1\n")
-    ssw = run("settle", "--base", "10", "Qs Qh Qd / 2h 5h 7h 9h Jh / Ks Kh Kd 4s 4h",
-              "2s 3d 5c / 6c 7c 8d 9s Td / 2c 4c Jc Kc Ac").stdout
+    ssw = run(
+        "settle",
+        "--base",
+        "10",
+        "Qs Qh Qd / 2h 5h 7h 9h Jh / Ks Kh Kd 4s 4h",
+        "2s 3d 5c / 6c 7c 8d 9s Td / 2c 4c Jc Kc Ac",
+    ).stdout
     assert "(rows +3 +1 +1, seat 0 scoops (打枪))" in ssw
 
 
@@ -243,11 +260,26 @@ def test_dachu_settle_lines_state_their_amounts():
     """Issue 21: seat 0's −20 line carried the note "3 × base × 2" (= 60)."""
     import re
 
-    for args in (["--chu-side", "2", "--places", "2", "0", "1", "3", "--base", "10"],
-                 ["--chu-side", "0", "2", "--places", "1", "3", "0", "2", "--base", "7", "--multiplier", "4"],
-                 ["--chu-side", "1", "--escaped", "2", "3"],
-                 ["--chu-side", "0", "2", "--surrendered", "2", "--places", "0", "1", "3", "--base", "5",
-                  "--carried", "10,30,-,-"]):
+    for args in (
+        ["--chu-side", "2", "--places", "2", "0", "1", "3", "--base", "10"],
+        ["--chu-side", "0", "2", "--places", "1", "3", "0", "2", "--base", "7", "--multiplier", "4"],
+        ["--chu-side", "1", "--escaped", "2", "3"],
+        [
+            "--chu-side",
+            "0",
+            "2",
+            "--surrendered",
+            "2",
+            "--places",
+            "0",
+            "1",
+            "3",
+            "--base",
+            "5",
+            "--carried",
+            "10,30,-,-",
+        ],
+    ):
         out = run("dachu", "settle", *args).stdout
         deltas = [int(x) for x in out.splitlines()[1].split()[1:]]
         sums = [0] * 4
@@ -261,8 +293,10 @@ def test_dachu_settle_lines_state_their_amounts():
 
 def test_base_defaults_to_one_in_every_settle():
     """RULES §0: where the base may be left out, every game treats it alike (1)."""
-    assert run_json("tienlen", "settle", "-", "3s", "--winner", "0")["deltas"] == run_json(
-        "tienlen", "settle", "-", "3s", "--winner", "0", "--base", "1")["deltas"]
+    assert (
+        run_json("tienlen", "settle", "-", "3s", "--winner", "0")["deltas"]
+        == run_json("tienlen", "settle", "-", "3s", "--winner", "0", "--base", "1")["deltas"]
+    )
 
 
 def test_errors_name_their_field():
@@ -295,13 +329,21 @@ def test_arrange_file_writes_jsonl_in_input_order(tmp_path):
     # --output, and stdin with "-"
     run("arrange", "--file", "-", "--top-k", "1", "-o", tmp_path / "out.jsonl", input="\n".join(hands[:5]))
     assert [json.loads(x)["front"] for x in (tmp_path / "out.jsonl").read_text().splitlines()] == [
-        a.front for a in expected[:5]]
+        a.front for a in expected[:5]
+    ]
 
 
 def test_arrange_file_jsonl_input_and_bad_lines(tmp_path):
     a, b, c = random_hands(3, seed=7)
-    lines = [json.dumps({"cards": a, "id": "first"}), json.dumps(b.split()), "# a comment", "", "As Ks",
-             "{not json", json.dumps(c)]
+    lines = [
+        json.dumps({"cards": a, "id": "first"}),
+        json.dumps(b.split()),
+        "# a comment",
+        "",
+        "As Ks",
+        "{not json",
+        json.dumps(c),
+    ]
     f = tmp_path / "hands.jsonl"
     f.write_text("\n".join(lines) + "\n")
     p = run("arrange", "--file", f, "--top-k", "1", check=False)
@@ -327,8 +369,12 @@ def test_no_broken_pipe_traceback_under_head(tmp_path):
     assert json.loads(first)["line"] == 1
     assert "Traceback" not in err and "BrokenPipe" not in err, err
     # the same through a shell pipeline
-    sh = subprocess.run(["sh", "-c", f'"{sys.executable}" -m handeval arrange --file "{f}" | head -n 2'],
-                        capture_output=True, text=True, timeout=120)
+    sh = subprocess.run(
+        ["sh", "-c", f'"{sys.executable}" -m handeval arrange --file "{f}" | head -n 2'],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert len(sh.stdout.splitlines()) == 2 and "Traceback" not in sh.stderr, sh.stderr
 
 
@@ -337,8 +383,9 @@ def test_ctrl_c_stops_a_long_batch_with_130(tmp_path):
     f.write_text("\n".join(random_hands(2000)) + "\n")
     out = tmp_path / "out.jsonl"
     # --samples makes each hand take a while: the batch would run for many minutes
-    p = subprocess.Popen(CMD + ["arrange", "--file", str(f), "--samples", "300", "-o", str(out)],
-                         stderr=subprocess.PIPE, text=True)
+    p = subprocess.Popen(
+        CMD + ["arrange", "--file", str(f), "--samples", "300", "-o", str(out)], stderr=subprocess.PIPE, text=True
+    )
     deadline = time.monotonic() + 600  # a hang guard only
     while not (out.exists() and out.read_text()) and p.poll() is None and time.monotonic() < deadline:
         time.sleep(0.05)  # until the first chunk is written: the work is under way
@@ -363,8 +410,7 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
     assert piped.stderr == ""  # not a terminal: no bar
     master, slave = os.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # a terminal's size
-    p = subprocess.Popen(CMD + ["arrange", "--file", str(f), "--top-k", "1"], stdout=subprocess.DEVNULL,
-                         stderr=slave)
+    p = subprocess.Popen(CMD + ["arrange", "--file", str(f), "--top-k", "1"], stdout=subprocess.DEVNULL, stderr=slave)
     os.close(slave)
     chunks = []
     while True:
@@ -384,7 +430,9 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
 @pytest.mark.parametrize("argv", [["tienlen", "--help"], ["dachu", "--help"], ["arrange", "--help"]])
 def test_help_lists_the_commands(argv):
     text = run(*argv).stdout
-    for word in {"tienlen": ["classify", "beats", "legal", "instant", "settle"],
-                 "dachu": ["classify", "beats", "legal", "settle", "deal", "calling"],
-                 "arrange": ["--file", "--output", "--samples"]}[argv[0]]:
+    for word in {
+        "tienlen": ["classify", "beats", "legal", "instant", "settle"],
+        "dachu": ["classify", "beats", "legal", "settle", "deal", "calling"],
+        "arrange": ["--file", "--output", "--samples"],
+    }[argv[0]]:
         assert word in text

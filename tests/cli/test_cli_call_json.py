@@ -9,8 +9,12 @@ REQ = json.dumps({"shisanshui": {"items": [{"row": {"cards": ["As", "Ks", "Qs", 
 
 
 def call(server, *args):
-    p = subprocess.run([sys.executable, "-m", "handeval", "call", *args, "--target", server.target],
-                       capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [sys.executable, "-m", "handeval", "call", *args, "--target", server.target],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert "Traceback" not in p.stderr, p.stderr
     return p
 
@@ -23,8 +27,12 @@ def test_json_is_one_line_with_the_same_answer(server):
     assert json.loads(js.stdout) == json.loads(text.stdout)
     assert json.loads(js.stdout)["shisanshui"]["results"][0]["row"]["category"] == "SHISANSHUI_CATEGORY_STRAIGHT_FLUSH"
     # --json before the subcommand too
-    before = subprocess.run([sys.executable, "-m", "handeval", "--json", "call", "Evaluate", REQ, "--target",
-                             server.target], capture_output=True, text=True, timeout=60)
+    before = subprocess.run(
+        [sys.executable, "-m", "handeval", "--json", "call", "Evaluate", REQ, "--target", server.target],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert before.stdout == js.stdout
 
 

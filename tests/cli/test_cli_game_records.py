@@ -11,14 +11,18 @@ import pytest
 from handeval import HandevalError, dachu, tienlen
 
 CMD = [sys.executable, "-m", "handeval"]
-TL_HANDS = ["3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d",
-            "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h",
-            "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc",
-            "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah"]
-DC_HANDS = ["3h 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2s",
-            "Ah Ad 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2h",
-            "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd As 2d",
-            "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c"]
+TL_HANDS = [
+    "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d",
+    "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h",
+    "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc",
+    "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah",
+]
+DC_HANDS = [
+    "3h 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2s",
+    "Ah Ad 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2h",
+    "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd As 2d",
+    "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c",
+]
 
 
 def run(*args, check=True):
@@ -31,8 +35,12 @@ def run(*args, check=True):
 
 def test_tienlen_game_replays_and_settles():
     actions = "0 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks; 1 pass; 2 pass; 3 pass; 0 2c 2d"
-    out = json.loads(run("tienlen", "game", "--json", "--hands", *TL_HANDS, "--actions", actions, "--base", "10").stdout)
-    g = tienlen.replay(TL_HANDS, [(0, "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "2c 2d")])
+    out = json.loads(
+        run("tienlen", "game", "--json", "--hands", *TL_HANDS, "--actions", actions, "--base", "10").stdout
+    )
+    g = tienlen.replay(
+        TL_HANDS, [(0, "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "2c 2d")]
+    )
     assert out["game"]["winner"] == 0 and out["game"]["over"] is True
     assert out["settlement"] == g.settle(base=10).to_dict()
     text = run("tienlen", "game", "--hands", *TL_HANDS, "--actions", "0 3s").stdout
@@ -43,13 +51,41 @@ def test_tienlen_game_replays_and_settles():
 
 def test_dachu_game_replays_and_settles():
     deal = "deal*9; cheng_chu 1 red; finish"
-    out = json.loads(run("dachu", "game", "--json", "--hands", *DC_HANDS, "--actions", deal, "--calls", "ping_da 1",
-                         "--plays", "play 0 3h; pass 1").stdout)
-    g = dachu.replay_game(DC_HANDS, [("deal",)] * 9 + [("cheng_chu", 1, "red"), ("finish",)], [("ping_da", 1)],
-                          [("play", 0, "3h"), ("pass", 1)])
+    out = json.loads(
+        run(
+            "dachu",
+            "game",
+            "--json",
+            "--hands",
+            *DC_HANDS,
+            "--actions",
+            deal,
+            "--calls",
+            "ping_da 1",
+            "--plays",
+            "play 0 3h; pass 1",
+        ).stdout
+    )
+    g = dachu.replay_game(
+        DC_HANDS,
+        [("deal",)] * 9 + [("cheng_chu", 1, "red"), ("finish",)],
+        [("ping_da", 1)],
+        [("play", 0, "3h"), ("pass", 1)],
+    )
     assert out["game"]["turn"] == g.turn == 2 and out["game"]["passed"] == [1]
-    bad = run("dachu", "game", "--hands", *DC_HANDS, "--actions", deal, "--calls", "ping_da 1", "--plays", "play 1 4h",
-              check=False)
+    bad = run(
+        "dachu",
+        "game",
+        "--hands",
+        *DC_HANDS,
+        "--actions",
+        deal,
+        "--calls",
+        "ping_da 1",
+        "--plays",
+        "play 1 4h",
+        check=False,
+    )
     assert bad.returncode == 2 and "plays[0]" in bad.stderr
 
 
@@ -63,14 +99,30 @@ def test_tienlen_game_prints_text_not_python_values():
 
 
 def test_game_viewer_shows_only_its_own_cards():
-    text = run("tienlen", "game", "--hands", *TL_HANDS, "--actions", "0 3s; 1 4h; 2 5d; 3 pass; 0 2d",
-               "--viewer", "1").stdout
+    text = run(
+        "tienlen", "game", "--hands", *TL_HANDS, "--actions", "0 3s; 1 4h; 2 5d; 3 pass; 0 2d", "--viewer", "1"
+    ).stdout
     lines = dict(line.split(None, 1) for line in text.splitlines()[1:])
     assert lines["held"] == "? | 3h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h | ? | ?"
     assert lines["chop_offers"] == "none"  # seat 3's chop is its own
     assert lines["counts"] == "11, 12, 12, 13"
-    view = json.loads(run("dachu", "game", "--json", "--hands", *DC_HANDS, "--actions", "deal*9; cheng_chu 1 red; finish",
-                          "--calls", "ping_da 1", "--plays", "play 0 3h", "--viewer", "2").stdout)["game"]
+    view = json.loads(
+        run(
+            "dachu",
+            "game",
+            "--json",
+            "--hands",
+            *DC_HANDS,
+            "--actions",
+            "deal*9; cheng_chu 1 red; finish",
+            "--calls",
+            "ping_da 1",
+            "--plays",
+            "play 0 3h",
+            "--viewer",
+            "2",
+        ).stdout
+    )["game"]
     assert view["held"][2] and all(h is None for s, h in enumerate(view["held"]) if s != 2)
     assert view["legal_actions"] == [] and view["viewer"] == 2
     bad = run("tienlen", "game", "--hands", *TL_HANDS, "--viewer", "4", check=False)
@@ -80,7 +132,9 @@ def test_game_viewer_shows_only_its_own_cards():
 def test_dachu_game_timeout_and_undecided_base():
     common = ["--hands", *DC_HANDS, "--actions", "deal*9; cheng_chu 1 red; finish", "--calls", "ping_da 1"]
     # Seat 0 leads again after its 3h: the timeout throws its weakest single, 3s.
-    text = run("dachu", "game", *common, "--plays", "play 0 3h; pass 1; pass 2; pass 3; timeout 0", "--base", "10").stdout
+    text = run(
+        "dachu", "game", *common, "--plays", "play 0 3h; pass 1; pass 2; pass 3; timeout 0", "--base", "10"
+    ).stdout
     assert "plays[4] became play 0 3s" in text
     assert "not settled: the outcome can still change (seat 1 to move)" in text
     # With the client's columns, the rightmost column's first card goes.
@@ -97,7 +151,9 @@ def test_dachu_game_timeout_and_undecided_base():
 def test_python_view_hides_the_others():
     g = tienlen.replay(TL_HANDS, [(0, "3s"), (1, "4h"), (2, "5d"), (3, "pass"), (0, "2d")])
     v = g.view(1)
-    assert v["viewer"] == 1 and v["held"][1] == g.held[1] and [h is None for h in v["held"]] == [True, False, True, True]
+    assert (
+        v["viewer"] == 1 and v["held"][1] == g.held[1] and [h is None for h in v["held"]] == [True, False, True, True]
+    )
     assert v["hands"][1] == g.hands[1] and v["hands"][0] is None
     assert v["legal_plays"] == g.to_dict()["legal_plays"] and v["chop_offers"] == []
     assert g.view(3)["chop_offers"] == g.to_dict()["chop_offers"] and g.view(3)["legal_plays"] == []
@@ -105,8 +161,12 @@ def test_python_view_hides_the_others():
     with pytest.raises(HandevalError) as e:
         g.view(4)
     assert e.value.field == "seat" and e.value.reason == "out_of_range"
-    d = dachu.replay_game(DC_HANDS, [("deal",)] * 9 + [("cheng_chu", 1, "red"), ("finish",)], [("ping_da", 1)],
-                          [("play", 0, "3h"), ("pass", 1), ("pass", 2), ("pass", 3), ("timeout", 0)])
+    d = dachu.replay_game(
+        DC_HANDS,
+        [("deal",)] * 9 + [("cheng_chu", 1, "red"), ("finish",)],
+        [("ping_da", 1)],
+        [("play", 0, "3h"), ("pass", 1), ("pass", 2), ("pass", 3), ("timeout", 0)],
+    )
     assert d.timeouts == [(4, ("play", 0, ["3s"]))]
     dv = d.view(0)
     assert dv["legal_actions"] == [] and dv["held"][0] == d.held[0] and dv["held"][1] is None

@@ -94,18 +94,21 @@ def test_tienlen_settle_uses_the_rules():
     assert json.loads(run("tienlen", "settle", "--winner", "0", "--base", "10", *hands, "--json").stdout)["rake"] > 0
 
 
-@pytest.mark.parametrize("words,value,says", [
-    (("classify", "As Ks Qs"), "nope=1", "'nope' is not a 十三水 (shisanshui) rule"),
-    (("classify", "As Ks Qs"), "a2345=x", "rules.a2345"),
-    (("classify", "As Ks Qs"), "suit_tiebreak=yes", "rules.suit_tiebreak"),
-    (("classify", "As Ks Qs"), "a2345", "is not key=value"),
-    (("classify", "As Ks Qs"), "{bad json", "bad JSON"),
-    (("classify", "As Ks Qs"), "a2345=lowest a2345=lowest", "given twice"),
-    (("tienlen", "classify", "3s"), "rake_percent=200", "rules.rake_percent"),
-    (("tienlen", "classify", "3s"), "a2345=lowest", "is not a 越式13张 (tienlen) rule"),
-    (("dachu", "classify", "3s", "--chu", "red"), "escape_units=-1", "rules.escape_units"),
-    (("dachu", "classify", "3s", "--chu", "red"), '{"pass_is_final": 1}', "rules.pass_is_final"),
-])
+@pytest.mark.parametrize(
+    "words,value,says",
+    [
+        (("classify", "As Ks Qs"), "nope=1", "'nope' is not a 十三水 (shisanshui) rule"),
+        (("classify", "As Ks Qs"), "a2345=x", "rules.a2345"),
+        (("classify", "As Ks Qs"), "suit_tiebreak=yes", "rules.suit_tiebreak"),
+        (("classify", "As Ks Qs"), "a2345", "is not key=value"),
+        (("classify", "As Ks Qs"), "{bad json", "bad JSON"),
+        (("classify", "As Ks Qs"), "a2345=lowest a2345=lowest", "given twice"),
+        (("tienlen", "classify", "3s"), "rake_percent=200", "rules.rake_percent"),
+        (("tienlen", "classify", "3s"), "a2345=lowest", "is not a 越式13张 (tienlen) rule"),
+        (("dachu", "classify", "3s", "--chu", "red"), "escape_units=-1", "rules.escape_units"),
+        (("dachu", "classify", "3s", "--chu", "red"), '{"pass_is_final": 1}', "rules.pass_is_final"),
+    ],
+)
 def test_a_bad_rules_value_is_one_line_naming_the_option(words, value, says):
     r = run(*words, "--rules", value)
     assert r.returncode == 2 and r.stdout == ""

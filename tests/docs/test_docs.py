@@ -73,7 +73,7 @@ _PROSE = re.compile(r"(?::\s| \(| —| -- )")
 
 def _expected_literal(comment):
     """The literal a comment starts with (whole, or before ``: `` / `` (`` / `` —``)."""
-    for text in (comment, *[comment[:m.start()] for m in _PROSE.finditer(comment)]):
+    for text in (comment, *[comment[: m.start()] for m in _PROSE.finditer(comment)]):
         try:
             return True, ast.literal_eval(text.strip())
         except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -112,8 +112,10 @@ def test_python_snippets_run_as_written(path, server):
         try:
             exec(compile(src, f"{rel(path)}:{lineno}", "exec"), ns)
         except Exception as e:
-            raise AssertionError(f"{rel(path)}, block at line {lineno}: {type(e).__name__}: {e} (code that is "
-                                 "not meant to run goes in a ```text block: tests/docs/test_docs.py)") from e
+            raise AssertionError(
+                f"{rel(path)}, block at line {lineno}: {type(e).__name__}: {e} (code that is "
+                "not meant to run goes in a ```text block: tests/docs/test_docs.py)"
+            ) from e
 
 
 def test_literal_comments_are_checked():
@@ -190,16 +192,26 @@ SH_CASES = [(d, n, code) for d in DOCS for n, code in _shell_cases(d)]
 @pytest.mark.parametrize("path,lineno,code", SH_CASES, ids=[f"{rel(d)}:{n}" for d, n, _ in SH_CASES])
 def test_cli_examples_run(path, lineno, code, server):
     env = dict(os.environ, HANDEVAL_PYTHON=sys.executable, HANDEVAL_TARGET=server.target)
-    p = subprocess.run(["bash", "-c", "set -euo pipefail\n" + HANDEVAL_FUNCTION + code], capture_output=True,
-                       text=True, timeout=300, env=env, cwd=ROOT)
+    p = subprocess.run(
+        ["bash", "-c", "set -euo pipefail\n" + HANDEVAL_FUNCTION + code],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=ROOT,
+    )
     assert p.returncode == 0 and "Traceback" not in p.stderr, f"{rel(path)}:{lineno}: {p.stderr}"
 
 
 # ---------------------------------------------------------------- links
 
 LINK = re.compile(r"\]\(([^)\s]+)\)")
-LINKS = [(d, target) for d in DOCS for target in LINK.findall(d.read_text(encoding="utf-8"))
-         if not re.match(r"[a-z]+:", target) and not target.startswith("#")]
+LINKS = [
+    (d, target)
+    for d in DOCS
+    for target in LINK.findall(d.read_text(encoding="utf-8"))
+    if not re.match(r"[a-z]+:", target) and not target.startswith("#")
+]
 
 
 @pytest.mark.parametrize("path,target", LINKS, ids=[f"{rel(d)}->{t}" for d, t in LINKS])
@@ -211,14 +223,34 @@ def test_links_stay_inside_the_repository_and_exist(path, target):
 
 def test_readme_links_every_doc():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    for doc in ["docs/rules.md", "docs/api.md", "docs/grpc.md", "docs/hardening.md", "docs/arrange.md",
-                "docs/benchmarks.md", "deploy/README.md", "LICENSE"]:
+    for doc in [
+        "docs/rules.md",
+        "docs/api.md",
+        "docs/grpc.md",
+        "docs/hardening.md",
+        "docs/arrange.md",
+        "docs/benchmarks.md",
+        "deploy/README.md",
+        "LICENSE",
+    ]:
         assert f"]({doc})" in readme, doc
 
 
-USER_FILES = sorted({f for f in [*DOCS, ROOT / "pyproject.toml", *(ROOT / "pysrc").rglob("*.py"),
-                                  *(ROOT / "tests").rglob("*.py"), *(ROOT / "examples").glob("*"),
-                                  *(ROOT / "deploy").rglob("*"), *(ROOT / "scripts").glob("*")] if f.is_file()})
+USER_FILES = sorted(
+    {
+        f
+        for f in [
+            *DOCS,
+            ROOT / "pyproject.toml",
+            *(ROOT / "pysrc").rglob("*.py"),
+            *(ROOT / "tests").rglob("*.py"),
+            *(ROOT / "examples").glob("*"),
+            *(ROOT / "deploy").rglob("*"),
+            *(ROOT / "scripts").glob("*"),
+        ]
+        if f.is_file()
+    }
+)
 
 
 @pytest.mark.parametrize("path", USER_FILES, ids=rel)
@@ -232,6 +264,7 @@ def test_generated_option_tables_are_current():
     """The option tables of docs/api.md and docs/rules.md and the stub's Rules classes are
     generated from the classes (each option's ``__doc__`` comes from the core's list of
     options): ``python3 scripts/gen_docs.py`` rewrites them."""
-    r = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_docs.py"), "--check"],
-                       capture_output=True, text=True)
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gen_docs.py"), "--check"], capture_output=True, text=True
+    )
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]

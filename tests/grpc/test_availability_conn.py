@@ -25,8 +25,11 @@ from grpc_fixtures import ServerProcess, closed_by_peer, wait_for
 from test_connections import H2_PREFACE, H2_SETTINGS_ACK, server_connections
 
 EVALUATE = "/handeval.v2.Handeval/Evaluate"
-TINY = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
-    items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]))
+TINY = pb.EvaluateRequest(
+    shisanshui=ssw.ShisanshuiEvaluateRequest(
+        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]
+    )
+)
 #: Another loopback address: the attacker's, as the per-address limit sees it.
 ATTACKER = "127.0.0.2"
 
@@ -39,7 +42,6 @@ def new_client_call(s: ServerProcess) -> grpc.StatusCode:
             return grpc.StatusCode.OK
         except grpc.RpcError as e:
             return e.code()
-
 
 
 def no_traceback(s: ServerProcess) -> None:
@@ -62,8 +64,16 @@ def test_one_connection_cannot_hold_every_call_slot(tmp_path):
     bytes, against a 50-call process limit: only --max-streams-per-connection of them
     are taken up (the rest refused at once), so a new client is served while they hold;
     the held ones are ended after --max-request-wait, which frees their slots."""
-    s = ServerProcess(tmp_path, "--max-concurrent-rpcs", "50", "--max-streams-per-connection", "8",
-                      "--max-request-wait", "60", metrics=False)
+    s = ServerProcess(
+        tmp_path,
+        "--max-concurrent-rpcs",
+        "50",
+        "--max-streams-per-connection",
+        "8",
+        "--max-request-wait",
+        "60",
+        metrics=False,
+    )
     c = None
     try:
         s.wait_serving()
@@ -105,8 +115,9 @@ def test_one_address_cannot_take_every_call_slot(tmp_path, attacker_address):
     """Five connections from one address, 10 held calls each, against a 30-call process
     limit and --max-calls-per-peer 10: 40 are refused, 10 held, and a client from
     another address is served meanwhile."""
-    s = ServerProcess(tmp_path, "--max-concurrent-rpcs", "30", "--max-calls-per-peer", "10",
-                      "--max-request-wait", "60", metrics=False)
+    s = ServerProcess(
+        tmp_path, "--max-concurrent-rpcs", "30", "--max-calls-per-peer", "10", "--max-request-wait", "60", metrics=False
+    )
     conns = []
     try:
         s.wait_serving()
@@ -114,8 +125,7 @@ def test_one_address_cannot_take_every_call_slot(tmp_path, attacker_address):
             c = RawConnection("127.0.0.1", s.port, source=attacker_address)
             conns.append(c)
             assert c.open_slow_calls(10, EVALUATE) == 10
-        wait_for(lambda: sum(len(c.ended) for c in conns) >= 40, what="the calls over the address's limit",
-                 server=s)
+        wait_for(lambda: sum(len(c.ended) for c in conns) >= 40, what="the calls over the address's limit", server=s)
         assert new_client_call(s) == grpc.StatusCode.OK
         assert sum(len(c.ended) for c in conns) == 40
         no_traceback(s)
@@ -129,8 +139,14 @@ def test_one_address_cannot_take_every_call_slot(tmp_path, attacker_address):
 GARBAGE = [b"\xff" * 7, b"\x0a\xff\xff\xff\xff\x0f", bytes(range(256)), b"\x08"]
 
 
-@pytest.mark.parametrize("method", ["/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch",
-                                    "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo"])
+@pytest.mark.parametrize(
+    "method",
+    [
+        "/grpc.health.v1.Health/Check",
+        "/grpc.health.v1.Health/Watch",
+        "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+    ],
+)
 def test_bad_bytes_to_health_and_reflection_are_invalid_argument_without_traceback(tmp_path, method):
     s = ServerProcess(tmp_path, metrics=False)
     try:
@@ -142,12 +158,14 @@ def test_bad_bytes_to_health_and_reflection_are_invalid_argument_without_traceba
                     if method.endswith("Check"):
                         ch.unary_unary(method, request_serializer=None, response_deserializer=None)(data, timeout=10)
                     elif method.endswith("Watch"):
-                        for _ in ch.unary_stream(method, request_serializer=None,
-                                                 response_deserializer=None)(data, timeout=10):
+                        for _ in ch.unary_stream(method, request_serializer=None, response_deserializer=None)(
+                            data, timeout=10
+                        ):
                             pass
                     else:
-                        for _ in ch.stream_stream(method, request_serializer=None,
-                                                  response_deserializer=None)(iter([data]), timeout=10):
+                        for _ in ch.stream_stream(method, request_serializer=None, response_deserializer=None)(
+                            iter([data]), timeout=10
+                        ):
                             pass
                     codes.add(grpc.StatusCode.OK)
                 except grpc.RpcError as e:
@@ -170,9 +188,14 @@ def _rss_mb(pid: int) -> float:
     raise AssertionError("no VmRSS")
 
 
-BIG_GARBAGE_METHODS = ("/grpc.health.v1.Health/Check", "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
-                       "/handeval.v2.Handeval/Evaluate", "/handeval.v2.Handeval/Compare",
-                       "/handeval.v2.Handeval/Settle", "/handeval.v2.Handeval/Arrange")
+BIG_GARBAGE_METHODS = (
+    "/grpc.health.v1.Health/Check",
+    "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+    "/handeval.v2.Handeval/Evaluate",
+    "/handeval.v2.Handeval/Compare",
+    "/handeval.v2.Handeval/Settle",
+    "/handeval.v2.Handeval/Arrange",
+)
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/status"), reason="reads the server's RSS from /proc")
@@ -189,20 +212,31 @@ def test_refused_requests_leave_no_request_bytes_behind(tmp_path):
         s.wait_serving()
         rng = random.Random(29)
         bad_rows = ssw.ShisanshuiEvaluateRequest(packed_rows=bytes(size - 5) + b"\xff" * 5)  # the last row's ids > 51
-        requests = [(m, (rng.randbytes(4096) * (size // 4096))[:size - k]) for k, m in enumerate(BIG_GARBAGE_METHODS * 4)]
-        requests += [("/handeval.v2.Handeval/Evaluate", pb.EvaluateRequest(shisanshui=bad_rows).SerializeToString())] * 6
+        requests = [
+            (m, (rng.randbytes(4096) * (size // 4096))[: size - k]) for k, m in enumerate(BIG_GARBAGE_METHODS * 4)
+        ]
+        requests += [
+            ("/handeval.v2.Handeval/Evaluate", pb.EvaluateRequest(shisanshui=bad_rows).SerializeToString())
+        ] * 6
 
         def send(batch):
             with s.channel(options=[("grpc.max_send_message_length", 2 * size)]) as ch:
                 for method, data in batch:
                     with pytest.raises(grpc.RpcError) as e:
                         if "Reflection" in method:
-                            for _ in ch.stream_stream(method, request_serializer=None,
-                                                      response_deserializer=None)(iter([data]), timeout=30):
+                            for _ in ch.stream_stream(method, request_serializer=None, response_deserializer=None)(
+                                iter([data]), timeout=30
+                            ):
                                 pass
                         else:
-                            ch.unary_unary(method, request_serializer=None, response_deserializer=None)(data, timeout=30)
-                    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (method, e.value.code(), e.value.details())
+                            ch.unary_unary(method, request_serializer=None, response_deserializer=None)(
+                                data, timeout=30
+                            )
+                    assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (
+                        method,
+                        e.value.code(),
+                        e.value.details(),
+                    )
 
         send(requests[:3])  # the server's first large calls (its buffers, its allocator's arenas)
         before = _rss_mb(s.proc.pid)
@@ -309,8 +343,12 @@ def test_a_client_keeps_its_connection_while_never_called_connections_are_closed
                 flood.append(c)
             slow = RawConnection("127.0.0.1", s.port)
             slow.open_slow_calls(3, EVALUATE)
-            wait_for(lambda: all(map(closed_by_peer, flood)) and slow.closed.is_set(), timeout=60,
-                     what="the server to close the connections without a complete request", server=s)
+            wait_for(
+                lambda: all(map(closed_by_peer, flood)) and slow.closed.is_set(),
+                timeout=60,
+                what="the server to close the connections without a complete request",
+                server=s,
+            )
             # the client's connection is the one left, and its next call goes on it
             wait_for(lambda: server_connections(s.port) == 1, what="only the client's connection", server=s)
             assert peer_ports(s.port) == client
@@ -330,8 +368,15 @@ def test_calls_without_the_token_are_refused_at_their_headers(tmp_path):
     """With a token configured, calls without it are refused UNAUTHENTICATED as soon as
     their headers arrive, not once a request that may never come has arrived: 10 such
     calls on a 5-call limit do not keep a client with the token out."""
-    s = ServerProcess(tmp_path, "--max-concurrent-rpcs", "5", "--max-request-wait", "60",
-                      env={"HANDEVAL_TOKEN": "sesame"}, metrics=False)
+    s = ServerProcess(
+        tmp_path,
+        "--max-concurrent-rpcs",
+        "5",
+        "--max-request-wait",
+        "60",
+        env={"HANDEVAL_TOKEN": "sesame"},
+        metrics=False,
+    )
     c = None
     try:
         s.wait_serving()
@@ -340,7 +385,8 @@ def test_calls_without_the_token_are_refused_at_their_headers(tmp_path):
         wait_for(lambda: len(c.ended) == 10, what="the calls without a token to be refused", server=s)
         with s.channel() as ch:
             out = handeval_pb2_grpc.HandevalStub(ch).Evaluate(
-                TINY, timeout=10, metadata=(("authorization", "Bearer sesame"),))
+                TINY, timeout=10, metadata=(("authorization", "Bearer sesame"),)
+            )
             assert out.shisanshui.results
         no_traceback(s)
         assert s.terminate() == 0

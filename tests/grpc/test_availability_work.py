@@ -16,11 +16,12 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2, status_pb2
 
-from grpc_fixtures import ServerProcess, metric_value, settle_request, wait_for
 from handeval import _core
 from handeval.server import service
 from handeval.server.config import ServerConfig
 from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
+
+from grpc_fixtures import ServerProcess, metric_value, settle_request, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import attacks_work  # noqa: E402
@@ -28,8 +29,15 @@ import attacks_work  # noqa: E402
 #: Longest any wait of these tests may take before it counts as a hang.
 HANG_GUARD = 60.0
 
-EVENT_LOOP_ATTACKS = ["huge_row", "many_long_rows", "huge_suit_order", "repeated_rules", "repeated_row_size",
-                      "hand_after_empty_row", "small_suggest"]
+EVENT_LOOP_ATTACKS = [
+    "huge_row",
+    "many_long_rows",
+    "huge_suit_order",
+    "repeated_rules",
+    "repeated_row_size",
+    "hand_after_empty_row",
+    "small_suggest",
+]
 
 
 class _Context:
@@ -98,10 +106,15 @@ def test_event_loop_attacks_are_not_priced_for_the_loop(name):
     assert not _core.wire_inline(rpc, attacks_work.request(name), service.INLINE_SECONDS)
 
 
-@pytest.mark.parametrize("name, field", [("huge_row", "shisanshui.items[0].row"),
-                                         ("many_long_rows", "shisanshui.items[0].row"),
-                                         ("hand_after_empty_row", "shisanshui.items[0].hand"),
-                                         ("huge_suit_order", "shisanshui.rules.suit_order")])
+@pytest.mark.parametrize(
+    "name, field",
+    [
+        ("huge_row", "shisanshui.items[0].row"),
+        ("many_long_rows", "shisanshui.items[0].row"),
+        ("hand_after_empty_row", "shisanshui.items[0].hand"),
+        ("huge_suit_order", "shisanshui.rules.suit_order"),
+    ],
+)
 def test_shapes_no_answer_can_come_of_fail_at_their_field(name, field):
     """More card entries in a row or hand than a deck holds, or a suit order longer than
     4 letters: INVALID_ARGUMENT naming the field, found before the rest is read."""
@@ -116,11 +129,16 @@ def test_small_requests_still_run_inline():
     small rules, each singular field once."""
     rows = attacks_work._evaluate(attacks_work._item("row", attacks_work._cards(["As", "Ks", "Qs", "Js", "Ts"])) * 500)
     assert _core.wire_inline("Evaluate", rows, service.INLINE_SECONDS)
-    packed = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
-        packed_rows=bytes(range(5)) * 10_000, row_size=5, rules=ssw.ShisanshuiRules(suit_order="shdc"))).SerializeToString()
+    packed = pb.EvaluateRequest(
+        shisanshui=ssw.ShisanshuiEvaluateRequest(
+            packed_rows=bytes(range(5)) * 10_000, row_size=5, rules=ssw.ShisanshuiRules(suit_order="shdc")
+        )
+    ).SerializeToString()
     assert _core.wire_inline("Evaluate", packed, service.INLINE_SECONDS)
     # Past the small size, the shape decides: rows of 6 tokens are no row of the fast path.
-    six = attacks_work._evaluate(attacks_work._item("row", attacks_work._cards(["As", "Ks", "Qs", "Js", "Ts", "9s"])) * 100)
+    six = attacks_work._evaluate(
+        attacks_work._item("row", attacks_work._cards(["As", "Ks", "Qs", "Js", "Ts", "9s"])) * 100
+    )
     assert len(six) > service.INLINE_BYTES
     assert not _core.wire_inline("Evaluate", six, service.INLINE_SECONDS)
     # Any request of at most INLINE_BYTES that asks no suggestion: inline.
@@ -128,6 +146,7 @@ def test_small_requests_still_run_inline():
 
 
 # ---- the request work budget ----
+
 
 def _error(e: grpc.RpcError):
     """(field, description, ErrorInfo.reason) of an INVALID_ARGUMENT's details."""
@@ -153,9 +172,17 @@ def budget_server(tmp_path_factory):
 
 
 def _arrange(hands, samples):
-    return pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(
-        items=[ssw.ShisanshuiArrangeItem(hand=common_pb2.Cards(cards=attacks_work.DECK[13 * (i % 4):13 * (i % 4) + 13]))
-               for i in range(hands)], samples=samples))
+    return pb.ArrangeRequest(
+        shisanshui=ssw.ShisanshuiArrangeRequest(
+            items=[
+                ssw.ShisanshuiArrangeItem(
+                    hand=common_pb2.Cards(cards=attacks_work.DECK[13 * (i % 4) : 13 * (i % 4) + 13])
+                )
+                for i in range(hands)
+            ],
+            samples=samples,
+        )
+    )
 
 
 def test_requests_over_the_work_budget_are_too_large(budget_server):
@@ -165,12 +192,22 @@ def test_requests_over_the_work_budget_are_too_large(budget_server):
         stub = handeval_pb2_grpc.HandevalStub(ch)
         cases = [
             (stub.Arrange, _arrange(10, 100), "shisanshui.items", "10 items × (100 samples + 1) = 1010"),
-            (stub.Evaluate, pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
-                packed_rows=bytes(range(5)) * 1001, row_size=5)), "shisanshui.packed_rows", "1001 packed_rows"),
+            (
+                stub.Evaluate,
+                pb.EvaluateRequest(
+                    shisanshui=ssw.ShisanshuiEvaluateRequest(packed_rows=bytes(range(5)) * 1001, row_size=5)
+                ),
+                "shisanshui.packed_rows",
+                "1001 packed_rows",
+            ),
             (stub.Settle, settle_request(1001), "shisanshui.deals", "1001 deals"),
             # a suggestion's search counts 32 units per determinization: 1 + 64 × 32 = 2049
-            (stub.Evaluate, pb.EvaluateRequest.FromString(attacks_work.request("small_suggest")), "tienlen.items",
-             "1 items + 1 suggestions of 64 determinizations in all × 32 = 2049"),
+            (
+                stub.Evaluate,
+                pb.EvaluateRequest.FromString(attacks_work.request("small_suggest")),
+                "tienlen.items",
+                "1 items + 1 suggestions of 64 determinizations in all × 32 = 2049",
+            ),
         ]
         for rpc, req, field, what in cases:
             with pytest.raises(grpc.RpcError) as ei:
@@ -190,6 +227,7 @@ def test_requests_over_the_work_budget_are_too_large(budget_server):
 
 # ---- fair turns: small calls are answered while huge ones run ----
 
+
 def _inflight(server) -> float:
     return metric_value(server.metrics(), "handeval_inflight_requests")
 
@@ -198,8 +236,9 @@ def _raw(ch, rpc):
     return ch.unary_unary(f"/handeval.v2.Handeval/{rpc}", request_serializer=None, response_deserializer=None)
 
 
-@pytest.mark.parametrize("attack, rpc, flags", [("huge_arranges", "Arrange", ("--max-request-work", "0")),
-                                                ("suggest_batch", "Evaluate", ())])
+@pytest.mark.parametrize(
+    "attack, rpc, flags", [("huge_arranges", "Arrange", ("--max-request-work", "0")), ("suggest_batch", "Evaluate", ())]
+)
 def test_small_calls_are_answered_while_huge_work_takes_every_thread(tmp_path, attack, rpc, flags):
     """Work starvation on a server of 2 compute threads, by two requests of either
     Arranges of 10,000 hands × 10,000 samples (hours of CPU; the budget off) or
@@ -212,8 +251,12 @@ def test_small_calls_are_answered_while_huge_work_takes_every_thread(tmp_path, a
         huge = attacks_work.request(attack)
         with s.channel() as ch1, s.channel() as ch2, s.channel() as new:
             bigs = [_raw(c, rpc).future(huge, timeout=3600) for c in (ch1, ch2)]
-            wait_for(lambda: _inflight(s) >= 2 or any(b.done() for b in bigs), timeout=HANG_GUARD,
-                     what=f"both {attack} requests in flight", server=s)
+            wait_for(
+                lambda: _inflight(s) >= 2 or any(b.done() for b in bigs),
+                timeout=HANG_GUARD,
+                what=f"both {attack} requests in flight",
+                server=s,
+            )
             from handeval.v2 import handeval_pb2_grpc
 
             stub = handeval_pb2_grpc.HandevalStub(new)
@@ -222,12 +265,18 @@ def test_small_calls_are_answered_while_huge_work_takes_every_thread(tmp_path, a
             small = settle_request(8)
             assert len(small.SerializeToString()) > service.INLINE_BYTES  # pooled, not inline
             assert len(stub.Settle(small, timeout=HANG_GUARD).shisanshui.results) == 8
-            assert not any(b.done() for b in bigs), f"a {attack} request ended: the small calls were not answered during it"
+            assert not any(b.done() for b in bigs), (
+                f"a {attack} request ended: the small calls were not answered during it"
+            )
             before = s.log().count("the call was cancelled; stopped")
             for b in bigs:
                 b.cancel()
-            wait_for(lambda: s.log().count("the call was cancelled; stopped") >= before + 2, timeout=HANG_GUARD,
-                     what=f"the cancelled {attack} requests to stop", server=s)
+            wait_for(
+                lambda: s.log().count("the call was cancelled; stopped") >= before + 2,
+                timeout=HANG_GUARD,
+                what=f"the cancelled {attack} requests to stop",
+                server=s,
+            )
     finally:
         s.terminate()
 
@@ -237,8 +286,17 @@ def test_a_small_pooled_call_goes_before_queued_big_ones(tmp_path):
     of 2 compute threads, all in flight (one more than there are threads), then a small
     Settle: it is answered before any of the three ends (first come first served, it would
     wait for the third, which waits for one of the first two)."""
-    s = ServerProcess(tmp_path, "--threads", "2", "--max-batch", "100000", "--max-message-bytes", str(64 << 20),
-                      "--max-request-work", "0").wait_serving()
+    s = ServerProcess(
+        tmp_path,
+        "--threads",
+        "2",
+        "--max-batch",
+        "100000",
+        "--max-message-bytes",
+        str(64 << 20),
+        "--max-request-work",
+        "0",
+    ).wait_serving()
     try:
         settle = attacks_work.request("tienlen_settle_10k")
         big = pb.SettleRequest.FromString(settle)
@@ -250,8 +308,12 @@ def test_a_small_pooled_call_goes_before_queued_big_ones(tmp_path):
         chans = [s.channel(options=opts) for _ in range(3)]
         try:
             bigs = [_raw(c, "Settle").future(data, timeout=600) for c in chans]
-            wait_for(lambda: _inflight(s) >= 3 or any(b.done() for b in bigs), timeout=HANG_GUARD,
-                     what="three big Settles in flight", server=s)
+            wait_for(
+                lambda: _inflight(s) >= 3 or any(b.done() for b in bigs),
+                timeout=HANG_GUARD,
+                what="three big Settles in flight",
+                server=s,
+            )
             assert not any(b.done() for b in bigs), "a big Settle ended before the small call was sent"
             with s.channel() as new:
                 from handeval.v2 import handeval_pb2_grpc

@@ -20,15 +20,18 @@ import pytest
 
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import children, ServerProcess, wait_for
-from grpc_fixtures import closed_by_peer
+from grpc_fixtures import ServerProcess, children, closed_by_peer, wait_for
 
 FLOOD = 600
 LIMIT = 50
 
 
 def evaluate(stub):
-    req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]))
+    req = pb.EvaluateRequest(
+        shisanshui=ssw.ShisanshuiEvaluateRequest(
+            items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]
+        )
+    )
     return stub.Evaluate(req, timeout=10)
 
 
@@ -89,8 +92,12 @@ def test_idle_socket_flood_is_capped_and_the_service_stays_available(tmp_path, e
                 c = socket.create_connection(("127.0.0.1", s.port), timeout=10)
                 flood.append(c)
             # the excess is closed at once: the server holds at most LIMIT connections
-            wait_for(lambda: sum(map(closed_by_peer, flood)) >= FLOOD - LIMIT, timeout=30,
-                     what="the connections over the limit to be closed", server=s)
+            wait_for(
+                lambda: sum(map(closed_by_peer, flood)) >= FLOOD - LIMIT,
+                timeout=30,
+                what="the connections over the limit to be closed",
+                server=s,
+            )
             assert server_connections(s.port) <= LIMIT + 1  # + the client's, if not counted yet
             assert sockets_of(s.proc.pid) - base <= LIMIT
             # connected clients and the metrics keep working
@@ -98,8 +105,9 @@ def test_idle_socket_flood_is_capped_and_the_service_stays_available(tmp_path, e
                 assert evaluate(stub).shisanshui.results
             assert "handeval_requests_total" in s.metrics()
             # the idle sockets are closed by the handshake timeout (4 s; gRPC's default is 120 s)
-            wait_for(lambda: all(map(closed_by_peer, flood)), timeout=60,
-                     what="the idle sockets to be closed", server=s)
+            wait_for(
+                lambda: all(map(closed_by_peer, flood)), timeout=60, what="the idle sockets to be closed", server=s
+            )
             assert server_connections(s.port) == 1  # the well-behaved client's
             # a new client is served again while the flood's sockets are still open here
             with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as fresh:
@@ -122,8 +130,9 @@ def test_idle_connections_close_after_max_connection_idle(tmp_path):
             stub = handeval_pb2_grpc.HandevalStub(ch)
             assert evaluate(stub).shisanshui.results
             assert server_connections(s.port) == 1
-            wait_for(lambda: server_connections(s.port) == 0, timeout=30,
-                     what="the idle connection to be closed", server=s)
+            wait_for(
+                lambda: server_connections(s.port) == 0, timeout=30, what="the idle connection to be closed", server=s
+            )
             # the client reconnects by itself on its next call
             assert evaluate(stub).shisanshui.results
         assert s.terminate() == 0
@@ -146,8 +155,9 @@ def test_max_connection_age_moves_clients_onto_a_restarted_worker(tmp_path):
     """--workers 2, long-lived client channels: after one worker is killed every channel
     is on the survivor; the restarted worker gets calls again because connections are
     asked to reconnect after --max-connection-age — and no call fails for it."""
-    s = ServerProcess(tmp_path, "--workers", "2", "--threads", "1", "--max-connection-age", "1",
-                      "--log-level", "debug", metrics=False)
+    s = ServerProcess(
+        tmp_path, "--workers", "2", "--threads", "1", "--max-connection-age", "1", "--log-level", "debug", metrics=False
+    )
     stop = threading.Event()
     results = []
     lock = threading.Lock()
@@ -176,13 +186,20 @@ def test_max_connection_age_moves_clients_onto_a_restarted_worker(tmp_path):
         first = children(s.proc.pid)
         victim = min(first)
         os.kill(victim, signal.SIGKILL)
-        wait_for(lambda: len(children(s.proc.pid)) == 2 and victim not in children(s.proc.pid),
-                 what="the supervisor to restart the worker", server=s)
+        wait_for(
+            lambda: len(children(s.proc.pid)) == 2 and victim not in children(s.proc.pid),
+            what="the supervisor to restart the worker",
+            server=s,
+        )
         (restarted,) = children(s.proc.pid) - first
         wait_for(lambda: s.log().count('"event": "serving"') == 3, what="the new worker to serve", server=s)
         t_serving = time.monotonic()
-        wait_for(lambda: calls_by_pid(s.log()).get(restarted, 0) >= 20, timeout=60,
-                 what="calls on the restarted worker", server=s)
+        wait_for(
+            lambda: calls_by_pid(s.log()).get(restarted, 0) >= 20,
+            timeout=60,
+            what="calls on the restarted worker",
+            server=s,
+        )
         wait_for(lambda: len([1 for (t0, _) in results if t0 > t_serving]) >= 50, what="more calls", server=s)
         stop.set()
         for t in threads:
@@ -232,8 +249,9 @@ def descriptors_for_preface_flood():
 
 
 @pytest.mark.parametrize("frames", ["preface", "preface+ack"])
-def test_preface_only_sockets_are_closed_and_a_new_client_is_served(tmp_path, descriptors_for_preface_flood,
-                                                                    frames, record_property):
+def test_preface_only_sockets_are_closed_and_a_new_client_is_served(
+    tmp_path, descriptors_for_preface_flood, frames, record_property
+):
     """3,000 sockets that send the HTTP/2 preface and an empty SETTINGS frame (and, in the
     second case, acknowledge the server's settings) and then nothing, against the default
     limits (--max-connections 1000): the server closes every one of them by itself (the
@@ -256,16 +274,22 @@ def test_preface_only_sockets_are_closed_and_a_new_client_is_served(tmp_path, de
             failed += 1
             assert time.monotonic() - sent < 30, f"no new client served 30 s after the flood:\n{s.log()[-3000:]}"
         served = time.monotonic() - sent
-        wait_for(lambda: all(map(closed_by_peer, flood)), timeout=30,
-                 what="the server to close the preface-only sockets", server=s)
+        wait_for(
+            lambda: all(map(closed_by_peer, flood)),
+            timeout=30,
+            what="the server to close the preface-only sockets",
+            server=s,
+        )
         closed = time.monotonic() - sent
         # the flood's sockets are still open here; the server holds none of them
         wait_for(lambda: server_connections(s.port) == 0, what="the server to hold no connection", server=s)
         assert health_check(s, timeout=10)
         record_property("new_client_served_s", round(served, 2))
         record_property("flood_closed_s", round(closed, 2))
-        print(f"{frames}: new client served {served:.2f} s after the flood ({failed} refused tries), "
-              f"every flood socket closed by the server after {closed:.2f} s")
+        print(
+            f"{frames}: new client served {served:.2f} s after the flood ({failed} refused tries), "
+            f"every flood socket closed by the server after {closed:.2f} s"
+        )
         assert "Traceback" not in s.log()
         assert s.terminate() == 0
     finally:
@@ -293,9 +317,11 @@ def test_a_call_in_progress_keeps_its_connection_past_the_idle_time(tmp_path):
         s.wait_serving()
         wait_for(lambda: server_connections(s.port) == 0, what="wait_serving's connection to close", server=s)
         with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as slow:
-            check = slow.stream_unary("/grpc.health.v1.Health/Check",
-                                      request_serializer=health_pb2.HealthCheckRequest.SerializeToString,
-                                      response_deserializer=health_pb2.HealthCheckResponse.FromString)
+            check = slow.stream_unary(
+                "/grpc.health.v1.Health/Check",
+                request_serializer=health_pb2.HealthCheckRequest.SerializeToString,
+                response_deserializer=health_pb2.HealthCheckResponse.FromString,
+            )
             pending = check.future(requests(), timeout=60)
             wait_for(lambda: server_connections(s.port) == 1, what="the slow call's connection", server=s)
             # a witness: a later connection without calls is closed after the idle time …
@@ -303,8 +329,12 @@ def test_a_call_in_progress_keeps_its_connection_past_the_idle_time(tmp_path):
                 from grpc_health.v1 import health_pb2_grpc
 
                 health_pb2_grpc.HealthStub(witness).Check(health_pb2.HealthCheckRequest(), timeout=10)
-                wait_for(lambda: server_connections(s.port) == 1, timeout=30,
-                         what="the witness connection to be closed as idle", server=s)
+                wait_for(
+                    lambda: server_connections(s.port) == 1,
+                    timeout=30,
+                    what="the witness connection to be closed as idle",
+                    server=s,
+                )
             # … the older one with the call in progress is still open, and the call completes
             assert not pending.done()
             go.set()

@@ -98,6 +98,7 @@ def check_answer(rpc: str, request, data: bytes, problems: list):
 
 def test_the_path_walker_refuses_invented_paths():
     from handeval.v2 import dachu_pb2, shisanshui_pb2, tienlen_pb2
+
     ssw = shisanshui_pb2.ShisanshuiSettleRequest.DESCRIPTOR
     assert proto_path_problem(ssw, "deals[1].players[1].arrangement.front") is None
     assert proto_path_problem(ssw, "deals[0].base") is None
@@ -128,6 +129,7 @@ def test_fuzzed_requests_name_real_fields(rpc):
 
 def test_the_reason_table_names_real_fields():
     from reason_cases import CASES
+
     problems = []
     for case in CASES:
         if case.grpc:
@@ -140,21 +142,29 @@ def test_known_invented_paths_are_gone():
     """The paths a client once met that name no proto field: a repeated 夢宣
     (`deal_actions[k].meng_xuan`) and a bad base beside chop rounds
     (`deals[0].outcome.chops[0].base`)."""
-    from reason_cases import C, DEAL9, HANDS, dc_deal, tl_outcome
     from handeval.v2 import common_pb2, dachu_pb2 as d, tienlen_pb2 as t
+
+    from reason_cases import DEAL9, HANDS, C, dc_deal, tl_outcome
+
     problems = []
-    q = dc_deal([("deal",), ("meng_xuan", 0, "As"), ("meng_xuan", 0, "As")], hands=[
-        "As " + HANDS[0].replace(" As", ""), *HANDS[1:]])
+    q = dc_deal(
+        [("deal",), ("meng_xuan", 0, "As"), ("meng_xuan", 0, "As")],
+        hands=["As " + HANDS[0].replace(" As", ""), *HANDS[1:]],
+    )
     req = pb.EvaluateRequest(dachu=d.DachuEvaluateRequest(items=[d.DachuEvaluateItem(deal=q)]))
     check_answer("Evaluate", req, req.SerializeToString(), problems)
-    ans = pb.EvaluateResponse.FromString(_core.wire_answer("Evaluate", req.SerializeToString(), _core.WireCall(None), 64, 0, False))
+    ans = pb.EvaluateResponse.FromString(
+        _core.wire_answer("Evaluate", req.SerializeToString(), _core.WireCall(None), 64, 0, False)
+    )
     assert ans.dachu.results[0].error.field == "items[0].deal.actions[2]", ans
     assert ans.dachu.results[0].error.action_index == 2
     play = common_pb2.PlayAction(seat=0, kind=common_pb2.ACTION_KIND_PLAY, cards=C("3s"))
     outcome = tl_outcome(["", "4s", "5s", "6s"], 0)
     outcome.chops.add(actions=[play])
     req = pb.SettleRequest(tienlen=t.TienlenSettleRequest(deals=[t.TienlenDeal(outcome=outcome, base=0)]))
-    ans = pb.SettleResponse.FromString(_core.wire_answer("Settle", req.SerializeToString(), _core.WireCall(None), 64, 0, False))
+    ans = pb.SettleResponse.FromString(
+        _core.wire_answer("Settle", req.SerializeToString(), _core.WireCall(None), 64, 0, False)
+    )
     assert ans.tienlen.results[0].error.field == "deals[0].base", ans
     assert not problems, problems
     assert DEAL9  # the table's deal, used by its cases

@@ -23,11 +23,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v2 import common_pb2, dachu_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import children, ServerProcess, free_port, metric_value, settle_request, wait_for
+from grpc_fixtures import ServerProcess, children, free_port, metric_value, settle_request, wait_for
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 ROOT = Path(__file__).resolve().parents[2]
-
 
 
 #: Deals in one call that must still be running when the test acts on it: about 2 s of
@@ -35,15 +34,18 @@ ROOT = Path(__file__).resolve().parents[2]
 LONG_DEALS = 150_000
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def long_request():
     """One request of LONG_DEALS deals, built once for the tests that need it."""
     return settle_request(LONG_DEALS, 0)
 
 
 def evaluate_request(n=50):
-    return pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
-        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs Js 9s".split()))] * n))
+    return pb.EvaluateRequest(
+        shisanshui=ssw.ShisanshuiEvaluateRequest(
+            items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs Js 9s".split()))] * n
+        )
+    )
 
 
 def assert_serving(server):
@@ -62,8 +64,17 @@ def inflight(server) -> float:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = ServerProcess(tmp_path_factory.mktemp("faults"), "--max-batch", "100000", "--threads", "1",
-                      "--max-message-bytes", str(4 * 1024 * 1024), "--max-concurrent-rpcs", "8")
+    s = ServerProcess(
+        tmp_path_factory.mktemp("faults"),
+        "--max-batch",
+        "100000",
+        "--threads",
+        "1",
+        "--max-message-bytes",
+        str(4 * 1024 * 1024),
+        "--max-concurrent-rpcs",
+        "8",
+    )
     try:
         yield s.wait_serving()
     finally:
@@ -73,8 +84,15 @@ def server(tmp_path_factory):
 @pytest.fixture(scope="module")
 def long_server(tmp_path_factory):
     """Room for one long call (see LONG_DEALS) on one compute thread."""
-    s = ServerProcess(tmp_path_factory.mktemp("faults-long"), "--max-batch", str(LONG_DEALS), "--threads", "1",
-                      "--max-message-bytes", str(64 << 20))
+    s = ServerProcess(
+        tmp_path_factory.mktemp("faults-long"),
+        "--max-batch",
+        str(LONG_DEALS),
+        "--threads",
+        "1",
+        "--max-message-bytes",
+        str(64 << 20),
+    )
     try:
         yield s.wait_serving()
     finally:
@@ -89,11 +107,11 @@ def test_client_killed_mid_call(long_server, tmp_path):
     code = (
         "import grpc\n"
         "from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc\n"
-        "ch = grpc.insecure_channel(%r, options=[('grpc.max_send_message_length', -1)])\n"
-        "req = pb.SettleRequest.FromString(open(%r, 'rb').read())\n"
+        f"ch = grpc.insecure_channel({long_server.target!r}, options=[('grpc.max_send_message_length', -1)])\n"
+        f"req = pb.SettleRequest.FromString(open({str(tmp_path / 'req.bin')!r}, 'rb').read())\n"
         "print('calling', flush=True)\n"
         "handeval_pb2_grpc.HandevalStub(ch).Settle(req, timeout=120)\n"
-    ) % (long_server.target, str(tmp_path / "req.bin"))
+    )
     client = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE)
     try:
         assert client.stdout.readline().strip() == b"calling"
@@ -143,7 +161,9 @@ def test_exceeded_deadline_stops_the_work(long_server):
         # machine and on a loaded one.
         eighth_data = settle_request(LONG_DEALS // 8, seed=3).SerializeToString()
         with server.channel(options=[("grpc.max_receive_message_length", -1)]) as big:
-            big_raw = big.unary_unary("/handeval.v2.Handeval/Settle", request_serializer=None, response_deserializer=None)
+            big_raw = big.unary_unary(
+                "/handeval.v2.Handeval/Settle", request_serializer=None, response_deserializer=None
+            )
             eighth = timed(lambda: big_raw(eighth_data, timeout=120))
         with pytest.raises(grpc.RpcError) as e:
             raw(data, timeout=eighth)
@@ -165,16 +185,23 @@ def test_deadline_stops_monte_carlo_arrange_between_hands(long_server):
     req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(samples=200, items=hands))
     with server.channel() as ch:
         stub = handeval_pb2_grpc.HandevalStub(ch)
-        eighth = timed(lambda: stub.Arrange(pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(
-            samples=200, items=hands[:25])), timeout=120))
+        eighth = timed(
+            lambda: stub.Arrange(
+                pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(samples=200, items=hands[:25])), timeout=120
+            )
+        )
     before = server.log().count("DEADLINE_EXCEEDED")
     with server.channel() as ch:
         with pytest.raises(grpc.RpcError) as e:
             handeval_pb2_grpc.HandevalStub(ch).Arrange(req, timeout=eighth)
         assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
     wait_for(lambda: inflight(server) == 0, timeout=60, what="the expired call to end")
-    wait_for(lambda: server.log().count("DEADLINE_EXCEEDED") > before, timeout=10,
-             what="the server to log the stop", server=server)
+    wait_for(
+        lambda: server.log().count("DEADLINE_EXCEEDED") > before,
+        timeout=10,
+        what="the server to log the stop",
+        server=server,
+    )
     assert "of 200 items" in server.log()
     assert_serving(server)
 
@@ -182,8 +209,11 @@ def test_deadline_stops_monte_carlo_arrange_between_hands(long_server):
 def test_samples_over_the_server_limit_are_invalid_argument(long_server):
     """One Monte-Carlo hand runs to its end once started, so --max-samples bounds how far
     a call can run past its deadline."""
-    req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(
-        samples=10_001, items=[ssw.ShisanshuiArrangeItem(hand=common_pb2.Cards(cards=DECK[:13]))]))
+    req = pb.ArrangeRequest(
+        shisanshui=ssw.ShisanshuiArrangeRequest(
+            samples=10_001, items=[ssw.ShisanshuiArrangeItem(hand=common_pb2.Cards(cards=DECK[:13]))]
+        )
+    )
     with long_server.channel() as ch:
         with pytest.raises(grpc.RpcError) as e:
             handeval_pb2_grpc.HandevalStub(ch).Arrange(req, timeout=30)
@@ -193,8 +223,11 @@ def test_samples_over_the_server_limit_are_invalid_argument(long_server):
 
 
 def test_oversized_request_is_resource_exhausted(server):
-    big = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
-        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=["As"] * 1_500_000))]))
+    big = pb.EvaluateRequest(
+        shisanshui=ssw.ShisanshuiEvaluateRequest(
+            items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=["As"] * 1_500_000))]
+        )
+    )
     with server.channel() as ch:
         with pytest.raises(grpc.RpcError) as e:
             handeval_pb2_grpc.HandevalStub(ch).Evaluate(big, timeout=30)
@@ -258,9 +291,16 @@ def test_response_over_the_limit_fails_cleanly(server):
     """A small request whose answer exceeds --max-message-bytes (4 MiB here): the call
     fails with RESOURCE_EXHAUSTED and the server keeps serving."""
     hand = common_pb2.Cards(cards=DECK[:13])
-    req = pb.EvaluateRequest(dachu=dachu_pb2.DachuEvaluateRequest(items=[
-        dachu_pb2.DachuEvaluateItem(legal_plays=dachu_pb2.DachuLegalPlaysQuery(
-            hand=hand, chu=dachu_pb2.DACHU_COLOUR_RED))] * 5000))
+    req = pb.EvaluateRequest(
+        dachu=dachu_pb2.DachuEvaluateRequest(
+            items=[
+                dachu_pb2.DachuEvaluateItem(
+                    legal_plays=dachu_pb2.DachuLegalPlaysQuery(hand=hand, chu=dachu_pb2.DACHU_COLOUR_RED)
+                )
+            ]
+            * 5000
+        )
+    )
     assert req.ByteSize() < 1024 * 1024
     with server.channel(options=[("grpc.max_receive_message_length", 64 * 1024 * 1024)]) as ch:
         with pytest.raises(grpc.RpcError) as e:
@@ -345,14 +385,18 @@ class Load:
 def test_worker_killed_under_load(tmp_path):
     port = free_port()
     # debug: a line per call, naming the worker's pid (which worker served what)
-    s = ServerProcess(tmp_path, "--workers", "2", "--port", str(port), "--threads", "1", "--log-level", "debug",
-                      metrics=False)
+    s = ServerProcess(
+        tmp_path, "--workers", "2", "--port", str(port), "--threads", "1", "--log-level", "debug", metrics=False
+    )
     # ServerProcess picked its own port; --port given last wins in argparse
     s.port, s.target = port, f"127.0.0.1:{port}"
 
     def served_by(pid):
-        return s.log().count(f"[{pid}] " + '{"event": "call", "rpc": "Settle", "game": "shisanshui", "items": 60, '
-                             '"item_errors": 0, "code": "OK"')
+        return s.log().count(
+            f"[{pid}] " + '{"event": "call", "rpc": "Settle", "game": "shisanshui", "items": 60, '
+            '"item_errors": 0, "code": "OK"'
+        )
+
     try:
         s.wait_serving()
         wait_for(lambda: len(children(s.proc.pid)) == 2, what="two workers")
@@ -364,16 +408,26 @@ def test_worker_killed_under_load(tmp_path):
             t_kill = time.monotonic()
             os.kill(victim, signal.SIGKILL)
             survivor_before = served_by(survivor)
-            wait_for(lambda: len(children(s.proc.pid)) == 2 and victim not in children(s.proc.pid),
-                     timeout=30, what="the supervisor to restart the worker")
+            wait_for(
+                lambda: len(children(s.proc.pid)) == 2 and victim not in children(s.proc.pid),
+                timeout=30,
+                what="the supervisor to restart the worker",
+            )
             t_restarted = time.monotonic()
-            wait_for(lambda: load.codes(since=t_restarted).count(grpc.StatusCode.OK) >= 20, timeout=60,
-                     what="load after the restart")
+            wait_for(
+                lambda: load.codes(since=t_restarted).count(grpc.StatusCode.OK) >= 20,
+                timeout=60,
+                what="load after the restart",
+            )
             # the other worker kept serving: it answers calls after its sibling's death
             # (the clients whose connections were on the dead one reconnect to it or to
             # the new worker, so this waits for events, not for a time)
-            wait_for(lambda: served_by(survivor) > survivor_before, timeout=60,
-                     what="the other worker to serve after the kill", server=s)
+            wait_for(
+                lambda: served_by(survivor) > survivor_before,
+                timeout=60,
+                what="the other worker to serve after the kill",
+                server=s,
+            )
         OK, UNAVAILABLE = grpc.StatusCode.OK, grpc.StatusCode.UNAVAILABLE
         with load.lock:
             before = [c for (t0, t1, c) in load.calls if t1 <= t_kill]
@@ -392,9 +446,11 @@ def test_worker_killed_under_load(tmp_path):
         assert set(during) <= {OK, UNAVAILABLE}, during
         assert set(stale) <= {UNAVAILABLE}, stale
         assert set(after) == {OK}, after
-        print(f"worker kill: {len(before)} calls before (all OK), {len(during) + len(stale)} during "
-              f"({(during + stale).count(UNAVAILABLE)} UNAVAILABLE), {len(after)} after (all OK); "
-              f"restarted in {t_restarted - t_kill:.2f} s")
+        print(
+            f"worker kill: {len(before)} calls before (all OK), {len(during) + len(stale)} during "
+            f"({(during + stale).count(UNAVAILABLE)} UNAVAILABLE), {len(after)} after (all OK); "
+            f"restarted in {t_restarted - t_kill:.2f} s"
+        )
         assert "worker_died" in s.log()
     finally:
         assert s.terminate() == 0
@@ -422,8 +478,10 @@ def test_sigterm_under_load_finishes_calls_in_flight(tmp_path):
         # new calls after SIGTERM are refused (UNAVAILABLE) or still served during the
         # shutdown delay (OK); none fail another way
         assert set(later) <= {grpc.StatusCode.OK, grpc.StatusCode.UNAVAILABLE}, later
-        print(f"SIGTERM under load: {len(in_flight)} calls in flight all finished OK, exit 0 after "
-              f"{t_exit - t_term:.2f} s; {len(later)} later calls: {sorted(set(c.name for c in later))}")
+        print(
+            f"SIGTERM under load: {len(in_flight)} calls in flight all finished OK, exit 0 after "
+            f"{t_exit - t_term:.2f} s; {len(later)} later calls: {sorted({c.name for c in later})}"
+        )
     finally:
         s.close()
 
@@ -436,9 +494,14 @@ def test_binds_loopback_by_default(tmp_path):
     """No --host: the listening socket is loopback only, not every interface."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "HANDEVAL_HOST"}
-    proc = subprocess.Popen([sys.executable, "-m", "handeval", "serve", "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "handeval", "serve", "--port", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        env=env,
+    )
     try:
+
         def listening():
             out = subprocess.run(["ss", "-ltnH", f"sport = :{port}"], capture_output=True, text=True).stdout
             return [line.split()[3] for line in out.splitlines() if line.strip()]
@@ -458,17 +521,60 @@ def _openssl(*args, cwd):
 
 def _ca_and_cert(d: Path, ca: str, name: str):
     if not (d / f"{ca}.pem").exists():
-        _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{ca}.key", "-out", f"{ca}.pem",
-                 "-days", "1", "-subj", f"/CN={ca}", cwd=d)
+        _openssl(
+            "req",
+            "-x509",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            f"{ca}.key",
+            "-out",
+            f"{ca}.pem",
+            "-days",
+            "1",
+            "-subj",
+            f"/CN={ca}",
+            cwd=d,
+        )
     (d / "san.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
-             "-subj", f"/CN={name}", cwd=d)
-    _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", f"{ca}.pem", "-CAkey", f"{ca}.key", "-CAcreateserial",
-             "-out", f"{name}.pem", "-days", "1", "-extfile", "san.cnf", cwd=d)
+    _openssl(
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        f"{name}.key",
+        "-out",
+        f"{name}.csr",
+        "-subj",
+        f"/CN={name}",
+        cwd=d,
+    )
+    _openssl(
+        "x509",
+        "-req",
+        "-in",
+        f"{name}.csr",
+        "-CA",
+        f"{ca}.pem",
+        "-CAkey",
+        f"{ca}.key",
+        "-CAcreateserial",
+        "-out",
+        f"{name}.pem",
+        "-days",
+        "1",
+        "-extfile",
+        "san.cnf",
+        cwd=d,
+    )
 
 
-@pytest.mark.skipif(subprocess.run(["which", "openssl"], capture_output=True).returncode != 0,
-                    reason="needs the openssl command to make test certificates")
+@pytest.mark.skipif(
+    subprocess.run(["which", "openssl"], capture_output=True).returncode != 0,
+    reason="needs the openssl command to make test certificates",
+)
 def test_tls_and_token_reject_wrong_clients(tmp_path):
     """Mutual TLS plus a token: a client certificate from another CA, a client without a
     certificate, a plaintext client and a wrong token are all refused; the right client
@@ -478,8 +584,17 @@ def test_tls_and_token_reject_wrong_clients(tmp_path):
     _ca_and_cert(d, "ca", "client")
     _ca_and_cert(d, "rogue-ca", "rogue")
     read = lambda n: (d / n).read_bytes()  # noqa: E731
-    s = ServerProcess(tmp_path, "--tls-cert", str(d / "server.pem"), "--tls-key", str(d / "server.key"),
-                      "--tls-client-ca", str(d / "ca.pem"), metrics=False, env={"HANDEVAL_TOKEN": "t0ken"})
+    s = ServerProcess(
+        tmp_path,
+        "--tls-cert",
+        str(d / "server.pem"),
+        "--tls-key",
+        str(d / "server.key"),
+        "--tls-client-ca",
+        str(d / "ca.pem"),
+        metrics=False,
+        env={"HANDEVAL_TOKEN": "t0ken"},
+    )
     good_md = (("authorization", "Bearer t0ken"),)
     try:
         good = grpc.ssl_channel_credentials(read("ca.pem"), read("client.key"), read("client.pem"))
@@ -492,7 +607,9 @@ def test_tls_and_token_reject_wrong_clients(tmp_path):
                     stub.Evaluate(evaluate_request(1), timeout=10, metadata=md)
                 assert e.value.code() == grpc.StatusCode.UNAUTHENTICATED
         wrong = {
-            "rogue client certificate": grpc.ssl_channel_credentials(read("ca.pem"), read("rogue.key"), read("rogue.pem")),
+            "rogue client certificate": grpc.ssl_channel_credentials(
+                read("ca.pem"), read("rogue.key"), read("rogue.pem")
+            ),
             "no client certificate": grpc.ssl_channel_credentials(read("ca.pem")),
             "plaintext": None,
         }

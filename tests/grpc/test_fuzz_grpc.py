@@ -25,15 +25,61 @@ from grpc_fixtures import ServerProcess
 
 N = int(os.environ.get("HANDEVAL_FUZZ_GRPC", "300"))
 SEED = int(os.environ.get("HANDEVAL_FUZZ_SEED", "8"))
-RPCS = {"Evaluate": pb.EvaluateRequest, "Compare": pb.CompareRequest,
-        "Settle": pb.SettleRequest, "Arrange": pb.ArrangeRequest}
+RPCS = {
+    "Evaluate": pb.EvaluateRequest,
+    "Compare": pb.CompareRequest,
+    "Settle": pb.SettleRequest,
+    "Arrange": pb.ArrangeRequest,
+}
 ALLOWED = {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED}
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
-CARD_FIELDS = {"row", "hand", "front", "middle", "back", "cards", "play", "table", "a", "b", "rows", "hands",
-               "remaining", "opponents", "shown_triple"}
-WORDS = ["red", "black", "lowest", "second_highest", "shcd", "hsdc", "larger_side", "losing_side", "chu", "other",
-         "liu_dui_ban", "san_shunzi", "qing_long", "dragon", "six_pairs", "pass", "single", "x", "",
-         "deal", "finish", "meng_xuan", "meng_chuai", "cheng_chu", "ping_da", "chuai", "bao_chuai", "jiao"]
+CARD_FIELDS = {
+    "row",
+    "hand",
+    "front",
+    "middle",
+    "back",
+    "cards",
+    "play",
+    "table",
+    "a",
+    "b",
+    "rows",
+    "hands",
+    "remaining",
+    "opponents",
+    "shown_triple",
+}
+WORDS = [
+    "red",
+    "black",
+    "lowest",
+    "second_highest",
+    "shcd",
+    "hsdc",
+    "larger_side",
+    "losing_side",
+    "chu",
+    "other",
+    "liu_dui_ban",
+    "san_shunzi",
+    "qing_long",
+    "dragon",
+    "six_pairs",
+    "pass",
+    "single",
+    "x",
+    "",
+    "deal",
+    "finish",
+    "meng_xuan",
+    "meng_chuai",
+    "cheng_chu",
+    "ping_da",
+    "chuai",
+    "bao_chuai",
+    "jiao",
+]
 
 
 class Filler:
@@ -56,7 +102,7 @@ class Filler:
         r = self.r
         roll = r.random()
         if roll < 0.03:
-            return r.choice(["A" * 70_000, "As " * 30_000, "\U0001F0A1" * 1000])  # big (may exceed the limit)
+            return r.choice(["A" * 70_000, "As " * 30_000, "\U0001f0a1" * 1000])  # big (may exceed the limit)
         if roll < 0.1:
             codes = (r.randrange(1, 0x2FFFF) for _ in range(r.randrange(12)))
             return "".join(chr(c) for c in codes if not 0xD800 <= c < 0xE000)
@@ -79,19 +125,35 @@ class Filler:
             return r.choice([v.number for v in fd.enum_type.values])
         if t in (_d.FieldDescriptor.TYPE_DOUBLE, _d.FieldDescriptor.TYPE_FLOAT):
             return r.choice([0.0, -1.5, 1e300, float("inf"), float("nan")])
-        bits = 32 if t in (_d.FieldDescriptor.TYPE_INT32, _d.FieldDescriptor.TYPE_SINT32,
-                           _d.FieldDescriptor.TYPE_SFIXED32, _d.FieldDescriptor.TYPE_UINT32,
-                           _d.FieldDescriptor.TYPE_FIXED32) else 64
-        unsigned = t in (_d.FieldDescriptor.TYPE_UINT32, _d.FieldDescriptor.TYPE_UINT64,
-                         _d.FieldDescriptor.TYPE_FIXED32, _d.FieldDescriptor.TYPE_FIXED64)
-        lo, hi = (0, 2**bits - 1) if unsigned else (-2**(bits - 1), 2**(bits - 1) - 1)
-        v = r.choice([0, 1, 2, 3, 4, -1, 13, 100, lo, hi, r.randint(lo, hi), 2**(bits - 2)])
+        bits = (
+            32
+            if t
+            in (
+                _d.FieldDescriptor.TYPE_INT32,
+                _d.FieldDescriptor.TYPE_SINT32,
+                _d.FieldDescriptor.TYPE_SFIXED32,
+                _d.FieldDescriptor.TYPE_UINT32,
+                _d.FieldDescriptor.TYPE_FIXED32,
+            )
+            else 64
+        )
+        unsigned = t in (
+            _d.FieldDescriptor.TYPE_UINT32,
+            _d.FieldDescriptor.TYPE_UINT64,
+            _d.FieldDescriptor.TYPE_FIXED32,
+            _d.FieldDescriptor.TYPE_FIXED64,
+        )
+        lo, hi = (0, 2**bits - 1) if unsigned else (-(2 ** (bits - 1)), 2 ** (bits - 1) - 1)
+        v = r.choice([0, 1, 2, 3, 4, -1, 13, 100, lo, hi, r.randint(lo, hi), 2 ** (bits - 2)])
         return min(max(v, lo), hi)
 
     def fill(self, msg, depth=0):
         r = self.r
-        oneof_pick = {o.name: r.choice(o.fields) for o in msg.DESCRIPTOR.oneofs
-                      if not (len(o.fields) == 1 and o.name == "_" + o.fields[0].name)}  # real oneofs
+        oneof_pick = {
+            o.name: r.choice(o.fields)
+            for o in msg.DESCRIPTOR.oneofs
+            if not (len(o.fields) == 1 and o.name == "_" + o.fields[0].name)
+        }  # real oneofs
         for fd in msg.DESCRIPTOR.fields:
             o = fd.containing_oneof
             if o is not None and o.name in oneof_pick and oneof_pick[o.name] is not fd:
@@ -141,7 +203,7 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
             i = rng.randrange(len(b))
             b[i] ^= 1 << rng.randrange(8)
         elif op == 1 and b:  # truncate
-            del b[rng.randrange(len(b)):]
+            del b[rng.randrange(len(b)) :]
         elif op == 2:  # insert random bytes
             i = rng.randrange(len(b) + 1)
             b[i:i] = bytes(rng.randrange(256) for _ in range(rng.randint(1, 8)))
@@ -150,7 +212,7 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
         elif op == 4 and len(b) > 2:  # duplicate a slice (repeated fields, unknown fields)
             i = rng.randrange(len(b))
             j = rng.randrange(i, len(b))
-            b[j:j] = b[i:j + 1]
+            b[j:j] = b[i : j + 1]
         elif op == 5:  # splice a varint length prefix claiming far more than follows
             b[0:0] = bytes([0x12, 0xFF, 0xFF, 0xFF, 0x0F])
     return bytes(b)
@@ -158,8 +220,9 @@ def mutate(data: bytes, rng: random.Random) -> bytes:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    s = ServerProcess(tmp_path_factory.mktemp("fuzz-grpc"), "--max-batch", "50",
-                      "--max-message-bytes", str(64 * 1024), metrics=False)
+    s = ServerProcess(
+        tmp_path_factory.mktemp("fuzz-grpc"), "--max-batch", "50", "--max-message-bytes", str(64 * 1024), metrics=False
+    )
     try:
         yield s.wait_serving()
     finally:

@@ -17,19 +17,33 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import children, ServerProcess, metric_value, random_deals as deals, settle_request, wait_for
+from grpc_fixtures import ServerProcess, children, metric_value, random_deals as deals, settle_request, wait_for
 
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
 
-
 def evaluate_request(n=1):
-    return pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))] * n))
+    return pb.EvaluateRequest(
+        shisanshui=ssw.ShisanshuiEvaluateRequest(
+            items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))] * n
+        )
+    )
 
 
 def test_sigterm_finishes_the_call_in_flight_and_exits_0(tmp_path):
-    s = ServerProcess(tmp_path, "--max-batch", "100000", "--shutdown-delay", "3", "--grace", "30", "--threads", "1",
-                      "--max-message-bytes", str(64 << 20))
+    s = ServerProcess(
+        tmp_path,
+        "--max-batch",
+        "100000",
+        "--shutdown-delay",
+        "3",
+        "--grace",
+        "30",
+        "--threads",
+        "1",
+        "--max-message-bytes",
+        str(64 << 20),
+    )
     try:
         s.wait_serving()
         req = settle_request(60000)  # ~1 s of settlement on one thread: still running at the SIGTERM
@@ -46,8 +60,11 @@ def test_sigterm_finishes_the_call_in_flight_and_exits_0(tmp_path):
 
             t = threading.Thread(target=call)
             t.start()
-            wait_for(lambda: metric_value(s.metrics(), "handeval_inflight_requests") >= 1 or not t.is_alive(),
-                     what="the call to be in flight", server=s)
+            wait_for(
+                lambda: metric_value(s.metrics(), "handeval_inflight_requests") >= 1 or not t.is_alive(),
+                what="the call to be in flight",
+                server=s,
+            )
             assert t.is_alive(), "the call finished before SIGTERM; make the batch larger"
             s.proc.send_signal(signal.SIGTERM)
             # during the shutdown delay, health says NOT_SERVING (load balancers drain)
@@ -93,8 +110,11 @@ def test_two_workers_share_the_port_restart_and_sum_metrics(tmp_path):
 
         victim = sorted(first)[0]
         os.kill(victim, signal.SIGKILL)
-        wait_for(lambda: len(children(s.proc.pid)) == 2 and victim not in children(s.proc.pid),
-                 what="the supervisor to restart the worker", server=s)
+        wait_for(
+            lambda: len(children(s.proc.pid)) == 2 and victim not in children(s.proc.pid),
+            what="the supervisor to restart the worker",
+            server=s,
+        )
         wait_for(lambda: s.log().count('"event": "serving"') == 3, what="the new worker to serve", server=s)
         for _ in range(4):
             with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
@@ -132,16 +152,65 @@ def _openssl(*args, cwd):
 def test_mutual_tls(tmp_path):
     d = tmp_path
     (d / "san.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", "ca.pem", "-days", "1",
-             "-subj", "/CN=handeval test CA", cwd=d)
+    _openssl(
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        "ca.pem",
+        "-days",
+        "1",
+        "-subj",
+        "/CN=handeval test CA",
+        cwd=d,
+    )
     for name in ("server", "client"):
-        _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
-                 "-subj", f"/CN={name}", cwd=d)
-        _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial",
-                 "-out", f"{name}.pem", "-days", "1", "-extfile", "san.cnf", cwd=d)
+        _openssl(
+            "req",
+            "-newkey",
+            "rsa:2048",
+            "-nodes",
+            "-keyout",
+            f"{name}.key",
+            "-out",
+            f"{name}.csr",
+            "-subj",
+            f"/CN={name}",
+            cwd=d,
+        )
+        _openssl(
+            "x509",
+            "-req",
+            "-in",
+            f"{name}.csr",
+            "-CA",
+            "ca.pem",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            f"{name}.pem",
+            "-days",
+            "1",
+            "-extfile",
+            "san.cnf",
+            cwd=d,
+        )
     read = lambda n: (d / n).read_bytes()  # noqa: E731
-    s = ServerProcess(tmp_path, "--tls-cert", str(d / "server.pem"), "--tls-key", str(d / "server.key"),
-                      "--tls-client-ca", str(d / "ca.pem"), metrics=False)
+    s = ServerProcess(
+        tmp_path,
+        "--tls-cert",
+        str(d / "server.pem"),
+        "--tls-key",
+        str(d / "server.key"),
+        "--tls-client-ca",
+        str(d / "ca.pem"),
+        metrics=False,
+    )
     try:
         mtls = grpc.ssl_channel_credentials(read("ca.pem"), read("client.key"), read("client.pem"))
         s.wait_serving(credentials=mtls)
@@ -166,8 +235,7 @@ def test_sigterm_gives_arriving_calls_the_grace(tmp_path):
     # 256 streams on the connection: the 200 calls reach the server at once (with the
     # default 16 the client queues the rest, and those are refused UNAVAILABLE once the
     # server stops accepting — retryable, but not what this test is about)
-    s = ServerProcess(tmp_path, "--threads", "1", "--grace", "30", "--max-streams-per-connection", "256",
-                      metrics=False)
+    s = ServerProcess(tmp_path, "--threads", "1", "--grace", "30", "--max-streams-per-connection", "256", metrics=False)
     try:
         s.wait_serving()
         req = pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals(20)))
@@ -192,15 +260,19 @@ def test_sigterm_gives_arriving_calls_the_grace(tmp_path):
 def test_grace_expiry_cancels_and_exits_without_traceback(tmp_path):
     """A call longer than --grace: cancelled when the grace ends, the process exits 0 at
     once (not after the batch) and logs no traceback."""
-    s = ServerProcess(tmp_path, "--threads", "1", "--grace", "0.5", "--max-batch", "100000",
-                      "--max-message-bytes", str(64 << 20))
+    s = ServerProcess(
+        tmp_path, "--threads", "1", "--grace", "0.5", "--max-batch", "100000", "--max-message-bytes", str(64 << 20)
+    )
     try:
         s.wait_serving()
         assert f'"metrics_port": {s.metrics_port}' in s.log()  # the serving line names it
         with s.channel() as ch:
             fut = handeval_pb2_grpc.HandevalStub(ch).Settle.future(settle_request(100000), timeout=300)  # ~2 s of work
-            wait_for(lambda: metric_value(s.metrics(), "handeval_inflight_requests") >= 1 or fut.done(),
-                     what="the call to be in flight", server=s)
+            wait_for(
+                lambda: metric_value(s.metrics(), "handeval_inflight_requests") >= 1 or fut.done(),
+                what="the call to be in flight",
+                server=s,
+            )
             assert not fut.done(), "the call finished before SIGTERM; make it bigger"
             s.proc.send_signal(signal.SIGTERM)
             with pytest.raises(grpc.RpcError) as ei:

@@ -14,12 +14,18 @@ from handeval import shisanshui
 from handeval.server.client import bad_request_fields
 from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
 
-
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 #: One 5-card row of every category, lowest first (so the check covers all 9 codes).
 EVERY_CATEGORY = [
-    "2s 5h 7d 9c Jc", "2s 2h 7d 9c Jc", "2s 2h 7d 7c Jc", "2s 2h 2d 9c Jc", "Ah 2s 3h 4d 5c",
-    "2s 5s 7s 9s Js", "2s 2h 2d 9c 9s", "2s 2h 2d 2c Js", "Ts Js Qs Ks As",
+    "2s 5h 7d 9c Jc",
+    "2s 2h 7d 9c Jc",
+    "2s 2h 7d 7c Jc",
+    "2s 2h 2d 9c Jc",
+    "Ah 2s 3h 4d 5c",
+    "2s 5s 7s 9s Js",
+    "2s 2h 2d 9c 9s",
+    "2s 2h 2d 2c Js",
+    "Ts Js Qs Ks As",
 ]
 
 
@@ -39,8 +45,8 @@ def random_rows(n, size, seed):
 def test_card_id_encoding_is_the_documented_one(stub):
     # id = rank * 4 + suit, rank 0 = '2' .. 12 = 'A', suits s h d c: the proto's examples
     assert [packed_id(c) for c in ("2s", "2c", "3s", "Td", "As", "Ac")] == [0, 3, 4, 34, 48, 51]
-    royal = bytes([48, 44, 40, 36, 32])           # As Ks Qs Js Ts
-    quads = bytes([0, 1, 2, 3, 51])               # 2s 2h 2d 2c Ac
+    royal = bytes([48, 44, 40, 36, 32])  # As Ks Qs Js Ts
+    quads = bytes([0, 1, 2, 3, 51])  # 2s 2h 2d 2c Ac
     flush = bytes([0 + 3, 8 + 3, 16 + 3, 24 + 3, 51])  # 2c 4c 6c 8c Ac
     got = evaluate(stub, packed_rows=royal + quads + flush).packed_categories
     assert [shisanshui.CATEGORIES[b] for b in got] == ["straight_flush", "four_of_a_kind", "flush"]
@@ -50,8 +56,9 @@ def test_every_category_code(stub):
     data = b"".join(bytes(packed_id(c) for c in row.split()) for row in EVERY_CATEGORY)
     res = evaluate(stub, packed_rows=data)
     assert list(res.packed_categories) == list(range(9))
-    assert [shisanshui.CATEGORIES[b] for b in res.packed_categories] == \
-        [shisanshui.classify(r).category for r in EVERY_CATEGORY]
+    assert [shisanshui.CATEGORIES[b] for b in res.packed_categories] == [
+        shisanshui.classify(r).category for r in EVERY_CATEGORY
+    ]
     assert len(res.results) == 0
 
 
@@ -72,10 +79,18 @@ def test_random_rows_equal_the_python_api(stub, size):
 def test_rules_are_applied_and_items_answered_alongside(stub):
     wheel = bytes(packed_id(c) for c in "Ah 2s 3h 4d 5c".split())
     rules = ssw.ShisanshuiRules(a2345=ssw.SHISANSHUI_A2345_SECOND_HIGHEST)
-    res = evaluate(stub, rules=rules, packed_rows=wheel,
-                   items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split())), ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As As".split()))])
+    res = evaluate(
+        stub,
+        rules=rules,
+        packed_rows=wheel,
+        items=[
+            ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split())),
+            ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As As".split())),
+        ],
+    )
     assert res.packed_categories == shisanshui.categories_from_ids(
-        wheel, 5, rules=shisanshui.Rules(a2345="second_highest"))
+        wheel, 5, rules=shisanshui.Rules(a2345="second_highest")
+    )
     assert shisanshui.CATEGORIES[res.packed_categories[0]] == "straight"
     assert [r.WhichOneof("result") for r in res.results] == ["row", "error"]
     assert res.results[0].row.category == ssw.SHISANSHUI_CATEGORY_HIGH_CARD and "As" in res.results[1].error.message

@@ -12,8 +12,12 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_generated_code_is_current():
     pytest.importorskip("grpc_tools", reason="grpcio-tools (the test extra) generates the code")
-    out = subprocess.run([sys.executable, str(ROOT / "scripts" / "gen_protos.py"), "--check"],
-                         capture_output=True, text=True, timeout=120)
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gen_protos.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0, out.stderr
 
 
@@ -33,8 +37,8 @@ def test_error_reason_enum_mirrors_the_core_reasons():
 
 
 def _suffixes(enum) -> list:
-    prefix = enum.DESCRIPTOR.values_by_number[0].name[:-len("UNSPECIFIED")]
-    return [v.name[len(prefix):].lower() for v in enum.DESCRIPTOR.values if v.number]
+    prefix = enum.DESCRIPTOR.values_by_number[0].name[: -len("UNSPECIFIED")]
+    return [v.name[len(prefix) :].lower() for v in enum.DESCRIPTOR.values if v.number]
 
 
 def test_enums_cover_the_closed_sets_of_the_api():
@@ -58,7 +62,9 @@ def test_every_file_declares_the_language_options():
 
     for path in sorted((ROOT / "protos" / "handeval" / "v2").glob("*.proto")):
         text = path.read_text(encoding="utf-8")
-        assert re.search(r'option go_package = "github.com/handeval/handeval/gen/go/handeval/v2;handevalv2";', text), path
+        assert re.search(r'option go_package = "github.com/handeval/handeval/gen/go/handeval/v2;handevalv2";', text), (
+            path
+        )
         assert 'option java_package = "io.handeval.v2";' in text, path
         assert "option java_multiple_files = true;" in text, path
         assert 'option csharp_namespace = "Handeval.V2";' in text, path
@@ -68,11 +74,22 @@ def test_every_file_declares_the_language_options():
 def test_no_closed_set_travels_as_a_string():
     """No string field whose comment lists choices: closed sets are enums. The string
     fields left are free text, card names and the suit order."""
-    from handeval.v2 import common_pb2, dachu_pb2, handeval_pb2, shisanshui_pb2, tienlen_pb2
     from google.protobuf.descriptor import FieldDescriptor
 
-    allowed = {"field", "message", "cards", "category_zh", "name_zh", "suit_order", "text", "card", "last_card",
-               "must_contain"}
+    from handeval.v2 import common_pb2, dachu_pb2, handeval_pb2, shisanshui_pb2, tienlen_pb2
+
+    allowed = {
+        "field",
+        "message",
+        "cards",
+        "category_zh",
+        "name_zh",
+        "suit_order",
+        "text",
+        "card",
+        "last_card",
+        "must_contain",
+    }
     for module in (common_pb2, dachu_pb2, handeval_pb2, shisanshui_pb2, tienlen_pb2):
         for msg in module.DESCRIPTOR.message_types_by_name.values():
             for f in msg.fields:

@@ -30,7 +30,9 @@ def evaluate(req: pb.EvaluateRequest) -> pb.EvaluateResponse:
 
 
 def tl_state(record: tl.TienlenGameRecord, rules=None):
-    req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(rules=rules, items=[tl.TienlenEvaluateItem(game=record)]))
+    req = pb.EvaluateRequest(
+        tienlen=tl.TienlenEvaluateRequest(rules=rules, items=[tl.TienlenEvaluateItem(game=record)])
+    )
     r = evaluate(req).tienlen.results[0]
     return r.game if r.WhichOneof("result") == "game" else r.error
 
@@ -43,10 +45,11 @@ def dc_state(record: dc.DachuGameRecord, rules=None):
 
 def deal(rng, seats):
     deck = rng.sample(DECK, 52)
-    return [deck[13 * i:13 * i + 13] for i in range(seats)]
+    return [deck[13 * i : 13 * i + 13] for i in range(seats)]
 
 
 # ---- games played with the ready actions only ----
+
 
 def play_tienlen(rng, players=4):
     """A random 越式13张 game: each step appends one of the offered actions unchanged."""
@@ -61,7 +64,8 @@ def play_tienlen(rng, players=4):
         for o in st.offers:
             # One PLAY per legal play, same order, then the PASS when allowed.
             assert [(a.seat, a.kind, list(a.cards.cards)) for a in o.actions] == (
-                [(o.seat, PLAY, list(p.cards.cards)) for p in o.plays] + ([(o.seat, PASS, [])] if o.may_pass else []))
+                [(o.seat, PLAY, list(p.cards.cards)) for p in o.plays] + ([(o.seat, PASS, [])] if o.may_pass else [])
+            )
         pool = [a for o in st.offers for a in o.actions]
         record.actions.append(rng.choice(pool))
         assert len(record.actions) <= 52 * 4
@@ -76,7 +80,9 @@ def dc_pick(rng, st, timeouts=True):
         return "calls", rng.choice(list(st.calling.legal_actions))
     p = st.play
     assert [(a.seat, a.kind, list(a.cards.cards)) for a in p.actions] == (
-        [(p.to_move, PLAY, list(x.cards.cards)) for x in p.legal_plays] + ([(p.to_move, PASS, [])] if p.may_pass else []))
+        [(p.to_move, PLAY, list(x.cards.cards)) for x in p.legal_plays]
+        + ([(p.to_move, PASS, [])] if p.may_pass else [])
+    )
     if timeouts and rng.random() < 0.1:
         return "plays", common_pb2.PlayAction(seat=p.to_move, kind=TIMEOUT)
     return "plays", rng.choice(list(p.actions))
@@ -110,14 +116,30 @@ def test_tienlen_games_with_ready_actions(seed):
 
 def test_tienlen_trick_transfers_are_filled():
     """A chop (seat 3's four aces on seat 0's 2) is the trick's transfer once it closes."""
-    hands = ["3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h",
-             "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc", "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah"]
-    acts = [(0, "3s"), (1, "4h"), (2, "5d"), (3, "pass"), (0, "2d"), (3, "Ad As Ac Ah"),
-            (0, "pass"), (1, "pass"), (2, "pass")]
+    hands = [
+        "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d",
+        "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h",
+        "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc",
+        "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah",
+    ]
+    acts = [
+        (0, "3s"),
+        (1, "4h"),
+        (2, "5d"),
+        (3, "pass"),
+        (0, "2d"),
+        (3, "Ad As Ac Ah"),
+        (0, "pass"),
+        (1, "pass"),
+        (2, "pass"),
+    ]
     record = tl.TienlenGameRecord(hands=[C(h) for h in hands], base=10)
     for s, a in acts:
-        record.actions.append(common_pb2.PlayAction(seat=s, kind=PASS) if a == "pass" else
-                              common_pb2.PlayAction(seat=s, kind=PLAY, cards=C(a)))
+        record.actions.append(
+            common_pb2.PlayAction(seat=s, kind=PASS)
+            if a == "pass"
+            else common_pb2.PlayAction(seat=s, kind=PLAY, cards=C(a))
+        )
     st = tl_state(record)
     assert [(t.from_seat, t.to_seat, t.amount) for t in st.tricks[0].transfers] == [(0, 3, 30)]
     assert len(st.tricks) == 1 and st.tricks[0].over
@@ -147,10 +169,13 @@ def test_dachu_games_with_ready_actions(seed):
 
 # ---- the timeout inside a record ----
 
+
 def _dachu_at_play(seed, rules=None):
     """A record at a lead after the first trick, with the seat to lead."""
+
     def at_lead(st):
         return st.phase == dc.DACHU_PHASE_PLAY and not st.play.HasField("table") and len(st.play.tricks) > 0
+
     for k in range(200):
         rng = random.Random(seed * 1000 + k)
         record, states = play_dachu(rng, rules, stop=at_lead, timeouts=False)
@@ -205,7 +230,10 @@ def test_record_timeout_with_columns_uses_them():
     del bad.plays[-1].columns[0]
     err = dc_state(bad)
     assert isinstance(err, common_pb2.ItemError)
-    assert err.field == f"items[0].game.plays[{len(bad.plays) - 1}].columns" and err.reason == common_pb2.ERROR_REASON_WRONG_COUNT
+    assert (
+        err.field == f"items[0].game.plays[{len(bad.plays) - 1}].columns"
+        and err.reason == common_pb2.ERROR_REASON_WRONG_COUNT
+    )
     # Columns on a PLAY or a PASS are refused.
     bad = dc.DachuGameRecord.FromString(record.SerializeToString())
     bad.plays[-1].kind = PASS
@@ -213,6 +241,7 @@ def test_record_timeout_with_columns_uses_them():
 
 
 # ---- the last card ----
+
 
 def test_last_card_is_hidden_until_dealt():
     hands = deal(random.Random(1), 4)
@@ -234,6 +263,7 @@ def test_last_card_is_hidden_until_dealt():
 
 
 # ---- seat views ----
+
 
 def _strings(msg):
     """Every string in a message, recursively (the cards it shows)."""
@@ -315,7 +345,9 @@ def test_dachu_viewer_sees_only_its_own_cards(seed):
             public.add(full.deal.last_card)
         if full.HasField("play") and full.play.HasField("auto_lead"):
             public.add("3h")
-        fixed = public | {c for h in hands for c in h if c[0] == "A" or c == "3h"} | {hands[(rec.first_seat + 3) % 4][12]}
+        fixed = (
+            public | {c for h in hands for c in h if c[0] == "A" or c == "3h"} | {hands[(rec.first_seat + 3) % 4][12]}
+        )
         for viewer in range(4):
             rec.viewer = viewer
             # With the suggestion asked: it is the viewer's own move's or none at all.
@@ -329,8 +361,11 @@ def test_dachu_viewer_sees_only_its_own_cards(seed):
             assert not hidden & set(_strings(view)), (full.deal.dealt, hidden & set(_strings(view)))
             if view.HasField("play"):
                 assert not view.play.actions or view.play.to_move == viewer
-            assert all(a.seat == viewer for a in view.deal.legal_actions
-                       if a.kind not in (dc.DACHU_DEAL_ACTION_KIND_DEAL, dc.DACHU_DEAL_ACTION_KIND_FINISH))
+            assert all(
+                a.seat == viewer
+                for a in view.deal.legal_actions
+                if a.kind not in (dc.DACHU_DEAL_ACTION_KIND_DEAL, dc.DACHU_DEAL_ACTION_KIND_FINISH)
+            )
             for _ in range(3):
                 other = _reshuffle(rng, hands, viewer, fixed)
                 changed = dc.DachuGameRecord.FromString(rec.SerializeToString())

@@ -16,7 +16,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 
-from handeval import shisanshui
+from handeval import HandevalError, shisanshui
 from handeval.server.client import bad_request_fields
 from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
 
@@ -29,21 +29,34 @@ DECK = [r + s for r in RANKS for s in SUITS]
 
 def rows_equal(msg: ssw.ShisanshuiRow, row: shisanshui.Row):
     assert (ssw.ShisanshuiCategory.Name(msg.category), msg.category_zh, msg.strength, list(msg.cards.cards)) == (
-        "SHISANSHUI_CATEGORY_" + row.category.upper(), row.category_zh, row.strength, row.cards)
+        "SHISANSHUI_CATEGORY_" + row.category.upper(),
+        row.category_zh,
+        row.strength,
+        row.cards,
+    )
 
 
 def settlement_dict(m: ssw.ShisanshuiSettlement) -> dict:
     """The proto settlement in the shape of handeval.shisanshui.Settlement.to_dict()."""
     return {
-        "waters": list(m.waters), "deltas": list(m.deltas),
-        "pairwise": [list(r.values) for r in m.pairwise], "fouls": list(m.fouls),
-        "specials": [special_name(s) for s in m.specials], "home_runs": list(m.home_runs),
-        "theoretical": list(m.theoretical), "rake": m.rake,
+        "waters": list(m.waters),
+        "deltas": list(m.deltas),
+        "pairwise": [list(r.values) for r in m.pairwise],
+        "fouls": list(m.fouls),
+        "specials": [special_name(s) for s in m.specials],
+        "home_runs": list(m.home_runs),
+        "theoretical": list(m.theoretical),
+        "rake": m.rake,
         "pairs": [
-            {"a": p.a, "b": p.b, "kind": ssw.ShisanshuiPairKind.Name(p.kind)[len("SHISANSHUI_PAIR_KIND_"):].lower(),
-             "rows": list(p.rows),
-             "scooper": p.scooper if p.HasField("scooper") else None,
-             "home_run": p.home_run, "waters": p.waters}
+            {
+                "a": p.a,
+                "b": p.b,
+                "kind": ssw.ShisanshuiPairKind.Name(p.kind)[len("SHISANSHUI_PAIR_KIND_") :].lower(),
+                "rows": list(p.rows),
+                "scooper": p.scooper if p.HasField("scooper") else None,
+                "home_run": p.home_run,
+                "waters": p.waters,
+            }
             for p in m.pairs
         ],
     }
@@ -51,7 +64,7 @@ def settlement_dict(m: ssw.ShisanshuiSettlement) -> dict:
 
 def special_name(value):
     """A ShisanshuiSpecialKind value → the API's special id (None for UNSPECIFIED)."""
-    return ssw.ShisanshuiSpecialKind.Name(value)[len("SHISANSHUI_SPECIAL_KIND_"):].lower() if value else None
+    return ssw.ShisanshuiSpecialKind.Name(value)[len("SHISANSHUI_SPECIAL_KIND_") :].lower() if value else None
 
 
 def arrangement(p) -> ssw.ShisanshuiArrangement:
@@ -64,16 +77,27 @@ def settle_request(deals, rules=None):
 
 def random_deal(rng, n):
     cards = rng.sample(DECK, 13 * n)
-    return [{"front": " ".join(cards[13 * i:13 * i + 3]), "middle": " ".join(cards[13 * i + 3:13 * i + 8]),
-             "back": " ".join(cards[13 * i + 8:13 * i + 13])} for i in range(n)]
+    return [
+        {
+            "front": " ".join(cards[13 * i : 13 * i + 3]),
+            "middle": " ".join(cards[13 * i + 3 : 13 * i + 8]),
+            "back": " ".join(cards[13 * i + 8 : 13 * i + 13]),
+        }
+        for i in range(n)
+    ]
 
 
 # ---- results equal the Python API's ----
 
+
 def test_settle_seed_vectors_equal_python(stub):
     cases = VECTORS["shisanshui_score"]
-    deals = [ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in c["players"]],
-                                base=c["base"]) for c in cases]
+    deals = [
+        ssw.ShisanshuiDeal(
+            players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in c["players"]], base=c["base"]
+        )
+        for c in cases
+    ]
     resp = stub.Settle(settle_request(deals), timeout=30)
     assert resp.WhichOneof("game") == "shisanshui"
     results = resp.shisanshui.results
@@ -96,9 +120,13 @@ def test_settle_random_deals_with_carried_and_rules_equal_python(stub):
         players = random_deal(rng, rng.randint(2, 4))
         carried = [rng.choice([None, 5, 50, 500]) for _ in players]
         base = rng.randint(1, 20)
-        deals.append(ssw.ShisanshuiDeal(
-            players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in players], base=base,
-            carried=[common_pb2.Carried() if c is None else common_pb2.Carried(amount=c) for c in carried]))
+        deals.append(
+            ssw.ShisanshuiDeal(
+                players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in players],
+                base=base,
+                carried=[common_pb2.Carried() if c is None else common_pb2.Carried(amount=c) for c in carried],
+            )
+        )
         expected.append(shisanshui.settle(players, base=base, carried=carried, rules=rules).to_dict())
     resp = stub.Settle(settle_request(deals, proto_rules), timeout=30)
     got = [settlement_dict(r.settlement) for r in resp.shisanshui.results]
@@ -110,10 +138,18 @@ def test_settle_declared_special(stub):
     v = VECTORS["shisanshui_special"][2]
     normal = {"front": "Qs Qh Qd", "middle": "3h 4h 6h 8h Th", "back": "As Ah Ad 4s 4d"}
     players = [normal, {"special": v["expected"], "cards": v["cards"]}]
-    deal = ssw.ShisanshuiDeal(players=[
-        ssw.ShisanshuiPlayer(arrangement=arrangement(normal)),
-        ssw.ShisanshuiPlayer(special=ssw.ShisanshuiDeclaredSpecial(
-            kind=ssw.ShisanshuiSpecialKind.Value("SHISANSHUI_SPECIAL_KIND_" + v["expected"].upper()), cards=C(v["cards"])))], base=3)
+    deal = ssw.ShisanshuiDeal(
+        players=[
+            ssw.ShisanshuiPlayer(arrangement=arrangement(normal)),
+            ssw.ShisanshuiPlayer(
+                special=ssw.ShisanshuiDeclaredSpecial(
+                    kind=ssw.ShisanshuiSpecialKind.Value("SHISANSHUI_SPECIAL_KIND_" + v["expected"].upper()),
+                    cards=C(v["cards"]),
+                )
+            ),
+        ],
+        base=3,
+    )
     r = stub.Settle(settle_request([deal]), timeout=10).shisanshui.results[0]
     assert settlement_dict(r.settlement) == shisanshui.settle(players, base=3).to_dict()
     assert list(r.settlement.waters) == [-v["waters"], v["waters"]]
@@ -125,12 +161,15 @@ def test_evaluate_specials_rows_and_arrangements_equal_python(stub):
     hands = [v["cards"] for v in VECTORS["shisanshui_special"]] + [" ".join(rng.sample(DECK, 13)) for _ in range(30)]
     rows = [" ".join(rng.sample(DECK, rng.choice([3, 5]))) for _ in range(200)]
     arrs = [random_deal(rng, 1)[0] for _ in range(50)]
-    items = ([ssw.ShisanshuiEvaluateItem(hand=C(h)) for h in hands] + [ssw.ShisanshuiEvaluateItem(row=C(r)) for r in rows]
-             + [ssw.ShisanshuiEvaluateItem(arrangement=arrangement(a)) for a in arrs])
+    items = (
+        [ssw.ShisanshuiEvaluateItem(hand=C(h)) for h in hands]
+        + [ssw.ShisanshuiEvaluateItem(row=C(r)) for r in rows]
+        + [ssw.ShisanshuiEvaluateItem(arrangement=arrangement(a)) for a in arrs]
+    )
     res = stub.Evaluate(pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=items)), timeout=30)
     res = list(res.shisanshui.results)
     assert len(res) == len(items)
-    for h, r in zip(hands, res[:len(hands)]):
+    for h, r in zip(hands, res[: len(hands)]):
         want = shisanshui.special_hand(h)
         assert r.WhichOneof("result") == "hand"
         if want is None:
@@ -138,16 +177,20 @@ def test_evaluate_specials_rows_and_arrangements_equal_python(stub):
         else:
             s = r.hand.special
             assert (special_name(s.kind), s.name_zh, s.waters, [list(c.cards) for c in s.split] or None) == (
-                want.id, want.name_zh, want.waters, want.split)
+                want.id,
+                want.name_zh,
+                want.waters,
+                want.split,
+            )
     for v, r in zip(VECTORS["shisanshui_special"], res):
         assert (special_name(r.hand.special.kind), r.hand.special.waters) == (v["expected"], v["waters"])
-    for row, r in zip(rows, res[len(hands):len(hands) + len(rows)]):
+    for row, r in zip(rows, res[len(hands) : len(hands) + len(rows)]):
         rows_equal(r.row, shisanshui.classify(row))
-    for a, r in zip(arrs, res[len(hands) + len(rows):]):
+    for a, r in zip(arrs, res[len(hands) + len(rows) :]):
         assert r.arrangement.foul == shisanshui.is_foul(a["front"], a["middle"], a["back"])
         for name in ("front", "middle", "back"):
             rows_equal(getattr(r.arrangement, name), shisanshui.classify(a[name]))
-    assert any(r.arrangement.foul for r in res[-len(arrs):])
+    assert any(r.arrangement.foul for r in res[-len(arrs) :])
 
 
 def test_compare_pairs_and_order_equal_python(stub):
@@ -162,22 +205,26 @@ def test_compare_pairs_and_order_equal_python(stub):
     # Orders of rows from one deck (checked with compare) and of independent rows, which
     # may share cards (checked with order_keys: strongest first, ties in request order).
     decks = [rng.sample(DECK, 5 * rng.randint(1, 8)) for _ in range(20)]
-    orders = [[" ".join(d[i:i + 5]) for i in range(0, len(d), 5)] for d in decks]
+    orders = [[" ".join(d[i : i + 5]) for i in range(0, len(d), 5)] for d in decks]
     loose = [[" ".join(rng.sample(DECK, n)) for _ in range(rng.randint(1, 20))] for n in (3, 5) * 5]
     loose.append(["As Ks Qs Js Ts", "Ah Kh Qh Jh Th", "Ts Js Qs Ks As", "As Ks Qs Js Ts"])
-    items = ([ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(a), b=C(b))) for a, b in pairs]
-             + [ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=[C(r) for r in o])) for o in orders + loose])
-    for rules, proto_rules in ((None, None), (shisanshui.Rules(suit_tiebreak=False), ssw.ShisanshuiRules(suit_tiebreak=False))):
+    items = [ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(a), b=C(b))) for a, b in pairs] + [
+        ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=[C(r) for r in o])) for o in orders + loose
+    ]
+    for rules, proto_rules in (
+        (None, None),
+        (shisanshui.Rules(suit_tiebreak=False), ssw.ShisanshuiRules(suit_tiebreak=False)),
+    ):
         req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(rules=proto_rules, items=items))
         res = stub.Compare(req, timeout=30).shisanshui.results
-        got = [r.comparison for r in res[:len(pairs)]]
+        got = [r.comparison for r in res[: len(pairs)]]
         assert got == [shisanshui.compare(a, b, rules=rules) for a, b in pairs]
-        for o, r in zip(orders, res[len(pairs):]):
+        for o, r in zip(orders, res[len(pairs) :]):
             idx = list(r.order.indices)
             assert sorted(idx) == list(range(len(o)))
             for i, j in zip(idx, idx[1:]):  # strongest first
                 assert shisanshui.compare(o[i], o[j], rules=rules) >= 0
-        for o, r in zip(loose, res[len(pairs) + len(orders):]):
+        for o, r in zip(loose, res[len(pairs) + len(orders) :]):
             keys = shisanshui.order_keys(o, rules=rules)
             assert list(r.order.indices) == sorted(range(len(o)), key=lambda i: (-keys[i], i))
         # Equal rows (the same cards in any order; with suit_tiebreak off, the same ranks) tie,
@@ -188,11 +235,20 @@ def test_compare_pairs_and_order_equal_python(stub):
 
 # ---- errors ----
 
+
 def test_per_item_errors_leave_the_rest_answered(stub):
-    items = [ssw.ShisanshuiEvaluateItem(row=C("As Ks Qs")), ssw.ShisanshuiEvaluateItem(row=C("As Zz Qs")),
-             ssw.ShisanshuiEvaluateItem(hand=C("As Ks")), ssw.ShisanshuiEvaluateItem(),
-             ssw.ShisanshuiEvaluateItem(arrangement=ssw.ShisanshuiArrangement(front=C("2s 3s 4s"), middle=C("As Ks Qs Js Ts"), back=C("2s 9h 9d 9c 9s"))),
-             ssw.ShisanshuiEvaluateItem(row=C("2h 2d 2c"))]
+    items = [
+        ssw.ShisanshuiEvaluateItem(row=C("As Ks Qs")),
+        ssw.ShisanshuiEvaluateItem(row=C("As Zz Qs")),
+        ssw.ShisanshuiEvaluateItem(hand=C("As Ks")),
+        ssw.ShisanshuiEvaluateItem(),
+        ssw.ShisanshuiEvaluateItem(
+            arrangement=ssw.ShisanshuiArrangement(
+                front=C("2s 3s 4s"), middle=C("As Ks Qs Js Ts"), back=C("2s 9h 9d 9c 9s")
+            )
+        ),
+        ssw.ShisanshuiEvaluateItem(row=C("2h 2d 2c")),
+    ]
     res = stub.Evaluate(pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=items)), timeout=10)
     kinds = [r.WhichOneof("result") for r in res.shisanshui.results]
     assert kinds == ["row", "error", "error", "error", "error", "row"]
@@ -207,20 +263,27 @@ def test_per_item_errors_leave_the_rest_answered(stub):
 
 def test_settle_item_error_names_the_seat_field(stub):
     good = VECTORS["shisanshui_score"][0]["players"]
-    dup = [good[0], dict(good[1], front=C("Qs 3d 5c"))]  # Qs is also in seat 0's front
-    deals = [ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in ps]) for ps in (good, dup, good)]
-    deals.append(ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(good[0])), ssw.ShisanshuiPlayer()]))
+    dup = [good[0], dict(good[1], front="Qs 3d 5c")]  # Qs is also in seat 0's front
+    deals = [
+        ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in ps])
+        for ps in (good, dup, good)
+    ]
+    deals.append(
+        ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(good[0])), ssw.ShisanshuiPlayer()])
+    )
     res = stub.Settle(settle_request(deals), timeout=10).shisanshui.results
     assert [r.WhichOneof("result") for r in res] == ["settlement", "error", "settlement", "error"]
     assert res[1].error.field.startswith("deals[1].players[1]") and "Qs" in res[1].error.message
     assert res[3].error.field == "deals[3].players[1]"
-    with pytest.raises(Exception):
+    with pytest.raises(HandevalError, match="Qs"):
         shisanshui.settle(dup)
 
 
 def test_foul_is_an_item_error_when_foul_scoring_is_off(stub):
-    fouled = [{"front": "As Ah Ad", "middle": "3s 4h 6d 7s 9h", "back": "Ks Kh 4d 6h 8s"},
-              VECTORS["shisanshui_score"][0]["players"][1]]
+    fouled = [
+        {"front": "As Ah Ad", "middle": "3s 4h 6d 7s 9h", "back": "Ks Kh 4d 6h 8s"},
+        VECTORS["shisanshui_score"][0]["players"][1],
+    ]
     deal = ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in fouled])
     on = stub.Settle(settle_request([deal]), timeout=10).shisanshui.results[0]
     assert on.WhichOneof("result") == "settlement", on
@@ -235,8 +298,12 @@ def _status(excinfo):
 
 
 def test_invalid_rule_option_is_invalid_argument_with_field(stub):
-    req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(
-        rules=ssw.ShisanshuiRules(a2345=7), items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C("As Ks Qs"), b=C("2s 3s 4s")))]))
+    req = pb.CompareRequest(
+        shisanshui=ssw.ShisanshuiCompareRequest(
+            rules=ssw.ShisanshuiRules(a2345=7),
+            items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C("As Ks Qs"), b=C("2s 3s 4s")))],
+        )
+    )
     with pytest.raises(grpc.RpcError) as ei:
         stub.Compare(req, timeout=10)
     code, details, fields = _status(ei)
@@ -280,14 +347,19 @@ def test_too_large_batch_is_invalid_argument(stub, server):
 def test_too_large_message_is_resource_exhausted(stub):
     big = C(["As"] * 100_000)  # ~400 KB > the fixture's 256 KiB limit
     with pytest.raises(grpc.RpcError) as ei:
-        stub.Evaluate(pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=big)])), timeout=10)
+        stub.Evaluate(
+            pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=big)])),
+            timeout=10,
+        )
     assert ei.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
 
 
 def test_exceeded_deadline(stub):
     rng = random.Random(3)
-    deals = [ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in random_deal(rng, 4)])
-             for _ in range(500)]
+    deals = [
+        ssw.ShisanshuiDeal(players=[ssw.ShisanshuiPlayer(arrangement=arrangement(p)) for p in random_deal(rng, 4)])
+        for _ in range(500)
+    ]
     with pytest.raises(grpc.RpcError) as ei:
         stub.Settle(settle_request(deals), timeout=0.001)
     assert ei.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
@@ -297,10 +369,14 @@ def test_exceeded_deadline(stub):
 
 # ---- health, reflection, metrics, CLI ----
 
+
 def test_health(channel):
     h = health_pb2_grpc.HealthStub(channel)
     for service in ("", "handeval.v2.Handeval"):
-        assert h.Check(health_pb2.HealthCheckRequest(service=service), timeout=5).status == health_pb2.HealthCheckResponse.SERVING
+        assert (
+            h.Check(health_pb2.HealthCheckRequest(service=service), timeout=5).status
+            == health_pb2.HealthCheckResponse.SERVING
+        )
     with pytest.raises(grpc.RpcError) as ei:
         h.Check(health_pb2.HealthCheckRequest(service="no.such.Service"), timeout=5)
     assert ei.value.code() == grpc.StatusCode.NOT_FOUND
@@ -310,12 +386,17 @@ def test_reflection(channel):
     from google.protobuf import descriptor_pb2
 
     r = reflection_pb2_grpc.ServerReflectionStub(channel)
-    reqs = [reflection_pb2.ServerReflectionRequest(list_services=""),
-            reflection_pb2.ServerReflectionRequest(file_containing_symbol="handeval.v2.Handeval")]
+    reqs = [
+        reflection_pb2.ServerReflectionRequest(list_services=""),
+        reflection_pb2.ServerReflectionRequest(file_containing_symbol="handeval.v2.Handeval"),
+    ]
     answers = list(r.ServerReflectionInfo(iter(reqs), timeout=10))
     names = {s.name for s in answers[0].list_services_response.service}
     assert {"handeval.v2.Handeval", "grpc.health.v1.Health"} <= names
-    files = [descriptor_pb2.FileDescriptorProto.FromString(b) for b in answers[1].file_descriptor_response.file_descriptor_proto]
+    files = [
+        descriptor_pb2.FileDescriptorProto.FromString(b)
+        for b in answers[1].file_descriptor_response.file_descriptor_proto
+    ]
     service = next(s for f in files if f.name == "handeval/v2/handeval.proto" for s in f.service)
     assert [m.name for m in service.method] == ["Evaluate", "Compare", "Settle", "Arrange"]
 
@@ -323,8 +404,11 @@ def test_reflection(channel):
 def test_metrics_scraped(stub, server):
     before = server.metrics()
     n0 = metric_value(before, "handeval_requests_total", rpc="Compare", game="shisanshui", code="OK")
-    req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(
-        items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C("As Ks Qs"), b=C("2s 3s 4s")))] * 7))
+    req = pb.CompareRequest(
+        shisanshui=ssw.ShisanshuiCompareRequest(
+            items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C("As Ks Qs"), b=C("2s 3s 4s")))] * 7
+        )
+    )
     for _ in range(3):
         stub.Compare(req, timeout=10)
     text = server.metrics()
@@ -337,12 +421,20 @@ def test_metrics_scraped(stub, server):
 
 def test_handeval_call_cli(server):
     req = json.dumps({"shisanshui": {"items": [{"row": {"cards": ["As", "Ks", "Qs", "Js", "Ts"]}}]}})
-    out = subprocess.run([sys.executable, "-m", "handeval", "call", "Evaluate", req, "--target", server.target],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, "-m", "handeval", "call", "Evaluate", req, "--target", server.target],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout)["shisanshui"]["results"][0]["row"]["category"] == "SHISANSHUI_CATEGORY_STRAIGHT_FLUSH"
-    bad = subprocess.run([sys.executable, "-m", "handeval", "call", "Evaluate", "{}", "--target", server.target],
-                         capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "handeval", "call", "Evaluate", "{}", "--target", server.target],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 1 and "INVALID_ARGUMENT" in bad.stderr and "field game" in bad.stderr
 
 
@@ -356,8 +448,9 @@ def test_debug_log_has_one_line_per_call(stub, server):
     from grpc_fixtures import wait_for
 
     # a call's line is written as it ends, which may be after its client has the status
-    wait_for(lambda: server.log().count('"event": "call"') >= before + 2, timeout=30, what="the calls' lines",
-             server=server)
+    wait_for(
+        lambda: server.log().count('"event": "call"') >= before + 2, timeout=30, what="the calls' lines", server=server
+    )
     log = server.log()
     assert log.count('"event": "call"') == before + 2 and '"rpc": "Settle"' in log
     assert '"event": "error"' in log and "WARNING" in log
@@ -365,8 +458,9 @@ def test_debug_log_has_one_line_per_call(stub, server):
 
 def test_example_client_runs(server):
     example = Path(__file__).parents[2] / "examples" / "client.py"
-    out = subprocess.run([sys.executable, str(example), "--target", server.target],
-                         capture_output=True, text=True, timeout=60)
+    out = subprocess.run(
+        [sys.executable, str(example), "--target", server.target], capture_output=True, text=True, timeout=60
+    )
     assert out.returncode == 0, out.stderr
     assert "SHISANSHUI_CATEGORY_STRAIGHT_FLUSH (同花顺)" in out.stdout
     assert "item error: items[1].row" in out.stdout and "ERROR_REASON_BAD_CARD" in out.stdout
@@ -377,6 +471,7 @@ def test_example_client_runs(server):
 
 
 # ---- in-process: the servicer's INTERNAL path, the serve settings ----
+
 
 class _AbortContext:
     """Enough of grpc.aio.ServicerContext for HandevalService._call."""
@@ -412,7 +507,9 @@ def test_internal_fault_is_internal_without_details(monkeypatch, caplog):
     ctx = _AbortContext()
     with ThreadPoolExecutor(1) as ex:
         svc = service.HandevalService(ServerConfig(), ex)
-        req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=C("As Ks Qs"))]))
+        req = pb.EvaluateRequest(
+            shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=C("As Ks Qs"))])
+        )
         with pytest.raises(RuntimeError, match="aborted"):
             asyncio.run(svc.Evaluate(req.SerializeToString(), ctx))
     code, details, _ = ctx.aborted
@@ -446,6 +543,7 @@ def test_serve_settings_from_environment_and_flags(monkeypatch, tmp_path):
 
 # ---- hardening: bounded work, deadlines and cancellation inside an item, echoes ----
 
+
 def _order_request(n, seed=0):
     """One `order` item of n rows, drawn from a pool of 1,000 random rows (the rows of an
     order are independent: they may share cards or repeat)."""
@@ -476,8 +574,9 @@ def big_server(tmp_path_factory):
     """Room for one huge `order` item (the deadline and cancellation tests)."""
     from grpc_fixtures import ServerProcess
 
-    s = ServerProcess(tmp_path_factory.mktemp("grpc-big"), "--max-batch", str(2 * BIG_ORDER),
-                      "--max-message-bytes", str(64 << 20))
+    s = ServerProcess(
+        tmp_path_factory.mktemp("grpc-big"), "--max-batch", str(2 * BIG_ORDER), "--max-message-bytes", str(64 << 20)
+    )
     try:
         yield s.wait_serving()
     finally:
@@ -515,9 +614,13 @@ def test_deadline_stops_a_long_order_item(big_server):
         # the call at the deadline (whichever comes first). The deadline can also pass
         # while the 2 M rows are still being parsed: the server then stops before the item
         # starts (also a stop, not a leak).
-        wait_for(lambda: "; stopped inside a long item" in big_server.log()
-                 or "stopped after 0 of 1 items" in big_server.log(),
-                 what="the server to stop the item at its deadline", server=big_server)
+        wait_for(
+            lambda: (
+                "; stopped inside a long item" in big_server.log() or "stopped after 0 of 1 items" in big_server.log()
+            ),
+            what="the server to stop the item at its deadline",
+            server=big_server,
+        )
         small = stub.Compare(_order_request(5), timeout=30).shisanshui.results[0]
         assert len(small.order.indices) == 5
 
@@ -526,16 +629,23 @@ def test_bad_order_rows_are_named_by_their_index(big_server):
     """A bad row, or a row of another size than row 0, is that item's ItemError naming the
     row by its index in the item (also past the server's first chunk of rows)."""
     rows = [" ".join(r.cards) for r in _order_request(10_000).shisanshui.items[0].order.rows]
-    cases = {3: ("As Ks Xs Js Ts", "bad card"), 5000: ("As Ks Xs Js Ts", "bad card"),
-             9999: ("2s 3s 4s", "has 3 cards, the first row has 5"), 7000: ("2s 2h 3d 3d 4c", "duplicate")}
+    cases = {
+        3: ("As Ks Xs Js Ts", "bad card"),
+        5000: ("As Ks Xs Js Ts", "bad card"),
+        9999: ("2s 3s 4s", "has 3 cards, the first row has 5"),
+        7000: ("2s 2h 3d 3d 4c", "duplicate"),
+    }
     items = []
     for i, (row, _) in cases.items():
         bad = list(rows)
         bad[i] = row
         items.append(ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=[C(r) for r in bad])))
     with big_server.channel() as ch:
-        res = handeval_stub(ch).Compare(pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=items)),
-                                        timeout=60).shisanshui.results
+        res = (
+            handeval_stub(ch)
+            .Compare(pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=items)), timeout=60)
+            .shisanshui.results
+        )
     for n, (i, (_, what)) in enumerate(cases.items()):
         assert res[n].error.field == f"items[{n}].order.rows[{i}]", res[n]
         assert what in res[n].error.message
@@ -551,11 +661,19 @@ def test_cancelled_call_stops_its_work(big_server):
         fut = stub.Compare.future(req, timeout=120)
         # In flight once the 32 MB request is received and parsed (the metric, polled):
         # the item's keys then take seconds more, so the cancel arrives while it runs.
-        wait_for(lambda: metric_value(big_server.metrics(), "handeval_inflight_requests") >= 1 or fut.done(),
-                 timeout=60, what="the call to be in flight", server=big_server)
+        wait_for(
+            lambda: metric_value(big_server.metrics(), "handeval_inflight_requests") >= 1 or fut.done(),
+            timeout=60,
+            what="the call to be in flight",
+            server=big_server,
+        )
         assert fut.cancel(), "the call finished before the cancel"
-        wait_for(lambda: big_server.log().count('"event": "stopped"') > before, timeout=60,
-                 what="the server to stop the cancelled call", server=big_server)
+        wait_for(
+            lambda: big_server.log().count('"event": "stopped"') > before,
+            timeout=60,
+            what="the server to stop the cancelled call",
+            server=big_server,
+        )
         assert "the call was cancelled; stopped" in big_server.log()
         assert len(stub.Compare(_order_request(5), timeout=30).shisanshui.results[0].order.indices) == 5
 
@@ -570,14 +688,22 @@ def test_echoed_input_is_cut(stub, server):
     """A huge bad card comes back cut to 64 characters, once; a huge bad rule value is
     still INVALID_ARGUMENT (the status trailer stays small); the log line stays short."""
     token = "Z" * 200_000
-    res = stub.Evaluate(pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[
-        ssw.ShisanshuiEvaluateItem(row=C(["As", token, "Ks"]))])), timeout=10).shisanshui.results[0]
+    res = stub.Evaluate(
+        pb.EvaluateRequest(
+            shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=C(["As", token, "Ks"]))])
+        ),
+        timeout=10,
+    ).shisanshui.results[0]
     assert res.error.field == "items[0].row"
     assert len(res.error.message) < 400 and "position 1" in res.error.message, res.error.message
     assert "Z" * 64 in res.error.message and "Z" * 65 not in res.error.message
     for rules in (ssw.ShisanshuiRules(suit_order="s" * 10_000),):
-        req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(rules=rules, items=[
-            ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C("As Ks Qs"), b=C("2s 3s 4s")))]))
+        req = pb.CompareRequest(
+            shisanshui=ssw.ShisanshuiCompareRequest(
+                rules=rules,
+                items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C("As Ks Qs"), b=C("2s 3s 4s")))],
+            )
+        )
         with pytest.raises(grpc.RpcError) as ei:
             stub.Compare(req, timeout=10)
         code, details, fields = _status(ei)

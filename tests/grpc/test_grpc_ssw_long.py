@@ -43,8 +43,9 @@ def test_small_call_is_answered_while_a_long_arrange_runs(long_server):
     rng = random.Random(5)
     hands = [ssw.ShisanshuiArrangeItem(hand=C(rng.sample(DECK, 13))) for _ in range(64)]
     long_req = pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(items=hands, samples=20_000))
-    small_req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(
-        items=[ssw.ShisanshuiEvaluateItem(row=C("As Ks Qs Js Ts".split()))]))
+    small_req = pb.EvaluateRequest(
+        shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=C("As Ks Qs Js Ts".split()))])
+    )
     with server.channel() as long_ch, server.channel() as small_ch:
         fut = handeval_pb2_grpc.HandevalStub(long_ch).Arrange.future(long_req, timeout=600)
         wait_for(lambda: inflight(server) >= 1 or fut.done(), timeout=60, what="the long call to be in flight")
@@ -77,8 +78,12 @@ def test_a_call_cancelled_while_queued_logs_its_stop(long_server):
         wait_for(lambda: inflight(server) >= 2 or first.done(), timeout=60, what="the second call to be queued")
         assert not first.done(), "the first call ended before the second was queued; make it longer"
         assert queued.cancel()
-        wait_for(lambda: server.log().count(marker) > before, timeout=60,
-                 what="the server to log the queued call's stop", server=server)
+        wait_for(
+            lambda: server.log().count(marker) > before,
+            timeout=60,
+            what="the server to log the queued call's stop",
+            server=server,
+        )
         assert not first.done()  # the queued call's stop was logged while the first still ran
         first.cancel()
     wait_for(lambda: inflight(server) == 0, timeout=120, what="the cancelled calls to stop")
@@ -89,13 +94,23 @@ def test_settle_with_a_huge_carried_list_fails_at_its_bound(long_server):
     length, found before the players are read."""
     rng = random.Random(9)
     deck = rng.sample(DECK, 52)
-    players = [ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
-        front=C(deck[13 * s:13 * s + 3]), middle=C(deck[13 * s + 3:13 * s + 8]), back=C(deck[13 * s + 8:13 * s + 13])))
-        for s in range(4)]
+    players = [
+        ssw.ShisanshuiPlayer(
+            arrangement=ssw.ShisanshuiArrangement(
+                front=C(deck[13 * s : 13 * s + 3]),
+                middle=C(deck[13 * s + 3 : 13 * s + 8]),
+                back=C(deck[13 * s + 8 : 13 * s + 13]),
+            )
+        )
+        for s in range(4)
+    ]
     deal = ssw.ShisanshuiDeal(players=players, carried=[common_pb2.Carried(amount=5)] * 500_000)
     with long_server.channel() as ch:
-        res = handeval_pb2_grpc.HandevalStub(ch).Settle(
-            pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=[deal])), timeout=60).shisanshui.results
+        res = (
+            handeval_pb2_grpc.HandevalStub(ch)
+            .Settle(pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=[deal])), timeout=60)
+            .shisanshui.results
+        )
     assert res[0].error.field == "deals[0].carried"
     assert res[0].error.message == "has 500000 entries for 4 players"
 
@@ -104,8 +119,11 @@ def test_a_huge_order_item_counts_its_rows_against_the_batch_limit(long_server):
     """An `order` item's rows count as items: 10,001 rows on a server of --max-batch
     10,000 (the default) fail the request as TOO_LARGE naming `shisanshui.items`."""
     rows = [C(random.Random(i).sample(DECK, 5)) for i in range(10_001)]
-    req = pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=[
-        ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=rows))]))
+    req = pb.CompareRequest(
+        shisanshui=ssw.ShisanshuiCompareRequest(
+            items=[ssw.ShisanshuiCompareItem(order=ssw.ShisanshuiRowList(rows=rows))]
+        )
+    )
     with long_server.channel() as ch, pytest.raises(grpc.RpcError) as e:
         handeval_pb2_grpc.HandevalStub(ch).Compare(req, timeout=60)
     assert e.value.code() == grpc.StatusCode.INVALID_ARGUMENT

@@ -44,8 +44,11 @@ def bad(rpc, req):
 
 def test_a_huge_round_fails_at_its_bound_before_any_work():
     huge = [act(0, ["3s"])] * 600_000
-    req = pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[tl.TienlenEvaluateItem(
-        round_state=tl.TienlenRoundQuery(actions=huge))]))
+    req = pb.EvaluateRequest(
+        tienlen=tl.TienlenEvaluateRequest(
+            items=[tl.TienlenEvaluateItem(round_state=tl.TienlenRoundQuery(actions=huge))]
+        )
+    )
     assert bad("Evaluate", req) == ("INVALID_ARGUMENT", "tienlen.items[0].round_state.actions", "too_large")
     # Within the bound, the first bad action is named, not the ones after it.
     turns = [act(0, ["3s"]), act(1), act(2, kind=common_pb2.ACTION_KIND_TIMEOUT)] + [act(3, ["Zz"])] * 200
@@ -55,7 +58,9 @@ def test_a_huge_round_fails_at_its_bound_before_any_work():
 
 def test_settle_bounds_and_the_batch_limit():
     rounds = [tl.TienlenRound(actions=[act(0, ["3s"])])] * 53
-    req = pb.SettleRequest(tienlen=tl.TienlenSettleRequest(deals=[tl.TienlenDeal(outcome=tl.TienlenOutcome(chops=rounds))]))
+    req = pb.SettleRequest(
+        tienlen=tl.TienlenSettleRequest(deals=[tl.TienlenDeal(outcome=tl.TienlenOutcome(chops=rounds))])
+    )
     assert bad("Settle", req) == ("INVALID_ARGUMENT", "tienlen.deals[0].outcome.chops", "too_large")
     req = pb.CompareRequest(tienlen=tl.TienlenCompareRequest(items=[tl.TienlenCompareItem()] * 3))
     with pytest.raises(_core.WireError) as ei:
@@ -63,11 +68,14 @@ def test_settle_bounds_and_the_batch_limit():
     assert (ei.value.field, ei.value.reason) == ("tienlen.items", "too_large")
 
 
-@pytest.mark.parametrize("rules, field", [
-    (tl.TienlenRules(rake_percent=101), "tienlen.rules.rake_percent"),
-    (tl.TienlenRules(rake_percent=-1), "tienlen.rules.rake_percent"),
-    (tl.TienlenRules(turn_after_chop=9), "tienlen.rules.turn_after_chop"),
-])
+@pytest.mark.parametrize(
+    "rules, field",
+    [
+        (tl.TienlenRules(rake_percent=101), "tienlen.rules.rake_percent"),
+        (tl.TienlenRules(rake_percent=-1), "tienlen.rules.rake_percent"),
+        (tl.TienlenRules(turn_after_chop=9), "tienlen.rules.turn_after_chop"),
+    ],
+)
 def test_bad_rules_fail_the_request(rules, field):
     req = pb.CompareRequest(tienlen=tl.TienlenCompareRequest(rules=rules, items=[tl.TienlenCompareItem()]))
     assert bad("Compare", req) == ("INVALID_ARGUMENT", field, "bad_rule")
@@ -77,7 +85,7 @@ def test_rules_reach_the_core():
     rng = random.Random(1)
     while True:  # a deal without an instant win
         deck = rng.sample(DECK, 52)
-        hands = [deck[13 * i:13 * i + 13] for i in range(4)]
+        hands = [deck[13 * i : 13 * i + 13] for i in range(4)]
         if tienlen.Game(hands).turn is not None:
             break
     rules = tl.TienlenRules(first_lead_must_contain_lowest=True, turn_after_chop=tl.TIENLEN_TURN_AFTER_CHOP_RESUME)
@@ -106,7 +114,7 @@ def _tricks_from_the_api(hands, actions):
 def test_game_tricks_equal_the_api_games(seed):
     rng = random.Random(seed)
     deck = rng.sample(DECK, 52)
-    hands = [deck[13 * i:13 * i + 13] for i in range(rng.choice([2, 3, 4]))]
+    hands = [deck[13 * i : 13 * i + 13] for i in range(rng.choice([2, 3, 4]))]
     g, actions = tienlen.Game(hands), []
     while not g.over:
         choices = [(g.turn, p.cards) for p in g.legal_plays] + [(g.turn, "pass")] * (3 if g.may_pass else 0)
@@ -115,10 +123,13 @@ def test_game_tricks_equal_the_api_games(seed):
         g = g.apply(a)
         actions.append(a)
         if rng.random() < 0.2 or g.over:
-            record = tl.TienlenGameRecord(hands=[C(h) for h in hands],
-                                          actions=[act(s, None if c == "pass" else c) for s, c in actions])
+            record = tl.TienlenGameRecord(
+                hands=[C(h) for h in hands], actions=[act(s, None if c == "pass" else c) for s, c in actions]
+            )
             st = evaluate(tl.TienlenEvaluateItem(game=record))[0].game
-            got = [[t.leader, t.first_action, t.last_action, t.over, t.won_by if t.HasField("won_by") else None]
-                   for t in st.tricks]
+            got = [
+                [t.leader, t.first_action, t.last_action, t.over, t.won_by if t.HasField("won_by") else None]
+                for t in st.tricks
+            ]
             assert got == _tricks_from_the_api(hands, actions)
             assert st.round == g.round

@@ -15,7 +15,7 @@ from handeval import dachu, tienlen
 from handeval.server.client import bad_request_fields, error_info
 from handeval.v2 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, tienlen_pb2 as tl
 
-from grpc_fixtures import C, E, N
+from grpc_fixtures import C, N
 
 PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
 RED = dc.DACHU_COLOUR_RED
@@ -31,29 +31,43 @@ def act(seat, cards=None, kind=None):
 
 
 def tl_evaluate(stub, *items, rules=None):
-    return stub.Evaluate(pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(rules=rules, items=items)),
-                         timeout=30).tienlen.results
+    return stub.Evaluate(
+        pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(rules=rules, items=items)), timeout=30
+    ).tienlen.results
 
 
 def dc_evaluate(stub, *items, rules=None):
-    return stub.Evaluate(pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(rules=rules, items=items)),
-                         timeout=30).dachu.results
+    return stub.Evaluate(
+        pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(rules=rules, items=items)), timeout=30
+    ).dachu.results
 
 
 # ---- reasons and request error details ----
 
+
 def test_item_errors_carry_a_reason_enum(stub):
-    res = tl_evaluate(stub, tl.TienlenEvaluateItem(play=C("3s Zz")), tl.TienlenEvaluateItem(play=C("3s 3s")),
-                      tl.TienlenEvaluateItem(play=C("3s 9h")), tl.TienlenEvaluateItem(play=C(["3s 4s"])))
+    res = tl_evaluate(
+        stub,
+        tl.TienlenEvaluateItem(play=C("3s Zz")),
+        tl.TienlenEvaluateItem(play=C("3s 3s")),
+        tl.TienlenEvaluateItem(play=C("3s 9h")),
+        tl.TienlenEvaluateItem(play=C(["3s 4s"])),
+    )
     assert [r.error.reason for r in res] == [
-        common_pb2.ERROR_REASON_BAD_CARD, common_pb2.ERROR_REASON_DUPLICATE_CARD, common_pb2.ERROR_REASON_NOT_A_PLAY,
-        common_pb2.ERROR_REASON_BAD_CARD]
+        common_pb2.ERROR_REASON_BAD_CARD,
+        common_pb2.ERROR_REASON_DUPLICATE_CARD,
+        common_pb2.ERROR_REASON_NOT_A_PLAY,
+        common_pb2.ERROR_REASON_BAD_CARD,
+    ]
     assert all(r.error.field.startswith(f"items[{i}]") for i, r in enumerate(res))
 
 
 def test_request_errors_carry_bad_request_and_error_info(stub):
-    req = pb.CompareRequest(tienlen=tl.TienlenCompareRequest(
-        rules=tl.TienlenRules(rake_percent=101), items=[tl.TienlenCompareItem(play=C("4s"), table=C("3s"))]))
+    req = pb.CompareRequest(
+        tienlen=tl.TienlenCompareRequest(
+            rules=tl.TienlenRules(rake_percent=101), items=[tl.TienlenCompareItem(play=C("4s"), table=C("3s"))]
+        )
+    )
     with pytest.raises(grpc.RpcError) as ei:
         stub.Compare(req, timeout=10)
     assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
@@ -67,6 +81,7 @@ def test_request_errors_carry_bad_request_and_error_info(stub):
 
 # ---- inputs refused, not accepted silently ----
 
+
 def test_silently_accepted_inputs_are_refused(stub):
     hands = [C(TL_DECK[i::4][:13]) for i in range(4)]
     res = tl_evaluate(stub, tl.TienlenEvaluateItem(round_state=tl.TienlenRoundQuery(hands=hands[:3], players=4)))
@@ -79,27 +94,43 @@ def test_silently_accepted_inputs_are_refused(stub):
         dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=hand, chu=RED, shown_triple=C("7s 7h 7d"))),
         dc.DachuEvaluateItem(timeout_play=dc.DachuTimeoutPlayQuery(hand=hand, chu=RED, shown_triple=C("7s 7h 7d"))),
         dc.DachuEvaluateItem(legal_plays=dc.DachuLegalPlaysQuery(hand=hand)),
-        dc.DachuEvaluateItem(deal=dc.DachuDealQuery(hands=hands, actions=[
-            dc.DachuDealAction(kind=dc.DACHU_DEAL_ACTION_KIND_DEAL, seat=2)])),
+        dc.DachuEvaluateItem(
+            deal=dc.DachuDealQuery(
+                hands=hands, actions=[dc.DachuDealAction(kind=dc.DACHU_DEAL_ACTION_KIND_DEAL, seat=2)]
+            )
+        ),
     )
-    assert (res[0].error.field, res[0].error.reason) == ("items[0].timeout_play.hand", common_pb2.ERROR_REASON_WRONG_COUNT)
+    assert (res[0].error.field, res[0].error.reason) == (
+        "items[0].timeout_play.hand",
+        common_pb2.ERROR_REASON_WRONG_COUNT,
+    )
     assert (res[1].error.field, res[1].error.reason) == (
-        "items[1].legal_plays.shown_triple", common_pb2.ERROR_REASON_CARD_NOT_IN_HAND)
+        "items[1].legal_plays.shown_triple",
+        common_pb2.ERROR_REASON_CARD_NOT_IN_HAND,
+    )
     assert res[2].error.field == "items[2].timeout_play.shown_triple"
     assert res[3].error.field == "items[3].legal_plays.chu"  # no 儲 colour: not a guess
     assert (res[4].error.field, res[4].error.reason) == (
-        "items[4].deal.actions[0].seat", common_pb2.ERROR_REASON_INCONSISTENT)
+        "items[4].deal.actions[0].seat",
+        common_pb2.ERROR_REASON_INCONSISTENT,
+    )
     start = dc.DachuCallingStart(chu_side=[0])
-    both = dc.DachuDeal(outcome=dc.DachuOutcome(calling=dc.DachuCallingQuery(start=start, calls=[
-        dc.DachuCall(call=dc.DACHU_CALL_KIND_PING_DA, seat=0)]), chu_side=[1], places=[0, 1, 2, 3]))
+    both = dc.DachuDeal(
+        outcome=dc.DachuOutcome(
+            calling=dc.DachuCallingQuery(start=start, calls=[dc.DachuCall(call=dc.DACHU_CALL_KIND_PING_DA, seat=0)]),
+            chu_side=[1],
+            places=[0, 1, 2, 3],
+        )
+    )
     r = stub.Settle(pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=[both])), timeout=10).dachu.results[0]
     assert (r.error.field, r.error.reason) == ("deals[0].outcome.chu_side", common_pb2.ERROR_REASON_INCONSISTENT)
 
 
 def test_a_chop_round_sent_twice_is_refused(stub):
     rnd = tl.TienlenRound(actions=[act(0, "2h"), act(1, "4s 4h 4d 4c"), act(2), act(3), act(0)])
-    deal = tl.TienlenDeal(outcome=tl.TienlenOutcome(remaining=[C("3s"), C(""), C("3c"), C("3d")], winner=1,
-                                                    chops=[rnd, rnd]))
+    deal = tl.TienlenDeal(
+        outcome=tl.TienlenOutcome(remaining=[C("3s"), C(""), C("3c"), C("3d")], winner=1, chops=[rnd, rnd])
+    )
     r = stub.Settle(pb.SettleRequest(tienlen=tl.TienlenSettleRequest(deals=[deal])), timeout=10).tienlen.results[0]
     assert (r.error.field, r.error.reason) == ("deals[0].outcome.chops[1]", common_pb2.ERROR_REASON_INCONSISTENT)
     deal.outcome.chops.pop()
@@ -115,8 +146,9 @@ def test_records_longer_than_52_cards_allow_are_invalid_argument(stub):
     assert ei.value.code() == grpc.StatusCode.INVALID_ARGUMENT
     assert bad_request_fields(ei.value)[0][0] == "tienlen.items[1].game.actions"
     assert error_info(ei.value)[0] == "ERROR_REASON_TOO_LARGE"
-    calling = dc.DachuCallingQuery(start=dc.DachuCallingStart(chu_side=[0]),
-                                   calls=[dc.DachuCall(call=dc.DACHU_CALL_KIND_PING_DA)] * 17)
+    calling = dc.DachuCallingQuery(
+        start=dc.DachuCallingStart(chu_side=[0]), calls=[dc.DachuCall(call=dc.DACHU_CALL_KIND_PING_DA)] * 17
+    )
     with pytest.raises(grpc.RpcError) as ei:
         dc_evaluate(stub, dc.DachuEvaluateItem(calling=calling))
     assert bad_request_fields(ei.value)[0][0] == "dachu.items[0].calling.calls"
@@ -125,6 +157,7 @@ def test_records_longer_than_52_cards_allow_are_invalid_argument(stub):
 
 # ---- 越式13张 game records ----
 
+
 def _tl_state_equals(st, g):
     assert st.over == g.over
     assert (st.winner if st.HasField("winner") else None) == g.winner
@@ -132,9 +165,11 @@ def _tl_state_equals(st, g):
     assert [list(h.cards) for h in st.hands] == g.held
     assert list(st.played_any) == g.played_any and list(st.passed) == g.passed
     assert ([list(p.cards.cards) for p in st.offers[0].plays] if g.turn is not None else []) == (
-        [p.cards for p in g.legal_plays] if g.turn is not None else [])
-    assert [(o.seat, [p.cards.cards[:] for p in o.plays]) for o in st.offers[1 if g.turn is not None else 0:]] == [
-        (seat, [p.cards for p in plays]) for seat, plays in g.chop_offers]
+        [p.cards for p in g.legal_plays] if g.turn is not None else []
+    )
+    assert [(o.seat, [p.cards.cards[:] for p in o.plays]) for o in st.offers[1 if g.turn is not None else 0 :]] == [
+        (seat, [p.cards for p in plays]) for seat, plays in g.chop_offers
+    ]
     assert (list(st.table.cards.cards) if st.HasField("table") else None) == (g.table.cards if g.table else None)
 
 
@@ -146,7 +181,7 @@ def test_tienlen_whole_game_from_the_record(stub, seed):
     Each state equals the Python API's Game."""
     rng = random.Random(seed)
     deck = rng.sample(TL_DECK, 52)
-    hands = [deck[13 * i:13 * i + 13] for i in range(4)]
+    hands = [deck[13 * i : 13 * i + 13] for i in range(4)]
     record = tl.TienlenGameRecord(hands=[C(h) for h in hands])
     actions = []
     for _ in range(52 * 4):
@@ -169,8 +204,9 @@ def test_tienlen_whole_game_from_the_record(stub, seed):
     tricks = list(st.tricks)
     assert tricks[0].first_action == 0 and tricks[-1].last_action == len(actions) - 1
     assert all(t.over for t in tricks[:-1])
-    r = stub.Settle(pb.SettleRequest(tienlen=tl.TienlenSettleRequest(deals=[tl.TienlenDeal(record=record, base=10)])),
-                    timeout=10).tienlen.results[0]
+    r = stub.Settle(
+        pb.SettleRequest(tienlen=tl.TienlenSettleRequest(deals=[tl.TienlenDeal(record=record, base=10)])), timeout=10
+    ).tienlen.results[0]
     assert r.WhichOneof("result") == "settlement", r
     want = tienlen.replay(hands, actions).settle(10)
     assert list(r.settlement.deltas) == want.deltas and r.settlement.winner == want.winner
@@ -181,7 +217,7 @@ def test_tienlen_record_errors_name_the_action_and_its_reason(stub):
     rng = random.Random(5)
     while True:  # a deal without an instant win (one would end the game at once)
         deck = rng.sample(TL_DECK, 52)
-        hands = [deck[13 * i:13 * i + 13] for i in range(4)]
+        hands = [deck[13 * i : 13 * i + 13] for i in range(4)]
         if tienlen.Game(hands).turn is not None:
             break
     leader = tienlen.Game(hands).turn
@@ -192,7 +228,9 @@ def test_tienlen_record_errors_name_the_action_and_its_reason(stub):
         ([act(leader, hands[leader][:1]), act(nxt, hands[other][-1:])], 1, common_pb2.ERROR_REASON_CARD_NOT_IN_HAND),
         ([act(leader, hands[leader][:1]), act(nxt, ["Zz"])], 1, common_pb2.ERROR_REASON_BAD_CARD),
     ]
-    items = [tl.TienlenEvaluateItem(game=tl.TienlenGameRecord(hands=[C(h) for h in hands], actions=a)) for a, _, _ in cases]
+    items = [
+        tl.TienlenEvaluateItem(game=tl.TienlenGameRecord(hands=[C(h) for h in hands], actions=a)) for a, _, _ in cases
+    ]
     res = tl_evaluate(stub, *items)
     for i, ((_, k, reason), r) in enumerate(zip(cases, res)):
         assert r.error.field.startswith(f"items[{i}].game.actions[{k}]"), r
@@ -200,6 +238,7 @@ def test_tienlen_record_errors_name_the_action_and_its_reason(stub):
 
 
 # ---- 打儲 game records ----
+
 
 @records
 @pytest.mark.parametrize("seed", range(3))
@@ -209,14 +248,16 @@ def test_dachu_whole_game_from_the_record(stub, seed):
     The final state equals dachu.replay_game's."""
     rng = random.Random(seed)
     deck = rng.sample(TL_DECK, 52)
-    hands = [deck[13 * i:13 * i + 13] for i in range(4)]
+    hands = [deck[13 * i : 13 * i + 13] for i in range(4)]
     record = dc.DachuGameRecord(hands=[C(h) for h in hands])
     for _ in range(400):
         st = dc_evaluate(stub, dc.DachuEvaluateItem(game=record))[0]
         assert st.WhichOneof("result") == "game", st
         st = st.game
         if st.phase == dc.DACHU_PHASE_DEAL:
-            record.deal_actions.append(st.deal.legal_actions[0] if rng.random() < 0.8 else rng.choice(st.deal.legal_actions))
+            record.deal_actions.append(
+                st.deal.legal_actions[0] if rng.random() < 0.8 else rng.choice(st.deal.legal_actions)
+            )
         elif st.phase == dc.DACHU_PHASE_CALLING:
             record.calls.append(rng.choice(st.calling.legal_actions))
         elif st.phase == dc.DACHU_PHASE_PLAY:
@@ -229,10 +270,12 @@ def test_dachu_whole_game_from_the_record(stub, seed):
             break
     assert st.phase == dc.DACHU_PHASE_OVER
     if st.HasField("play"):
-        g = dachu.replay_game(hands, [_dc_deal(a) for a in record.deal_actions],
-                              [(N(dc.DachuCallKind, c.call), c.seat) for c in record.calls],
-                              [("play", a.seat, list(a.cards.cards)) if a.kind == PLAY else ("pass", a.seat)
-                               for a in record.plays])
+        g = dachu.replay_game(
+            hands,
+            [_dc_deal(a) for a in record.deal_actions],
+            [(N(dc.DachuCallKind, c.call), c.seat) for c in record.calls],
+            [("play", a.seat, list(a.cards.cards)) if a.kind == PLAY else ("pass", a.seat) for a in record.plays],
+        )
         assert list(st.play.places) == g.places and st.play.over == g.over
         # Trick ends: the tricks cover the plays in order, every one but the last is over,
         # won by its last play (or the 3h played out for a holder who sits out).
@@ -243,10 +286,11 @@ def test_dachu_whole_game_from_the_record(stub, seed):
         assert all(t.over for t in tricks[:-1])
         for t in tricks:
             if t.over:
-                seats = [a.seat for a in record.plays[t.first_action:t.last_action + 1] if a.kind == PLAY]
+                seats = [a.seat for a in record.plays[t.first_action : t.last_action + 1] if a.kind == PLAY]
                 assert t.won_by == (seats[-1] if seats else st.play.auto_lead)
-    r = stub.Settle(pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=[dc.DachuDeal(record=record, base=2)])),
-                    timeout=10).dachu.results[0]
+    r = stub.Settle(
+        pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=[dc.DachuDeal(record=record, base=2)])), timeout=10
+    ).dachu.results[0]
     assert r.WhichOneof("result") == "settlement", r
     assert sum(r.settlement.deltas) == 0
 
@@ -271,8 +315,12 @@ def test_dachu_record_actions_of_a_phase_not_begun_are_refused(stub):
 def test_unknown_enum_values_name_their_field(stub):
     """An enum number the service does not know (a newer client's) is the item's error
     naming the field, not a guess."""
-    res = dc_evaluate(stub, dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=C("3s"), chu=7)),
-                      dc.DachuEvaluateItem(calling=dc.DachuCallingQuery(start=dc.DachuCallingStart(chu_side=[0]),
-                                                                        calls=[dc.DachuCall(call=9, seat=1)])))
+    res = dc_evaluate(
+        stub,
+        dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=C("3s"), chu=7)),
+        dc.DachuEvaluateItem(
+            calling=dc.DachuCallingQuery(start=dc.DachuCallingStart(chu_side=[0]), calls=[dc.DachuCall(call=9, seat=1)])
+        ),
+    )
     assert res[0].error.field == "items[0].play.chu"
     assert res[1].error.field == "items[1].calling.calls[0].call"

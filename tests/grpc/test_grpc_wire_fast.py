@@ -74,20 +74,43 @@ def cards_body(tokens) -> bytes:
 @st.composite
 def item(draw) -> bytes:
     """One ShisanshuiEvaluateItem's bytes: mostly plain rows, some of every odd kind."""
-    kind = draw(st.sampled_from(["row", "row", "row", "row", "tokens", "hand", "arrangement", "empty",
-                                 "bad_utf8", "unknown", "row_twice", "cards_unknown", "raw"]))
+    kind = draw(
+        st.sampled_from(
+            [
+                "row",
+                "row",
+                "row",
+                "row",
+                "tokens",
+                "hand",
+                "arrangement",
+                "empty",
+                "bad_utf8",
+                "unknown",
+                "row_twice",
+                "cards_unknown",
+                "raw",
+            ]
+        )
+    )
     size = draw(st.sampled_from([3, 5, 5]))
     if kind == "row":
         return ld(1, cards_body(draw(st.permutations(DECK))[:size]))
     if kind == "tokens":  # any count, odd tokens, repeats
         return ld(1, cards_body(draw(st.lists(card_token, max_size=7))))
     if kind == "hand":
-        return pb.ShisanshuiEvaluateItem(hand=common_pb2.Cards(cards=draw(st.permutations(DECK))[:13])).SerializeToString()
+        return pb.ShisanshuiEvaluateItem(
+            hand=common_pb2.Cards(cards=draw(st.permutations(DECK))[:13])
+        ).SerializeToString()
     if kind == "arrangement":
         h = draw(st.permutations(DECK))
-        return pb.ShisanshuiEvaluateItem(arrangement=pb.ShisanshuiArrangement(
-            front=common_pb2.Cards(cards=h[:3]), middle=common_pb2.Cards(cards=h[3:8]),
-            back=common_pb2.Cards(cards=h[8:13]))).SerializeToString()
+        return pb.ShisanshuiEvaluateItem(
+            arrangement=pb.ShisanshuiArrangement(
+                front=common_pb2.Cards(cards=h[:3]),
+                middle=common_pb2.Cards(cards=h[3:8]),
+                back=common_pb2.Cards(cards=h[8:13]),
+            )
+        ).SerializeToString()
     if kind == "empty":
         return b""
     row = cards_body(draw(st.permutations(DECK))[:size])
@@ -104,9 +127,15 @@ def item(draw) -> bytes:
 
 rules_body = st.one_of(
     st.just(b""),
-    st.builds(lambda tb, a, rake: pb.ShisanshuiRules(suit_tiebreak=tb, a2345=a, rake_percent=rake).SerializeToString(),
-              st.booleans(), st.integers(0, 3), st.integers(-5, 120)),
-    st.builds(lambda o: pb.ShisanshuiRules(suit_order=o).SerializeToString(), st.sampled_from(["shcd", "cdhs", "xx", ""])),
+    st.builds(
+        lambda tb, a, rake: pb.ShisanshuiRules(suit_tiebreak=tb, a2345=a, rake_percent=rake).SerializeToString(),
+        st.booleans(),
+        st.integers(0, 3),
+        st.integers(-5, 120),
+    ),
+    st.builds(
+        lambda o: pb.ShisanshuiRules(suit_order=o).SerializeToString(), st.sampled_from(["shcd", "cdhs", "xx", ""])
+    ),
 )
 
 
@@ -116,7 +145,7 @@ def packed(draw) -> bytes:
     data = bytearray(b for r in rows for b in r)
     if data and draw(st.booleans()):
         data[draw(st.integers(0, len(data) - 1))] = draw(st.integers(0, 255))
-    return bytes(data[:len(data) - draw(st.sampled_from([0, 0, 0, 1, 2]))] if data else data)
+    return bytes(data[: len(data) - draw(st.sampled_from([0, 0, 0, 1, 2]))] if data else data)
 
 
 @st.composite
@@ -143,9 +172,9 @@ def request(draw) -> bytes:
     if change != "none" and data:
         at = draw(st.integers(0, len(data) - 1))
         if change == "flip":
-            data = data[:at] + bytes([data[at] ^ draw(st.integers(1, 255))]) + data[at + 1:]
+            data = data[:at] + bytes([data[at] ^ draw(st.integers(1, 255))]) + data[at + 1 :]
         elif change == "drop":
-            data = data[:at] + data[at + 1:]
+            data = data[:at] + data[at + 1 :]
         elif change == "add":
             data = data[:at] + bytes([draw(st.integers(0, 255))]) + data[at:]
         else:
@@ -165,14 +194,24 @@ def test_the_benchmark_shapes_take_the_fast_way_and_answer_like_prost():
     import random
 
     rng = random.Random(5)
-    rows = [pb.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=rng.sample(DECK, rng.choice([3, 5]))))
-            for _ in range(1000)]
+    rows = [
+        pb.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=rng.sample(DECK, rng.choice([3, 5])))) for _ in range(1000)
+    ]
     packed_rows = b"".join(bytes(rng.sample(range(52), 5)) for _ in range(100_000))
-    for req in (pb.ShisanshuiEvaluateRequest(items=rows), pb.ShisanshuiEvaluateRequest(packed_rows=packed_rows),
-                pb.ShisanshuiEvaluateRequest(items=rows[:1]),
-                pb.ShisanshuiEvaluateRequest(items=rows[:50], packed_rows=packed_rows[:1500], row_size=5,
-                                             rules=pb.ShisanshuiRules(a2345=2, suit_order="cdhs"))):
-        (kind, answer), game, items, errors = assert_same(handeval_pb2.EvaluateRequest(shisanshui=req).SerializeToString())
+    for req in (
+        pb.ShisanshuiEvaluateRequest(items=rows),
+        pb.ShisanshuiEvaluateRequest(packed_rows=packed_rows),
+        pb.ShisanshuiEvaluateRequest(items=rows[:1]),
+        pb.ShisanshuiEvaluateRequest(
+            items=rows[:50],
+            packed_rows=packed_rows[:1500],
+            row_size=5,
+            rules=pb.ShisanshuiRules(a2345=2, suit_order="cdhs"),
+        ),
+    ):
+        (kind, answer), game, items, errors = assert_same(
+            handeval_pb2.EvaluateRequest(shisanshui=req).SerializeToString()
+        )
         res = handeval_pb2.EvaluateResponse.FromString(answer).shisanshui
         assert (kind, game, errors) == ("ok", "shisanshui", 0)
         assert items == len(req.items) + len(req.packed_rows) // 5
@@ -182,12 +221,27 @@ def test_the_benchmark_shapes_take_the_fast_way_and_answer_like_prost():
 
 def test_every_category_both_ways():
     """A row of each category (and A2345 both ways), 3- and 5-card, written alike."""
-    rows = ["As Ks Qs Js Ts", "5h 4h 3h 2h Ah", "9c 9d 9h 9s 2c", "Kd Kc Kh 3s 3d", "2d 7d 9d Jd Ad",
-            "9s 8h 7d 6c 5s", "5c 4d 3h 2s Ad", "Qs Qh Qd 7c 2s", "Js Jh 4d 4c 9s", "Ts Th 8c 6d 2h",
-            "Ah Qc 9d 6s 3c", "Qs Qh Qd", "7s 7h Ad", "Ks 9c 3h"]
+    rows = [
+        "As Ks Qs Js Ts",
+        "5h 4h 3h 2h Ah",
+        "9c 9d 9h 9s 2c",
+        "Kd Kc Kh 3s 3d",
+        "2d 7d 9d Jd Ad",
+        "9s 8h 7d 6c 5s",
+        "5c 4d 3h 2s Ad",
+        "Qs Qh Qd 7c 2s",
+        "Js Jh 4d 4c 9s",
+        "Ts Th 8c 6d 2h",
+        "Ah Qc 9d 6s 3c",
+        "Qs Qh Qd",
+        "7s 7h Ad",
+        "Ks 9c 3h",
+    ]
     for a2345 in (0, 1, 2):
-        req = pb.ShisanshuiEvaluateRequest(rules=pb.ShisanshuiRules(a2345=a2345), items=[
-            pb.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=r.split())) for r in rows])
+        req = pb.ShisanshuiEvaluateRequest(
+            rules=pb.ShisanshuiRules(a2345=a2345),
+            items=[pb.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards=r.split())) for r in rows],
+        )
         (kind, answer), *_ = assert_same(handeval_pb2.EvaluateRequest(shisanshui=req).SerializeToString())
         res = handeval_pb2.EvaluateResponse.FromString(answer).shisanshui
         assert kind == "ok" and len({r.row.category for r in res.results}) == 9

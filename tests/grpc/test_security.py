@@ -13,8 +13,7 @@ import pytest
 
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import children, ServerProcess, wait_for
-from grpc_fixtures import closed_by_peer
+from grpc_fixtures import ServerProcess, children, closed_by_peer, wait_for
 
 TOKEN = "s3cret-t0ken-4f9a"
 
@@ -24,7 +23,11 @@ def _cmdline(pid) -> str:
 
 
 def _evaluate(stub, md):
-    req = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]))
+    req = pb.EvaluateRequest(
+        shisanshui=ssw.ShisanshuiEvaluateRequest(
+            items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]
+        )
+    )
     return stub.Evaluate(req, timeout=30, metadata=md)
 
 
@@ -131,8 +134,11 @@ def test_workers_do_not_get_the_token_in_their_environment(tmp_path):
         # channel: any method but health needs the token, also an unknown one)
         for _ in range(4):
             with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
-                probe = ch.unary_unary("/no.such.Service/Call", request_serializer=lambda m: m.SerializeToString(),
-                                       response_deserializer=health_pb2.HealthCheckResponse.FromString)
+                probe = ch.unary_unary(
+                    "/no.such.Service/Call",
+                    request_serializer=lambda m: m.SerializeToString(),
+                    response_deserializer=health_pb2.HealthCheckResponse.FromString,
+                )
                 with pytest.raises(grpc.RpcError) as ei:
                     probe(health_pb2.HealthCheckRequest(), timeout=30)
                 assert ei.value.code() == grpc.StatusCode.UNAUTHENTICATED
@@ -172,11 +178,16 @@ def test_half_sent_metrics_requests_are_bounded_and_timed_out(tmp_path):
             c.sendall(b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # no blank line: never complete
             slow.append(c)
             most = max(most, _threads(s.proc.pid))
-        wait_for(lambda: sum(map(closed_by_peer, slow)) >= HALF_SENT - MAX_CONNECTIONS, timeout=30,
-                 what="the connections over the limit to be closed", server=s)
+        wait_for(
+            lambda: sum(map(closed_by_peer, slow)) >= HALF_SENT - MAX_CONNECTIONS,
+            timeout=30,
+            what="the connections over the limit to be closed",
+            server=s,
+        )
         most = max(most, _threads(s.proc.pid))
-        wait_for(lambda: all(map(closed_by_peer, slow)), timeout=60,
-                 what="the half-sent requests to time out", server=s)
+        wait_for(
+            lambda: all(map(closed_by_peer, slow)), timeout=60, what="the half-sent requests to time out", server=s
+        )
         assert most - base <= MAX_CONNECTIONS, (base, most)
         body = s.metrics()
         assert "handeval_inflight_requests" in body

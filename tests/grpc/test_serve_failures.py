@@ -19,8 +19,13 @@ EXIT_STARTUP = 2
 
 def run(*args, env=None, timeout=60):
     base = {k: v for k, v in os.environ.items() if not k.startswith("HANDEVAL_")}
-    return subprocess.run([sys.executable, "-m", "handeval", *args], capture_output=True, text=True,
-                          env=dict(base, **(env or {})), timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "handeval", *args],
+        capture_output=True,
+        text=True,
+        env=dict(base, **(env or {})),
+        timeout=timeout,
+    )
 
 
 def assert_one_line_failure(p, *needles):
@@ -67,8 +72,12 @@ def test_port_in_use_by_another_handeval(tmp_path):
 
 
 def test_unresolvable_host():
-    assert_one_line_failure(run("serve", "--host", "no-such-host.invalid", "--port", str(free_port())),
-                            "--host", "no-such-host.invalid", "cannot resolve")
+    assert_one_line_failure(
+        run("serve", "--host", "no-such-host.invalid", "--port", str(free_port())),
+        "--host",
+        "no-such-host.invalid",
+        "cannot resolve",
+    )
 
 
 def test_address_of_another_machine():
@@ -80,28 +89,53 @@ def test_missing_tls_file(tmp_path):
     key = tmp_path / "key.pem"
     key.write_text("-----BEGIN PRIVATE KEY-----\n")
     missing = str(tmp_path / "nope.pem")
-    assert_one_line_failure(run("serve", "--tls-cert", missing, "--tls-key", str(key)), "--tls-cert", missing,
-                            "No such file")
-    assert_one_line_failure(run("serve", env={"HANDEVAL_TLS_KEY": missing, "HANDEVAL_TLS_CERT": str(key)}),
-                            "HANDEVAL_TLS_KEY", "No such file")
+    assert_one_line_failure(
+        run("serve", "--tls-cert", missing, "--tls-key", str(key)), "--tls-cert", missing, "No such file"
+    )
+    assert_one_line_failure(
+        run("serve", env={"HANDEVAL_TLS_KEY": missing, "HANDEVAL_TLS_CERT": str(key)}),
+        "HANDEVAL_TLS_KEY",
+        "No such file",
+    )
 
 
 def test_tls_files_that_are_no_certificate_or_key(tmp_path):
     bad = tmp_path / "bad.pem"
     bad.write_text("garbage\n")
     assert_one_line_failure(run("serve", "--tls-cert", str(bad), "--tls-key", str(bad)), "--tls-cert", "not a PEM")
-    assert_one_line_failure(run("serve", "--tls-cert", str(bad), "--tls-key", str(bad), "--workers", "2"),
-                            "not a PEM")
+    assert_one_line_failure(run("serve", "--tls-cert", str(bad), "--tls-key", str(bad), "--workers", "2"), "not a PEM")
     if shutil.which("openssl") is None:
         return
     for name in ("a", "b"):
-        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key",
-                        "-out", f"{name}.pem", "-days", "1", "-subj", f"/CN={name}"],
-                       cwd=tmp_path, check=True, capture_output=True, timeout=60)
+        subprocess.run(
+            [
+                "openssl",
+                "req",
+                "-x509",
+                "-newkey",
+                "rsa:2048",
+                "-nodes",
+                "-keyout",
+                f"{name}.key",
+                "-out",
+                f"{name}.pem",
+                "-days",
+                "1",
+                "-subj",
+                f"/CN={name}",
+            ],
+            cwd=tmp_path,
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
     a, b = str(tmp_path / "a.pem"), str(tmp_path / "b.key")
     assert_one_line_failure(run("serve", "--tls-cert", a, "--tls-key", b), "private key does not belong")
-    assert_one_line_failure(run("serve", "--tls-cert", a, "--tls-key", str(tmp_path / "a.key"), "--tls-client-ca",
-                                str(bad)), "--tls-client-ca", "not PEM")
+    assert_one_line_failure(
+        run("serve", "--tls-cert", a, "--tls-key", str(tmp_path / "a.key"), "--tls-client-ca", str(bad)),
+        "--tls-client-ca",
+        "not PEM",
+    )
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
@@ -115,11 +149,24 @@ def test_metrics_port_is_the_grpc_port():
     assert_one_line_failure(run("serve", "--port", port, "--metrics-port", port), "--metrics-port")
 
 
-@pytest.mark.parametrize("name,value", [
-    ("PORT", "abc"), ("PORT", "99999"), ("WORKERS", "two"), ("WORKERS", "0"), ("GRACE", "soon"),
-    ("GRACE", "-1"), ("GRACE", "nan"), ("MAX_BATCH", "1.5"), ("METRICS_PORT", "x"), ("LOG_LEVEL", "loud"),
-    ("MAX_CONNECTIONS", "-3"), ("MAX_CONNECTION_AGE", "inf"), ("SHUTDOWN_DELAY", "-0.5"),
-])
+@pytest.mark.parametrize(
+    "name,value",
+    [
+        ("PORT", "abc"),
+        ("PORT", "99999"),
+        ("WORKERS", "two"),
+        ("WORKERS", "0"),
+        ("GRACE", "soon"),
+        ("GRACE", "-1"),
+        ("GRACE", "nan"),
+        ("MAX_BATCH", "1.5"),
+        ("METRICS_PORT", "x"),
+        ("LOG_LEVEL", "loud"),
+        ("MAX_CONNECTIONS", "-3"),
+        ("MAX_CONNECTION_AGE", "inf"),
+        ("SHUTDOWN_DELAY", "-0.5"),
+    ],
+)
 def test_malformed_environment_value(name, value):
     env = {f"HANDEVAL_{name}": value}
     assert_one_line_failure(run("serve", env=env), f"HANDEVAL_{name}={value!r}")
@@ -132,14 +179,17 @@ def test_malformed_environment_value(name, value):
     assert c.returncode == 0 and "high_card" in c.stdout, (c.stdout, c.stderr)
 
 
-@pytest.mark.parametrize("args,needle", [
-    (["--grace", "-1"], "--grace '-1'"),
-    (["--shutdown-delay", "-2"], "--shutdown-delay"),
-    (["--log-level", "loud"], "unknown log level"),
-    (["--workers", "0"], "--workers"),
-    (["--max-connections", "x"], "--max-connections"),
-    (["--tls-cert", __file__], "--tls-cert and --tls-key go together"),
-])
+@pytest.mark.parametrize(
+    "args,needle",
+    [
+        (["--grace", "-1"], "--grace '-1'"),
+        (["--shutdown-delay", "-2"], "--shutdown-delay"),
+        (["--log-level", "loud"], "unknown log level"),
+        (["--workers", "0"], "--workers"),
+        (["--max-connections", "x"], "--max-connections"),
+        (["--tls-cert", __file__], "--tls-cert and --tls-key go together"),
+    ],
+)
 def test_bad_flag(args, needle):
     assert_one_line_failure(run("serve", *args), needle)
 

@@ -17,10 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from grpc_fixtures import small_limits_server
 from handeval.load import report, scenarios
 from handeval.load.run import LOCUSTFILE
 from handeval.load.target import RemoteTargetRefused, checked_target, free_port
+
+from grpc_fixtures import small_limits_server
 
 #: This module's own server (--max-batch 500, 256 KiB messages), not the session's shared
 #: one: a Locust run stops with calls in flight (--stop-timeout 0), which must not land in
@@ -37,8 +38,14 @@ EVERY_SCENARIO = ",".join(f"{n}@{min(s.batch, 1000)}" for n, s in scenarios.SCEN
 
 
 def bench_load(*args, env=None):
-    return subprocess.run([sys.executable, "-m", "handeval", "bench-load", *args], capture_output=True,
-                          text=True, timeout=RUN_TIMEOUT, cwd=ROOT, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "handeval", "bench-load", *args],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        cwd=ROOT,
+        env=env,
+    )
 
 
 def read_csv(path):
@@ -48,13 +55,17 @@ def read_csv(path):
 
 # ---- loopback only ----
 
-@pytest.mark.parametrize("target,want", [
-    ("127.0.0.1:50051", "127.0.0.1:50051"),
-    ("127.8.9.10:1", "127.8.9.10:1"),
-    ("[::1]:50051", "[::1]:50051"),
-    ("ipv4:127.0.0.1:7", "127.0.0.1:7"),
-    ("unix:/tmp/handeval.sock", "unix:/tmp/handeval.sock"),
-])
+
+@pytest.mark.parametrize(
+    "target,want",
+    [
+        ("127.0.0.1:50051", "127.0.0.1:50051"),
+        ("127.8.9.10:1", "127.8.9.10:1"),
+        ("[::1]:50051", "[::1]:50051"),
+        ("ipv4:127.0.0.1:7", "127.0.0.1:7"),
+        ("unix:/tmp/handeval.sock", "unix:/tmp/handeval.sock"),
+    ],
+)
 def test_loopback_targets_are_accepted(target, want):
     assert checked_target(target) == want
 
@@ -63,10 +74,20 @@ def test_localhost_resolves_to_a_loopback_address():
     assert checked_target("localhost:50051") in ("127.0.0.1:50051", "[::1]:50051")
 
 
-@pytest.mark.parametrize("target", [
-    "10.0.0.1:50051", "192.168.1.10:50051", "172.16.0.1:50051", "8.8.8.8:443", "0.0.0.0:50051",
-    "[2001:db8::1]:50051", "[::]:50051", "dns:///10.1.2.3:50051", "no-such-host.invalid:50051",
-])
+@pytest.mark.parametrize(
+    "target",
+    [
+        "10.0.0.1:50051",
+        "192.168.1.10:50051",
+        "172.16.0.1:50051",
+        "8.8.8.8:443",
+        "0.0.0.0:50051",
+        "[2001:db8::1]:50051",
+        "[::]:50051",
+        "dns:///10.1.2.3:50051",
+        "no-such-host.invalid:50051",
+    ],
+)
 def test_other_targets_are_refused(target):
     with pytest.raises(RemoteTargetRefused) as ei:
         checked_target(target)
@@ -79,8 +100,10 @@ def test_target_without_port_is_refused():
 
 
 def test_allow_remote_keeps_the_target_as_given():
-    assert checked_target("dns:///handeval.default.svc.cluster.local:50051", allow_remote=True) == \
-        "dns:///handeval.default.svc.cluster.local:50051"
+    assert (
+        checked_target("dns:///handeval.default.svc.cluster.local:50051", allow_remote=True)
+        == "dns:///handeval.default.svc.cluster.local:50051"
+    )
 
 
 def test_cli_refuses_remote_target_before_starting_locust():
@@ -89,16 +112,43 @@ def test_cli_refuses_remote_target_before_starting_locust():
 
 
 def test_locustfile_refuses_remote_host():
-    r = subprocess.run([sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless", "-H", "192.0.2.7:50051",
-                        "-u", "1", "-t", "1s"], capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "locust",
+            "-f",
+            str(LOCUSTFILE),
+            "--headless",
+            "-H",
+            "192.0.2.7:50051",
+            "-u",
+            "1",
+            "-t",
+            "1s",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+    )
     assert r.returncode != 0 and "not a loopback address" in r.stderr
 
 
 # ---- always bounded, mix ----
 
-@pytest.mark.parametrize("flags", [["--run-time", "0"], ["--run-time", "100000"], ["--run-time", "-1"],
-                                   ["--users", "0"], ["--call-timeout", "0"], ["--mix", "nope"],
-                                   ["--processes", "-2"]])
+
+@pytest.mark.parametrize(
+    "flags",
+    [
+        ["--run-time", "0"],
+        ["--run-time", "100000"],
+        ["--run-time", "-1"],
+        ["--users", "0"],
+        ["--call-timeout", "0"],
+        ["--mix", "nope"],
+        ["--processes", "-2"],
+    ],
+)
 def test_unbounded_or_bad_settings_are_rejected(flags):
     r = bench_load("--target", "127.0.0.1:1", *flags)
     assert r.returncode == 2 and r.stderr
@@ -119,18 +169,51 @@ def test_items_per_request_from_the_name():
 
 # ---- real runs ----
 
+
 def test_master_and_two_workers_over_loopback(server, tmp_path):
     """The documented cluster mode on one machine: a headless master waiting for two
     workers, all on loopback; every scenario runs against a real server, none fails."""
     port, prefix = free_port(), tmp_path / "cluster"
     common = [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE)]
     master = subprocess.Popen(
-        common + ["--master", "--master-bind-host", "127.0.0.1", "--master-bind-port", str(port), "--expect-workers", "2",
-                  "--headless", "-H", server.target, "-u", str(len(scenarios.SCENARIOS)), "-r", "100", "-t", "5s",
-                  "--stop-timeout", "0", "--csv", str(prefix), "--csv-full-history", "--mix", EVERY_SCENARIO],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    workers = [subprocess.Popen(common + ["--worker", "--master-host", "127.0.0.1", "--master-port", str(port)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for _ in range(2)]
+        common
+        + [
+            "--master",
+            "--master-bind-host",
+            "127.0.0.1",
+            "--master-bind-port",
+            str(port),
+            "--expect-workers",
+            "2",
+            "--headless",
+            "-H",
+            server.target,
+            "-u",
+            str(len(scenarios.SCENARIOS)),
+            "-r",
+            "100",
+            "-t",
+            "5s",
+            "--stop-timeout",
+            "0",
+            "--csv",
+            str(prefix),
+            "--csv-full-history",
+            "--mix",
+            EVERY_SCENARIO,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    workers = [
+        subprocess.Popen(
+            common + ["--worker", "--master-host", "127.0.0.1", "--master-port", str(port)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for _ in range(2)
+    ]
     try:
         out, _ = master.communicate(timeout=RUN_TIMEOUT)
         for w in workers:
@@ -167,8 +250,22 @@ def test_errors_are_counted_by_status_code(server, tmp_path):
     # 100,000 packed rows = 500 kB > the fixture's 256 KiB limit -> RESOURCE_EXHAUSTED;
     # 600 items > its --max-batch 500 -> INVALID_ARGUMENT; single rows succeed.
     out, prefix = tmp_path / "err.json", tmp_path / "err"
-    r = bench_load("--target", server.target, "--mix", "ssw.packed@100000,ssw.evaluate@600,ssw.compare@1",
-                   "--users", "3", "--run-time", "3", "--pool", "1", "--csv", str(prefix), "--json-out", str(out))
+    r = bench_load(
+        "--target",
+        server.target,
+        "--mix",
+        "ssw.packed@100000,ssw.evaluate@600,ssw.compare@1",
+        "--users",
+        "3",
+        "--run-time",
+        "3",
+        "--pool",
+        "1",
+        "--csv",
+        str(prefix),
+        "--json-out",
+        str(out),
+    )
     assert r.returncode == 1, r.stderr  # Locust's exit code when requests failed
     res = json.loads(out.read_text())
     rows = {x["name"]: x for x in res["summary"]["rows"]}
@@ -176,8 +273,10 @@ def test_errors_are_counted_by_status_code(server, tmp_path):
     assert rows["ssw.evaluate@600"]["errors"] == {"INVALID_ARGUMENT": rows["ssw.evaluate@600"]["requests"]}
     assert rows["ssw.compare@1"]["failures"] == 0 and rows["ssw.compare@1"]["requests"] > 0
     total = res["summary"]["total"]
-    assert total["errors"] == {"RESOURCE_EXHAUSTED": rows["ssw.packed@100000"]["requests"],
-                               "INVALID_ARGUMENT": rows["ssw.evaluate@600"]["requests"]}
+    assert total["errors"] == {
+        "RESOURCE_EXHAUSTED": rows["ssw.packed@100000"]["requests"],
+        "INVALID_ARGUMENT": rows["ssw.evaluate@600"]["requests"],
+    }
     assert total["failures"] == sum(total["errors"].values())
     assert {f["Error"] for f in read_csv(f"{prefix}_failures.csv")} == {"RESOURCE_EXHAUSTED", "INVALID_ARGUMENT"}
     assert "RESOURCE_EXHAUSTED" in r.stdout and "generator CPU" in r.stdout
@@ -215,8 +314,9 @@ def test_calls_of_one_locust_process_overlap_with_gevent_grpc(tmp_path):
     srv = BarrierServer(parties=4, wait=60)
     try:
         out = tmp_path / "overlap.json"
-        r = bench_load("--target", srv.target, "--mix", "ssw.evaluate", "--users", "4", "--run-time", "3",
-                       "--json-out", str(out))
+        r = bench_load(
+            "--target", srv.target, "--mix", "ssw.evaluate", "--users", "4", "--run-time", "3", "--json-out", str(out)
+        )
         total = json.loads(out.read_text())["summary"]["total"]
     finally:
         srv.stop()
@@ -232,8 +332,19 @@ def test_without_gevent_grpc_the_calls_do_not_overlap(tmp_path):
     srv = BarrierServer(parties=4, wait=1)
     try:
         out = tmp_path / "plain.json"
-        r = bench_load("--target", srv.target, "--mix", "ssw.evaluate", "--users", "4", "--run-time", "2",
-                       "--json-out", str(out), env=dict(os.environ, HANDEVAL_LOAD_PLAIN_GRPC="1"))
+        r = bench_load(
+            "--target",
+            srv.target,
+            "--mix",
+            "ssw.evaluate",
+            "--users",
+            "4",
+            "--run-time",
+            "2",
+            "--json-out",
+            str(out),
+            env=dict(os.environ, HANDEVAL_LOAD_PLAIN_GRPC="1"),
+        )
         total = json.loads(out.read_text())["summary"]["total"]
     finally:
         srv.stop()
@@ -244,8 +355,21 @@ def test_without_gevent_grpc_the_calls_do_not_overlap(tmp_path):
 
 def test_spawned_server_processes_and_plot(tmp_path):
     png, out = tmp_path / "plot.png", tmp_path / "run.json"
-    args = ["--spawn-server", "--mix", "ssw.packed@2000,tienlen.flow", "--users", "2", "--run-time", "3",
-            "--processes", "2", "--json-out", str(out), "--plot", str(png)]
+    args = [
+        "--spawn-server",
+        "--mix",
+        "ssw.packed@2000,tienlen.flow",
+        "--users",
+        "2",
+        "--run-time",
+        "3",
+        "--processes",
+        "2",
+        "--json-out",
+        str(out),
+        "--plot",
+        str(png),
+    ]
     try:
         import matplotlib  # noqa: F401
     except ImportError:
@@ -263,8 +387,19 @@ def test_spawned_server_processes_and_plot(tmp_path):
 
 def test_floor_server_answers_every_scenario_method(tmp_path):
     out = tmp_path / "floor.json"
-    r = bench_load("--spawn-server", "--server-kind", "floor", "--mix", "ssw.evaluate,ssw.settle@2,ssw.arrange",
-                   "--users", "3", "--run-time", "2", "--json-out", str(out))
+    r = bench_load(
+        "--spawn-server",
+        "--server-kind",
+        "floor",
+        "--mix",
+        "ssw.evaluate,ssw.settle@2,ssw.arrange",
+        "--users",
+        "3",
+        "--run-time",
+        "2",
+        "--json-out",
+        str(out),
+    )
     assert r.returncode == 0, r.stderr
     res = json.loads(out.read_text())
     assert res["server_workers"] == "floor" and res["summary"]["total"]["failures"] == 0
@@ -273,10 +408,32 @@ def test_floor_server_answers_every_scenario_method(tmp_path):
 
 # ---- output a load tester trusts ----
 
-HISTORY_COLUMNS = ["Timestamp", "User Count", "Type", "Name", "Requests/s", "Failures/s", "50%", "66%", "75%", "80%",
-                   "90%", "95%", "98%", "99%", "99.9%", "99.99%", "100%", "Total Request Count",
-                   "Total Failure Count", "Total Median Response Time", "Total Average Response Time",
-                   "Total Min Response Time", "Total Max Response Time", "Total Average Content Size"]
+HISTORY_COLUMNS = [
+    "Timestamp",
+    "User Count",
+    "Type",
+    "Name",
+    "Requests/s",
+    "Failures/s",
+    "50%",
+    "66%",
+    "75%",
+    "80%",
+    "90%",
+    "95%",
+    "98%",
+    "99%",
+    "99.9%",
+    "99.99%",
+    "100%",
+    "Total Request Count",
+    "Total Failure Count",
+    "Total Median Response Time",
+    "Total Average Response Time",
+    "Total Min Response Time",
+    "Total Max Response Time",
+    "Total Average Content Size",
+]
 
 
 def write_history(path, lines):
@@ -286,7 +443,9 @@ def write_history(path, lines):
         w.writerow(HISTORY_COLUMNS)
         for t, name, rps, total, p99 in lines:
             pct = [p99 if total else "N/A"] * 11
-            w.writerow([t, 8, "" if name == "Aggregated" else "Evaluate", name, rps, 0.0, *pct, total, 0, 1, 1.0, 0, 5, 10])
+            w.writerow(
+                [t, 8, "" if name == "Aggregated" else "Evaluate", name, rps, 0.0, *pct, total, 0, 1, 1.0, 0, 5, 10]
+            )
 
 
 def test_history_rates_are_locusts_own_not_differences_of_totals(tmp_path):
@@ -309,8 +468,10 @@ def test_history_counts_each_second_from_locusts_per_second_counts(tmp_path):
     master's merged from its workers) the rate of each second is its count; the first
     and last (partly loaded) seconds are left out; latency is matched from the history."""
     prefix = tmp_path / "run"
-    write_history(f"{prefix}_stats_history.csv",
-                  [(100 + i, "Aggregated", 0.0 if i < 3 else 1790.0, 6000 * (i // 3), 7) for i in range(8)])
+    write_history(
+        f"{prefix}_stats_history.csv",
+        [(100 + i, "Aggregated", 0.0 if i < 3 else 1790.0, 6000 * (i // 3), 7) for i in range(8)],
+    )
     with open(f"{prefix}_per_second.csv", "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["Timestamp", "Type", "Name", "Requests", "Failures"])
@@ -327,15 +488,19 @@ def test_history_counts_each_second_from_locusts_per_second_counts(tmp_path):
 def test_history_without_each_names_rows_has_no_items_rate(tmp_path):
     """A plain ``locust --csv`` run (no --csv-full-history) has the Aggregated rows only:
     items/s is unknown (None, not plotted as 0)."""
-    write_history(tmp_path / "run_stats_history.csv",
-                  [(1, "Aggregated", 0.0, 0, 0), (2, "Aggregated", 500.0, 500, 3), (3, "Aggregated", 510.0, 1010, 3)])
+    write_history(
+        tmp_path / "run_stats_history.csv",
+        [(1, "Aggregated", 0.0, 0, 0), (2, "Aggregated", 500.0, 500, 3), (3, "Aggregated", 510.0, 1010, 3)],
+    )
     h = report.history(str(tmp_path / "run"))
     assert [p["requests_per_s"] for p in h] == [500.0, 510.0] and all(p["items_per_s"] is None for p in h)
 
 
 def test_plot_title_is_short():
-    s = {"rows": [{"name": f"{n}@{sc.batch}"} for n, sc in scenarios.SCENARIOS.items()],
-         "total": {"requests_per_s": 1790.4, "items_per_s": 11703.2, "latency_ms": {"p99": 12.0}}}
+    s = {
+        "rows": [{"name": f"{n}@{sc.batch}"} for n, sc in scenarios.SCENARIOS.items()],
+        "total": {"requests_per_s": 1790.4, "items_per_s": 11703.2, "latency_ms": {"p99": 12.0}},
+    }
     title = report.plot_title(s, "run L")
     assert title == f"run L: {len(scenarios.SCENARIOS)} scenarios — 1,790 req/s, 11,703 items/s, p99 12 ms"
     s["rows"] = [{"name": "ssw.evaluate@1"}, {"name": "tienlen.flow@1"}]
@@ -348,10 +513,13 @@ def test_one_default_mix_whichever_way_locust_is_started():
     assert build_parser().get_default("mix") == scenarios.DEFAULT_MIX == "default"
     # The locustfile's own --mix default, as Locust parses its command line (in a child:
     # importing locust here would patch this process for gevent).
-    code = ("import runpy, sys; from locust import argument_parser; runpy.run_path(sys.argv[1]); "
-            "print(argument_parser.parse_options(['-f', sys.argv[1]]).mix)")
-    r = subprocess.run([sys.executable, "-c", code, str(LOCUSTFILE)], capture_output=True, text=True,
-                       timeout=RUN_TIMEOUT)
+    code = (
+        "import runpy, sys; from locust import argument_parser; runpy.run_path(sys.argv[1]); "
+        "print(argument_parser.parse_options(['-f', sys.argv[1]]).mix)"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code, str(LOCUSTFILE)], capture_output=True, text=True, timeout=RUN_TIMEOUT
+    )
     assert r.returncode == 0 and r.stdout.split()[-1] == scenarios.DEFAULT_MIX, (r.stdout, r.stderr)
 
 
@@ -359,8 +527,9 @@ def test_help_has_no_markup():
     r = bench_load("--help")
     assert r.returncode == 0 and "--sweep" in r.stdout
     assert "``" not in r.stdout and "`" not in r.stdout
-    r = subprocess.run([sys.executable, "-m", "handeval.load.report", "--help"], capture_output=True, text=True,
-                       timeout=RUN_TIMEOUT)
+    r = subprocess.run(
+        [sys.executable, "-m", "handeval.load.report", "--help"], capture_output=True, text=True, timeout=RUN_TIMEOUT
+    )
     assert r.returncode == 0 and "PREFIX" in r.stdout and "`" not in r.stdout
 
 
@@ -378,8 +547,25 @@ def test_an_unreachable_target_fails_at_once_with_a_clear_message():
     port = free_port()  # nobody listens there
     r = bench_load("--target", f"127.0.0.1:{port}", "--run-time", "600")
     assert r.returncode == 2 and f"cannot connect to 127.0.0.1:{port}" in r.stderr and r.stdout == ""
-    r = subprocess.run([sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless", "-H", f"127.0.0.1:{port}",
-                        "-u", "1", "-t", "600s"], capture_output=True, text=True, timeout=RUN_TIMEOUT)
+    r = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "locust",
+            "-f",
+            str(LOCUSTFILE),
+            "--headless",
+            "-H",
+            f"127.0.0.1:{port}",
+            "-u",
+            "1",
+            "-t",
+            "600s",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+    )
     assert r.returncode != 0 and f"cannot connect to 127.0.0.1:{port}" in r.stderr
 
 
@@ -392,13 +578,26 @@ def test_one_total_and_scenarios_without_a_user_are_named(server, tmp_path):
     got none."""
     out, prefix = tmp_path / "few.json", tmp_path / "few"
     mix = "ssw.evaluate,ssw.compare@2,tienlen.compare@2,dachu.compare@2"
-    r = bench_load("--target", server.target, "--mix", mix, "--users", "2", "--run-time", "2", "--csv", str(prefix),
-                   "--json-out", str(out))
+    r = bench_load(
+        "--target",
+        server.target,
+        "--mix",
+        mix,
+        "--users",
+        "2",
+        "--run-time",
+        "2",
+        "--csv",
+        str(prefix),
+        "--json-out",
+        str(out),
+    )
     assert r.returncode == 0, r.stderr
     res = json.loads(out.read_text())
     ran = {x["name"].partition("@")[0] for x in res["summary"]["rows"] if x["requests"]}
-    assert len(ran) == 2 and sorted(res["unused"]) == sorted({"ssw.evaluate", "ssw.compare", "tienlen.compare",
-                                                               "dachu.compare"} - ran)
+    assert len(ran) == 2 and sorted(res["unused"]) == sorted(
+        {"ssw.evaluate", "ssw.compare", "tienlen.compare", "dachu.compare"} - ran
+    )
     assert "no user ran: " in r.stdout and all(name in r.stdout for name in res["unused"])
     assert "some get no user" in r.stderr  # said before the run, too
     locust_total = [int(n) for n in AGGREGATED_LINE.findall(r.stderr + r.stdout)]  # Locust's own summary
@@ -408,10 +607,24 @@ def test_one_total_and_scenarios_without_a_user_are_named(server, tmp_path):
 
 def test_sweep_prints_capacity_per_core_and_draws_the_knee(tmp_path):
     png, out = tmp_path / "knee.png", tmp_path / "sweep.json"
-    args = ["--sweep", "--sweep-floor", "--spawn-server", "--mix", "ssw.evaluate", "--run-time", "1", "--max-users", "2",
-            "--slo-p99-ms", "1000", "--json-out", str(out)]
+    args = [
+        "--sweep",
+        "--sweep-floor",
+        "--spawn-server",
+        "--mix",
+        "ssw.evaluate",
+        "--run-time",
+        "1",
+        "--max-users",
+        "2",
+        "--slo-p99-ms",
+        "1000",
+        "--json-out",
+        str(out),
+    ]
     try:
         import matplotlib  # noqa: F401
+
         args += ["--plot", str(png)]
     except ImportError:
         pass
@@ -438,14 +651,31 @@ def test_capacity_is_the_fastest_step_within_the_slo():
     assert sweep_users(1) == [1] and sweep_users(100, 26) == [26, 52, 100] and sweep_users(10, 26) == [10]
 
     def step(users, rps, p99, cores, failures=0):
-        return {"users": users, "requests": 100, "failures": failures, "requests_per_s": rps, "items_per_s": 2 * rps,
-                "games_per_s": None, "p50_ms": 1.0, "p99_ms": p99, "server_cores": cores}
+        return {
+            "users": users,
+            "requests": 100,
+            "failures": failures,
+            "requests_per_s": rps,
+            "items_per_s": 2 * rps,
+            "games_per_s": None,
+            "p50_ms": 1.0,
+            "p99_ms": p99,
+            "server_cores": cores,
+        }
 
-    steps = [step(1, 100, 2, 0.1), step(2, 400, 5, 0.5), step(4, 700, 19, 0.8), step(8, 900, 20.5, 1.0),
-             step(16, 950, 3, 1.0, failures=2)]
+    steps = [
+        step(1, 100, 2, 0.1),
+        step(2, 400, 5, 0.5),
+        step(4, 700, 19, 0.8),
+        step(8, 900, 20.5, 1.0),
+        step(16, 950, 3, 1.0, failures=2),
+    ]
     c = capacity(steps, 20.0)
-    assert c["users"] == 4 and c["requests_per_s"] == 700 and c["per_core"] == {
-        "requests_per_s": 875.0, "items_per_s": 1750.0, "games_per_s": None}
+    assert (
+        c["users"] == 4
+        and c["requests_per_s"] == 700
+        and c["per_core"] == {"requests_per_s": 875.0, "items_per_s": 1750.0, "games_per_s": None}
+    )
     assert capacity([step(1, 10, 25, 0.1)], 20.0) is None
 
 
@@ -453,8 +683,9 @@ def test_sweep_plan_steps_users_or_the_rate_of_the_whole_mix():
     from handeval.load.run import build_parser, sweep_plan
 
     weight = sum(s.weight for s in scenarios.SCENARIOS.values())
-    by_rate = build_parser().parse_args(["--sweep", "--sweep-by", "rate", "--sweep-start-rate", "0.5",
-                                         "--sweep-steps", "4"])
+    by_rate = build_parser().parse_args(
+        ["--sweep", "--sweep-by", "rate", "--sweep-start-rate", "0.5", "--sweep-steps", "4"]
+    )
     assert sweep_plan(by_rate) == [(weight, 0.5), (weight, 1.0), (weight, 2.0), (weight, 4.0)]
     by_users = build_parser().parse_args(["--sweep", "--mix", "tienlen.flow=3", "--max-users", "20"])
     assert sweep_plan(by_users) == [(3, 0.0), (6, 0.0), (12, 0.0), (20, 0.0)]

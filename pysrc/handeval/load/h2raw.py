@@ -42,15 +42,22 @@ def header_block(headers: Iterable[Tuple[str, str]]) -> bytes:
 
 
 def call_headers(stream: int, path: str, authority: str, end_stream: bool = False) -> bytes:
-    block = header_block([(":method", "POST"), (":scheme", "http"), (":path", path),
-                          (":authority", authority), ("content-type", "application/grpc"), ("te", "trailers")])
+    block = header_block(
+        [
+            (":method", "POST"),
+            (":scheme", "http"),
+            (":path", path),
+            (":authority", authority),
+            ("content-type", "application/grpc"),
+            ("te", "trailers"),
+        ]
+    )
     return frame(HEADERS, END_HEADERS | (END_STREAM if end_stream else 0), stream, block)
 
 
 def grpc_message(body: bytes, announced: Optional[int] = None) -> bytes:
     """A gRPC length-prefixed message: ``announced`` bytes promised, ``body`` sent."""
     return b"\x00" + struct.pack(">I", len(body) if announced is None else announced) + body
-
 
 
 def peer_ports(port: int) -> Set[int]:
@@ -69,6 +76,7 @@ def peer_ports(port: int) -> Set[int]:
             if f[3] == "01" and int(f[1].rsplit(":", 1)[1], 16) == port:
                 out.add(int(f[2].rsplit(":", 1)[1], 16))
     return out
+
 
 class RawConnection:
     """A client connection speaking HTTP/2 by hand: preface, SETTINGS, and calls whose
@@ -114,8 +122,8 @@ class RawConnection:
                         break
                     kind, flags = buf[3], buf[4]
                     stream = int.from_bytes(buf[5:9], "big") & 0x7FFFFFFF
-                    payload = buf[9:9 + length]
-                    buf = buf[9 + length:]
+                    payload = buf[9 : 9 + length]
+                    buf = buf[9 + length :]
                     if kind == SETTINGS and not flags & ACK:
                         self.send(frame(SETTINGS, ACK, 0))
                     elif kind == PING and not flags & ACK:

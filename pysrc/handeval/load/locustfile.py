@@ -45,9 +45,12 @@ from locust.user.wait_time import constant_pacing
 from handeval.load import scenarios
 from handeval.load.target import RemoteTargetRefused, Unreachable, checked_target, probe, tree_cpu_seconds
 
-CHANNEL_OPTIONS = [("grpc.max_receive_message_length", 64 << 20), ("grpc.max_send_message_length", 64 << 20),
-                   ("grpc.use_local_subchannel_pool", 1),  # one TCP connection per channel
-                   ("grpc.lb_policy_name", "round_robin")]  # dns:/// of a headless Service: every pod
+CHANNEL_OPTIONS = [
+    ("grpc.max_receive_message_length", 64 << 20),
+    ("grpc.max_send_message_length", 64 << 20),
+    ("grpc.use_local_subchannel_pool", 1),  # one TCP connection per channel
+    ("grpc.lb_policy_name", "round_robin"),
+]  # dns:/// of a headless Service: every pod
 
 
 class GrpcStatus(Exception):
@@ -67,18 +70,31 @@ class GrpcStatus(Exception):
 @events.init_command_line_parser.add_listener
 def _options(parser):
     g = parser.add_argument_group("handeval")
-    g.add_argument("--mix", default=scenarios.DEFAULT_MIX,
-                   help=f"scenarios name[=weight][@batch],... (default: {scenarios.DEFAULT_MIX!r}, every scenario)")
+    g.add_argument(
+        "--mix",
+        default=scenarios.DEFAULT_MIX,
+        help=f"scenarios name[=weight][@batch],... (default: {scenarios.DEFAULT_MIX!r}, every scenario)",
+    )
     g.add_argument("--channels", type=int, default=4, help="gRPC connections per Locust process (default 4)")
     g.add_argument("--pool", type=int, default=8, help="pre-built units per scenario (default 8)")
     g.add_argument("--seed", type=int, default=1, help="random seed of the requests (default 1)")
     g.add_argument("--call-timeout", type=float, default=10.0, help="deadline of each call in seconds (default 10)")
-    g.add_argument("--rate-per-user", type=float, default=0.0,
-                   help="units per second per user (open loop); default 0: back to back")
-    g.add_argument("--allow-remote", action="store_true", default=False,
-                   help="allow a host that is not a loopback address")
-    g.add_argument("--no-decode", dest="decode", action="store_false", default=True,
-                   help="do not parse responses (by default each is parsed and item errors fail the call)")
+    g.add_argument(
+        "--rate-per-user",
+        type=float,
+        default=0.0,
+        help="units per second per user (open loop); default 0: back to back",
+    )
+    g.add_argument(
+        "--allow-remote", action="store_true", default=False, help="allow a host that is not a loopback address"
+    )
+    g.add_argument(
+        "--no-decode",
+        dest="decode",
+        action="store_false",
+        default=True,
+        help="do not parse responses (by default each is parsed and item errors fail the call)",
+    )
 
 
 #: Seconds the master (or the single process) waits for a TCP connection to the target
@@ -136,8 +152,9 @@ def _channel(environment):
         for ch in _state["channels"]:
             ch.close()
         target = checked_target(host, getattr(opts, "allow_remote", False))
-        _state["channels"] = [grpc.insecure_channel(target, options=CHANNEL_OPTIONS)
-                              for _ in range(max(1, getattr(opts, "channels", 4)))]
+        _state["channels"] = [
+            grpc.insecure_channel(target, options=CHANNEL_OPTIONS) for _ in range(max(1, getattr(opts, "channels", 4)))
+        ]
         _state["target"] = host
     _state["next"] += 1
     channels = _state["channels"]
@@ -170,8 +187,10 @@ def _users_per_scenario(**_kw):
 
 
 def unused_message(idle: List[str], users: int, scenarios_in_mix: int) -> str:
-    return (f"no user for {len(idle)} of the mix's {scenarios_in_mix} scenarios ({', '.join(idle)}): {users} users "
-            f"shared by weight; give at least {scenarios_in_mix} users (-u), or raise their weights")
+    return (
+        f"no user for {len(idle)} of the mix's {scenarios_in_mix} scenarios ({', '.join(idle)}): {users} users "
+        f"shared by weight; give at least {scenarios_in_mix} users (-u), or raise their weights"
+    )
 
 
 @events.quit.add_listener
@@ -208,8 +227,9 @@ def _final_stats(**_kw):
         stats = env.stats
         for entry in [*stats.entries.values(), stats.total]:
             for t in sorted(entry.num_reqs_per_sec):
-                w.writerow([t, entry.method or "", entry.name, entry.num_reqs_per_sec[t],
-                            entry.num_fail_per_sec.get(t, 0)])
+                w.writerow(
+                    [t, entry.method or "", entry.name, entry.num_reqs_per_sec[t], entry.num_fail_per_sec.get(t, 0)]
+                )
 
 
 _env: Dict[str, Any] = {}
@@ -260,8 +280,9 @@ class HandevalUser(User):
 
     def on_start(self):
         opts = self.environment.parsed_options
-        batch = dict((n, b) for n, _, b in scenarios.parse_mix(getattr(opts, "mix", scenarios.DEFAULT_MIX))).get(
-            self.scenario, scenarios.SCENARIOS[self.scenario].batch)
+        batch = {n: b for n, _, b in scenarios.parse_mix(getattr(opts, "mix", scenarios.DEFAULT_MIX))}.get(
+            self.scenario, scenarios.SCENARIOS[self.scenario].batch
+        )
         key = (self.scenario, batch, getattr(opts, "pool", 8), getattr(opts, "seed", 1))
         if key not in _units:  # shared by the users of this process
             _units[key] = scenarios.units(self.scenario, batch, key[2], key[3])
@@ -293,8 +314,13 @@ class HandevalUser(User):
         except grpc.RpcError as e:
             exc = GrpcStatus(e.code().name, e.details() or "")
         self.environment.events.request.fire(
-            request_type=c.rpc, name=self.label, response_time=(time.perf_counter() - t0) * 1000.0,
-            response_length=len(raw), exception=exc, context={"items": c.items})
+            request_type=c.rpc,
+            name=self.label,
+            response_time=(time.perf_counter() - t0) * 1000.0,
+            response_length=len(raw),
+            exception=exc,
+            context={"items": c.items},
+        )
 
 
 def _class_name(scenario: str) -> str:
@@ -304,6 +330,9 @@ def _class_name(scenario: str) -> str:
 # One Locust user class per scenario (SswPackedUser, TienlenFlowUser, …), weights and
 # batches from the default mix unless --mix says otherwise.
 for _s in scenarios.SCENARIOS.values():
-    globals()[_class_name(_s.name)] = type(_class_name(_s.name), (HandevalUser,), {
-        "scenario": _s.name, "weight": _s.weight, "__doc__": _s.about, "__module__": __name__})
+    globals()[_class_name(_s.name)] = type(
+        _class_name(_s.name),
+        (HandevalUser,),
+        {"scenario": _s.name, "weight": _s.weight, "__doc__": _s.about, "__module__": __name__},
+    )
 del _s

@@ -69,11 +69,21 @@ def summarize(prefix: str) -> dict:
             agg = name == AGGREGATED
             n, failed = int(r["Request Count"]), int(r["Failure Count"])
             rps = _num(r["Requests/s"])
-            row: Dict[str, Any] = {"method": method, "name": name, "requests": n, "failures": int(r["Failure Count"]),
-                   "errors": failures.get((None, AGGREGATED) if agg else (method, name), {}),
-                   "requests_per_s": rps,
-                   "latency_ms": {"avg": _num(r["Average Response Time"]), "p50": _num(r["50%"]),
-                                  "p95": _num(r["95%"]), "p99": _num(r["99%"]), "max": _num(r["Max Response Time"])}}
+            row: Dict[str, Any] = {
+                "method": method,
+                "name": name,
+                "requests": n,
+                "failures": int(r["Failure Count"]),
+                "errors": failures.get((None, AGGREGATED) if agg else (method, name), {}),
+                "requests_per_s": rps,
+                "latency_ms": {
+                    "avg": _num(r["Average Response Time"]),
+                    "p50": _num(r["50%"]),
+                    "p95": _num(r["95%"]),
+                    "p99": _num(r["99%"]),
+                    "max": _num(r["Max Response Time"]),
+                },
+            }
             if not agg:  # items of the answered requests only
                 row["items_per_s"] = rps * (n - failed) / max(n, 1) * items_per_request(name)
             rows.append(row)
@@ -85,14 +95,20 @@ def summarize(prefix: str) -> dict:
 
 
 def print_summary(s: dict, out=sys.stdout) -> None:
-    print(f"{'method':<9}{'name':<24}{'requests':>10}{'req/s':>10}{'items/s':>14}"
-          f"{'avg ms':>9}{'p50':>7}{'p95':>7}{'p99':>7}{'max ms':>9}  failures", file=out)
+    print(
+        f"{'method':<9}{'name':<24}{'requests':>10}{'req/s':>10}{'items/s':>14}"
+        f"{'avg ms':>9}{'p50':>7}{'p95':>7}{'p99':>7}{'max ms':>9}  failures",
+        file=out,
+    )
     for r in s["rows"] + ([s["total"]] if s["total"] else []):
         lat = r["latency_ms"]
         errs = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or str(r["failures"])
-        print(f"{r['method'] or '':<9}{r['name']:<24}{r['requests']:>10,}{r['requests_per_s']:>10,.0f}"
-              f"{r['items_per_s']:>14,.0f}{lat['avg']:>9.2f}{lat['p50']:>7.0f}{lat['p95']:>7.0f}{lat['p99']:>7.0f}"
-              f"{lat['max']:>9.1f}  {errs}", file=out)
+        print(
+            f"{r['method'] or '':<9}{r['name']:<24}{r['requests']:>10,}{r['requests_per_s']:>10,.0f}"
+            f"{r['items_per_s']:>14,.0f}{lat['avg']:>9.2f}{lat['p50']:>7.0f}{lat['p95']:>7.0f}{lat['p99']:>7.0f}"
+            f"{lat['max']:>9.1f}  {errs}",
+            file=out,
+        )
 
 
 def history(prefix: str) -> List[dict]:
@@ -131,10 +147,18 @@ def history(prefix: str) -> List[dict]:
     out = []
     for t in seconds:
         b, h = by_t[t], near(t)
-        out.append({"t": t - seconds[0] + 1, "timestamp": t, "users": h["users"] if h else None,
-                    "requests_per_s": float(b["requests"]), "failures_per_s": float(b["failures"]),
-                    "items_per_s": float(b["items"]), "p50_ms": h["p50_ms"] if h else float("nan"),
-                    "p99_ms": h["p99_ms"] if h else float("nan")})
+        out.append(
+            {
+                "t": t - seconds[0] + 1,
+                "timestamp": t,
+                "users": h["users"] if h else None,
+                "requests_per_s": float(b["requests"]),
+                "failures_per_s": float(b["failures"]),
+                "items_per_s": float(b["items"]),
+                "p50_ms": h["p50_ms"] if h else float("nan"),
+                "p99_ms": h["p99_ms"] if h else float("nan"),
+            }
+        )
     return out
 
 
@@ -152,16 +176,31 @@ def _history_lines(prefix: str) -> List[dict]:
             b = by_t.setdefault(t, {"t": t, "items_per_s": None, "requests_total": None})
             ok_rate = _num(r["Requests/s"]) - _num(r["Failures/s"])
             if r["Name"] == AGGREGATED:
-                b.update(users=int(r["User Count"] or 0), requests_total=int(r["Total Request Count"]),
-                         requests_per_s=_num(r["Requests/s"]), failures_per_s=_num(r["Failures/s"]),
-                         p50=_num(r["50%"]), p99=_num(r["99%"]))
+                b.update(
+                    users=int(r["User Count"] or 0),
+                    requests_total=int(r["Total Request Count"]),
+                    requests_per_s=_num(r["Requests/s"]),
+                    failures_per_s=_num(r["Failures/s"]),
+                    p50=_num(r["50%"]),
+                    p99=_num(r["99%"]),
+                )
             else:
                 b["items_per_s"] = (b["items_per_s"] or 0.0) + ok_rate * items_per_request(r["Name"])
     pts = [b for _, b in sorted(by_t.items()) if b["requests_total"]]
     t0 = min(by_t) if by_t else 0
-    return [{"t": b["t"] - t0, "timestamp": b["t"], "users": b["users"], "requests_per_s": b["requests_per_s"],
-             "items_per_s": b["items_per_s"], "failures_per_s": b["failures_per_s"],
-             "p50_ms": b["p50"], "p99_ms": b["p99"]} for b in pts]
+    return [
+        {
+            "t": b["t"] - t0,
+            "timestamp": b["t"],
+            "users": b["users"],
+            "requests_per_s": b["requests_per_s"],
+            "items_per_s": b["items_per_s"],
+            "failures_per_s": b["failures_per_s"],
+            "p50_ms": b["p50"],
+            "p99_ms": b["p99"],
+        }
+        for b in pts
+    ]
 
 
 def plot_title(s: dict, label: str = "") -> str:
@@ -172,8 +211,10 @@ def plot_title(s: dict, label: str = "") -> str:
     what = ", ".join(scen) if len(scen) <= 3 else f"{len(scen)} scenarios"
     o = s["total"] or {"requests_per_s": 0, "items_per_s": 0, "latency_ms": {"p99": float("nan")}}
     head = f"{label}: {what}" if label else what
-    return (f"{head} — {o['requests_per_s']:,.0f} req/s, {o['items_per_s']:,.0f} items/s, "
-            f"p99 {o['latency_ms']['p99']:.0f} ms")
+    return (
+        f"{head} — {o['requests_per_s']:,.0f} req/s, {o['items_per_s']:,.0f} items/s, "
+        f"p99 {o['latency_ms']['p99']:.0f} ms"
+    )
 
 
 def _pyplot():
@@ -230,20 +271,33 @@ def write_knee_plot(sweeps: List[dict], path: str, slo_ms: float, title: str = "
         ax.plot(x, [st["p99_ms"] for st in steps], "o-", color=colour, label=f"{sw['server']}: p99")
         ax.plot(x, [st["p50_ms"] for st in steps], "s--", color=colour, alpha=0.6, label=f"{sw['server']}: p50")
         for st in steps:
-            ax.annotate(str(st["users"]), (st["requests_per_s"], st["p99_ms"]), textcoords="offset points",
-                        xytext=(4, 4), fontsize=7, color=colour)
+            ax.annotate(
+                str(st["users"]),
+                (st["requests_per_s"], st["p99_ms"]),
+                textcoords="offset points",
+                xytext=(4, 4),
+                fontsize=7,
+                color=colour,
+            )
         c = sw.get("capacity")
         if c:
-            ax.plot([c["requests_per_s"]], [c["p99_ms"]], "*", ms=16, color=colour,
-                    label=f"{sw['server']}: capacity {c['requests_per_s']:,.0f} req/s"
-                          + (f" ({c['per_core']['requests_per_s']:,.0f}/core)" if c["per_core"]["requests_per_s"] else ""))
+            ax.plot(
+                [c["requests_per_s"]],
+                [c["p99_ms"]],
+                "*",
+                ms=16,
+                color=colour,
+                label=f"{sw['server']}: capacity {c['requests_per_s']:,.0f} req/s"
+                + (f" ({c['per_core']['requests_per_s']:,.0f}/core)" if c["per_core"]["requests_per_s"] else ""),
+            )
     ax.axhline(slo_ms, color="tab:red", lw=1, ls=":", label=f"SLO p99 {slo_ms:g} ms")
     ax.set_xlabel("throughput (requests/s)")
     ax.set_ylabel("latency (ms)")
     ax.set_ylim(bottom=0)
     ax.set_xlim(left=0)
-    ax.set_title(f"{title}: latency against throughput (points: users)" if title else "latency against throughput",
-                 fontsize=10)
+    ax.set_title(
+        f"{title}: latency against throughput (points: users)" if title else "latency against throughput", fontsize=10
+    )
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)
@@ -251,8 +305,9 @@ def write_knee_plot(sweeps: List[dict], path: str, slo_ms: float, title: str = "
 
 
 def main(argv: Optional[List[str]] = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m handeval.load.report",
-                                 description=__doc__.split("\n\n")[0].replace("``", ""))
+    ap = argparse.ArgumentParser(
+        prog="python -m handeval.load.report", description=__doc__.split("\n\n")[0].replace("``", "")
+    )
     ap.add_argument("prefix", help="the --csv prefix of a Locust run")
     ap.add_argument("--plot", default=None, help="write the throughput/latency PNG here (needs --csv-full-history)")
     ap.add_argument("--title", default="")

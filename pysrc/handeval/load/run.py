@@ -29,10 +29,17 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from handeval.load import install_hint, scenarios
-from handeval.load import report
-from handeval.load.target import (RemoteTargetRefused, SpawnedServer, Unreachable, checked_target, free_port,
-                                   machine_info, probe, tree_cpu_seconds)
+from handeval.load import install_hint, report, scenarios
+from handeval.load.target import (
+    RemoteTargetRefused,
+    SpawnedServer,
+    Unreachable,
+    checked_target,
+    free_port,
+    machine_info,
+    probe,
+    tree_cpu_seconds,
+)
 
 MAX_RUN_TIME = 3600.0
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")
@@ -41,22 +48,37 @@ LOCUSTFILE = Path(__file__).with_name("locustfile.py")
 def build_parser(prog: str = "handeval bench-load") -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=prog, description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     a = p.add_argument
-    a("--target", default="127.0.0.1:50051", help="host:port of a running server (loopback only; default 127.0.0.1:50051)")
+    a(
+        "--target",
+        default="127.0.0.1:50051",
+        help="host:port of a running server (loopback only; default 127.0.0.1:50051)",
+    )
     a("--allow-remote", action="store_true", help="allow a target that is not a loopback address")
     a("--spawn-server", action="store_true", help="start handeval serve on a free loopback port for this run")
     a("--server-workers", type=int, default=1, help="--workers of the spawned server (default 1)")
-    a("--server-kind", choices=("handeval", "floor"), default="handeval",
-      help="what --spawn-server starts: handeval serve (default), or 'floor': a bare grpc.aio server "
-           "answering every call with an empty response (the Python gRPC stack's own cost)")
+    a(
+        "--server-kind",
+        choices=("handeval", "floor"),
+        default="handeval",
+        help="what --spawn-server starts: handeval serve (default), or 'floor': a bare grpc.aio server "
+        "answering every call with an empty response (the Python gRPC stack's own cost)",
+    )
     a("--server-log", default=None, help="file for the spawned server's log")
-    a("--mix", default=scenarios.DEFAULT_MIX,
-      help="scenarios name[=weight][@batch],... (weights: shares of the users; 'default' = every scenario at its "
-           f"default weight and batch, the default here and in the locustfile). Scenarios: {', '.join(scenarios.SCENARIOS)}")
+    a(
+        "--mix",
+        default=scenarios.DEFAULT_MIX,
+        help="scenarios name[=weight][@batch],... (weights: shares of the users; 'default' = every scenario at its "
+        f"default weight and batch, the default here and in the locustfile). Scenarios: {', '.join(scenarios.SCENARIOS)}",
+    )
     a("--users", type=int, default=8, help="Locust users (concurrent callers; default 8)")
     a("--spawn-rate", type=float, default=0.0, help="users started per second (default: all in the first second)")
     a("--run-time", type=float, default=10.0, help=f"seconds of load (default 10, at most {MAX_RUN_TIME:.0f})")
-    a("--processes", type=int, default=0,
-      help="Locust worker processes under a local master on loopback (-1: one per core; default 0: one process)")
+    a(
+        "--processes",
+        type=int,
+        default=0,
+        help="Locust worker processes under a local master on loopback (-1: one per core; default 0: one process)",
+    )
     a("--channels", type=int, default=4, help="gRPC connections per Locust process (default 4)")
     a("--pool", type=int, default=8, help="pre-built units per scenario (default 8)")
     a("--seed", type=int, default=1, help="random seed of the requests (default 1)")
@@ -68,27 +90,53 @@ def build_parser(prog: str = "handeval bench-load") -> argparse.ArgumentParser:
     a("--plot", default=None, help="a PNG of throughput and latency over the run (needs matplotlib)")
     a("--json-out", default=None, help="write the summary (with CPU per request) as JSON here")
     a("--label", default=None, help="a name for this run, stored in the JSON")
-    a("--server-pid", type=int, default=None,
-      help="process id of the target server on this machine: its CPU is measured (--spawn-server does it)")
+    a(
+        "--server-pid",
+        type=int,
+        default=None,
+        help="process id of the target server on this machine: its CPU is measured (--spawn-server does it)",
+    )
     g = p.add_argument_group("capacity sweep")
-    g.add_argument("--sweep", action="store_true",
-                   help="step the users (the mix's total weight, then doubled at each step; --run-time seconds "
-                        "each) until p99 breaks the SLO; print the capacity per server core")
-    g.add_argument("--slo-p99-ms", type=float, default=20.0, help="the p99 latency objective of --sweep (default 20 ms)")
+    g.add_argument(
+        "--sweep",
+        action="store_true",
+        help="step the users (the mix's total weight, then doubled at each step; --run-time seconds "
+        "each) until p99 breaks the SLO; print the capacity per server core",
+    )
+    g.add_argument(
+        "--slo-p99-ms", type=float, default=20.0, help="the p99 latency objective of --sweep (default 20 ms)"
+    )
     g.add_argument("--max-users", type=int, default=256, help="the last step of --sweep at most (default 256)")
-    g.add_argument("--sweep-by", choices=("users", "rate"), default="users",
-                   help="what --sweep steps: the users sending back to back (default), or the rate: the mix's "
-                        "total weight in users, each paced at --sweep-start-rate units/s, doubled at each step "
-                        "(an open loop: the offered load does not wait for the answers)")
-    g.add_argument("--sweep-start-rate", type=float, default=1.0,
-                   help="with --sweep-by rate: units per second per user of the first step (default 1)")
-    g.add_argument("--sweep-steps", type=int, default=12, help="with --sweep-by rate: at most this many steps (default 12)")
-    g.add_argument("--server-cores", type=float, default=None,
-                   help="with --sweep against a server whose CPU cannot be measured here (another machine, a "
-                        "cluster): the cores it has (replicas x CPU limit); the capacity is divided by them")
-    g.add_argument("--sweep-floor", action="store_true",
-                   help="with --sweep --spawn-server: sweep the floor server (a bare grpc.aio server) too, same steps, "
-                        "and print the ratio of the capacities")
+    g.add_argument(
+        "--sweep-by",
+        choices=("users", "rate"),
+        default="users",
+        help="what --sweep steps: the users sending back to back (default), or the rate: the mix's "
+        "total weight in users, each paced at --sweep-start-rate units/s, doubled at each step "
+        "(an open loop: the offered load does not wait for the answers)",
+    )
+    g.add_argument(
+        "--sweep-start-rate",
+        type=float,
+        default=1.0,
+        help="with --sweep-by rate: units per second per user of the first step (default 1)",
+    )
+    g.add_argument(
+        "--sweep-steps", type=int, default=12, help="with --sweep-by rate: at most this many steps (default 12)"
+    )
+    g.add_argument(
+        "--server-cores",
+        type=float,
+        default=None,
+        help="with --sweep against a server whose CPU cannot be measured here (another machine, a "
+        "cluster): the cores it has (replicas x CPU limit); the capacity is divided by them",
+    )
+    g.add_argument(
+        "--sweep-floor",
+        action="store_true",
+        help="with --sweep --spawn-server: sweep the floor server (a bare grpc.aio server) too, same steps, "
+        "and print the ratio of the capacities",
+    )
     a("locust_args", nargs="*", help="after --: more Locust arguments")
     return p
 
@@ -141,8 +189,11 @@ def main(argv: Optional[List[str]] = None, prog: str = "handeval bench-load") ->
         return sweep(args, prog)
     mix = scenarios.parse_mix(args.mix)
     if args.users < len(mix):
-        print(f"{prog}: warning: {args.users} users for {len(mix)} scenarios: some get no user "
-              f"(--users {len(mix)} or more gives each one)", file=sys.stderr)
+        print(
+            f"{prog}: warning: {args.users} users for {len(mix)} scenarios: some get no user "
+            f"(--users {len(mix)} or more gives each one)",
+            file=sys.stderr,
+        )
     server = None
     try:
         if args.spawn_server:
@@ -158,12 +209,25 @@ def main(argv: Optional[List[str]] = None, prog: str = "handeval bench-load") ->
         for side in ("generator", "server"):
             c = r["cpu"][side]
             if c:
-                print(f"{side} CPU: {c['cores_busy']} cores busy, {c['cpu_us_per_request']} µs per request"
-                      + (f", {c['requests_per_core_s']:,.0f} requests/s per core" if side == "generator" else ""))
+                print(
+                    f"{side} CPU: {c['cores_busy']} cores busy, {c['cpu_us_per_request']} µs per request"
+                    + (f", {c['requests_per_core_s']:,.0f} requests/s per core" if side == "generator" else "")
+                )
         if args.json_out:
-            res = {"label": args.label, "target": args.target, "command": r["command"], "summary": s, "cpu": r["cpu"],
-                   "mix": args.mix, "users": args.users, "processes": args.processes, "unused": r["unused"],
-                   "server_workers": _server_workers(args), "machine": machine_info(), "exit_code": r["exit_code"]}
+            res = {
+                "label": args.label,
+                "target": args.target,
+                "command": r["command"],
+                "summary": s,
+                "cpu": r["cpu"],
+                "mix": args.mix,
+                "users": args.users,
+                "processes": args.processes,
+                "unused": r["unused"],
+                "server_workers": _server_workers(args),
+                "machine": machine_info(),
+                "exit_code": r["exit_code"],
+            }
             Path(args.json_out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         if args.plot:
             report.write_plot(r["prefix"], args.plot, args.label or "")
@@ -198,11 +262,40 @@ def run_once(args, users: int, server_pid: Optional[int], csv_prefix: Optional[s
     prefix = csv_prefix or os.path.join(tmp.name, "run")
     cpu_dir = os.path.join(tmp.name, "cpu")
     os.makedirs(cpu_dir)
-    cmd = [sys.executable, "-m", "locust", "-f", str(LOCUSTFILE), "--headless", "--only-summary",
-           "-H", args.target, "-u", str(users), "-r", str(args.spawn_rate or users),
-           "-t", f"{args.run_time:g}s", "--stop-timeout", "0", "--csv", prefix, "--csv-full-history",
-           "--mix", args.mix, "--channels", str(args.channels), "--pool", str(args.pool), "--seed", str(args.seed),
-           "--call-timeout", str(args.call_timeout), "--rate-per-user", str(args.rate_per_user)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "locust",
+        "-f",
+        str(LOCUSTFILE),
+        "--headless",
+        "--only-summary",
+        "-H",
+        args.target,
+        "-u",
+        str(users),
+        "-r",
+        str(args.spawn_rate or users),
+        "-t",
+        f"{args.run_time:g}s",
+        "--stop-timeout",
+        "0",
+        "--csv",
+        prefix,
+        "--csv-full-history",
+        "--mix",
+        args.mix,
+        "--channels",
+        str(args.channels),
+        "--pool",
+        str(args.pool),
+        "--seed",
+        str(args.seed),
+        "--call-timeout",
+        str(args.call_timeout),
+        "--rate-per-user",
+        str(args.rate_per_user),
+    ]
     if args.allow_remote:
         cmd.append("--allow-remote")
     if args.no_decode:
@@ -213,8 +306,16 @@ def run_once(args, users: int, server_pid: Optional[int], csv_prefix: Optional[s
         cmd += ["--loglevel", "WARNING"]
     if args.processes:
         port = free_port()  # the master on loopback only, on a free port
-        cmd += ["--processes", str(args.processes), "--master-bind-host", "127.0.0.1",
-                "--master-bind-port", str(port), "--master-port", str(port)]
+        cmd += [
+            "--processes",
+            str(args.processes),
+            "--master-bind-host",
+            "127.0.0.1",
+            "--master-bind-port",
+            str(port),
+            "--master-port",
+            str(port),
+        ]
     cmd += args.locust_args
     env = dict(os.environ, HANDEVAL_LOAD_CPU_DIR=cpu_dir)
     if server_pid:
@@ -222,8 +323,7 @@ def run_once(args, users: int, server_pid: Optional[int], csv_prefix: Optional[s
     server0 = tree_cpu_seconds(server_pid) if server_pid else None
     cpu0, t0 = _cpu_children(), time.monotonic()
     # Locust stops by itself after --run-time; the timeout only guards a hang.
-    proc = subprocess.run(cmd, env=env, timeout=args.run_time + 120,
-                          stdout=subprocess.DEVNULL if args.sweep else None)
+    proc = subprocess.run(cmd, env=env, timeout=args.run_time + 120, stdout=subprocess.DEVNULL if args.sweep else None)
     wall, gen_total = time.monotonic() - t0, _cpu_children() - cpu0
     server1 = tree_cpu_seconds(server_pid) if server_pid else None
     if not Path(f"{prefix}_stats.csv").exists():
@@ -243,19 +343,33 @@ def run_once(args, users: int, server_pid: Optional[int], csv_prefix: Optional[s
         load_s, server_cpu = wall, server1 - server0
     unused_file = Path(cpu_dir, "unused.txt")
     unused = unused_file.read_text(encoding="utf-8").split() if unused_file.exists() else []
-    cpu: Dict[str, Any] = {"generator": _cost(gen_run, n, load_s), "generator_with_startup_s": round(gen_total, 3),
-                           "server": _cost(server_cpu, n, load_s) if server_cpu is not None else None}
-    return {"summary": s, "cpu": cpu, "unused": unused, "exit_code": proc.returncode, "command": cmd[2:],
-            "prefix": prefix, "load_s": load_s}
+    cpu: Dict[str, Any] = {
+        "generator": _cost(gen_run, n, load_s),
+        "generator_with_startup_s": round(gen_total, 3),
+        "server": _cost(server_cpu, n, load_s) if server_cpu is not None else None,
+    }
+    return {
+        "summary": s,
+        "cpu": cpu,
+        "unused": unused,
+        "exit_code": proc.returncode,
+        "command": cmd[2:],
+        "prefix": prefix,
+        "load_s": load_s,
+    }
 
 
 def _cost(cpu_s: float, requests: int, seconds: float) -> dict:
-    return {"cpu_s": round(cpu_s, 3), "cores_busy": round(cpu_s / max(seconds, 1e-9), 2),
-            "cpu_us_per_request": round(cpu_s / max(requests, 1) * 1e6, 1),
-            "requests_per_core_s": round(requests / cpu_s, 1) if cpu_s > 0 else None}
+    return {
+        "cpu_s": round(cpu_s, 3),
+        "cores_busy": round(cpu_s / max(seconds, 1e-9), 2),
+        "cpu_us_per_request": round(cpu_s / max(requests, 1) * 1e6, 1),
+        "requests_per_core_s": round(requests / cpu_s, 1) if cpu_s > 0 else None,
+    }
 
 
 # ---------------------------------------------------------------- capacity sweep
+
 
 def sweep_users(max_users: int, start: int = 1) -> List[int]:
     """``start``, twice it, four times, ... up to ``max_users`` (itself the last step)."""
@@ -273,7 +387,7 @@ def sweep_plan(args) -> List[tuple]:
     start = sum(w for _, w, _ in scenarios.parse_mix(args.mix))
     if args.sweep_by == "rate":
         users = max(1, min(start, args.max_users))
-        return [(users, args.sweep_start_rate * 2 ** k) for k in range(args.sweep_steps)]
+        return [(users, args.sweep_start_rate * 2**k) for k in range(args.sweep_steps)]
     return [(u, args.rate_per_user) for u in sweep_users(args.max_users, start)]
 
 
@@ -281,18 +395,35 @@ def games_per_s(s: dict) -> Optional[float]:
     """Whole games answered per second in a run of game flows (each game ends with one
     Settle call), or None when the mix has no flow."""
     rows = [r for r in s["rows"] if r["name"].partition("@")[0].endswith(".flow") and r["method"] == "Settle"]
-    return sum(r["requests_per_s"] * (r["requests"] - r["failures"]) / max(r["requests"], 1) for r in rows) if rows else None
+    return (
+        sum(r["requests_per_s"] * (r["requests"] - r["failures"]) / max(r["requests"], 1) for r in rows)
+        if rows
+        else None
+    )
 
 
 def step_row(users: int, r: dict) -> dict:
-    t = r["summary"]["total"] or {"requests": 0, "failures": 0, "requests_per_s": 0.0, "items_per_s": 0.0,
-                                  "latency_ms": {"p50": float("nan"), "p99": float("nan")}}
+    t = r["summary"]["total"] or {
+        "requests": 0,
+        "failures": 0,
+        "requests_per_s": 0.0,
+        "items_per_s": 0.0,
+        "latency_ms": {"p50": float("nan"), "p99": float("nan")},
+    }
     server = r["cpu"]["server"]
-    return {"users": users, "requests": t["requests"], "failures": t["failures"],
-            "requests_per_s": round(t["requests_per_s"], 1), "items_per_s": round(t["items_per_s"], 1),
-            "games_per_s": games_per_s(r["summary"]), "p50_ms": t["latency_ms"]["p50"], "p99_ms": t["latency_ms"]["p99"],
-            "server_cores": server["cores_busy"] if server else None,
-            "generator_cores": r["cpu"]["generator"]["cores_busy"], "unused": r["unused"]}
+    return {
+        "users": users,
+        "requests": t["requests"],
+        "failures": t["failures"],
+        "requests_per_s": round(t["requests_per_s"], 1),
+        "items_per_s": round(t["items_per_s"], 1),
+        "games_per_s": games_per_s(r["summary"]),
+        "p50_ms": t["latency_ms"]["p50"],
+        "p99_ms": t["latency_ms"]["p99"],
+        "server_cores": server["cores_busy"] if server else None,
+        "generator_cores": r["cpu"]["generator"]["cores_busy"],
+        "unused": r["unused"],
+    }
 
 
 def capacity(steps: List[dict], slo_ms: float, server_cores: Optional[float] = None) -> Optional[dict]:
@@ -305,35 +436,55 @@ def capacity(steps: List[dict], slo_ms: float, server_cores: Optional[float] = N
     best = max(ok, key=lambda st: st["requests_per_s"])
     cores = best["server_cores"] if best["server_cores"] is not None else server_cores
     per_core = {k: round(best[k] / cores, 1) if cores else None for k in ("requests_per_s", "items_per_s")}
-    per_core["games_per_s"] = round(best["games_per_s"] / cores, 2) if cores and best["games_per_s"] is not None else None
-    return {"users": best["users"], "requests_per_s": best["requests_per_s"], "items_per_s": best["items_per_s"],
-            "games_per_s": best["games_per_s"], "p99_ms": best["p99_ms"], "server_cores": cores, "per_core": per_core}
+    per_core["games_per_s"] = (
+        round(best["games_per_s"] / cores, 2) if cores and best["games_per_s"] is not None else None
+    )
+    return {
+        "users": best["users"],
+        "requests_per_s": best["requests_per_s"],
+        "items_per_s": best["items_per_s"],
+        "games_per_s": best["games_per_s"],
+        "p99_ms": best["p99_ms"],
+        "server_cores": cores,
+        "per_core": per_core,
+    }
 
 
 def print_steps(steps: List[dict], out=sys.stdout, header: bool = True) -> None:
     if header:
-        print(f"{'users':>6}{'rate/user':>10}{'req/s':>10}{'items/s':>12}{'games/s':>9}{'p50 ms':>8}{'p99 ms':>8}"
-              f"{'server cores':>14}{'gen cores':>11}  failures", file=out)
+        print(
+            f"{'users':>6}{'rate/user':>10}{'req/s':>10}{'items/s':>12}{'games/s':>9}{'p50 ms':>8}{'p99 ms':>8}"
+            f"{'server cores':>14}{'gen cores':>11}  failures",
+            file=out,
+        )
     for st in steps:
         g = "" if st["games_per_s"] is None else f"{st['games_per_s']:,.1f}"
         sc = "?" if st["server_cores"] is None else f"{st['server_cores']:.2f}"
         rate = f"{st['rate_per_user']:g}/s" if st.get("rate_per_user") else "max"
-        print(f"{st['users']:>6}{rate:>10}{st['requests_per_s']:>10,.0f}{st['items_per_s']:>12,.0f}{g:>9}{st['p50_ms']:>8.0f}"
-              f"{st['p99_ms']:>8.0f}{sc:>14}{st['generator_cores']:>11.2f}  {st['failures']}"
-              + (f"  (no user: {', '.join(st['unused'])})" if st["unused"] else ""), file=out)
+        print(
+            f"{st['users']:>6}{rate:>10}{st['requests_per_s']:>10,.0f}{st['items_per_s']:>12,.0f}{g:>9}{st['p50_ms']:>8.0f}"
+            f"{st['p99_ms']:>8.0f}{sc:>14}{st['generator_cores']:>11.2f}  {st['failures']}"
+            + (f"  (no user: {', '.join(st['unused'])})" if st["unused"] else ""),
+            file=out,
+        )
 
 
 def capacity_text(c: Optional[dict], slo_ms: float) -> str:
     if c is None:
         return f"capacity: no step kept p99 within {slo_ms:g} ms without failures"
     pc = c["per_core"]
-    head = (f"capacity (p99 <= {slo_ms:g} ms): {c['requests_per_s']:,.0f} req/s ({c['items_per_s']:,.0f} items/s"
-            + (f", {c['games_per_s']:,.1f} games/s" if c["games_per_s"] is not None else "")
-            + f") at {c['users']} users, p99 {c['p99_ms']:.0f} ms")
+    head = (
+        f"capacity (p99 <= {slo_ms:g} ms): {c['requests_per_s']:,.0f} req/s ({c['items_per_s']:,.0f} items/s"
+        + (f", {c['games_per_s']:,.1f} games/s" if c["games_per_s"] is not None else "")
+        + f") at {c['users']} users, p99 {c['p99_ms']:.0f} ms"
+    )
     if pc["requests_per_s"] is None:
         return head + "; server CPU unknown (--spawn-server, --server-pid or --server-cores): no per-core figure"
-    return (head + f", server {c['server_cores']:.2f} cores busy → per server core: {pc['requests_per_s']:,.0f} req/s, "
-            f"{pc['items_per_s']:,.0f} items/s" + (f", {pc['games_per_s']:,.2f} games/s" if pc["games_per_s"] is not None else ""))
+    return (
+        head + f", server {c['server_cores']:.2f} cores busy → per server core: {pc['requests_per_s']:,.0f} req/s, "
+        f"{pc['items_per_s']:,.0f} items/s"
+        + (f", {pc['games_per_s']:,.2f} games/s" if pc["games_per_s"] is not None else "")
+    )
 
 
 def _sweep_one(args, kind: str, prog: str) -> Dict[str, Any]:
@@ -363,35 +514,59 @@ def _sweep_one(args, kind: str, prog: str) -> Dict[str, Any]:
     finally:
         if server is not None:
             server.stop()
-    return {"server": kind if args.spawn_server else args.target, "steps": steps,
-            "capacity": capacity(steps, args.slo_p99_ms, args.server_cores)}
+    return {
+        "server": kind if args.spawn_server else args.target,
+        "steps": steps,
+        "capacity": capacity(steps, args.slo_p99_ms, args.server_cores),
+    }
 
 
 def sweep(args, prog: str) -> int:
     kinds = [args.server_kind] + (["floor"] if args.sweep_floor and args.server_kind != "floor" else [])
     plan = sweep_plan(args)
-    what = (f"{plan[0][0]} users paced at {', '.join(f'{r:g}' for _, r in plan)} units/s each" if args.sweep_by == "rate"
-            else f"users {', '.join(str(u) for u, _ in plan)}")
-    print(f"sweep of mix {args.mix}: {what} at most, {args.run_time:g} s each, "
-          f"SLO p99 <= {args.slo_p99_ms:g} ms; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    what = (
+        f"{plan[0][0]} users paced at {', '.join(f'{r:g}' for _, r in plan)} units/s each"
+        if args.sweep_by == "rate"
+        else f"users {', '.join(str(u) for u, _ in plan)}"
+    )
+    print(
+        f"sweep of mix {args.mix}: {what} at most, {args.run_time:g} s each, "
+        f"SLO p99 <= {args.slo_p99_ms:g} ms; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
+    )
     results = []
     for kind in kinds:
         if args.spawn_server:
-            print(f"\nserver: {kind}" + (f" ({args.server_workers} worker(s))" if kind == "handeval" else
-                                         " (a bare grpc.aio server answering every call at once)"))
+            print(
+                f"\nserver: {kind}"
+                + (
+                    f" ({args.server_workers} worker(s))"
+                    if kind == "handeval"
+                    else " (a bare grpc.aio server answering every call at once)"
+                )
+            )
         res = _sweep_one(args, kind, prog)
         print(capacity_text(res["capacity"], args.slo_p99_ms))
         results.append(res)
     ratio = None
     if len(results) == 2 and all(r["capacity"] and r["capacity"]["per_core"]["requests_per_s"] for r in results):
-        ratio = round(results[0]["capacity"]["per_core"]["requests_per_s"]
-                      / results[1]["capacity"]["per_core"]["requests_per_s"], 3)
+        ratio = round(
+            results[0]["capacity"]["per_core"]["requests_per_s"] / results[1]["capacity"]["per_core"]["requests_per_s"],
+            3,
+        )
         print(f"\nhandeval / floor, requests/s per server core within the SLO: x{ratio}")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.json_out:
-        res = {"label": args.label, "mix": args.mix, "slo_p99_ms": args.slo_p99_ms, "step_s": args.run_time,
-               "processes": args.processes, "server_workers": args.server_workers, "sweeps": results,
-               "handeval_over_floor_per_core": ratio, "machine": machine_info()}
+        res = {
+            "label": args.label,
+            "mix": args.mix,
+            "slo_p99_ms": args.slo_p99_ms,
+            "step_s": args.run_time,
+            "processes": args.processes,
+            "server_workers": args.server_workers,
+            "sweeps": results,
+            "handeval_over_floor_per_core": ratio,
+            "machine": machine_info(),
+        }
         Path(args.json_out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     if args.plot:
         report.write_knee_plot(results, args.plot, args.slo_p99_ms, args.label or args.mix)

@@ -38,6 +38,7 @@ def method_path(rpc: str) -> str:
 
 # ---------------------------------------------------------------- request builders
 
+
 def _pb():
     from handeval.v2 import dachu_pb2, handeval_pb2, shisanshui_pb2, tienlen_pb2
 
@@ -55,7 +56,7 @@ def E(enum, name):
     """The value of a v2 enum named like the Python API (``E(DachuCallKind, "chuai")``)."""
     if name is None:
         return 0
-    prefix = enum.DESCRIPTOR.values_by_number[0].name[:-len("UNSPECIFIED")]
+    prefix = enum.DESCRIPTOR.values_by_number[0].name[: -len("UNSPECIFIED")]
     return enum.Value(prefix + name.upper())
 
 
@@ -116,9 +117,10 @@ def ssw_settle(rng, batch):
         deck = rng.sample(DECK, 52)
         players = []
         for s in range(4):
-            f, m, b = _arrangement(deck[13 * s:13 * s + 13])
-            players.append(ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(
-                front=C(f), middle=C(m), back=C(b))))
+            f, m, b = _arrangement(deck[13 * s : 13 * s + 13])
+            players.append(
+                ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(front=C(f), middle=C(m), back=C(b)))
+            )
         deals.append(ssw.ShisanshuiDeal(players=players, base=10))
     return [_call("Settle", pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=deals)), batch)]
 
@@ -137,14 +139,23 @@ def ssw_flow(rng, batch):
     calls = []
     for _ in range(batch):
         deck = rng.sample(DECK, 52)
-        hands = [deck[13 * s:13 * s + 13] for s in range(4)]
+        hands = [deck[13 * s : 13 * s + 13] for s in range(4)]
         for h in hands:
-            calls.append(_call("Arrange", pb.ArrangeRequest(shisanshui=ssw.ShisanshuiArrangeRequest(
-                items=[ssw.ShisanshuiArrangeItem(hand=C(h))])), 1))
+            calls.append(
+                _call(
+                    "Arrange",
+                    pb.ArrangeRequest(
+                        shisanshui=ssw.ShisanshuiArrangeRequest(items=[ssw.ShisanshuiArrangeItem(hand=C(h))])
+                    ),
+                    1,
+                )
+            )
         players = []
         for h in hands:
             f, m, b = _arrangement(h)
-            players.append(ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(front=C(f), middle=C(m), back=C(b))))
+            players.append(
+                ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(front=C(f), middle=C(m), back=C(b)))
+            )
         deal = ssw.ShisanshuiDeal(players=players, base=10)
         calls.append(_call("Settle", pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=[deal])), 1))
     return calls
@@ -168,7 +179,7 @@ def _tienlen_game(rng) -> dict:
     from handeval import tienlen
 
     deck = rng.sample(DECK, 52)
-    hands = [deck[13 * i:13 * i + 13] for i in range(4)]
+    hands = [deck[13 * i : 13 * i + 13] for i in range(4)]
     dealt = [" ".join(h) for h in hands]
     held = [set(h) for h in hands]
     first = tienlen.first_leader(hands)
@@ -178,8 +189,9 @@ def _tienlen_game(rng) -> dict:
     while winner is None:
         turns: List[Tuple[int, str]] = []
         while True:
-            st = tienlen.round_state(turns, leader=None if first_round else leader,
-                                     first_lead=first if first_round else None)
+            st = tienlen.round_state(
+                turns, leader=None if first_round else leader, first_lead=first if first_round else None
+            )
             if st.over:
                 leader = st.next_leader
                 break
@@ -199,14 +211,26 @@ def _tienlen_game(rng) -> dict:
                     break
         rounds.append(turns)
         first_round = False
-    return {"dealt": dealt, "steps": steps, "rounds": rounds, "winner": winner, "played": played,
-            "remaining": [" ".join(sorted(h)) for h in held]}
+    return {
+        "dealt": dealt,
+        "steps": steps,
+        "rounds": rounds,
+        "winner": winner,
+        "played": played,
+        "remaining": [" ".join(sorted(h)) for h in held],
+    }
 
 
 def _tienlen_deal(tl, g, base=10):
-    return tl.TienlenDeal(outcome=tl.TienlenOutcome(
-        remaining=[C(r) for r in g["remaining"]], winner=g["winner"], played_any=g["played"],
-        chops=[tl.TienlenRound(actions=[_act(s, p) for s, p in r]) for r in g["rounds"]]), base=base)
+    return tl.TienlenDeal(
+        outcome=tl.TienlenOutcome(
+            remaining=[C(r) for r in g["remaining"]],
+            winner=g["winner"],
+            played_any=g["played"],
+            chops=[tl.TienlenRound(actions=[_act(s, p) for s, p in r]) for r in g["rounds"]],
+        ),
+        base=base,
+    )
 
 
 def tienlen_settle(rng, batch):
@@ -233,27 +257,34 @@ def tienlen_flow(rng, batch):
             if table:
                 lp.table.CopyFrom(C(table))
             evaluate(tl.TienlenEvaluateItem(legal_plays=lp))
-            q = tl.TienlenRoundQuery(actions=[_act(s, p) for s, p in turns],
-                                     hands=[C(h) for h in g["dealt"]] if first_round else ())
+            q = tl.TienlenRoundQuery(
+                actions=[_act(s, p) for s, p in turns], hands=[C(h) for h in g["dealt"]] if first_round else ()
+            )
             if not first_round:
                 q.leader = leader
             q.check.CopyFrom(_act(seat, action))
             evaluate(tl.TienlenEvaluateItem(round_state=q))
-        calls.append(_call("Settle", pb.SettleRequest(tienlen=tl.TienlenSettleRequest(deals=[_tienlen_deal(tl, g)])), 1))
+        calls.append(
+            _call("Settle", pb.SettleRequest(tienlen=tl.TienlenSettleRequest(deals=[_tienlen_deal(tl, g)])), 1)
+        )
     return calls
 
 
 def dachu_evaluate(rng, batch):
     pb, _, _, dc = _pb()
-    items = [dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=C(p), chu=dc.DACHU_COLOUR_RED))
-             for p in _same_rank_plays(rng, batch)]
+    items = [
+        dc.DachuEvaluateItem(play=dc.DachuClassifyQuery(cards=C(p), chu=dc.DACHU_COLOUR_RED))
+        for p in _same_rank_plays(rng, batch)
+    ]
     return [_call("Evaluate", pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=items)), batch)]
 
 
 def dachu_compare(rng, batch):
     pb, _, _, dc = _pb()
-    items = [dc.DachuCompareItem(play=C([a]), table=C([b]), chu=dc.DACHU_COLOUR_BLACK)
-             for a, b in (rng.sample(DECK, 2) for _ in range(batch))]
+    items = [
+        dc.DachuCompareItem(play=C([a]), table=C([b]), chu=dc.DACHU_COLOUR_BLACK)
+        for a, b in (rng.sample(DECK, 2) for _ in range(batch))
+    ]
     return [_call("Compare", pb.CompareRequest(dachu=dc.DachuCompareRequest(items=items)), batch)]
 
 
@@ -273,7 +304,7 @@ def _dachu_game(rng, dc):
     from handeval import dachu
 
     deck = rng.sample(DECK, 52)
-    hands = [" ".join(deck[13 * i:13 * i + 13]) for i in range(4)]
+    hands = [" ".join(deck[13 * i : 13 * i + 13]) for i in range(4)]
     first_seat = rng.randrange(4)
     deal = dachu.Deal(hands, first_seat)
     hands_c = [C(h) for h in hands]
@@ -295,8 +326,9 @@ def _dachu_game(rng, dc):
         calling = calling.apply((call, seat))
     places = list(calling.playing)
     rng.shuffle(places)
-    settle = dc.DachuDeal(outcome=dc.DachuOutcome(calling=cq, places=places if calling.outcome == "play" else ()),
-                          base=10)
+    settle = dc.DachuDeal(
+        outcome=dc.DachuOutcome(calling=cq, places=places if calling.outcome == "play" else ()), base=10
+    )
     return deal_states, calling_states, settle
 
 
@@ -314,11 +346,21 @@ def dachu_flow(rng, batch):
     for _ in range(batch):
         deal_states, calling_states, settle = _dachu_game(rng, dc)
         for q in deal_states:
-            calls.append(_call("Evaluate", pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(
-                items=[dc.DachuEvaluateItem(deal=q)])), 1))
+            calls.append(
+                _call(
+                    "Evaluate",
+                    pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=[dc.DachuEvaluateItem(deal=q)])),
+                    1,
+                )
+            )
         for q in calling_states:
-            calls.append(_call("Evaluate", pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(
-                items=[dc.DachuEvaluateItem(calling=q)])), 1))
+            calls.append(
+                _call(
+                    "Evaluate",
+                    pb.EvaluateRequest(dachu=dc.DachuEvaluateRequest(items=[dc.DachuEvaluateItem(calling=q)])),
+                    1,
+                )
+            )
         calls.append(_call("Settle", pb.SettleRequest(dachu=dc.DachuSettleRequest(deals=[settle])), 1))
     return calls
 
@@ -334,22 +376,27 @@ class Scenario:
 
 # The default mix: the mixed load of scripts/bench_all.sh (weights are shares of the
 # users; batch = items per request, or games per unit for a flow).
-SCENARIOS: Dict[str, Scenario] = {s.name: s for s in (
-    Scenario("ssw.packed", ssw_packed, 1, 10000, "十三水 Evaluate, packed card-id rows"),
-    Scenario("ssw.evaluate", ssw_evaluate, 8, 1, "十三水 Evaluate, row strings"),
-    Scenario("ssw.compare", ssw_compare, 2, 10, "十三水 Compare, row pairs"),
-    Scenario("ssw.settle", ssw_settle, 1, 5, "十三水 Settle, 4-seat deals"),
-    Scenario("ssw.arrange", ssw_arrange, 1, 1, "十三水 Arrange, 13-card hands"),
-    Scenario("ssw.flow", ssw_flow, 1, 1, "十三水 game flow: each seat's suggested arrangement, then settle"),
-    Scenario("tienlen.evaluate", tienlen_evaluate, 2, 10, "越式13张 Evaluate, plays"),
-    Scenario("tienlen.compare", tienlen_compare, 2, 10, "越式13张 Compare, play vs table"),
-    Scenario("tienlen.settle", tienlen_settle, 1, 5, "越式13张 Settle, whole games with chops"),
-    Scenario("tienlen.flow", tienlen_flow, 1, 1, "越式13张 game flow: first leader, legal plays, checked turns, settle"),
-    Scenario("dachu.evaluate", dachu_evaluate, 2, 10, "打儲 Evaluate, plays"),
-    Scenario("dachu.compare", dachu_compare, 2, 10, "打儲 Compare, play vs table"),
-    Scenario("dachu.settle", dachu_settle, 1, 5, "打儲 Settle, called and played deals"),
-    Scenario("dachu.flow", dachu_flow, 1, 1, "打儲 game flow: deal states, calling states, settle"),
-)}
+SCENARIOS: Dict[str, Scenario] = {
+    s.name: s
+    for s in (
+        Scenario("ssw.packed", ssw_packed, 1, 10000, "十三水 Evaluate, packed card-id rows"),
+        Scenario("ssw.evaluate", ssw_evaluate, 8, 1, "十三水 Evaluate, row strings"),
+        Scenario("ssw.compare", ssw_compare, 2, 10, "十三水 Compare, row pairs"),
+        Scenario("ssw.settle", ssw_settle, 1, 5, "十三水 Settle, 4-seat deals"),
+        Scenario("ssw.arrange", ssw_arrange, 1, 1, "十三水 Arrange, 13-card hands"),
+        Scenario("ssw.flow", ssw_flow, 1, 1, "十三水 game flow: each seat's suggested arrangement, then settle"),
+        Scenario("tienlen.evaluate", tienlen_evaluate, 2, 10, "越式13张 Evaluate, plays"),
+        Scenario("tienlen.compare", tienlen_compare, 2, 10, "越式13张 Compare, play vs table"),
+        Scenario("tienlen.settle", tienlen_settle, 1, 5, "越式13张 Settle, whole games with chops"),
+        Scenario(
+            "tienlen.flow", tienlen_flow, 1, 1, "越式13张 game flow: first leader, legal plays, checked turns, settle"
+        ),
+        Scenario("dachu.evaluate", dachu_evaluate, 2, 10, "打儲 Evaluate, plays"),
+        Scenario("dachu.compare", dachu_compare, 2, 10, "打儲 Compare, play vs table"),
+        Scenario("dachu.settle", dachu_settle, 1, 5, "打儲 Settle, called and played deals"),
+        Scenario("dachu.flow", dachu_flow, 1, 1, "打儲 game flow: deal states, calling states, settle"),
+    )
+}
 
 
 #: The mix of a run that names none, whichever way Locust is started (``handeval
@@ -391,6 +438,7 @@ def units(name: str, batch: int, count: int, seed: int) -> List[List[Call]]:
 
 
 # ---------------------------------------------------------------- answer checks
+
 
 def item_errors(rpc: str, raw: bytes) -> int:
     """How many items of a serialised ``rpc`` response are errors (0 = every item answered)."""

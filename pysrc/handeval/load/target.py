@@ -29,7 +29,7 @@ def split_target(target: str) -> Tuple[str, Optional[int]]:
     t = target
     for prefix in ("ipv4:", "ipv6:", "dns:///", "dns:"):
         if t.startswith(prefix):
-            t = t[len(prefix):]
+            t = t[len(prefix) :]
     if t.startswith("["):
         host, _, rest = t[1:].partition("]")
         port = rest[1:] if rest.startswith(":") else ""
@@ -66,7 +66,8 @@ def checked_target(target: str, allow_remote: bool = False) -> str:
     if bad or not ips:
         raise RemoteTargetRefused(
             f"refusing to load-test {target!r} ({', '.join(bad) or 'no address'}): not a loopback "
-            "address; the load tests only target this machine unless --allow-remote is given")
+            "address; the load tests only target this machine unless --allow-remote is given"
+        )
     ip = ips[0]
     return f"[{ip}]:{port}" if ip.version == 6 else f"{ip}:{port}"
 
@@ -95,8 +96,10 @@ def probe(target: str, timeout: float = 1.0) -> None:
             return
     except (OSError, ValueError, TypeError) as e:
         why = "no answer" if isinstance(e, socket.timeout) else (getattr(e, "strerror", None) or str(e))
-        raise Unreachable(f"cannot connect to {target} within {timeout:g} s ({why}): is a server listening "
-                          "there? (handeval serve, or bench-load --spawn-server)") from None
+        raise Unreachable(
+            f"cannot connect to {target} within {timeout:g} s ({why}): is a server listening "
+            "there? (handeval serve, or bench-load --spawn-server)"
+        ) from None
 
 
 def free_port() -> int:
@@ -164,28 +167,45 @@ def machine_info() -> dict:
                     break
     except OSError:
         pass
-    return {"cpu": cpu, "cpus": os.cpu_count(), "python": platform.python_version(),
-            "platform": platform.platform(), "loadavg_1_5_15": load,
-            "date_utc": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime())}
+    return {
+        "cpu": cpu,
+        "cpus": os.cpu_count(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "loadavg_1_5_15": load,
+        "date_utc": time.strftime("%Y-%m-%d %H:%M:%S UTC", time.gmtime()),
+    }
 
 
 class SpawnedServer:
     """``python -m handeval serve`` (or the floor server) on a free loopback port;
     stopped with SIGTERM."""
 
-    def __init__(self, workers: int = 1, extra: Tuple[str, ...] = (), log_path: Optional[str] = None,
-                 kind: str = "handeval"):
+    def __init__(
+        self, workers: int = 1, extra: Tuple[str, ...] = (), log_path: Optional[str] = None, kind: str = "handeval"
+    ):
         self.port = free_port()
         self.target = f"127.0.0.1:{self.port}"
         if kind == "floor":
             cmd: List[str] = [sys.executable, "-m", "handeval.load.target", "serve-floor", str(self.port)]
         else:
-            cmd = [sys.executable, "-m", "handeval", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                   "--workers", str(workers), *extra]
+            cmd = [
+                sys.executable,
+                "-m",
+                "handeval",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--workers",
+                str(workers),
+                *extra,
+            ]
         self._log_file = open(log_path, "wb") if log_path else None
         self.proc = subprocess.Popen(cmd, stdout=self._log_file or subprocess.DEVNULL, stderr=subprocess.STDOUT)
 
-    def wait_serving(self, timeout: float = 60.0) -> "SpawnedServer":
+    def wait_serving(self, timeout: float = 60.0) -> SpawnedServer:
         import grpc
         from grpc_health.v1 import health_pb2, health_pb2_grpc
 
@@ -249,11 +269,12 @@ def serve_floor(port: int, answers: Optional[Dict[str, Dict[int, bytes]]] = None
 
         return grpc.unary_unary_rpc_method_handler(answer)
 
-    table: Dict[str, Optional[Dict[int, bytes]]] = {rpc: None for rpc in scenarios.RPCS} if answers is None else {**answers}
+    table: Dict[str, Optional[Dict[int, bytes]]] = dict.fromkeys(scenarios.RPCS) if answers is None else {**answers}
 
     async def run():
-        server = grpc.aio.server(options=[("grpc.max_receive_message_length", 64 << 20),
-                                          ("grpc.max_send_message_length", 64 << 20)])
+        server = grpc.aio.server(
+            options=[("grpc.max_receive_message_length", 64 << 20), ("grpc.max_send_message_length", 64 << 20)]
+        )
         handlers = {rpc: handler(by_len) for rpc, by_len in table.items()}
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(scenarios.SERVICE, handlers),))
         hs = health.aio.HealthServicer()

@@ -84,6 +84,7 @@ def _forgetful(handler: Callable) -> Callable:
     """``handler`` (a coroutine or async generator function) whose failures leave no
     request bytes behind (:func:`_drop_locals`)."""
     if inspect.isasyncgenfunction(handler):
+
         async def streamed(request_iterator, context):
             try:
                 async for out in handler(request_iterator, context):
@@ -132,9 +133,11 @@ class Admission:
         ip = address[0]
         n = self.calls_by_ip.get(ip, 0)
         if self.max_calls_per_peer and n >= self.max_calls_per_peer:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED,
-                                f"this client address has {n} calls in progress, the server's limit "
-                                f"(--max-calls-per-peer {self.max_calls_per_peer}): wait for answers first")
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"this client address has {n} calls in progress, the server's limit "
+                f"(--max-calls-per-peer {self.max_calls_per_peer}): wait for answers first",
+            )
         self.calls_by_ip[ip] = n + 1
         conn = None
         if self.track_connections:
@@ -164,9 +167,10 @@ class Admission:
             async with _timeout(self.max_request_wait):  # no task per read, unlike wait_for
                 return await context.read()
         except asyncio.TimeoutError:
-            await context.abort(grpc.StatusCode.DEADLINE_EXCEEDED,
-                                f"the {what} did not arrive within the server's --max-request-wait "
-                                f"({self.max_request_wait:g} s)")
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"the {what} did not arrive within the server's --max-request-wait ({self.max_request_wait:g} s)",
+            )
 
     async def read_request(self, context, what: str) -> bytes:
         data = await self.read_one(context, what)
@@ -197,6 +201,7 @@ class Admission:
             return ip, conn, request
 
         if inspect.isasyncgenfunction(behavior):
+
             async def streamed(request_iterator, context):
                 ip, conn, request = await prologue(context)
                 try:
@@ -236,6 +241,7 @@ class Admission:
                 yield request
 
         if inspect.isasyncgenfunction(behavior):
+
             async def streamed(request_iterator, context):
                 ip, conn = await self._enter(context)
                 try:
@@ -277,7 +283,11 @@ class Admission:
         else:
             behavior = handler.unary_stream if handler.response_streaming else handler.unary_unary
             wrapped = self.unary(behavior, what, handler.request_deserializer)
-        make = grpc.stream_stream_rpc_method_handler if handler.response_streaming else grpc.stream_unary_rpc_method_handler
+        make = (
+            grpc.stream_stream_rpc_method_handler
+            if handler.response_streaming
+            else grpc.stream_unary_rpc_method_handler
+        )
         return make(wrapped, request_deserializer=None, response_serializer=handler.response_serializer)
 
 
@@ -302,8 +312,9 @@ class HandlerCapture:
         pass  # the same handlers come through add_registered_method_handlers
 
 
-def add_wrapped(server, admission: Admission, services: Dict[str, Dict[str, grpc.RpcMethodHandler]],
-                messages: Dict[str, str]) -> None:
+def add_wrapped(
+    server, admission: Admission, services: Dict[str, Dict[str, grpc.RpcMethodHandler]], messages: Dict[str, str]
+) -> None:
     """Register ``services`` (name → method → handler) on ``server``, each handler wrapped
     by ``admission``; ``messages[method]`` names its request message type."""
     for name, handlers in services.items():
@@ -321,7 +332,7 @@ def _proc_address(hex_addr: str) -> Address:
     if len(raw) == 4:
         ip = socket.inet_ntop(socket.AF_INET, raw[::-1])
     else:  # four 32-bit words, each in host (little-endian) order
-        ip = socket.inet_ntop(socket.AF_INET6, b"".join(raw[i:i + 4][::-1] for i in range(0, 16, 4)))
+        ip = socket.inet_ntop(socket.AF_INET6, b"".join(raw[i : i + 4][::-1] for i in range(0, 16, 4)))
     return _normal_ip(ip), int(port, 16)
 
 
@@ -421,8 +432,13 @@ class ConnectionJanitor:
     complete request: gRPC has no timer for that (its idle timer counts every connection
     alike), so this is what lets the idle time be long for real clients."""
 
-    def __init__(self, admission: Admission, ports: Iterable[int], first_call_wait: float,
-                 ticks: Iterable[Callable[[], None]] = ()):
+    def __init__(
+        self,
+        admission: Admission,
+        ports: Iterable[int],
+        first_call_wait: float,
+        ticks: Iterable[Callable[[], None]] = (),
+    ):
         self.admission = admission
         self.ports = set(ports)
         self.first_call_wait = first_call_wait

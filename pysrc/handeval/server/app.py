@@ -17,10 +17,24 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection, reflection_pb2_grpc
 
-from handeval.server.admission import (Admission, ConnectionJanitor, HandlerCapture, add_wrapped, janitor_supported,
-                                       bound_memory, open_connections)
-from handeval.server.config import (EXIT_STARTUP, ServerConfig, StartupError, check_port_free, is_loopback,
-                                    log_report, setup_logging)
+from handeval.server.admission import (
+    Admission,
+    ConnectionJanitor,
+    HandlerCapture,
+    add_wrapped,
+    bound_memory,
+    janitor_supported,
+    open_connections,
+)
+from handeval.server.config import (
+    EXIT_STARTUP,
+    ServerConfig,
+    StartupError,
+    check_port_free,
+    is_loopback,
+    log_report,
+    setup_logging,
+)
 from handeval.server.scheduler import call_threads
 from handeval.server.service import HandevalService, add_to_server
 from handeval.v2 import handeval_pb2
@@ -97,8 +111,7 @@ def server_credentials(config: ServerConfig):
         return None
     ca = _read(config.tls_client_ca) if config.tls_client_ca else None
     return grpc.ssl_server_credentials(
-        [(_read(config.tls_key), _read(config.tls_cert))],
-        root_certificates=ca, require_client_auth=ca is not None,
+        [(_read(config.tls_key), _read(config.tls_cert))], root_certificates=ca, require_client_auth=ca is not None
     )
 
 
@@ -116,8 +129,12 @@ def connection_limit(config: ServerConfig) -> int:
     if want == 0:  # "no limit": as many as the descriptors allow
         return room
     if want > room:
-        log.warning('{"event": "max_connections_lowered", "max_connections": %d, "rlimit_nofile": %d, '
-                    '"effective": %d}', want, soft, room)
+        log.warning(
+            '{"event": "max_connections_lowered", "max_connections": %d, "rlimit_nofile": %d, "effective": %d}',
+            want,
+            soft,
+            room,
+        )
         return room
     return want
 
@@ -179,8 +196,7 @@ async def _watch_parent(parent_pid: int, stopping: asyncio.Event) -> None:
     stopping.set()
 
 
-async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_port=None,
-                      parent_pid=None) -> bool:
+async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_port=None, parent_pid=None) -> bool:
     """Serve until SIGTERM/SIGINT (or, given ``parent_pid``, until that process is no longer
     the parent); False when compute threads were left running."""
     threads = config.threads or os.cpu_count() or 1
@@ -209,10 +225,18 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     standard = HandlerCapture()
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, standard)
     reflection_pb2_grpc.add_ServerReflectionServicer_to_server(
-        reflection.aio.ReflectionServicer((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)), standard)
-    add_wrapped(server, admission, standard.services, {
-        "Check": "grpc.health.v1.HealthCheckRequest", "Watch": "grpc.health.v1.HealthCheckRequest",
-        "ServerReflectionInfo": "grpc.reflection.v1alpha.ServerReflectionRequest"})
+        reflection.aio.ReflectionServicer((SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME)), standard
+    )
+    add_wrapped(
+        server,
+        admission,
+        standard.services,
+        {
+            "Check": "grpc.health.v1.HealthCheckRequest",
+            "Watch": "grpc.health.v1.HealthCheckRequest",
+            "ServerReflectionInfo": "grpc.reflection.v1alpha.ServerReflectionRequest",
+        },
+    )
 
     # Before the port listens: a SIGTERM from then on is a graceful stop, even one that
     # comes while the server is still starting.
@@ -235,16 +259,28 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     for what in exposure_warnings(config):
         log.warning('{"event": "exposed", "host": "%s", "warning": "listening beyond loopback %s"}', config.host, what)
-    log.info('{"event": "serving", "address": "%s:%d", "metrics_port": %s, "tls": %s, "mutual_tls": %s, '
-             '"token": %s, "threads": %d, "max_connections": %d}',
-             config.host, port, "null" if metrics_port is None else metrics_port,
-             str(creds is not None).lower(), str(bool(config.tls_client_ca)).lower(),
-             str(bool(config.token)).lower(), threads, max_connections)
+    log.info(
+        '{"event": "serving", "address": "%s:%d", "metrics_port": %s, "tls": %s, "mutual_tls": %s, '
+        '"token": %s, "threads": %d, "max_connections": %d}',
+        config.host,
+        port,
+        "null" if metrics_port is None else metrics_port,
+        str(creds is not None).lower(),
+        str(bool(config.tls_client_ca)).lower(),
+        str(bool(config.token)).lower(),
+        threads,
+        max_connections,
+    )
 
     watcher = asyncio.ensure_future(_watch_parent(parent_pid, stopping)) if parent_pid else None
-    janitor = asyncio.ensure_future(ConnectionJanitor(
-        admission, [port], config.max_first_call_wait if janitor_on else 0,
-        ticks=[log_report] + ([release_free_memory] if release_free_memory else [])).run())
+    janitor = asyncio.ensure_future(
+        ConnectionJanitor(
+            admission,
+            [port],
+            config.max_first_call_wait if janitor_on else 0,
+            ticks=[log_report] + ([release_free_memory] if release_free_memory else []),
+        ).run()
+    )
     await stopping.wait()
     if watcher is not None:
         watcher.cancel()
@@ -287,8 +323,11 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     waiter = threading.Thread(target=executor.shutdown, kwargs={"wait": True, "cancel_futures": True}, daemon=True)
     waiter.start()
     await loop.run_in_executor(None, waiter.join, THREADS_JOIN_S)
-    log.info('{"event": "stopped", "held": %d%s}', held,
-             ', "compute_threads_left_running": true' if waiter.is_alive() else "")
+    log.info(
+        '{"event": "stopped", "held": %d%s}',
+        held,
+        ', "compute_threads_left_running": true' if waiter.is_alive() else "",
+    )
     return not waiter.is_alive()
 
 
@@ -306,10 +345,12 @@ def run_worker(config: ServerConfig, reuse_port: bool = False, metrics_dir=None,
             try:
                 metrics.start_http(config.metrics_port, config.host)
             except OSError as e:
-                raise StartupError(f"cannot serve metrics on {config.host}:{config.metrics_port} "
-                                   f"(--metrics-port): {e.strerror or e}") from None
-        joined = asyncio.run(serve_async(config, reuse_port=reuse_port, metrics_port=metrics_port,
-                                         parent_pid=parent_pid))
+                raise StartupError(
+                    f"cannot serve metrics on {config.host}:{config.metrics_port} (--metrics-port): {e.strerror or e}"
+                ) from None
+        joined = asyncio.run(
+            serve_async(config, reuse_port=reuse_port, metrics_port=metrics_port, parent_pid=parent_pid)
+        )
     except StartupError as e:
         print(f"handeval serve: {e}", file=sys.stderr, flush=True)
         return EXIT_STARTUP

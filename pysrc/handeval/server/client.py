@@ -105,10 +105,19 @@ def call(args) -> int:
             violations = bad_request_fields(e)
             if getattr(args, "json", False):
                 # For scripts: the failure as one JSON object on stdout (exit 1).
-                print(json.dumps({"error": {"code": e.code().name, "message": e.details(),
-                                            "reason": info[0] if info else None,
-                                            "field_violations": [{"field": f, "description": d} for f, d in violations]}},
-                                 ensure_ascii=False))
+                print(
+                    json.dumps(
+                        {
+                            "error": {
+                                "code": e.code().name,
+                                "message": e.details(),
+                                "reason": info[0] if info else None,
+                                "field_violations": [{"field": f, "description": d} for f, d in violations],
+                            }
+                        },
+                        ensure_ascii=False,
+                    )
+                )
                 return 1
             print(f"handeval call: {e.code().name}: {e.details()}", file=sys.stderr)
             if info is not None:

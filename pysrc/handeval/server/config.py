@@ -96,7 +96,7 @@ class ServerConfig:
         return json.dumps(dataclasses.asdict(self))
 
     @classmethod
-    def from_json(cls, s: str) -> "ServerConfig":
+    def from_json(cls, s: str) -> ServerConfig:
         return cls(**json.loads(s))
 
 
@@ -188,31 +188,66 @@ OPTIONS = (
     Option("--threads", integer(0, 1024), "compute threads per process", shown="CPU count"),
     Option("--metrics-port", port_number, "serve Prometheus metrics at http://HOST:PORT/metrics", shown="off"),
     Option("--max-batch", integer(1), "most items (or deals) per request"),
-    Option("--max-message-bytes", integer(1024, 2**31 - 1), "largest request/response message",
-           shown="16 MiB"),
-    Option("--max-samples", integer(0, 1_000_000), "most Monte-Carlo samples per hand in an Arrange request "
-           "(~70 µs each on 2 cores; a hand runs to its end once started)"),
-    Option("--max-request-work", integer(0), "most work per request: hands x (samples + 1) for Arrange, "
-           "rows for bulk calls, records for Settle; more is refused with TOO_LARGE, 0 = no budget"),
-    Option("--max-concurrent-rpcs", integer(0), "calls in progress per process; more are refused with "
-           "RESOURCE_EXHAUSTED, 0 = no limit"),
-    Option("--max-connections", integer(0), "open client connections per process; more are closed at once, "
-           "0 = as many as the descriptor limit allows"),
+    Option("--max-message-bytes", integer(1024, 2**31 - 1), "largest request/response message", shown="16 MiB"),
+    Option(
+        "--max-samples",
+        integer(0, 1_000_000),
+        "most Monte-Carlo samples per hand in an Arrange request "
+        "(~70 µs each on 2 cores; a hand runs to its end once started)",
+    ),
+    Option(
+        "--max-request-work",
+        integer(0),
+        "most work per request: hands x (samples + 1) for Arrange, "
+        "rows for bulk calls, records for Settle; more is refused with TOO_LARGE, 0 = no budget",
+    ),
+    Option(
+        "--max-concurrent-rpcs",
+        integer(0),
+        "calls in progress per process; more are refused with RESOURCE_EXHAUSTED, 0 = no limit",
+    ),
+    Option(
+        "--max-connections",
+        integer(0),
+        "open client connections per process; more are closed at once, 0 = as many as the descriptor limit allows",
+    ),
     Option("--max-connection-idle", seconds, "seconds a connection without calls stays open, 0 = forever"),
-    Option("--max-first-call-wait", seconds, "seconds a connection may stay open before its first complete "
-           "request; then it is closed, 0 = no limit"),
-    Option("--max-connection-age", seconds, "seconds before a connection is asked to reconnect (calls on it get "
-           "--grace more), so clients rebalance over workers; 0 = never"),
-    Option("--max-request-wait", seconds, "seconds a call's request may take to arrive after its headers; then "
-           "the call ends with DEADLINE_EXCEEDED, 0 = no bound"),
-    Option("--max-calls-per-peer", integer(0), "calls in progress at once from one client address; more are "
-           "refused with RESOURCE_EXHAUSTED, 0 = no limit (set 0 behind a proxy)"),
-    Option("--max-streams-per-connection", integer(1, 2**31 - 1), "calls in progress at once on one connection "
-           "(HTTP/2 streams); the client queues more"),
+    Option(
+        "--max-first-call-wait",
+        seconds,
+        "seconds a connection may stay open before its first complete request; then it is closed, 0 = no limit",
+    ),
+    Option(
+        "--max-connection-age",
+        seconds,
+        "seconds before a connection is asked to reconnect (calls on it get "
+        "--grace more), so clients rebalance over workers; 0 = never",
+    ),
+    Option(
+        "--max-request-wait",
+        seconds,
+        "seconds a call's request may take to arrive after its headers; then "
+        "the call ends with DEADLINE_EXCEEDED, 0 = no bound",
+    ),
+    Option(
+        "--max-calls-per-peer",
+        integer(0),
+        "calls in progress at once from one client address; more are "
+        "refused with RESOURCE_EXHAUSTED, 0 = no limit (set 0 behind a proxy)",
+    ),
+    Option(
+        "--max-streams-per-connection",
+        integer(1, 2**31 - 1),
+        "calls in progress at once on one connection (HTTP/2 streams); the client queues more",
+    ),
     Option("--grace", seconds, "seconds in-flight calls get after SIGTERM"),
     Option("--shutdown-delay", seconds, "seconds NOT_SERVING is shown before new calls are refused"),
-    Option("--token-file", readable_file, "require 'authorization: Bearer <token>' with the token in this file "
-           "(or the token itself in HANDEVAL_TOKEN)", shown="none"),
+    Option(
+        "--token-file",
+        readable_file,
+        "require 'authorization: Bearer <token>' with the token in this file (or the token itself in HANDEVAL_TOKEN)",
+        shown="none",
+    ),
     Option("--tls-cert", readable_file, "PEM server certificate chain", shown="none"),
     Option("--tls-key", readable_file, "PEM server private key", shown="none"),
     Option("--tls-client-ca", readable_file, "PEM CA of client certificates: mutual TLS", shown="none"),
@@ -227,8 +262,13 @@ def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     """The ``serve`` flags. Values stay text here (parsed by :func:`config_from_args`)."""
     for o in OPTIONS:
         shown = o.shown if o.shown is not None else getattr(_D, o.field)
-        p.add_argument(o.flag, dest=o.field, default=None, metavar=_METAVARS.get(o.parse, "N"),
-                       help=f"{o.help} ({o.env}, default {shown})")
+        p.add_argument(
+            o.flag,
+            dest=o.field,
+            default=None,
+            metavar=_METAVARS.get(o.parse, "N"),
+            help=f"{o.help} ({o.env}, default {shown})",
+        )
 
 
 def _value(args, o: Option):
@@ -312,9 +352,11 @@ def check_tls_files(cert: str, key: str, client_ca: Optional[str]) -> None:
     try:
         ctx.load_cert_chain(cert, key)
     except (ssl.SSLError, OSError) as e:
-        why = ("the private key does not belong to the certificate"
-               if getattr(e, "reason", None) == "KEY_VALUES_MISMATCH" else
-               "not a PEM certificate chain and its private key")
+        why = (
+            "the private key does not belong to the certificate"
+            if getattr(e, "reason", None) == "KEY_VALUES_MISMATCH"
+            else "not a PEM certificate chain and its private key"
+        )
         raise ValueError(f"--tls-cert {cert} / --tls-key {key}: {why}") from None
     if client_ca:
         try:
@@ -365,10 +407,17 @@ class RateLimitedHandler(logging.StreamHandler):
         if self.suppressed:
             total = sum(self.suppressed.values())
             by = ", ".join(f'"{k}": {v}' for k, v in sorted(self.suppressed.items()))
-            super().emit(logging.LogRecord(
-                "handeval.server", logging.WARNING, __file__, 0,
-                '{"event": "log_lines_suppressed", "lines": %d, "seconds": %.0f, "by": {%s}}',
-                (total, now - self.window_start, by), None))
+            super().emit(
+                logging.LogRecord(
+                    "handeval.server",
+                    logging.WARNING,
+                    __file__,
+                    0,
+                    '{"event": "log_lines_suppressed", "lines": %d, "seconds": %.0f, "by": {%s}}',
+                    (total, now - self.window_start, by),
+                    None,
+                )
+            )
             self.suppressed = {}
         self.window_start, self.written = now, 0
 

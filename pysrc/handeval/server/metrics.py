@@ -23,11 +23,15 @@ PATH = "/metrics"
 REQUESTS = Counter("handeval_requests_total", "Calls by RPC, game and status code.", LABELS + ("code",))
 ITEM_ERRORS = Counter("handeval_item_errors_total", "Items answered with a per-item error.", LABELS)
 LATENCY = Histogram(
-    "handeval_request_seconds", "Call latency, server side.", LABELS,
+    "handeval_request_seconds",
+    "Call latency, server side.",
+    LABELS,
     buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30),
 )
 ITEMS = Histogram(
-    "handeval_batch_items", "Items (or deals) per request.", LABELS,
+    "handeval_batch_items",
+    "Items (or deals) per request.",
+    LABELS,
     buckets=(1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000),
 )
 INFLIGHT = Gauge("handeval_inflight_requests", "Calls being processed.", multiprocess_mode="livesum")
@@ -70,8 +74,9 @@ class MetricsServer(WSGIServer):
             return
         with self._lock:
             self._deadlines[request] = time.monotonic() + REQUEST_TIMEOUT_S
-        threading.Thread(target=self._serve_one, args=(request, client_address),
-                         name="metrics-conn", daemon=True).start()
+        threading.Thread(
+            target=self._serve_one, args=(request, client_address), name="metrics-conn", daemon=True
+        ).start()
 
     def _serve_one(self, request, client_address):
         try:

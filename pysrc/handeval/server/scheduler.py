@@ -21,7 +21,7 @@ from handeval import _core
 QUANTUM_S = 0.005
 
 #: Threads for pooled calls when ``--max-concurrent-rpcs`` is 0 (no limit): a call beyond
-#: them queues first come first served, as before.
+#: them queues first come first served.
 UNLIMITED_CALL_THREADS = 1024
 
 
@@ -37,6 +37,6 @@ def call_threads(config) -> int:
     return max(compute_threads(config), config.max_concurrent_rpcs or UNLIMITED_CALL_THREADS)
 
 
-def turns(config) -> "_core.WireTurns":
+def turns(config) -> _core.WireTurns:
     """The turns of one server process."""
     return _core.WireTurns(compute_threads(config), QUANTUM_S)

@@ -31,8 +31,10 @@ log = logging.getLogger("handeval.server")
 
 #: The request message of each RPC (the service's methods).
 REQUESTS: Dict[str, Any] = {
-    "Evaluate": pb.EvaluateRequest, "Compare": pb.CompareRequest,
-    "Settle": pb.SettleRequest, "Arrange": pb.ArrangeRequest,
+    "Evaluate": pb.EvaluateRequest,
+    "Compare": pb.CompareRequest,
+    "Settle": pb.SettleRequest,
+    "Arrange": pb.ArrangeRequest,
 }
 
 
@@ -50,7 +52,9 @@ def add_to_server(service, server, admission) -> None:
     handlers = {
         rpc: grpc.stream_unary_rpc_method_handler(
             admission.unary(getattr(service, rpc), REQUESTS[rpc].DESCRIPTOR.full_name),
-            request_deserializer=None, response_serializer=None)
+            request_deserializer=None,
+            response_serializer=None,
+        )
         for rpc in REQUESTS
     }
     name = pb.DESCRIPTOR.services_by_name["Handeval"].full_name
@@ -69,7 +73,7 @@ INLINE_SECONDS = 1e-3
 
 
 #: The ErrorReason value names without their prefix ("BAD_CARD"), as the core's reasons.
-REASON_NAMES = frozenset(v.name[len("ERROR_REASON_"):] for v in common_pb2.ErrorReason.DESCRIPTOR.values if v.number)
+REASON_NAMES = frozenset(v.name[len("ERROR_REASON_") :] for v in common_pb2.ErrorReason.DESCRIPTOR.values if v.number)
 #: Longest description the server logs (a message quoting several cut values).
 MESSAGE_CHARS = 1024
 
@@ -81,22 +85,29 @@ def bad_request_status(field: str, message: str, reason: str = "invalid") -> sta
     """The google.rpc.Status of an INVALID_ARGUMENT: a google.rpc.BadRequest naming
     ``field`` and a google.rpc.ErrorInfo whose reason is the ErrorReason value name."""
     bad, info = any_pb2.Any(), any_pb2.Any()
-    bad.Pack(error_details_pb2.BadRequest(
-        field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]
-    ))
-    info.Pack(error_details_pb2.ErrorInfo(
-        reason=f"ERROR_REASON_{reason.upper()}" if reason.upper() in REASON_NAMES else "ERROR_REASON_INVALID",
-        domain=ERROR_DOMAIN, metadata={"field": field},
-    ))
-    return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=f"{field}: {message}" if field else message,
-                             details=[bad, info])
+    bad.Pack(
+        error_details_pb2.BadRequest(
+            field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]
+        )
+    )
+    info.Pack(
+        error_details_pb2.ErrorInfo(
+            reason=f"ERROR_REASON_{reason.upper()}" if reason.upper() in REASON_NAMES else "ERROR_REASON_INVALID",
+            domain=ERROR_DOMAIN,
+            metadata={"field": field},
+        )
+    )
+    return status_pb2.Status(
+        code=code_pb2.INVALID_ARGUMENT, message=f"{field}: {message}" if field else message, details=[bad, info]
+    )
 
 
 async def abort_bad_request(context, field: str, message: str, reason: str = "invalid"):
     """INVALID_ARGUMENT with the details of :func:`bad_request_status`."""
     status = bad_request_status(field, message, reason)
     await context.abort(
-        grpc.StatusCode.INVALID_ARGUMENT, status.message,
+        grpc.StatusCode.INVALID_ARGUMENT,
+        status.message,
         trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),),
     )
 
@@ -156,19 +167,29 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
 
     def _answer(self, rpc: str, data: bytes, call, detach: bool):
         try:
-            out = _core.wire_answer(rpc, data, call, self.config.max_batch, self.config.max_samples, detach,
-                                    self.config.max_request_work, self.turns if detach else None)
+            out = _core.wire_answer(
+                rpc,
+                data,
+                call,
+                self.config.max_batch,
+                self.config.max_samples,
+                detach,
+                self.config.max_request_work,
+                self.turns if detach else None,
+            )
         except _core.WireError as e:
             if e.code != "INVALID_ARGUMENT":
                 # Logged here, where the work stops: when gRPC has cancelled the call at
                 # its deadline, nobody awaits this answer any more.
-                log.warning(json.dumps({"event": "stopped", "rpc": rpc, "game": call.game, "code": e.code,
-                                        "message": str(e)}))
+                log.warning(
+                    json.dumps({"event": "stopped", "rpc": rpc, "game": call.game, "code": e.code, "message": str(e)})
+                )
             raise
         if len(out) > self.config.max_message_bytes:
             raise ResponseTooLarge(
                 f"the answer is {len(out)} bytes, more than the server's --max-message-bytes "
-                f"({self.config.max_message_bytes}): split the batch")
+                f"({self.config.max_message_bytes}): split the batch"
+            )
         return out
 
     async def _call(self, rpc: str, data: bytes, context):
@@ -192,9 +213,17 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
                 except asyncio.CancelledError:
                     call.cancel()  # the worker thread stops at its next check
                     if work.cancel():  # still queued: it never runs, so the stop is logged here
-                        log.warning(json.dumps({"event": "stopped", "rpc": rpc, "game": call.game,
-                                                "code": "CANCELLED",
-                                                "message": "the call was cancelled; stopped before its work began"}))
+                        log.warning(
+                            json.dumps(
+                                {
+                                    "event": "stopped",
+                                    "rpc": rpc,
+                                    "game": call.game,
+                                    "code": "CANCELLED",
+                                    "message": "the call was cancelled; stopped before its work began",
+                                }
+                            )
+                        )
                     # The call stays in flight until its work stops (a large request's
                     # decoding runs to its end before the first check).
                     gauged = False
@@ -226,18 +255,31 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             elapsed = time.perf_counter() - start
             self._observe(rpc, call.game or "none", code, elapsed, call.items, call.item_errors)
             if log.isEnabledFor(logging.DEBUG):
-                log.debug(json.dumps({
-                    "event": "call", "rpc": rpc, "game": call.game, "items": call.items,
-                    "item_errors": call.item_errors, "code": code,
-                    "ms": round(elapsed * 1000, 3), "peer": context.peer(),
-                }))
+                log.debug(
+                    json.dumps(
+                        {
+                            "event": "call",
+                            "rpc": rpc,
+                            "game": call.game,
+                            "items": call.items,
+                            "item_errors": call.item_errors,
+                            "code": code,
+                            "ms": round(elapsed * 1000, 3),
+                            "peer": context.peer(),
+                        }
+                    )
+                )
 
     def _observe(self, rpc, game, code, elapsed, items, item_errors):
         key = (rpc, game)
         m = self._metrics.get(key)
         if m is None:
-            m = self._metrics[key] = (metrics.LATENCY.labels(rpc, game), metrics.ITEMS.labels(rpc, game),
-                                      metrics.ITEM_ERRORS.labels(rpc, game), {})
+            m = self._metrics[key] = (
+                metrics.LATENCY.labels(rpc, game),
+                metrics.ITEMS.labels(rpc, game),
+                metrics.ITEM_ERRORS.labels(rpc, game),
+                {},
+            )
         latency, batch_items, errors, by_code = m
         requests = by_code.get(code)
         if requests is None:
@@ -250,8 +292,17 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
 
     @staticmethod
     def _warn(rpc, game, items, code, message, context):
-        log.warning(json.dumps({
-            "event": "error", "rpc": rpc, "game": game, "items": items, "code": code,
-            "message": message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS] + "…",
-            "peer": context.peer(),
-        }, ensure_ascii=False))
+        log.warning(
+            json.dumps(
+                {
+                    "event": "error",
+                    "rpc": rpc,
+                    "game": game,
+                    "items": items,
+                    "code": code,
+                    "message": message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS] + "…",
+                    "peer": context.peer(),
+                },
+                ensure_ascii=False,
+            )
+        )

@@ -81,8 +81,10 @@ class Supervisor:
             try:
                 metrics.start_http(self.config.metrics_port, self.config.host, multiprocess_dir=self.metrics_dir)
             except OSError as e:
-                raise StartupError(f"cannot serve metrics on {self.config.host}:{self.config.metrics_port} "
-                                   f"(--metrics-port): {e.strerror or e}") from None
+                raise StartupError(
+                    f"cannot serve metrics on {self.config.host}:{self.config.metrics_port} "
+                    f"(--metrics-port): {e.strerror or e}"
+                ) from None
         for i in range(self.config.workers):
             self._start(i)
         while not self.stopping:

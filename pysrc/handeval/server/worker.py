@@ -18,5 +18,11 @@ def read_config(fd: int) -> ServerConfig:
 
 
 if __name__ == "__main__":
-    sys.exit(run_worker(read_config(int(sys.argv[1])), reuse_port=True,
-                        metrics_dir=os.environ.get("PROMETHEUS_MULTIPROC_DIR"), parent_pid=os.getppid()))
+    sys.exit(
+        run_worker(
+            read_config(int(sys.argv[1])),
+            reuse_port=True,
+            metrics_dir=os.environ.get("PROMETHEUS_MULTIPROC_DIR"),
+            parent_pid=os.getppid(),
+        )
+    )

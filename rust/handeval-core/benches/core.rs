@@ -2,9 +2,10 @@
 //! hands, against the straightforward reference classifier (`strength_slow`) measured in
 //! the same run; and of the arrangement search (`arrange`, default options) against the
 //! searches it replaced, same answers, on the same seeded 13-card hands:
-//! `baseline_arrange` (the exhaustive branch and bound before issue 13) and
-//! `prior_arrange` (the search at the start of issue 23).
-//! `cargo bench -p handeval-core --bench core` (`-- arrange` for the arrangement only).
+//! `baseline_arrange` (the exhaustive branch and bound) and `prior_arrange` (the previous
+//! pruning search).
+//! `cargo bench -p handeval-core --features bench --bench core` (`-- arrange` for the
+//! arrangement only).
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use handeval_core::cards::Card;
@@ -96,10 +97,10 @@ fn bench_arrange(c: &mut Criterion) {
     let mut g = c.benchmark_group("arrange");
     g.sample_size(20);
     g.throughput(Throughput::Elements(hands.len() as u64));
-    g.bench_function("baseline_arrange (exhaustive branch and bound, before issue 13)", |b| {
+    g.bench_function("baseline_arrange (exhaustive branch and bound)", |b| {
         b.iter(|| hands.iter().map(|h| baseline_arrange(black_box(h), &o, &r).unwrap().best.expected).sum::<f64>())
     });
-    g.bench_function("prior_arrange (the search at the start of issue 23)", |b| {
+    g.bench_function("prior_arrange (previous pruning search)", |b| {
         b.iter(|| hands.iter().map(|h| prior_arrange(black_box(h), &o, &r).unwrap().best.expected).sum::<f64>())
     });
     g.bench_function("arrange", |b| b.iter(|| hands.iter().map(|h| arrange(black_box(h), &o, &r).unwrap().best.expected).sum::<f64>()));

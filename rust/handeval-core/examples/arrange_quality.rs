@@ -68,7 +68,9 @@ fn main() {
     }
     let r = Rules::default();
     let model = Model::new(Tables::shipped(), &r);
-    let model0 = Model::new(Tables::iteration0(), &r);
+    // Iteration-0 tables (opponents arranged greedily): read here, not compiled into the crate.
+    let iteration0 = Tables::from_bytes(include_bytes!("../src/shisanshui/arrange/data/tables_iter0.bin")).expect("iteration-0 tables");
+    let model0 = Model::new(&iteration0, &r);
     let solver = Policy::Solver(&model);
     let t = Instant::now();
     let (g, g_gain) = duel(&solver, &Policy::Greedy, deals, seed, &r);

@@ -4,11 +4,10 @@
 //! other jobs hits both alike. Also checks that both give the same answer on every hand,
 //! lists the slowest hands, and measures `arrange_many` at 1 and 2 rayon threads.
 //!
-//! Baselines (`--baseline`): `reference` (default; the exhaustive branch and bound of
-//! issue 13, `baseline_arrange`) or `prior` (the search at the start of issue 23,
-//! `prior_arrange`).
+//! Baselines (`--baseline`): `reference` (default; the exhaustive branch and bound,
+//! `baseline_arrange`) or `prior` (the previous pruning search, `prior_arrange`).
 //!
-//! `cargo run --release -p handeval-core --example arrange_speed -- [--hands 2000] [--seed 1]
+//! `cargo run --release -p handeval-core --features bench --example arrange_speed -- [--hands 2000] [--seed 1]
 //!  [--opponents 3] [--top-k 1] [--rounds 3] [--baseline reference|prior] [--worst 10]`;
 //! with `ARRANGE_PROFILE=fast` (or `prior`, `baseline`) it only runs that search, for
 //! `perf` or `valgrind --tool=callgrind`, on every hand or, with `ARRANGE_ONLY=895,1534`,

@@ -17,6 +17,9 @@ pub mod shisanshui;
 pub mod tienlen;
 
 pub use cards::{Card, CardSet};
+
+#[cfg(test)]
+mod layout_tests;
 pub use error::{Error, Reason, Result};
 
 /// Declares a game's `Rules` struct and its `Default` from the game's list of options

@@ -233,7 +233,7 @@ mod tests {
 
     #[test]
     fn cap_clamps_before_adding_up() {
-        // Audit finding (issue 21): the sum was taken in seat order before clamping.
+        // Each result is clamped before the sums: the answer does not depend on seat order.
         let e = 6 * 10i64.pow(18);
         let c = vec![Some(10i64.pow(18)); 4];
         assert_eq!(cap(&[e, e, -e, -e], &c).unwrap(), vec![10i64.pow(18), 10i64.pow(18), -(10i64.pow(18)), -(10i64.pow(18))]);

@@ -9,7 +9,7 @@ use super::calling::{Calling, Outcome, CHU};
 use super::deal::{Deal, SEATS};
 use super::play::{beats_play, classify, columns_of, legal_plays, rank_value, timeout_play, Chu, Constraints, LegalPlay, Play, THREE_OF_HEARTS};
 use super::rules::{Rules, TimeoutDisplay};
-use super::settle::{outcome, settle, Game as Record, Settlement, Verdict};
+use super::settle::{outcome, settle, GameResult, Settlement, Verdict};
 use crate::cards::{format_cards, rank, Card};
 use crate::error::{Error, Reason, Result};
 
@@ -501,7 +501,7 @@ impl Game {
                 }
             }
         };
-        let record = Record {
+        let record = GameResult {
             chu_side: self.chu_side.clone(),
             multiplier: self.multiplier,
             base,

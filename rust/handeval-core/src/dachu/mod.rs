@@ -4,6 +4,8 @@
 //! * [`deal`] — the deal and its declarations (夢宣 / 夢踹 / 撐儲 / 平宣) as a state machine;
 //! * [`game`] — the play after the calling (tricks, turns, places) as a state machine;
 //! * [`calling`] — 叫牌 (平打 / 踹 / 包踹 / 繳) as a state machine;
+//! * [`record`] — a whole game as a record (deal actions, calls, plays), its bounds and
+//!   its replay;
 //! * [`settle`] — money by finishing places, 全殲, 繳, 被包打, escapes and the cap;
 //! * [`rules`] — the house-rule options (every [decision] of RULES §3).
 
@@ -11,6 +13,7 @@ pub mod calling;
 pub mod deal;
 pub mod game;
 pub mod play;
+pub mod record;
 pub mod rules;
 pub mod settle;
 pub mod suggest;
@@ -18,9 +21,13 @@ pub mod suggest;
 pub use calling::{Call, Calling, Outcome};
 pub use deal::{Deal, DealAction};
 pub use game::PlayAction;
+pub use record::{Record, Replayed, MAX_CALLS, MAX_DEAL_ACTIONS};
 pub use play::{beats, beats_play, classify, columns_of, legal_plays, timeout_play, Chu, Constraints, Kind, LegalPlay, Play};
 pub use rules::Rules;
-pub use settle::{settle, Game, Settlement, Verdict};
+pub use settle::{settle, GameResult, Settlement, Verdict};
+/// [`GameResult`]'s former name, kept while the binding, the wire and the fuzz targets
+/// still use it (`dachu::Game` is not the play's state machine, `game::Game`).
+pub use settle::GameResult as Game;
 
 #[cfg(test)]
 mod tests;

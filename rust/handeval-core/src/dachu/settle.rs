@@ -7,9 +7,10 @@ use crate::bail;
 use crate::error::{Error, Reason, Result};
 use crate::money;
 
-/// What happened in a game, as settlement needs it.
+/// The result of a game, as settlement needs it: who was on which side, the places,
+/// surrenders and escapes, the multiplier and the stake.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Game {
+pub struct GameResult {
     /// The 儲方 seats (1 or 2); everyone else is the 非儲方.
     pub chu_side: Vec<usize>,
     /// The multiplier after the deal and the calling (a power of two), before 全殲.
@@ -180,7 +181,7 @@ fn wide_mul(a: i128, b: i128, what: &str) -> Result<i128> {
     a.checked_mul(b).ok_or_else(|| Error::new(format!("{what}: {a} × {b} overflows")).because(Reason::OutOfRange))
 }
 
-pub fn settle(g: &Game, rules: &Rules) -> Result<Settlement> {
+pub fn settle(g: &GameResult, rules: &Rules) -> Result<Settlement> {
     rules.validate().map_err(|e| e.within("rules"))?;
     let chu = seats(&g.chu_side, "chu_side")?;
     if g.chu_side.is_empty() || g.chu_side.len() > 2 {

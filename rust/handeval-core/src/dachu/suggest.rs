@@ -561,20 +561,21 @@ mod tests {
     use crate::sampling::Rng;
 
     fn rules(k: u16) -> Rules {
-        let mut r = Rules::default();
-        r.mixed_ace_pair = k & 1 != 0;
-        r.pass_is_final = k & 2 != 0;
-        r.cheng_chu_alone = k & 4 != 0;
-        r.jiao_round_up = k & 8 != 0;
-        r.escape_shared_by_all = k & 16 != 0;
-        r.unit_per = if k & 32 != 0 { UnitPer::LosingSide } else { UnitPer::LargerSide };
-        r.first_caller_2v2 = if k & 64 != 0 { FirstCaller::Chu } else { FirstCaller::Other };
-        r.declare_once_per = match (k >> 7) % 3 {
-            0 => DeclareOncePer::PlayerAndKind,
-            1 => DeclareOncePer::Player,
-            _ => DeclareOncePer::Game,
-        };
-        r
+        Rules {
+            mixed_ace_pair: k & 1 != 0,
+            pass_is_final: k & 2 != 0,
+            cheng_chu_alone: k & 4 != 0,
+            jiao_round_up: k & 8 != 0,
+            escape_shared_by_all: k & 16 != 0,
+            unit_per: if k & 32 != 0 { UnitPer::LosingSide } else { UnitPer::LargerSide },
+            first_caller_2v2: if k & 64 != 0 { FirstCaller::Chu } else { FirstCaller::Other },
+            declare_once_per: match (k >> 7) % 3 {
+                0 => DeclareOncePer::PlayerAndKind,
+                1 => DeclareOncePer::Player,
+                _ => DeclareOncePer::Game,
+            },
+            ..Rules::default()
+        }
     }
 
     /// A random deal (random declarations), a random calling and `steps` random plays.

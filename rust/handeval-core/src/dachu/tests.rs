@@ -579,8 +579,8 @@ fn calling_bad_input() {
 
 // ---- settlement ----
 
-fn game(chu: &[usize], places: Option<&[usize]>) -> Game {
-    Game { chu_side: chu.to_vec(), multiplier: 1, base: 10, places: places.map(|p| p.to_vec()), ..Default::default() }
+fn game(chu: &[usize], places: Option<&[usize]>) -> GameResult {
+    GameResult { chu_side: chu.to_vec(), multiplier: 1, base: 10, places: places.map(|p| p.to_vec()), ..Default::default() }
 }
 
 #[test]
@@ -611,22 +611,22 @@ fn outcome_table_rules_3_7() {
 #[test]
 fn jiao_escape_bei_bao_da_cap() {
     // Whole 非儲方 surrenders at ×2: each pays 10 × 2 / 2 = 10, shared by the 儲方.
-    let g = Game { chu_side: vec![0, 2], multiplier: 2, base: 10, surrendered: vec![1, 3], ..Default::default() };
+    let g = GameResult { chu_side: vec![0, 2], multiplier: 2, base: 10, surrendered: vec![1, 3], ..Default::default() };
     assert_eq!(settle(&g, &r()).unwrap().deltas, vec![10, -10, 10, -10]);
     // Lone 儲 surrenders: 10 shared by three → 4 3 3 (largest remainder, lower seat first).
-    let g = Game { chu_side: vec![3], multiplier: 2, base: 10, surrendered: vec![3], ..Default::default() };
+    let g = GameResult { chu_side: vec![3], multiplier: 2, base: 10, surrendered: vec![3], ..Default::default() };
     assert_eq!(settle(&g, &r()).unwrap().deltas, vec![4, 3, 3, -10]);
     // Escape: 10 × 1 × 5 = 50 shared by the three others; with the option, by the opponents.
-    let g = Game { chu_side: vec![0, 2], multiplier: 1, base: 10, escaped: vec![1], ..Default::default() };
+    let g = GameResult { chu_side: vec![0, 2], multiplier: 1, base: 10, escaped: vec![1], ..Default::default() };
     assert_eq!(settle(&g, &r()).unwrap().deltas, vec![17, -50, 17, 16]);
     let opp = Rules { escape_shared_by_all: false, ..r() };
     assert_eq!(settle(&g, &opp).unwrap().deltas, vec![25, -50, 25, 0]);
     // 被包打: seat 1 包踹 for seat 3 (who sits out) and comes last of three → loss, 全殲.
-    let g = Game { chu_side: vec![0, 2], multiplier: 2, base: 10, places: Some(vec![0, 2, 1]), bei_bao_da: vec![3], ..Default::default() };
+    let g = GameResult { chu_side: vec![0, 2], multiplier: 2, base: 10, places: Some(vec![0, 2, 1]), bei_bao_da: vec![3], ..Default::default() };
     let s = settle(&g, &r()).unwrap();
     assert_eq!((s.verdict, s.wipe_out, s.deltas.clone()), (Some(Verdict::Win), true, vec![40, -40, 40, -40]));
     // 包踹 with a surrendered teammate: 繳 (10) plus the result.
-    let g = Game { chu_side: vec![0, 2], multiplier: 2, base: 10, places: Some(vec![0, 1, 2]), surrendered: vec![3], ..Default::default() };
+    let g = GameResult { chu_side: vec![0, 2], multiplier: 2, base: 10, places: Some(vec![0, 1, 2]), surrendered: vec![3], ..Default::default() };
     let s = settle(&g, &r()).unwrap();
     assert_eq!(s.verdict, Some(Verdict::Draw));
     assert_eq!(s.deltas, vec![5, 0, 5, -10]);
@@ -644,39 +644,39 @@ fn jiao_escape_bei_bao_da_cap() {
     assert_eq!(settle(&game(&[0], Some(&[1, 2, 3, 0])), &ls).unwrap().deltas, vec![-20, 7, 7, 6]);
 }
 
-/// RULES 3.7 (issue 21): payments to the same receivers are added up and shared once.
+/// RULES 3.7: payments to the same receivers are added up and shared once.
 #[test]
 fn escapes_to_the_same_receivers_are_pooled() {
-    let g = Game { chu_side: vec![1], multiplier: 1, base: 1, escaped: vec![2, 3], ..Default::default() };
+    let g = GameResult { chu_side: vec![1], multiplier: 1, base: 1, escaped: vec![2, 3], ..Default::default() };
     let s = settle(&g, &r()).unwrap();
     assert_eq!(s.deltas, vec![5, 5, -5, -5]);
     // Listed in another order: the same.
-    let g2 = Game { escaped: vec![3, 2], ..g.clone() };
+    let g2 = GameResult { escaped: vec![3, 2], ..g.clone() };
     assert_eq!(settle(&g2, &r()).unwrap().deltas, vec![5, 5, -5, -5]);
     // Shared by the opponents only: seats 2 and 3 are both 非儲方, so the same receiver.
     let opp = Rules { escape_shared_by_all: false, ..r() };
     assert_eq!(settle(&g, &opp).unwrap().deltas, vec![0, 10, -5, -5]);
     // Different receivers stay apart: seat 1 (儲方) pays seats 0 and 3's side... here seats 0, 2.
-    let g3 = Game { chu_side: vec![1, 3], multiplier: 1, base: 1, escaped: vec![0, 1], ..Default::default() };
+    let g3 = GameResult { chu_side: vec![1, 3], multiplier: 1, base: 1, escaped: vec![0, 1], ..Default::default() };
     assert_eq!(settle(&g3, &opp).unwrap().deltas, vec![-5, -5, 5, 5]);
 }
 
-/// RULES §0 (issue 21): a side's total may exceed an i64 while every seat's result fits.
+/// RULES §0: a side's total may exceed an i64 while every seat's result fits.
 #[test]
 fn totals_wider_than_i64_settle() {
-    let g = Game { chu_side: vec![0, 1], multiplier: 1, base: 5 * 10i64.pow(18), places: Some(vec![0, 2, 1, 3]), ..Default::default() };
+    let g = GameResult { chu_side: vec![0, 1], multiplier: 1, base: 5 * 10i64.pow(18), places: Some(vec![0, 2, 1, 3]), ..Default::default() };
     let e = 5 * 10i64.pow(18);
     assert_eq!(settle(&g, &r()).unwrap().deltas, vec![e, e, -e, -e]);
     // Lone winner of three units of 5e18: 1.5e19 does not fit — refused, naming the seat.
-    let g = Game { chu_side: vec![0], multiplier: 1, base: e, places: Some(vec![0, 1, 2, 3]), ..Default::default() };
+    let g = GameResult { chu_side: vec![0], multiplier: 1, base: e, places: Some(vec![0, 1, 2, 3]), ..Default::default() };
     let err = settle(&g, &r()).unwrap_err();
     assert!(err.message.contains("seat 0") && err.message.contains("overflow"), "{err}");
 }
 
-/// Every line's note states the amount it carries (issue 21: "3 × base × 2" on a −20 line).
+/// Every line's note states the amount it carries (not "3 × base × 2" on a −20 line).
 #[test]
 fn line_notes_state_their_amounts() {
-    let g = Game { chu_side: vec![2], multiplier: 1, base: 10, places: Some(vec![2, 0, 1, 3]), ..Default::default() };
+    let g = GameResult { chu_side: vec![2], multiplier: 1, base: 10, places: Some(vec![2, 0, 1, 3]), ..Default::default() };
     let s = settle(&g, &r()).unwrap();
     assert_eq!(s.deltas, vec![-20, -20, 60, -20]);
     let l0 = s.lines.iter().find(|l| l.seat == 0).unwrap();
@@ -690,8 +690,8 @@ fn line_notes_state_their_amounts() {
 /// RULES 3.7 [decision] `jiao_round_up`: a 繳 costs base × multiplier / 2 rounded up.
 #[test]
 fn jiao_rounds_up() {
-    let g = |base, multiplier| Game { chu_side: vec![0, 2], multiplier, base, surrendered: vec![1, 3], ..Default::default() };
-    // base 1 × 1: half a unit each, rounded up to 1 (it was 0 before).
+    let g = |base, multiplier| GameResult { chu_side: vec![0, 2], multiplier, base, surrendered: vec![1, 3], ..Default::default() };
+    // base 1 × 1: half a unit each, rounded up to 1 (not down to 0).
     assert_eq!(settle(&g(1, 1), &r()).unwrap().deltas, vec![1, -1, 1, -1]);
     assert_eq!(settle(&g(5, 1), &r()).unwrap().deltas, vec![3, -3, 3, -3]);
     assert_eq!(settle(&g(5, 2), &r()).unwrap().deltas, vec![5, -5, 5, -5]);
@@ -699,7 +699,7 @@ fn jiao_rounds_up() {
     assert_eq!(settle(&g(1, 1), &down).unwrap().deltas, vec![0; 4]);
     assert_eq!(settle(&g(5, 1), &down).unwrap().deltas, vec![2, -2, 2, -2]);
     // A lone 繳 of 1 × 1 costs 1, shared by three (1 0 0: largest remainder, lower seat).
-    let lone = Game { chu_side: vec![3], multiplier: 1, base: 1, surrendered: vec![3], ..Default::default() };
+    let lone = GameResult { chu_side: vec![3], multiplier: 1, base: 1, surrendered: vec![3], ..Default::default() };
     assert_eq!(settle(&lone, &r()).unwrap().deltas, vec![1, 0, 0, -1]);
 }
 
@@ -708,7 +708,7 @@ fn jiao_rounds_up() {
 #[test]
 fn unit_per_after_a_partners_jiao() {
     // 儲方 0 and 2; seat 2 繳 (5 = ⌈10 / 2⌉, shared 3 / 2 by seats 1 and 3).
-    let g = |places: &[usize]| Game { chu_side: vec![0, 2], multiplier: 1, base: 10, places: Some(places.to_vec()), surrendered: vec![2], ..Default::default() };
+    let g = |places: &[usize]| GameResult { chu_side: vec![0, 2], multiplier: 1, base: 10, places: Some(places.to_vec()), surrendered: vec![2], ..Default::default() };
     // Seat 0 first of three: win with 全殲, unit 10 × 2; one unit from each opponent.
     let s = settle(&g(&[0, 1, 3]), &r()).unwrap();
     assert_eq!((s.verdict, s.wipe_out), (Some(Verdict::Win), true));
@@ -723,7 +723,7 @@ fn unit_per_after_a_partners_jiao() {
 #[test]
 fn base_is_at_least_one() {
     for base in [0, -10] {
-        let g = Game { base, ..game(&[0], Some(&[0, 1, 2, 3])) };
+        let g = GameResult { base, ..game(&[0], Some(&[0, 1, 2, 3])) };
         assert_eq!(settle(&g, &r()).unwrap_err().field.as_deref(), Some("base"));
     }
 }
@@ -740,7 +740,7 @@ fn settle_bad_input() {
     assert!(settle(&g, &r()).unwrap_err().message.contains("finishing order"));
     g.multiplier = 6;
     assert!(settle(&g, &r()).unwrap_err().message.contains("power of two"));
-    let g = Game { chu_side: vec![0], multiplier: 1, base: 10, escaped: vec![1], places: Some(vec![0, 1, 2, 3]), ..Default::default() };
+    let g = GameResult { chu_side: vec![0], multiplier: 1, base: 10, escaped: vec![1], places: Some(vec![0, 1, 2, 3]), ..Default::default() };
     assert!(settle(&g, &r()).unwrap_err().message.contains("abandoned"));
 }
 
@@ -817,7 +817,7 @@ proptest! {
             let playing = c.playing();
             let places = if matches!(c.outcome, Some(Outcome::Play)) { Some(playing) } else { None };
             let chu_side: Vec<usize> = side.to_vec();
-            let g = Game { chu_side, multiplier: c.multiplier, base: 7, places, surrendered: c.surrendered(), bei_bao_da: c.bei_bao_da_seats(), ..Default::default() };
+            let g = GameResult { chu_side, multiplier: c.multiplier, base: 7, places, surrendered: c.surrendered(), bei_bao_da: c.bei_bao_da_seats(), ..Default::default() };
             let s = settle(&g, &r()).unwrap();
             prop_assert_eq!(s.deltas.iter().sum::<i64>(), 0);
         }
@@ -827,7 +827,7 @@ proptest! {
     fn settlements_are_zero_sum(perm in Just(vec![0usize, 1, 2, 3]).prop_shuffle(), two in any::<bool>(), m in 0u32..6, base in 1i64..1000,
                                 carried in proptest::collection::vec(proptest::option::of(0i64..5000), 4), esc in proptest::option::of(0usize..4)) {
         let chu: Vec<usize> = if two { vec![perm[0], perm[3]] } else { vec![perm[1]] };
-        let g = Game { chu_side: chu, multiplier: 1 << m, base, places: if esc.is_some() { None } else { Some(perm.clone()) },
+        let g = GameResult { chu_side: chu, multiplier: 1 << m, base, places: if esc.is_some() { None } else { Some(perm.clone()) },
                        escaped: esc.into_iter().collect(), carried: Some(carried), ..Default::default() };
         let s = settle(&g, &r()).unwrap();
         prop_assert_eq!(s.deltas.iter().sum::<i64>(), 0);
@@ -847,8 +847,8 @@ proptest! {
         let (jiao, esc) = (bits(jiao), bits(esc & if esc.count_ones() > 2 { 0 } else { 0xF }));
         let bbd: Vec<usize> = bits(bbd & 0xF).into_iter().filter(|s| !jiao.contains(s)).take(1).collect();
         let places: Vec<usize> = perm.iter().copied().filter(|s| !jiao.contains(s) && !bbd.contains(s)).collect();
-        let g = Game { chu_side: chu, multiplier: 1 << m, base, places: if esc.is_empty() { Some(places) } else { None },
-                       surrendered: jiao, bei_bao_da: bbd, escaped: esc, carried: Some(carried), ..Default::default() };
+        let g = GameResult { chu_side: chu, multiplier: 1 << m, base, places: if esc.is_empty() { Some(places) } else { None },
+                       surrendered: jiao, bei_bao_da: bbd, escaped: esc, carried: Some(carried) };
         let rules = Rules { unit_per: if losing { rules::UnitPer::LosingSide } else { rules::UnitPer::LargerSide },
                             jiao_round_up: round_up, escape_shared_by_all: by_all, ..r() };
         let Ok(s) = settle(&g, &rules) else { return Ok(()) };

@@ -31,7 +31,7 @@ impl SuitOrder {
                 }
             }
         }
-        if value.iter().any(|&v| v == u8::MAX) {
+        if value.contains(&u8::MAX) {
             return Err(Error::field("suit_order", format!("{text:?} must name each of s h d c once, strongest first (e.g. \"shcd\")")).because(Reason::BadRule));
         }
         Ok(SuitOrder(value))
@@ -39,7 +39,7 @@ impl SuitOrder {
 
     pub fn to_text(self) -> String {
         let mut s: Vec<(u8, char)> = (0..4).map(|i| (self.0[i], SUIT_CHARS[i])).collect();
-        s.sort_by(|a, b| b.0.cmp(&a.0));
+        s.sort_by_key(|a| std::cmp::Reverse(a.0));
         s.into_iter().map(|(_, c)| c).collect()
     }
 }
@@ -83,10 +83,10 @@ macro_rules! shisanshui_rule_options {
             suit_tiebreak: bool = true;
             /// The suits strongest first for tie-breaks, the four letters s h d c once each:
             /// "shcd" is ♠ > ♥ > ♣ > ♦. (§1.1, house rule)
-            suit_order: $crate::shisanshui::SuitOrder = $crate::shisanshui::SuitOrder::DEFAULT;
+            suit_order: $crate::shisanshui::rules::SuitOrder = $crate::shisanshui::rules::SuitOrder::DEFAULT;
             /// Where A2345 ranks among straights: "lowest", or "second_highest" (just below
             /// TJQKA). (§1.1, variant)
-            a2345: $crate::shisanshui::WheelRank = $crate::shisanshui::WheelRank::Lowest;
+            a2345: $crate::shisanshui::rules::WheelRank = $crate::shisanshui::rules::WheelRank::Lowest;
             /// A fouled hand (倒水) loses every row and counts as scooped; False: a fouled
             /// hand is rejected as bad input. (§1.4, house rule)
             foul_scoring: bool = true;

@@ -301,7 +301,7 @@ mod tests {
 
     #[test]
     fn only_the_highest_special_can_be_declared() {
-        // RULES 1.7 (issue 21): a 五对三条 declared as 六对半 against a real 六对半 tied 0.
+        // RULES 1.7: a 五对三条 declared as 六对半 against a real 六对半 tied 0.
         let r = Rules::default();
         let wu = cards("2h 2s 2d 5c 5d 7h 7s 9c 9d Jc Jd Ks Kc");
         let liu = Hand::Special { id: SpecialId::LiuDuiBan, cards: cards("3s 3h 4c 4d 6s 6h 8c 8d Ts Th Qs Qh Ah") };

@@ -12,7 +12,7 @@ use super::instant::{instant_winner, InstantWin};
 use super::play::{legal_plays, sorted, text, Play};
 use super::round::{chop_chain, first_leader, Action, RoundState, Transfer};
 use super::settle::{settle, settle_instant, Settlement};
-use super::{check_players, Rules};
+use super::rules::{check_players, Rules};
 use crate::cards::{check_distinct_across, Card};
 use crate::error::{Error, Reason, Result};
 use crate::money;

@@ -119,7 +119,7 @@ pub fn instant_win(cards: &[Card]) -> Result<Option<InstantHand>> {
 
 /// Per seat, each hand's instant win, and the seat whose instant win is highest.
 pub fn instant_winner(hands: &[Vec<Card>]) -> Result<(Vec<Option<InstantHand>>, Option<usize>)> {
-    super::check_players(hands.len()).map_err(|e| e.within("hands"))?;
+    super::rules::check_players(hands.len()).map_err(|e| e.within("hands"))?;
     let groups: Vec<(String, &[Card])> = hands.iter().enumerate().map(|(i, h)| (format!("hands[{i}]"), h.as_slice())).collect();
     for (name, h) in &groups {
         if h.len() != 13 {

@@ -9,7 +9,7 @@
 //! the one whose play is on the table has passed; that seat leads the next round.
 
 use super::play::{beats_key, classify, strength, text, why_not, Play};
-use super::{check_players, check_seat, Rules, TurnAfterChop};
+use super::rules::{check_players, check_seat, Rules, TurnAfterChop};
 use crate::cards::Card;
 use crate::error::{Error, Reason, Result};
 use crate::money;

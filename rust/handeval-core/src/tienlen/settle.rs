@@ -4,7 +4,7 @@
 use super::instant::instant_winner;
 use super::play::{rank, sorted, strength, text, Kind, ACE, TWO};
 use super::round::Transfer;
-use super::{check_players, check_seat, Rules};
+use super::rules::{check_players, check_seat, Rules};
 use crate::cards::{check_distinct_across, Card};
 use crate::error::{Error, Reason, Result};
 use crate::money;
@@ -160,7 +160,7 @@ pub struct Settlement {
     pub rake: i64,
     pub lines: Vec<Line>,
     /// The instant win of each seat (settle_instant only).
-    pub instant: Vec<Option<super::InstantWin>>,
+    pub instant: Vec<Option<super::instant::InstantWin>>,
 }
 
 /// The lines of what a loser's cards add (2s by colour, special groups).
@@ -197,7 +197,7 @@ fn finish(
     carried: Option<&[Option<i64>]>,
     rules: &Rules,
     players: usize,
-    instant: Vec<Option<super::InstantWin>>,
+    instant: Vec<Option<super::instant::InstantWin>>,
 ) -> Result<Settlement> {
     let mut pays = vec![0i64; players];
     for l in &lines {
@@ -259,7 +259,7 @@ fn finish(
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Chop {
     Transfer(Transfer),
-    Round(Vec<(usize, super::Action)>),
+    Round(Vec<(usize, super::round::Action)>),
 }
 
 /// Turn a game's chops into transfers (each round through [`super::chop_transfers`]),
@@ -271,9 +271,9 @@ pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64, rules: &Rul
     check_players(players).map_err(|e| e.within("remaining"))?;
     // Bounds first (RULES: 52 cards): at most 52 rounds, each holding a play, and at most
     // MAX_ACTIONS actions in all, before any round is replayed.
-    super::game::check_record_len(chops.len(), "chops")?;
+    crate::cards::check_record_len(chops.len(), "chops")?;
     let total: usize = chops.iter().map(|c| if let Chop::Round(a) = c { a.len() } else { 0 }).sum();
-    super::game::check_record_len(total, "chops")?;
+    crate::cards::check_record_len(total, "chops")?;
     // The base is the deal's, not a round's: checked once, named as itself.
     money::check_base(base)?;
     let mut out = Vec::new();
@@ -285,7 +285,7 @@ pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64, rules: &Rul
             Chop::Transfer(t) => out.push(*t),
             Chop::Round(actions) => {
                 for (i, (_, a)) in actions.iter().enumerate() {
-                    let super::Action::Play(cards) = a else { continue };
+                    let super::round::Action::Play(cards) = a else { continue };
                     for c in cards {
                         if let Some(&Some(prev)) = played.get(c.0 as usize) {
                             if prev != k {
@@ -307,9 +307,9 @@ pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64, rules: &Rul
                     e.field = e.field.map(|p| p.strip_prefix("round").map_or(p.clone(), str::to_string));
                     e.within(&f)
                 };
-                out.extend(super::chop_transfers(players, None, actions, base, rules).map_err(in_list)?);
+                out.extend(super::round::chop_transfers(players, None, actions, base, rules).map_err(in_list)?);
                 for (seat, a) in actions {
-                    let super::Action::Play(cards) = a else { continue };
+                    let super::round::Action::Play(cards) = a else { continue };
                     for (i, h) in remaining.iter().enumerate() {
                         if let Some(c) = cards.iter().find(|c| h.contains(c)) {
                             return Err(Error::field(f, format!("card {c} was played by seat {seat} but is still in remaining[{i}]")).because(crate::error::Reason::Inconsistent));

@@ -218,7 +218,6 @@ fn hand_value(mask: u64) -> f64 {
         control += match r as u8 {
             TWO => 9.0 + 3.0 * (n as f64 - 1.0),
             ACE => 3.0,
-            11.. => 0.0,
             r if r >= 9 => 1.0,
             _ => 0.0,
         };

@@ -99,7 +99,7 @@ pub(super) fn dc_settle(
             seats_from(bei_bao_da, "bei_bao_da")?,
         )
     };
-    let g = dc::Game {
+    let g = dc::GameResult {
         chu_side: side,
         multiplier,
         base: base_from(base)?,

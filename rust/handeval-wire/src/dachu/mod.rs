@@ -521,7 +521,7 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
             if deal.escaped.is_empty() {
                 return Err(fail("record.calls", "the game is not over", Reason::IllegalAction));
             }
-            let g = dc::Game {
+            let g = dc::GameResult {
                 chu_side: chu_side(&c),
                 multiplier: c.multiplier,
                 base,
@@ -576,7 +576,7 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
                 let chu_side = seats(&o.chu_side, "chu_side").map_err(renamed)?;
                 let surrendered = seats(&o.surrendered, "surrendered").map_err(renamed)?;
                 let bei_bao_da = seats(&o.bei_bao_da, "bei_bao_da").map_err(renamed)?;
-                dc::Game {
+                dc::GameResult {
                     chu_side,
                     multiplier: o.multiplier.unwrap_or(1),
                     base,
@@ -601,8 +601,8 @@ fn chu_side(c: &Calling) -> Vec<usize> {
 }
 
 /// What a finished calling fixes (the 儲方, the multiplier, 繳 and 被包打) with the rest.
-fn calling_record(c: &Calling, places: Option<Vec<usize>>, base: i64, escaped: Vec<usize>, carried: Option<Vec<Option<i64>>>) -> dc::Game {
-    dc::Game { chu_side: chu_side(c), multiplier: c.multiplier, base, places, surrendered: c.surrendered(), bei_bao_da: c.bei_bao_da_seats(), escaped, carried }
+fn calling_record(c: &Calling, places: Option<Vec<usize>>, base: i64, escaped: Vec<usize>, carried: Option<Vec<Option<i64>>>) -> dc::GameResult {
+    dc::GameResult { chu_side: chu_side(c), multiplier: c.multiplier, base, places, surrendered: c.surrendered(), bei_bao_da: c.bei_bao_da_seats(), escaped, carried }
 }
 
 pub fn settle(req: pb::DachuSettleRequest, ctx: &Ctx) -> Result<pb::DachuSettleResponse, Fail> {

@@ -10,28 +10,52 @@
 //! A split is a back (5 of the 13 cards), a middle (5 of the other 8) and the rest in
 //! front: 72,072 splits, each of the 1,287 five-card and 286 three-card subsets evaluated
 //! once, fouled splits skipped with two integer comparisons. The expected value of a split
-//! is a sum of per-row terms plus the 打枪 / 全垒打 product terms (`search.rs` prunes all but a
-//! few backs, and all but a few splits of those, without changing a bit of the answer;
-//! `reference.rs` is the exhaustive search it replaced, kept for the equality test; `prior.rs` is `search.rs` as it was
-//! before issue 23, kept as the baseline of the speed benchmarks).
+//! is a sum of per-row terms plus the 打枪 / 全垒打 product terms.
+//!
+//! * `splits.rs` — the subsets of 13 cards, the foul-free splits of a back, the `top_k`
+//!   candidates;
+//! * `search.rs` — the search, which prunes all but a few backs, and all but a few splits
+//!   of those, without changing a bit of the answer; over one hand's tables
+//!   (`hand.rs`), the tables by rank multiset shared by every hand (`rank_tables.rs`), the
+//!   class numbering (`classes.rs`), the per-card bitsets (`bitset.rs`) and the counting
+//!   sort (`counting_sort.rs`);
+//! * [`model`] — the tables and the expected-waters model; [`sim`] — their training, over
+//!   the simulated players (`policy.rs`) and the allocation-free scorer (`play.rs`);
+//! * with the feature `bench` (and in the tests): `reference.rs`, the exhaustive search,
+//!   and `prior.rs`, the previous pruning search — the baselines of the speed benchmarks
+//!   and the independent checks of the equality tests.
 
+mod bitset;
+mod classes;
+mod counting_sort;
+mod hand;
 pub mod model;
+mod play;
+mod policy;
+// The earlier searches: the baselines of the speed benchmarks (feature `bench`) and, in
+// the tests, independent checks that the current search gives the same answers.
+#[cfg(any(test, feature = "bench"))]
 mod prior;
+mod rank_tables;
+#[cfg(any(test, feature = "bench"))]
 mod reference;
 mod search;
 pub mod sim;
+mod splits;
 
-use super::eval::{adjust_for_rules, check_row_sizes, row_value, significance_array, strength3, strength5};
+use super::eval::{check_row_sizes, row_value, significance_array};
 use super::rules::Rules;
 use super::settle::Hand;
 use super::special::{highest_special, special, verify_special, SpecialHand};
-use crate::cards::{check_distinct, check_distinct_across, Card, CardSet};
+use crate::cards::{check_distinct, check_distinct_across, Card};
 use crate::error::{Error, Reason, Result};
 pub use model::{Model, Tables};
 use rayon::prelude::*;
 use search::solve;
+pub use policy::Policy;
+use policy::{greedy_split, policy_choice, policy_play, Choice};
+use splits::{combos, pick, sorted_by_id, split_rows, Cand, Subsets};
 use sim::{Play, Rng};
-use std::sync::OnceLock;
 
 /// One arrangement with its score (expected waters, or exact waters in `best_response`).
 #[derive(Clone, Debug, PartialEq)]
@@ -94,261 +118,12 @@ impl Options {
     }
 }
 
-/// How a simulated player arranges.
-#[derive(Clone, Copy)]
-pub enum Policy<'a> {
-    /// [`greedy`], declaring any special it has.
-    Greedy,
-    /// The table solver, declaring a special when that has the higher expectation.
-    Solver(&'a Model),
-}
-
-// ---------------------------------------------------------------- subsets of 13 cards
-
-struct Combos {
-    /// 13-bit masks of the 1,287 five-card subsets.
-    five: Vec<u16>,
-    /// … and of the 286 three-card subsets.
-    three: Vec<u16>,
-    /// mask → its index in `five` or `three`.
-    index: Vec<u16>,
-    /// The 56 five-of-eight patterns.
-    mid8: Vec<u8>,
-}
-
-fn combos() -> &'static Combos {
-    static C: OnceLock<Combos> = OnceLock::new();
-    C.get_or_init(|| {
-        let mut index = vec![u16::MAX; 1 << 13];
-        let mut five = Vec::new();
-        let mut three = Vec::new();
-        for m in 0u16..(1 << 13) {
-            match m.count_ones() {
-                5 => {
-                    index[m as usize] = five.len() as u16;
-                    five.push(m);
-                }
-                3 => {
-                    index[m as usize] = three.len() as u16;
-                    three.push(m);
-                }
-                _ => {}
-            }
-        }
-        let mid8 = (0u16..256).filter(|p| p.count_ones() == 5).map(|p| p as u8).collect();
-        Combos { five, three, index, mid8 }
-    })
-}
-
-/// The 13 cards (sorted by id, so the search does not depend on the input order) and
-/// the strength of every subset.
-struct Subsets {
-    cards: [Card; 13],
-    /// Strengths under the rules (A2345 adjusted), for the foul check.
-    s5: Vec<u32>,
-    s3: Vec<u32>,
-    /// Standard (rules-free) strengths, the tables' classes.
-    std5: Vec<u32>,
-    std3: Vec<u32>,
-}
-
-fn pick<const N: usize>(cards: &[Card; 13], mask: u16) -> [Card; N] {
-    let mut out = [Card(0); N];
-    let (mut k, mut m) = (0, mask);
-    while m != 0 {
-        out[k] = cards[m.trailing_zeros() as usize];
-        k += 1;
-        m &= m - 1;
-    }
-    out
-}
-
-/// Visit the splits with back `bi` whose middle passes `middle_ok`, as (middle, front)
-/// subset indices, in a fixed order (the 56 five-of-eight patterns in `mid8` order).
-#[inline]
-fn for_back_splits(bi: usize, mut middle_ok: impl FnMut(usize) -> bool, mut f: impl FnMut(usize, usize)) {
-    let c = combos();
-    let rest = 0x1FFF ^ c.five[bi];
-    // Map the 8-bit middle patterns onto the 8 remaining card positions.
-    let mut pos = [0u16; 8];
-    let (mut k, mut r) = (0, rest);
-    while r != 0 {
-        pos[k] = r & r.wrapping_neg();
-        r &= r - 1;
-        k += 1;
-    }
-    let (mut lo, mut hi) = ([0u16; 16], [0u16; 16]);
-    for p in 1..16usize {
-        let low = p.trailing_zeros() as usize;
-        lo[p] = lo[p & (p - 1)] | pos[low];
-        hi[p] = hi[p & (p - 1)] | pos[4 + low];
-    }
-    for &pat in &c.mid8 {
-        let m = lo[(pat & 15) as usize] | hi[(pat >> 4) as usize];
-        let mi = c.index[m as usize] as usize;
-        if !middle_ok(mi) {
-            continue;
-        }
-        f(mi, c.index[(rest ^ m) as usize] as usize);
-    }
-}
-
-/// The rows (front, middle, back) of a split of the sorted cards.
-fn split_rows(cards: &[Card; 13], (b, m, f): (usize, usize, usize)) -> [Vec<Card>; 3] {
-    let c = combos();
-    [pick::<3>(cards, c.three[f]).to_vec(), pick::<5>(cards, c.five[m]).to_vec(), pick::<5>(cards, c.five[b]).to_vec()]
-}
-
-impl Subsets {
-    /// `cards`: distinct (every caller has checked or dealt them).
-    fn new(cards: &[Card; 13], rules: &Rules) -> Subsets {
-        let sorted = sorted_by_id(cards);
-        let c = combos();
-        let std5: Vec<u32> = c.five.iter().map(|&m| strength5(&pick::<5>(&sorted, m))).collect();
-        let std3: Vec<u32> = c.three.iter().map(|&m| strength3(&pick::<3>(&sorted, m))).collect();
-        Subsets {
-            s5: std5.iter().map(|&s| adjust_for_rules(s, rules)).collect(),
-            s3: std3.clone(),
-            std5,
-            std3,
-            cards: sorted,
-        }
-    }
-
-    fn rows(&self, split: (usize, usize, usize)) -> [Vec<Card>; 3] {
-        split_rows(&self.cards, split)
-    }
-
-    /// Visit every foul-free split as (back, middle, front) subset indices.
-    #[inline]
-    fn for_each_split(&self, mut f: impl FnMut(usize, usize, usize)) {
-        for bi in 0..self.s5.len() {
-            self.for_back(bi, &mut f);
-        }
-    }
-
-    /// Visit the foul-free splits with back `bi`.
-    #[inline]
-    fn for_back(&self, bi: usize, mut f: impl FnMut(usize, usize, usize)) {
-        let sb = self.s5[bi];
-        for_back_splits(bi, |mi| self.s5[mi] <= sb, |mi, fi| {
-            if self.s3[fi] <= self.s5[mi] {
-                f(bi, mi, fi)
-            }
-        });
-    }
-
-    /// Full row keys (suits included) of every subset.
-    fn keys(&self, rules: &Rules) -> (Vec<u64>, Vec<u64>) {
-        let c = combos();
-        let k5 = c.five.iter().map(|&m| row_value(&pick::<5>(&self.cards, m), rules).unwrap().key).collect();
-        let k3 = c.three.iter().map(|&m| row_value(&pick::<3>(&self.cards, m), rules).unwrap().key).collect();
-        (k5, k3)
-    }
-
-    /// The foul-free splits not dominated row by row (full keys ≥ in all three rows) by
-    /// another split. A dominated split can never score more against any opponents
-    /// (higher rows win at least the same rows, with at least the same waters), so exact
-    /// searches only need these.
-    fn frontier(&self, k5: &[u64], k3: &[u64]) -> Vec<(usize, usize, usize)> {
-        let mut by_back: Vec<Vec<(usize, usize)>> = vec![Vec::new(); k5.len()];
-        self.for_each_split(|b, m, f| by_back[b].push((m, f)));
-        // Per back: the 2-D frontier of (middle, front).
-        let mut cands: Vec<(usize, usize, usize)> = Vec::new();
-        for (b, mut mf) in by_back.into_iter().enumerate() {
-            mf.sort_by(|x, y| k5[y.0].cmp(&k5[x.0]).then(k3[y.1].cmp(&k3[x.1])));
-            let mut best_f: Option<u64> = None;
-            for (m, f) in mf {
-                if best_f.is_none_or(|bf| k3[f] > bf) {
-                    best_f = Some(k3[f]);
-                    cands.push((b, m, f));
-                }
-            }
-        }
-        cands.sort_by(|x, y| {
-            k5[y.0].cmp(&k5[x.0]).then(k5[y.1].cmp(&k5[x.1])).then(k3[y.2].cmp(&k3[x.2]))
-        });
-        let mut kept: Vec<(usize, usize, usize)> = Vec::new();
-        for c in cands {
-            let dominated = kept.iter().any(|k| k5[k.1] >= k5[c.1] && k3[k.2] >= k3[c.2]);
-            if !dominated {
-                kept.push(c);
-            }
-        }
-        kept
-    }
-}
-
-// ---------------------------------------------------------------- the table solver
-
-#[derive(Copy, Clone, Debug)]
-struct Cand {
-    ev: f64,
-    split: (usize, usize, usize),
-    /// Strengths (front, middle, back): candidates with the same triple score the same.
-    triple: (u32, u32, u32),
-}
-
-/// Keep the `k` best candidates, distinct by strength triple. Ties in expectation go to
-/// the stronger triple (back, then middle, then front), so the result does not depend on
-/// the order in which the search visits the splits.
-struct TopK {
-    k: usize,
-    items: Vec<Cand>,
-}
-
-#[inline]
-fn better(a: &Cand, b: &Cand) -> bool {
-    let t = |c: &Cand| (c.triple.2, c.triple.1, c.triple.0);
-    a.ev > b.ev || (a.ev == b.ev && t(a) > t(b))
-}
-
-impl TopK {
-    #[inline]
-    fn offer(&mut self, c: Cand) {
-        if self.items.len() == self.k && !better(&c, &self.items[self.k - 1]) {
-            return;
-        }
-        self.insert(c);
-    }
-    #[cold]
-    fn insert(&mut self, c: Cand) {
-        if self.items.iter().any(|x| x.triple == c.triple) {
-            return;
-        }
-        let at = self.items.partition_point(|x| better(x, &c));
-        self.items.insert(at, c);
-        self.items.truncate(self.k);
-    }
-}
-
-
-#[inline]
-fn pow(x: f64, n: usize) -> f64 {
-    match n {
-        1 => x,
-        2 => x * x,
-        _ => x * x * x,
-    }
-}
-
 fn check_hand(cards: &[Card]) -> Result<[Card; 13]> {
     let arr: [Card; 13] = cards
         .try_into()
         .map_err(|_| Error::field("cards", format!("a 十三水 hand has 13 cards, got {}", cards.len())).because(Reason::WrongCount))?;
     check_distinct(cards).map_err(|e| e.within("cards"))?;
     Ok(arr)
-}
-
-/// Distinct cards in id order, read off their 52-bit set (cheaper than a comparison sort).
-fn sorted_by_id(cards: &[Card; 13]) -> [Card; 13] {
-    let mut set = CardSet::from_cards(cards).0;
-    let mut out = [Card(0); 13];
-    for c in &mut out {
-        *c = Card(set.trailing_zeros() as u8);
-        set &= set - 1;
-    }
-    out
 }
 
 /// `cards`: sorted (as in [`Subsets`]).
@@ -370,62 +145,6 @@ pub fn greedy(cards: &[Card], rules: &Rules) -> Result<Arrangement> {
     let cards = check_hand(cards)?;
     let sub = Subsets::new(&cards, rules);
     Ok(arrangement(&sub.cards, greedy_split(&sub), 0.0, rules))
-}
-
-fn greedy_split(sub: &Subsets) -> (usize, usize, usize) {
-    // Backs strongest first; stop below the strength of the best back found.
-    let mut order: Vec<usize> = (0..sub.s5.len()).collect();
-    order.sort_by(|&x, &y| sub.s5[y].cmp(&sub.s5[x]).then(x.cmp(&y)));
-    type Best = ((u32, u32), (usize, usize, usize));
-    let mut best: Option<Best> = None;
-    for bi in order {
-        if best.is_some_and(|((sb, _), _)| sub.s5[bi] < sb) {
-            break;
-        }
-        sub.for_back(bi, |b, m, f| {
-            let key = (sub.s5[b], sub.s5[m]);
-            if best.is_none_or(|(k, _)| key > k) {
-                best = Some((key, (b, m, f)));
-            }
-        });
-    }
-    best.expect("every hand has a foul-free split").1
-}
-
-enum Choice {
-    Special(super::special::SpecialId),
-    Split((usize, usize, usize)),
-}
-
-fn policy_choice(cards: &[Card; 13], sub: &Subsets, policy: &Policy, n: usize) -> Choice {
-    let sp = special(cards).expect("valid hand");
-    match policy {
-        Policy::Greedy => match sp {
-            Some(s) => Choice::Special(s.id),
-            None => Choice::Split(greedy_split(sub)),
-        },
-        Policy::Solver(model) => {
-            let best = solve(&sub.cards, model, n, 1)[0];
-            match sp {
-                Some(s) if model.special_expected(s.id, n) > best.ev => Choice::Special(s.id),
-                _ => Choice::Split(best.split),
-            }
-        }
-    }
-}
-
-/// A simulated player's play (and its standard row strengths when it arranges).
-pub(crate) fn policy_play(cards: &[Card; 13], policy: &Policy, n: usize, rules: &Rules) -> (Play, Option<[u32; 3]>) {
-    let sub = Subsets::new(cards, rules);
-    match policy_choice(cards, &sub, policy, n) {
-        Choice::Special(id) => (Play::Special(id), None),
-        Choice::Split(split) => {
-            let [f, m, b] = sub.rows(split);
-            let key = |row: &[Card]| row_value(row, rules).unwrap().key;
-            let (bi, mi, fi) = split;
-            (Play::rows([key(&f), key(&m), key(&b)]), Some([sub.std3[fi], sub.std5[mi], sub.std5[bi]]))
-        }
-    }
 }
 
 /// RULES §1.8: the foul-free arrangement with the highest expected waters against
@@ -451,8 +170,9 @@ pub fn arrange_yielding(cards: &[Card], options: &Options, rules: &Rules, betwee
     arrange_using_with(cards, options, &Model::for_rules(rules), solve, between)
 }
 
-/// [`arrange`] with the search as it was before the fast path (issue 13): the reference
+/// [`arrange`] with the exhaustive branch-and-bound search (`reference.rs`): the reference
 /// of the equality test and the baseline of the speed benchmarks. Same answers, slower.
+#[cfg(any(test, feature = "bench"))]
 #[doc(hidden)]
 pub fn baseline_arrange(cards: &[Card], options: &Options, rules: &Rules) -> Result<ArrangeResult> {
     rules.validate()?;
@@ -460,8 +180,10 @@ pub fn baseline_arrange(cards: &[Card], options: &Options, rules: &Rules) -> Res
     arrange_using(cards, options, &Model::for_rules(rules), reference::solve)
 }
 
-/// [`arrange`] with the search as it was at the start of issue 23 (`prior.rs`): the
-/// baseline of that issue's speed benchmarks, measured in the same run. Same answers.
+/// [`arrange`] with the previous pruning search (`prior.rs`, without the threshold walk
+/// and the per-multiset tables): a baseline of the speed benchmarks, measured in the same
+/// run. Same answers.
+#[cfg(any(test, feature = "bench"))]
 #[doc(hidden)]
 pub fn prior_arrange(cards: &[Card], options: &Options, rules: &Rules) -> Result<ArrangeResult> {
     rules.validate()?;
@@ -522,8 +244,7 @@ fn arrange_using_with(cards: &[Card], options: &Options, model: &Model, solve: S
 }
 
 /// Monte-Carlo samples computed in one parallel block: between blocks the threads are free
-/// for other callers' work, and [`arrange_yielding`]'s `between` runs (~10 ms of work on 2
-/// cores).
+/// for other callers' work, and [`arrange_yielding`]'s `between` runs.
 pub const SAMPLE_BLOCK: u64 = 256;
 
 /// Sum of exact waters of each candidate play (and of the special) over `samples`

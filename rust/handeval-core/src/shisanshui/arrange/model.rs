@@ -12,102 +12,14 @@
 //! (the `A2345` variant reorders straights; with suit tie-break off an equal class is a
 //! tie, on it is a coin flip).
 
-use super::super::eval::{adjust_for_rules, row_waters, strength_slow, Category};
+use super::super::eval::{adjust_for_rules, row_waters, Category};
 use super::super::rules::Rules;
 use super::super::special::SpecialId;
+use super::classes::{classes, Five};
+use super::counting_sort::sort_bin;
+use super::rank_tables::classes5_by_multiset;
 use crate::error::{Error, Result};
 use std::sync::OnceLock;
-
-/// Sorted standard strengths of every 5-card rank class (7,462) and 3-card class (455).
-pub(crate) fn classes(row_len: usize) -> &'static [u32] {
-    static C5: OnceLock<Vec<u32>> = OnceLock::new();
-    static C3: OnceLock<Vec<u32>> = OnceLock::new();
-    let build = |n: usize| {
-        let mut out = Vec::new();
-        let mut ranks = Vec::new();
-        fn walk(from: u8, left: usize, ranks: &mut Vec<u8>, n: usize, out: &mut Vec<u32>) {
-            if left == 0 {
-                out.push(strength_slow(ranks, false));
-                let distinct = ranks.windows(2).all(|w| w[0] != w[1]);
-                if n == 5 && distinct {
-                    out.push(strength_slow(ranks, true));
-                }
-                return;
-            }
-            for r in from..13 {
-                let cnt = ranks.iter().filter(|&&x| x == r).count();
-                if cnt < 4 {
-                    ranks.push(r);
-                    walk(r, left - 1, ranks, n, out);
-                    ranks.pop();
-                }
-            }
-        }
-        walk(0, n, &mut ranks, n, &mut out);
-        out.sort_unstable();
-        out.dedup();
-        out
-    };
-    if row_len == 5 {
-        C5.get_or_init(|| build(5))
-    } else {
-        C3.get_or_init(|| build(3))
-    }
-}
-
-/// Open-addressing map strength → class index (a binary search per subset showed up in
-/// the profile of `arrange`).
-struct ClassMap {
-    keys: Vec<u32>,
-    vals: Vec<u16>,
-    shift: u32,
-}
-
-impl ClassMap {
-    fn new(classes: &[u32]) -> ClassMap {
-        let bits = (classes.len() * 2).next_power_of_two().trailing_zeros();
-        let size = 1usize << bits;
-        let mut m = ClassMap { keys: vec![u32::MAX; size], vals: vec![0; size], shift: 32 - bits };
-        for (i, &c) in classes.iter().enumerate() {
-            let mut h = m.slot(c);
-            while m.keys[h] != u32::MAX {
-                h = (h + 1) & (size - 1);
-            }
-            m.keys[h] = c;
-            m.vals[h] = i as u16;
-        }
-        m
-    }
-    #[inline]
-    fn slot(&self, s: u32) -> usize {
-        (s.wrapping_mul(0x9E37_79B1) >> self.shift) as usize
-    }
-    #[inline]
-    fn get(&self, s: u32) -> usize {
-        let mask = self.keys.len() - 1;
-        let mut h = self.slot(s);
-        loop {
-            let k = self.keys[h];
-            if k == s {
-                return self.vals[h] as usize;
-            }
-            assert!(k != u32::MAX, "every strength is a class");
-            h = (h + 1) & mask;
-        }
-    }
-}
-
-/// Class index of a standard (rules-independent) strength.
-#[inline]
-pub(crate) fn class_of(row_len: usize, strength: u32) -> usize {
-    static M5: OnceLock<ClassMap> = OnceLock::new();
-    static M3: OnceLock<ClassMap> = OnceLock::new();
-    if row_len == 5 {
-        M5.get_or_init(|| ClassMap::new(classes(5))).get(strength)
-    } else {
-        M3.get_or_init(|| ClassMap::new(classes(3))).get(strength)
-    }
-}
 
 const MAGIC: &[u8; 8] = b"SSWARR1\n";
 
@@ -233,7 +145,8 @@ impl Tables {
     }
 
     /// Iteration-0 tables (opponents arranged greedily), kept as the baseline of the
-    /// quality benchmark.
+    /// quality benchmark (feature `bench`) and checked by the tests.
+    #[cfg(any(test, feature = "bench"))]
     pub fn iteration0() -> &'static Tables {
         static T: OnceLock<Tables> = OnceLock::new();
         T.get_or_init(|| Tables::from_bytes(include_bytes!("data/tables_iter0.bin")).expect("iteration-0 arrangement tables"))
@@ -272,15 +185,6 @@ pub(crate) struct RoleValue {
     pub row: f64,
 }
 
-/// A five-card class with its sort key and strength under a model's rules.
-#[derive(Clone, Copy, Debug)]
-#[repr(C, align(8))]
-pub(crate) struct Five {
-    pub(crate) class: u16,
-    /// Where the search's sort counts the class: `search::sort_bin` of its `rank5`.
-    pub(crate) bin: u16,
-    pub(crate) strength: u32,
-}
 
 /// Expected-waters model for the given rules, from [`Tables`].
 #[derive(Clone, Debug)]
@@ -294,11 +198,13 @@ pub struct Model {
     /// `hr_cond[k]`: P(a player scoops k other given opponents | it scooped me).
     pub(crate) hr_cond: [f64; 3],
     /// Rank of each five-card class in the order of these rules (0 = weakest): a
-    /// 13-bit sort key (`A2345` may move straights).
+    /// 13-bit sort key (`A2345` may move straights). Read by the previous search only.
+    #[cfg(any(test, feature = "bench"))]
     pub(crate) rank5: Vec<u16>,
-    /// Strength under these rules of each five-card class.
+    /// Strength under these rules of each five-card class. Read by the previous search only.
+    #[cfg(any(test, feature = "bench"))]
     pub(crate) strength5: Vec<u32>,
-    /// Per rank multiset of five cards (the index of `search::classes5_by_multiset`, not
+    /// Per rank multiset of five cards (the index of `rank_tables::classes5_by_multiset`, not
     /// suited below 2^13, all one suit from 2^13), its class, sort bin and `strength5`
     /// side by side: the search's per-subset loop reads one entry per subset.
     pub(crate) by_multiset5: Box<[Five; 1 << 14]>,
@@ -360,11 +266,11 @@ impl Model {
             rank5[i] = r as u16;
         }
         let strength5: Vec<u32> = classes(5).iter().map(|&c| adjust_for_rules(c, rules)).collect();
-        let by_multiset5 = super::search::classes5_by_multiset()
+        let by_multiset5 = classes5_by_multiset()
             .iter()
             .map(|&c| match c {
                 u16::MAX => Five { class: 0, bin: 0, strength: 0 }, // no such multiset (never read)
-                c => Five { class: c, bin: super::search::sort_bin(rank5[c as usize]), strength: strength5[c as usize] },
+                c => Five { class: c, bin: sort_bin(rank5[c as usize]), strength: strength5[c as usize] },
             })
             .collect::<Vec<Five>>()
             .into_boxed_slice()
@@ -374,7 +280,9 @@ impl Model {
         Model {
             rows: [build(0), build(1), build(2)],
             fronts_below5,
+            #[cfg(any(test, feature = "bench"))]
             rank5,
+            #[cfg(any(test, feature = "bench"))]
             strength5,
             by_multiset5,
             p_special: special_dist.iter().sum(),

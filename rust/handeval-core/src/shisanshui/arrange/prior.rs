@@ -1,6 +1,7 @@
-//! The search as it was at the start of issue 23 (commit d514858), kept verbatim as the
-//! baseline of that issue's speed benchmarks (`prior_arrange`) and as a second reference
-//! of the equality tests. Not used by the solver itself.
+//! The previous pruning search (without the threshold walk over a back's splits and the
+//! per-multiset tables), kept as a baseline of the speed benchmarks (`prior_arrange`,
+//! feature `bench`) and as a second reference of the equality tests. Not used by the
+//! solver itself.
 //!
 //! The table solver's search (RULES §1.8): the `top_k` foul-free splits with the highest
 //! expected waters, exactly those of the search it replaced (`reference.rs`).
@@ -24,8 +25,9 @@
 //! strongest front of the hand no stronger) is monotone in the back's strength, so the
 //! walk stops at the first back whose loose bound is below the incumbent.
 
-use super::model::{class_of, Model, RoleValue};
-use super::{combos, pow, Cand, TopK};
+use super::classes::class_of;
+use super::model::{Model, RoleValue};
+use super::splits::{combos, for_back_splits, pow, Cand, TopK};
 use crate::cards::Card;
 use crate::shisanshui::eval::{strength3, strength5_key, strength5_of_keys, strength5_slot_of_keys, STRENGTH5_SLOTS};
 
@@ -239,7 +241,7 @@ impl Hand {
     /// the order of the exhaustive search (which decides the reported suit variant).
     #[inline]
     fn for_back(&self, bi: usize, mut f: impl FnMut(usize, usize)) {
-        super::for_back_splits(bi, |mi| self.s5[mi] <= self.s5[bi], |mi, fi| {
+        for_back_splits(bi, |mi| self.s5[mi] <= self.s5[bi], |mi, fi| {
             if self.s3[fi] <= self.s5[mi] {
                 f(mi, fi)
             }

@@ -1,16 +1,17 @@
-//! The search as it was before the fast path (issue 13), kept verbatim as the reference:
-//! the equality test checks the fast search against it hand by hand, and the benchmarks
-//! measure the speed ratio against it in the same run. Not used by the solver itself.
+//! The exhaustive branch-and-bound search, the reference: the equality test checks the
+//! search against it hand by hand, and the benchmarks (feature `bench`) measure the speed
+//! ratio against it in the same run. Not used by the solver itself.
 
-use super::model::{self, Model, RoleValue};
-use super::{combos, pow, Cand, Subsets, TopK};
+use super::classes;
+use super::model::{Model, RoleValue};
+use super::splits::{combos, pow, Cand, Subsets, TopK};
 use crate::cards::Card;
 
 pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -> Vec<Cand> {
     let sub = &Subsets::new(cards, &model.rules);
     let role = |row: usize, c: usize| model.rows[row][c];
-    let front: Vec<RoleValue> = sub.std3.iter().map(|&s| role(0, model::class_of(3, s))).collect();
-    let cls5: Vec<usize> = sub.std5.iter().map(|&s| model::class_of(5, s)).collect();
+    let front: Vec<RoleValue> = sub.std3.iter().map(|&s| role(0, classes::class_of(3, s))).collect();
+    let cls5: Vec<usize> = sub.std5.iter().map(|&s| classes::class_of(5, s)).collect();
     let middle: Vec<RoleValue> = cls5.iter().map(|&c| role(1, c)).collect();
     let back: Vec<RoleValue> = cls5.iter().map(|&c| role(2, c)).collect();
     let q = 1.0 - model.p_special;

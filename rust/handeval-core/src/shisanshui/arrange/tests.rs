@@ -1,6 +1,6 @@
 use super::*;
 use crate::cards::cards;
-use crate::shisanshui::eval::{is_foul, strength};
+use crate::shisanshui::eval::{adjust_for_rules, is_foul, strength};
 use crate::shisanshui::settle::settle;
 use crate::shisanshui::special::SpecialId;
 use crate::shisanshui::WheelRank;
@@ -65,10 +65,10 @@ fn combinatorics() {
 
 #[test]
 fn classes_are_the_standard_counts() {
-    assert_eq!(model::classes(5).len(), 7_462);
-    assert_eq!(model::classes(3).len(), 455);
-    for (i, &s) in model::classes(5).iter().enumerate() {
-        assert_eq!(model::class_of(5, s), i);
+    assert_eq!(classes::classes(5).len(), 7_462);
+    assert_eq!(classes::classes(3).len(), 455);
+    for (i, &s) in classes::classes(5).iter().enumerate() {
+        assert_eq!(classes::class_of(5, s), i);
     }
 }
 
@@ -77,7 +77,7 @@ fn class_by_rank_multiset_is_the_class_of_every_five_card_set() {
     // The search's class table by rank multiset index and flush, against strength5 +
     // class_of, exhaustively; and the index is a bijection onto 0..C(17, 5).
     use crate::shisanshui::eval::strength5;
-    let table = search::classes5_by_multiset();
+    let table = rank_tables::classes5_by_multiset();
     for a in 0..52u8 {
         for b in a + 1..52 {
             for c in b + 1..52 {
@@ -86,20 +86,20 @@ fn class_by_rank_multiset_is_the_class_of_every_five_card_set() {
                         let h = [a, b, c, d, e].map(Card);
                         let ranks = h.map(|c| c.rank() as usize);
                         let flush = h.iter().all(|c| c.suit() == h[0].suit());
-                        let at = search::multiset5_index(ranks) + if flush { table.len() / 2 } else { 0 };
-                        assert_eq!(table[at] as usize, model::class_of(5, strength5(&h)), "{h:?}");
+                        let at = rank_tables::multiset5_index(ranks) + if flush { table.len() / 2 } else { 0 };
+                        assert_eq!(table[at] as usize, classes::class_of(5, strength5(&h)), "{h:?}");
                     }
                 }
             }
         }
     }
-    let mut seen = vec![false; search::MULTISETS5];
+    let mut seen = vec![false; rank_tables::MULTISETS5];
     for r0 in 0..13 {
         for r1 in r0..13 {
             for r2 in r1..13 {
                 for r3 in r2..13 {
                     for r4 in r3..13 {
-                        let i = search::multiset5_index([r0, r1, r2, r3, r4]);
+                        let i = rank_tables::multiset5_index([r0, r1, r2, r3, r4]);
                         assert!(!std::mem::replace(&mut seen[i], true));
                     }
                 }
@@ -117,9 +117,9 @@ fn card_bits_agree_on_every_path() {
     let c = combos();
     for list in [&c.five, &c.three] {
         let mut masks = list.clone();
-        search::check_card_bits(&masks);
+        bitset::check_card_bits(&masks);
         sim::Rng::new(23).shuffle(&mut masks);
-        search::check_card_bits(&masks);
+        bitset::check_card_bits(&masks);
     }
 }
 
@@ -147,7 +147,7 @@ fn bin_starts_agree_on_every_path() {
         cases.push(count);
     }
     for count in &cases {
-        search::check_bin_starts(count);
+        counting_sort::check_bin_starts(count);
     }
 }
 
@@ -168,11 +168,11 @@ fn search_classes_every_subset_as_the_evaluator_does() {
         let r = &rules[i as usize % rules.len()];
         let model = Model::for_rules(r);
         let sub = Subsets::new(&draw(&mut rng, pool).try_into().unwrap(), r);
-        let (c5, s5, ord5) = search::subset_classes(&sub.cards, &model);
+        let (c5, s5, ord5) = hand::subset_classes(&sub.cards, &model);
         let c = combos();
         for (j, &m) in c.five.iter().enumerate() {
             let std = strength5(&pick::<5>(&sub.cards, m));
-            assert_eq!(c5[j] as usize, model::class_of(5, std), "{:?} subset {m:#x}", sub.cards);
+            assert_eq!(c5[j] as usize, classes::class_of(5, std), "{:?} subset {m:#x}", sub.cards);
             assert_eq!(s5[j], sub.s5[j], "{:?} subset {m:#x}", sub.cards);
         }
         let mut want: Vec<u16> = (0..c.five.len() as u16).collect();
@@ -201,8 +201,8 @@ fn model_is_monotone_in_row_strength() {
         let rules = rules.clone();
         let m = Model::new(tables, &rules);
         for (r, len) in [(0, 3), (1, 5), (2, 5)] {
-            let mut cls: Vec<usize> = (0..model::classes(len).len()).collect();
-            cls.sort_by_key(|&i| adjust_for_rules(model::classes(len)[i], &rules));
+            let mut cls: Vec<usize> = (0..classes::classes(len).len()).collect();
+            cls.sort_by_key(|&i| adjust_for_rules(classes::classes(len)[i], &rules));
             for w in cls.windows(2) {
                 let (a, b) = (m.rows[r][w[0]], m.rows[r][w[1]]);
                 // Exactly, rounding included: the search's bounds rely on it (search.rs).
@@ -582,8 +582,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
 
     /// Random deals, rule sets, opponent counts and list lengths: the search answers
-    /// exactly (same splits, same bits of every `expected`) what the search of the start
-    /// of issue 23 (`prior.rs`) and the exhaustive reference answer.
+    /// exactly (same splits, same bits of every `expected`) what the previous pruning
+    /// search (`prior.rs`) and the exhaustive reference answer.
     #[test]
     fn fast_search_equals_prior_and_reference(
         hand in hand_strategy(),

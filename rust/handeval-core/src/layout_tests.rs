@@ -1,0 +1,272 @@
+//! The crate's layout, read from its sources: no circle of imports between its modules,
+//! and no shipped source file over 800 lines (tests aside).
+//!
+//! A module depends on the module a path it names leads to (`use` items and paths in code
+//! starting `crate::`, `$crate::`, `super::`, `self::` or a child module's name); a parent
+//! re-exporting its children depends on them, so a child may not import from its parent:
+//! it names the sibling that defines the item. Items under `#[cfg(test)]` are left out.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+type Module = Vec<String>;
+
+fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            sources(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+fn module_of(src: &Path, file: &Path) -> Module {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut m: Module = rel.iter().map(|s| s.to_string_lossy().into_owned()).collect();
+    if m.last().is_some_and(|l| l == "mod" || l == "lib") {
+        m.pop();
+    }
+    m
+}
+
+/// The code without comments, string and char literals' contents, and `#[cfg(test)]` items.
+fn code(text: &str) -> String {
+    let b: Vec<char> = text.chars().collect();
+    let mut out = String::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == '/' && b.get(i + 1) == Some(&'/') {
+            while i < b.len() && b[i] != '\n' {
+                i += 1;
+            }
+        } else if b[i] == '\'' && b.get(i + 2) == Some(&'\'') {
+            i += 3; // a char literal ('"', '{')
+        } else if b[i] == '\'' && b.get(i + 1) == Some(&'\\') {
+            i += 2;
+            while i < b.len() && b[i] != '\'' {
+                i += 1;
+            }
+            i += 1;
+        } else if b[i] == '"' {
+            i += 1;
+            while i < b.len() && b[i] != '"' {
+                i += if b[i] == '\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    // Drop each `#[cfg(test)]` item: up to its `;` or its balanced braces.
+    let mut kept = String::new();
+    let mut rest = out.as_str();
+    while let Some(at) = rest.find("#[cfg(test)]") {
+        kept.push_str(&rest[..at]);
+        let item = &rest[at + "#[cfg(test)]".len()..];
+        let (semi, brace) = (item.find(';'), item.find('{'));
+        let end = match (semi, brace) {
+            (Some(s), Some(b)) if s < b => s + 1,
+            (_, Some(b)) => {
+                let mut depth = 0;
+                let mut end = item.len();
+                for (k, ch) in item[b..].char_indices() {
+                    depth += match ch {
+                        '{' => 1,
+                        '}' => -1,
+                        _ => 0,
+                    };
+                    if depth == 0 {
+                        end = b + k + 1;
+                        break;
+                    }
+                }
+                end
+            }
+            (Some(s), None) => s + 1,
+            (None, None) => item.len(),
+        };
+        rest = &item[end..];
+    }
+    kept.push_str(rest);
+    kept
+}
+
+/// The paths of a `use` tree (`a::{b, c::{d, e}}`).
+fn use_paths(tree: &str) -> Vec<String> {
+    let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
+    fn walk(prefix: &str, s: &str, out: &mut Vec<String>) {
+        let (mut depth, mut start) = (0, 0);
+        let mut parts = Vec::new();
+        for (k, ch) in s.char_indices() {
+            match ch {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    parts.push(&s[start..k]);
+                    start = k + 1;
+                }
+                _ => {}
+            }
+        }
+        parts.push(&s[start..]);
+        for p in parts.into_iter().filter(|p| !p.is_empty()) {
+            match p.find('{') {
+                Some(b) => walk(&format!("{prefix}{}", &p[..b]), &p[b + 1..p.rfind('}').unwrap()], out),
+                None => out.push(format!("{prefix}{p}")),
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk("", &tree, &mut out);
+    out
+}
+
+/// The module a path names from `from`, or None for a path outside the crate.
+fn resolve(from: &Module, path: &str, modules: &BTreeSet<Module>) -> Option<Module> {
+    let segs: Vec<&str> = path.split("::").map(|s| s.split(" as ").next().unwrap()).filter(|s| !s.is_empty() && *s != "*").collect();
+    let (mut m, rest): (Module, &[&str]) = match segs.first()? {
+        &"crate" | &"$crate" => (Vec::new(), &segs[1..]),
+        &"super" | &"self" => {
+            let mut m = from.clone();
+            let mut k = 0;
+            while k < segs.len() && (segs[k] == "super" || segs[k] == "self") {
+                if segs[k] == "super" {
+                    m.pop();
+                }
+                k += 1;
+            }
+            (m, &segs[k..])
+        }
+        first => {
+            let mut child = from.clone();
+            child.push(first.to_string());
+            if !modules.contains(&child) {
+                return None;
+            }
+            (from.clone(), &segs[..])
+        }
+    };
+    for s in rest {
+        m.push(s.to_string());
+        if !modules.contains(&m) {
+            m.pop();
+            break;
+        }
+    }
+    Some(m)
+}
+
+fn is_path_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$' || c == ':'
+}
+
+fn graph() -> BTreeMap<Module, BTreeSet<Module>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let texts: Vec<(Module, String)> = files.iter().map(|f| (module_of(&src, f), code(&std::fs::read_to_string(f).unwrap()))).collect();
+    let modules: BTreeSet<Module> = texts.iter().map(|(m, _)| m.clone()).collect();
+    let mut g = BTreeMap::new();
+    for (m, text) in &texts {
+        let mut deps = BTreeSet::new();
+        let mut paths = Vec::new();
+        let mut rest = text.as_str();
+        // `use` items.
+        let mut plain = String::new();
+        while let Some(at) = rest.find("use ") {
+            let boundary = at == 0 || !is_path_char(rest[..at].chars().last().unwrap());
+            if !boundary {
+                plain.push_str(&rest[..at + 4]);
+                rest = &rest[at + 4..];
+                continue;
+            }
+            plain.push_str(&rest[..at]);
+            let end = rest[at..].find(';').map_or(rest.len(), |e| at + e);
+            paths.extend(use_paths(&rest[at + 4..end]));
+            rest = &rest[end..];
+        }
+        plain.push_str(rest);
+        // Paths in code: runs of path characters holding `::`.
+        for word in plain.split(|c: char| !is_path_char(c)) {
+            if word.contains("::") {
+                paths.push(word.to_string());
+            }
+        }
+        for p in paths {
+            if let Some(d) = resolve(m, &p, &modules) {
+                if &d != m {
+                    deps.insert(d);
+                }
+            }
+        }
+        g.insert(m.clone(), deps);
+    }
+    g
+}
+
+/// The circles of the graph: its strongly connected components of more than one module.
+fn circles(g: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<Module>> {
+    let reach = |from: &Module| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.clone()];
+        while let Some(m) = todo.pop() {
+            for d in g.get(&m).into_iter().flatten() {
+                if seen.insert(d.clone()) {
+                    todo.push(d.clone());
+                }
+            }
+        }
+        seen
+    };
+    let reached: BTreeMap<&Module, BTreeSet<Module>> = g.keys().map(|m| (m, reach(m))).collect();
+    let mut out: Vec<Vec<Module>> = Vec::new();
+    for m in g.keys() {
+        let comp: Vec<Module> = g.keys().filter(|o| *o == m || (reached[m].contains(*o) && reached[*o].contains(m))).cloned().collect();
+        if comp.len() > 1 && !out.contains(&comp) {
+            out.push(comp);
+        }
+    }
+    out
+}
+
+#[test]
+fn no_circle_of_imports_between_modules() {
+    let g = graph();
+    assert!(g.len() > 40 && g[&vec!["shisanshui".to_string(), "arrange".to_string()]].len() > 5, "the graph was read");
+    let c = circles(&g);
+    assert!(c.is_empty(), "import circles: {:?}", c.iter().map(|m| m.iter().map(|p| p.join("::")).collect::<Vec<_>>()).collect::<Vec<_>>());
+}
+
+#[test]
+fn the_circle_finder_finds_a_circle() {
+    let m = |s: &str| -> Module { s.split("::").filter(|x| !x.is_empty()).map(String::from).collect() };
+    let mut g = BTreeMap::new();
+    g.insert(m("a"), BTreeSet::from([m("a::b")]));
+    g.insert(m("a::b"), BTreeSet::from([m("a")]));
+    g.insert(m("c"), BTreeSet::from([m("a")]));
+    assert_eq!(circles(&g), vec![vec![m("a"), m("a::b")]]);
+    // A child naming its parent's item, with the parent re-exporting the child: a circle.
+    let modules = BTreeSet::from([m(""), m("x"), m("x::y")]);
+    assert_eq!(resolve(&m("x::y"), "super::Rules", &modules), Some(m("x")));
+    assert_eq!(resolve(&m("x"), "y::Thing", &modules), Some(m("x::y")));
+    assert_eq!(use_paths("super::{a::B, c::{D, E}}"), vec!["super::a::B", "super::c::D", "super::c::E"]);
+}
+
+#[test]
+fn no_shipped_source_file_over_800_lines() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    let long: Vec<String> = files
+        .iter()
+        .filter(|f| !f.file_stem().unwrap().to_string_lossy().contains("tests"))
+        .map(|f| (f, code(&std::fs::read_to_string(f).unwrap()).lines().count()))
+        .filter(|(_, n)| *n > 800)
+        .map(|(f, n)| format!("{} ({n} lines)", f.display()))
+        .collect();
+    assert!(long.is_empty(), "{long:?}");
+}
