@@ -120,10 +120,13 @@ fn index_count(mut s: &str) -> Option<usize> {
 fn item_errors(rpc: Rpc, out: &[u8]) -> (String, Vec<pb::ItemError>) {
     macro_rules! errors {
         ($results:expr, $module:ident) => {
-            $results.into_iter().filter_map(|r| match r.result {
-                Some(pb::$module::Result::Error(e)) => Some(e),
-                _ => None,
-            }).collect()
+            $results
+                .into_iter()
+                .filter_map(|r| match r.result {
+                    Some(pb::$module::Result::Error(e)) => Some(e),
+                    _ => None,
+                })
+                .collect()
         };
     }
     let name = |game: &str| format!("handeval.v2.{game}{rpc:?}Request");

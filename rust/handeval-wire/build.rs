@@ -34,10 +34,7 @@ fn main() {
             .unwrap_or_else(|e| panic!("compiling the protos under {}: {e}", root.display()));
         let gen_dir = out_dir.join("regen");
         fs::create_dir_all(&gen_dir).unwrap();
-        prost_build::Config::new()
-            .out_dir(&gen_dir)
-            .compile_fds(files)
-            .expect("generating the Rust types of the protos");
+        prost_build::Config::new().out_dir(&gen_dir).compile_fds(files).expect("generating the Rust types of the protos");
         let fresh = header.clone() + &fs::read_to_string(gen_dir.join("handeval.v2.rs")).unwrap();
         let old = fs::read_to_string(&committed).unwrap_or_default();
         if fresh != old {
@@ -54,8 +51,7 @@ fn main() {
         }
     }
 
-    let text = fs::read_to_string(&committed)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", committed.display()));
+    let text = fs::read_to_string(&committed).unwrap_or_else(|e| panic!("reading {}: {e}", committed.display()));
     if !text.starts_with(&header) {
         panic!(
             "{} was generated from other protos than protos/ (hash line {:?}, protos now \

@@ -28,7 +28,6 @@ pub const CHECK_EVERY: usize = 16;
 /// ahead of ours: a cancel this close to the deadline is the deadline.
 const DEADLINE_SLACK: Duration = Duration::from_millis(250);
 
-
 /// One call in flight, shared between the servicer (cancel, read the counts) and the
 /// work (deadline checks, the counts).
 #[derive(Debug)]
@@ -108,7 +107,6 @@ impl Call {
     }
 }
 
-
 /// A suggestion's work per unit of effort, in the request work budget's units (one
 /// Arrange sample of one hand, ~40 µs of CPU): one determinization plays out each
 /// weighed candidate to the end of the game, 1–2 ms (越式13张 ~1 ms, 打儲 ~2 ms).
@@ -172,7 +170,10 @@ impl Ctx<'_> {
         if max == 0 || units <= max {
             return Ok(());
         }
-        let message = format!("{} = {units} units of work exceed the request work budget of {max} (split the request; the server's --max-request-work)", what());
+        let message = format!(
+            "{} = {units} units of work exceed the request work budget of {max} (split the request; the server's --max-request-work)",
+            what()
+        );
         Err(self.bad(name, message, Reason::TooLarge))
     }
 
@@ -187,9 +188,7 @@ impl Ctx<'_> {
             return Ok(());
         }
         let units = n as u64 + total * SUGGEST_WORK_PER_EFFORT;
-        self.work(name, units, || {
-            format!("{n} items + {asked} suggestions of {total} determinizations in all × {SUGGEST_WORK_PER_EFFORT}")
-        })
+        self.work(name, units, || format!("{n} items + {asked} suggestions of {total} determinizations in all × {SUGGEST_WORK_PER_EFFORT}"))
     }
 
     /// Adds `n` to the items counted for the metrics (packed rows: not items of
@@ -227,8 +226,6 @@ impl Ctx<'_> {
         }
     }
 }
-
-
 
 impl Ctx<'_> {
     /// The `ItemError` of the item `name[i]` (counted), for work that answers items out of

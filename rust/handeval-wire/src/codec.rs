@@ -3,7 +3,6 @@
 
 use prost::Message;
 
-
 /// The key (`tag << 3 | wire type`, as on the wire) of the one field set in `probe`: a
 /// message of the generated types with exactly that field set, so the field numbers and
 /// wire types of a hand-written codec come from the protos, not retyped.

@@ -28,7 +28,12 @@ pub fn enum_value<E: Into<i32>>(from_str_name: fn(&str) -> Option<E>, prefix: &s
 /// The core's name of the proto enum value `value` (its name after `prefix`, lower-cased):
 /// `Ok(None)` for 0 (UNSPECIFIED); an unknown number (a newer client) is an error message
 /// naming the enum (`enum_name`).
-pub fn enum_name<E: TryFrom<i32>>(value: i32, prefix: &str, enum_name: &str, as_str_name: fn(&E) -> &'static str) -> Result<Option<String>, String> {
+pub fn enum_name<E: TryFrom<i32>>(
+    value: i32,
+    prefix: &str,
+    enum_name: &str,
+    as_str_name: fn(&E) -> &'static str,
+) -> Result<Option<String>, String> {
     if value == 0 {
         return Ok(None);
     }

@@ -161,7 +161,8 @@ mod tests {
             .map(|h| pb::Cards { cards: h.split(' ').map(str::to_string).collect() })
             .collect();
         let record = pb::TienlenGameRecord { hands, suggest, ..Default::default() };
-        let req = pb::TienlenEvaluateRequest { items: vec![pb::TienlenEvaluateItem { item: Some(Item::Game(record)) }], ..Default::default() };
+        let req =
+            pb::TienlenEvaluateRequest { items: vec![pb::TienlenEvaluateItem { item: Some(Item::Game(record)) }], ..Default::default() };
         pb::EvaluateRequest { game: Some(pb::evaluate_request::Game::Tienlen(req)) }.encode_to_vec()
     }
 

@@ -78,9 +78,8 @@ fn a_bad_rule_fails_the_request_at_its_field() {
     assert_eq!((field.as_str(), reason), ("tienlen.rules.rake_percent", Reason::BadRule));
 
     let dc = pb::DachuRules { unit_per: Some(99), ..Default::default() };
-    let data = pb::SettleRequest {
-        game: Some(pb::settle_request::Game::Dachu(pb::DachuSettleRequest { rules: Some(dc), ..Default::default() })),
-    };
+    let data =
+        pb::SettleRequest { game: Some(pb::settle_request::Game::Dachu(pb::DachuSettleRequest { rules: Some(dc), ..Default::default() })) };
     let (field, message, reason) = bad(Rpc::Settle, &data.encode_to_vec());
     assert_eq!((field.as_str(), reason), ("dachu.rules.unit_per", Reason::BadRule));
     assert!(message.contains("99"), "{message}");
@@ -122,7 +121,10 @@ fn evaluate_answers_each_game() {
     assert_eq!((call.game(), call.items(), call.item_errors()), ("shisanshui", 1, 0));
 
     use pb::tienlen_evaluate_item::Item as T;
-    let items = vec![pb::TienlenEvaluateItem { item: Some(T::Play(cards("3s 3h"))) }, pb::TienlenEvaluateItem { item: Some(T::Play(cards("3s 4h"))) }];
+    let items = vec![
+        pb::TienlenEvaluateItem { item: Some(T::Play(cards("3s 3h"))) },
+        pb::TienlenEvaluateItem { item: Some(T::Play(cards("3s 4h"))) },
+    ];
     let req = pb::EvaluateRequest { game: Some(Q::Tienlen(pb::TienlenEvaluateRequest { items, ..Default::default() })) };
     let call = Call::new(None);
     let out = answer(Rpc::Evaluate, &req.encode_to_vec(), &call, LIMITS, None).unwrap();
@@ -136,7 +138,10 @@ fn evaluate_answers_each_game() {
     use pb::dachu_evaluate_item::Item as D;
     let query = pb::DachuClassifyQuery { cards: Some(cards("5s 5h")), chu: pb::DachuColour::Red as i32 };
     let req = pb::EvaluateRequest {
-        game: Some(Q::Dachu(pb::DachuEvaluateRequest { items: vec![pb::DachuEvaluateItem { item: Some(D::Play(query)) }], ..Default::default() })),
+        game: Some(Q::Dachu(pb::DachuEvaluateRequest {
+            items: vec![pb::DachuEvaluateItem { item: Some(D::Play(query)) }],
+            ..Default::default()
+        })),
     };
     let out = run(Rpc::Evaluate, &req.encode_to_vec()).unwrap();
     let Some(A::Dachu(r)) = pb::EvaluateResponse::decode(&out[..]).unwrap().game else { panic!() };
@@ -152,32 +157,51 @@ fn compare_answers_each_game() {
         item: Some(pb::shisanshui_compare_item::Item::Pair(pb::ShisanshuiRowPair { a: Some(cards(a)), b: Some(cards(b)) })),
     };
     let req = pb::CompareRequest {
-        game: Some(Q::Shisanshui(pb::ShisanshuiCompareRequest { items: vec![pair("As Ad 2c", "Ks Kd 2h"), pair("Ks Kd 2h", "As Ad 2c")], ..Default::default() })),
+        game: Some(Q::Shisanshui(pb::ShisanshuiCompareRequest {
+            items: vec![pair("As Ad 2c", "Ks Kd 2h"), pair("Ks Kd 2h", "As Ad 2c")],
+            ..Default::default()
+        })),
     };
     let out = run(Rpc::Compare, &req.encode_to_vec()).unwrap();
     let Some(A::Shisanshui(r)) = pb::CompareResponse::decode(&out[..]).unwrap().game else { panic!() };
-    let cmp: Vec<i32> = r.results.iter().map(|x| match x.result {
-        Some(pb::shisanshui_compare_result::Result::Comparison(c)) => c,
-        _ => panic!("{r:?}"),
-    }).collect();
+    let cmp: Vec<i32> = r
+        .results
+        .iter()
+        .map(|x| match x.result {
+            Some(pb::shisanshui_compare_result::Result::Comparison(c)) => c,
+            _ => panic!("{r:?}"),
+        })
+        .collect();
     assert!(cmp[0] > 0 && cmp[1] < 0, "{cmp:?}");
 
     let item = |play: &str, table: &str| pb::TienlenCompareItem { play: Some(cards(play)), table: Some(cards(table)) };
-    let req = pb::CompareRequest { game: Some(Q::Tienlen(pb::TienlenCompareRequest { items: vec![item("4s", "3s"), item("3s", "4s")], ..Default::default() })) };
+    let req = pb::CompareRequest {
+        game: Some(Q::Tienlen(pb::TienlenCompareRequest { items: vec![item("4s", "3s"), item("3s", "4s")], ..Default::default() })),
+    };
     let out = run(Rpc::Compare, &req.encode_to_vec()).unwrap();
     let Some(A::Tienlen(r)) = pb::CompareResponse::decode(&out[..]).unwrap().game else { panic!() };
     let beats: Vec<_> = r.results.iter().map(|x| x.result.clone()).collect();
     use pb::tienlen_compare_result::Result::Beats;
     assert_eq!(beats, [Some(Beats(true)), Some(Beats(false))]);
 
-    let item = |play: &str, table: &str| pb::DachuCompareItem { play: Some(cards(play)), table: Some(cards(table)), chu: pb::DachuColour::Red as i32 };
-    let req = pb::CompareRequest { game: Some(Q::Dachu(pb::DachuCompareRequest { items: vec![item("5s 5h", "4s 4h"), item("4s 4h", "5s 5h")], ..Default::default() })) };
+    let item = |play: &str, table: &str| pb::DachuCompareItem {
+        play: Some(cards(play)),
+        table: Some(cards(table)),
+        chu: pb::DachuColour::Red as i32,
+    };
+    let req = pb::CompareRequest {
+        game: Some(Q::Dachu(pb::DachuCompareRequest { items: vec![item("5s 5h", "4s 4h"), item("4s 4h", "5s 5h")], ..Default::default() })),
+    };
     let out = run(Rpc::Compare, &req.encode_to_vec()).unwrap();
     let Some(A::Dachu(r)) = pb::CompareResponse::decode(&out[..]).unwrap().game else { panic!() };
-    let beats: Vec<bool> = r.results.iter().map(|x| match x.result {
-        Some(pb::dachu_compare_result::Result::Beats(b)) => b,
-        _ => panic!("{r:?}"),
-    }).collect();
+    let beats: Vec<bool> = r
+        .results
+        .iter()
+        .map(|x| match x.result {
+            Some(pb::dachu_compare_result::Result::Beats(b)) => b,
+            _ => panic!("{r:?}"),
+        })
+        .collect();
     // Of two plays of one kind, exactly one beats the other.
     assert_eq!(beats.iter().filter(|&&b| b).count(), 1, "{beats:?}");
 }
@@ -187,7 +211,11 @@ fn settle_answers_each_game_zero_sum() {
     use pb::settle_request::Game as Q;
     use pb::settle_response::Game as A;
     let player = |f: &str, m: &str, b: &str| pb::ShisanshuiPlayer {
-        hand: Some(pb::shisanshui_player::Hand::Arrangement(pb::ShisanshuiArrangement { front: Some(cards(f)), middle: Some(cards(m)), back: Some(cards(b)) })),
+        hand: Some(pb::shisanshui_player::Hand::Arrangement(pb::ShisanshuiArrangement {
+            front: Some(cards(f)),
+            middle: Some(cards(m)),
+            back: Some(cards(b)),
+        })),
     };
     let deal = pb::ShisanshuiDeal {
         players: vec![player("2c 3d 5h", "7c 8d 9h Jc Qd", "As Ad Ah Ac Ks"), player("2d 3c 5s", "7d 8c 9s Jd Qc", "Kh Kd Kc 4s 4h")],

@@ -86,7 +86,11 @@ pub(super) fn dc_settle(
             return Err(crate::conv::bad_as("chu_side", "the calling is not over yet", handeval_core::Reason::IllegalAction));
         }
         if given(multiplier).is_some() || given(surrendered).is_some() || given(bei_bao_da).is_some() {
-            return Err(crate::conv::bad_as("chu_side", "a Calling already fixes multiplier, surrendered and bei_bao_da", handeval_core::Reason::Inconsistent));
+            return Err(crate::conv::bad_as(
+                "chu_side",
+                "a Calling already fixes multiplier, surrendered and bei_bao_da",
+                handeval_core::Reason::Inconsistent,
+            ));
         }
         (c.chu_side(), c.inner.multiplier, c.inner.surrendered(), c.inner.bei_bao_da_seats())
     } else if chu_side.is_instance_of::<DachuDeal>() {

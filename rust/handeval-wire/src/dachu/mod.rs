@@ -8,18 +8,18 @@
 mod enums;
 mod state;
 
-use enums::name_of;
-use state::Replayed;
 use crate::call::Ctx;
 use crate::convert::{cards_msg, rename};
 use crate::fail::{join, Fail, ItemFail};
 use crate::pb;
 use crate::wire_rules;
+use enums::name_of;
 use handeval_core::cards::{parse_tokens, Card, MAX_RECORD_ACTIONS};
 use handeval_core::dachu::calling::Call;
 use handeval_core::dachu::game::Game;
 use handeval_core::dachu::{self as dc, Calling, Chu, Constraints, Deal, DealAction, PlayAction, Rules};
 use handeval_core::{Error, Reason};
+use state::Replayed;
 
 // ---- bounds: checked before any work ----
 
@@ -173,12 +173,16 @@ fn deal_action(d: &Deal, a: &pb::DachuDealAction, field: &str) -> Result<DealAct
             let cards = cards_at(tokens(&a.cards), "cards").map_err(&at)?;
             if kind == "meng_xuan" {
                 if cards.len() != 1 {
-                    return Err(at(Error::field("cards", format!("夢宣 reveals one ace, got {} cards", cards.len())).because(Reason::WrongCount)));
+                    return Err(at(
+                        Error::field("cards", format!("夢宣 reveals one ace, got {} cards", cards.len())).because(Reason::WrongCount)
+                    ));
                 }
                 DealAction::MengXuan { seat, card: cards[0] }
             } else {
                 let n = cards.len();
-                let cards: [Card; 3] = cards.try_into().map_err(|_| at(Error::field("cards", format!("夢踹 shows three cards, got {n}")).because(Reason::WrongCount)))?;
+                let cards: [Card; 3] = cards
+                    .try_into()
+                    .map_err(|_| at(Error::field("cards", format!("夢踹 shows three cards, got {n}")).because(Reason::WrongCount)))?;
                 DealAction::MengChuai { seat, cards }
             }
         }
@@ -186,12 +190,20 @@ fn deal_action(d: &Deal, a: &pb::DachuDealAction, field: &str) -> Result<DealAct
 }
 
 /// The deal of `hands` with `actions` applied; errors under `path` (`deal`, `game`).
-fn deal_of(hands: &[pb::Cards], first_seat: i32, actions: &[pb::DachuDealAction], rules: &Rules, path: &str, actions_name: &str) -> Result<Deal, ItemFail> {
+fn deal_of(
+    hands: &[pb::Cards],
+    first_seat: i32,
+    actions: &[pb::DachuDealAction],
+    rules: &Rules,
+    path: &str,
+    actions_name: &str,
+) -> Result<Deal, ItemFail> {
     if hands.len() != 4 {
         return Err(fail(join(&[path, "hands"]), format!("{} hands: 打儲 deals 4", hands.len()), Reason::WrongCount));
     }
     let at = under(path);
-    let parsed = hands.iter().enumerate().map(|(i, h)| cards_at(&h.cards, &format!("hands[{i}]"))).collect::<Result<Vec<_>, _>>().map_err(&at)?;
+    let parsed =
+        hands.iter().enumerate().map(|(i, h)| cards_at(&h.cards, &format!("hands[{i}]"))).collect::<Result<Vec<_>, _>>().map_err(&at)?;
     let first = seat(first_seat, "first_seat").map_err(&at)?;
     let mut d = Deal::new(parsed, first, rules.clone()).map_err(&at)?;
     for (k, a) in actions.iter().enumerate() {
@@ -269,7 +281,8 @@ fn play_action(a: &pb::PlayAction, field: &str) -> Result<PlayAction, ItemFail> 
             let columns = if a.columns.is_empty() {
                 None
             } else {
-                let cols = a.columns.iter().enumerate().map(|(i, c)| cards_at(&c.cards, &format!("columns[{i}]"))).collect::<Result<Vec<_>, _>>();
+                let cols =
+                    a.columns.iter().enumerate().map(|(i, c)| cards_at(&c.cards, &format!("columns[{i}]"))).collect::<Result<Vec<_>, _>>();
                 Some(cols.map_err(&at)?)
             };
             Ok(PlayAction::Timeout { seat, columns })
@@ -285,7 +298,11 @@ fn replay(r: &pb::DachuGameRecord, rules: &Rules, path: &str) -> Result<Replayed
     if !d.finished {
         for (name, n) in [("calls", r.calls.len()), ("plays", r.plays.len())] {
             if n > 0 {
-                return Err(of_action(0)(fail(format!("{path}.{name}[0]"), "the deal is not finished (its actions end with FINISH)", Reason::IllegalAction)));
+                return Err(of_action(0)(fail(
+                    format!("{path}.{name}[0]"),
+                    "the deal is not finished (its actions end with FINISH)",
+                    Reason::IllegalAction,
+                )));
             }
         }
         return Ok(Replayed { deal: d, calling: None, game: None });
@@ -377,7 +394,12 @@ fn plays_query(q: PlaysQuery, rules: &Rules) -> Result<Plays, ItemFail> {
     let columns = if q.columns.is_empty() {
         dc::columns_of(&cards_at(q.hand, "hand").map_err(&at)?)
     } else {
-        q.columns.iter().enumerate().map(|(i, c)| cards_at(&c.cards, &format!("hand[{i}]"))).collect::<Result<Vec<_>, _>>().map_err(columns_at)?
+        q.columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| cards_at(&c.cards, &format!("hand[{i}]")))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(columns_at)?
     };
     let table = table(q.table).map_err(&at)?;
     let cons = constraints(q.shown).map_err(&at)?;
@@ -427,7 +449,8 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules, between: &dyn Fn())
         Some(Item::Calling(q)) => Out::Calling(state::calling_msg(&calling_query(q, rules, "calling")?)),
         Some(Item::Game(r)) => {
             let replayed = replay(r, rules, "game")?;
-            let viewer = r.viewer.map(|v| seat(v, "viewer").map_err(|e| e.because(Reason::OutOfRange))).transpose().map_err(under("game"))?;
+            let viewer =
+                r.viewer.map(|v| seat(v, "viewer").map_err(|e| e.because(Reason::OutOfRange))).transpose().map_err(under("game"))?;
             let mut m = state::game_msg(&replayed, viewer);
             if let (Some(play), Some(g)) = (m.play.as_mut(), replayed.game.as_ref()) {
                 // A viewer sees a suggestion only for its own move: it holds that seat's cards.
@@ -553,7 +576,11 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
                 Ok(Some(seats(&o.places, "places").map_err(renamed)?))
             };
             let g = if let Some(q) = &o.calling {
-                for (name, set) in [("chu_side", !o.chu_side.is_empty()), ("surrendered", !o.surrendered.is_empty()), ("bei_bao_da", !o.bei_bao_da.is_empty())] {
+                for (name, set) in [
+                    ("chu_side", !o.chu_side.is_empty()),
+                    ("surrendered", !o.surrendered.is_empty()),
+                    ("bei_bao_da", !o.bei_bao_da.is_empty()),
+                ] {
                     if set {
                         return Err(fail(
                             format!("outcome.{name}"),
@@ -601,8 +628,23 @@ fn chu_side(c: &Calling) -> Vec<usize> {
 }
 
 /// What a finished calling fixes (the 儲方, the multiplier, 繳 and 被包打) with the rest.
-fn calling_record(c: &Calling, places: Option<Vec<usize>>, base: i64, escaped: Vec<usize>, carried: Option<Vec<Option<i64>>>) -> dc::GameResult {
-    dc::GameResult { chu_side: chu_side(c), multiplier: c.multiplier, base, places, surrendered: c.surrendered(), bei_bao_da: c.bei_bao_da_seats(), escaped, carried }
+fn calling_record(
+    c: &Calling,
+    places: Option<Vec<usize>>,
+    base: i64,
+    escaped: Vec<usize>,
+    carried: Option<Vec<Option<i64>>>,
+) -> dc::GameResult {
+    dc::GameResult {
+        chu_side: chu_side(c),
+        multiplier: c.multiplier,
+        base,
+        places,
+        surrendered: c.surrendered(),
+        bei_bao_da: c.bei_bao_da_seats(),
+        escaped,
+        carried,
+    }
 }
 
 pub fn settle(req: pb::DachuSettleRequest, ctx: &Ctx) -> Result<pb::DachuSettleResponse, Fail> {

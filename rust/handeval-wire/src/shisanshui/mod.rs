@@ -122,7 +122,10 @@ fn category_value(cat: eval::Category) -> i32 {
     let values = VALUES.get_or_init(|| {
         eval::Category::ALL
             .iter()
-            .map(|c| pb::ShisanshuiCategory::from_str_name(&format!("SHISANSHUI_CATEGORY_{}", c.name().to_ascii_uppercase())).map_or(0, |v| v as i32))
+            .map(|c| {
+                pb::ShisanshuiCategory::from_str_name(&format!("SHISANSHUI_CATEGORY_{}", c.name().to_ascii_uppercase()))
+                    .map_or(0, |v| v as i32)
+            })
             .collect()
     });
     values[cat as usize]
@@ -131,7 +134,12 @@ fn category_value(cat: eval::Category) -> i32 {
 /// A classified row: its strength and its cards in order of significance.
 fn row_msg(strength: u32, order: &[Card]) -> pb::ShisanshuiRow {
     let cat = eval::Category::from_strength(strength);
-    pb::ShisanshuiRow { category: category_value(cat), category_zh: cat.name_zh().to_string(), strength: strength as i64, cards: Some(cards_msg(order)) }
+    pb::ShisanshuiRow {
+        category: category_value(cat),
+        category_zh: cat.name_zh().to_string(),
+        strength: strength as i64,
+        cards: Some(cards_msg(order)),
+    }
 }
 
 fn special_kind(id: SpecialId) -> i32 {
@@ -181,7 +189,11 @@ impl From<&ssw::Settlement> for pb::ShisanshuiSettlement {
 
 fn choice_msg(a: &arr::Arrangement) -> pb::ShisanshuiArrangeChoice {
     pb::ShisanshuiArrangeChoice {
-        arrangement: Some(pb::ShisanshuiArrangement { front: Some(cards_msg(&a.front)), middle: Some(cards_msg(&a.middle)), back: Some(cards_msg(&a.back)) }),
+        arrangement: Some(pb::ShisanshuiArrangement {
+            front: Some(cards_msg(&a.front)),
+            middle: Some(cards_msg(&a.middle)),
+            back: Some(cards_msg(&a.back)),
+        }),
         expected: a.expected,
     }
 }
@@ -242,7 +254,8 @@ fn evaluate_item(item: pb::ShisanshuiEvaluateItem, rules: &Rules) -> Result<pb::
             R::Hand(pb::ShisanshuiHandResult { special: s.as_ref().map(special_msg) })
         }
         Some(I::Arrangement(a)) => {
-            let parts = [("arrangement.front", a.front.as_ref()), ("arrangement.middle", a.middle.as_ref()), ("arrangement.back", a.back.as_ref())];
+            let parts =
+                [("arrangement.front", a.front.as_ref()), ("arrangement.middle", a.middle.as_ref()), ("arrangement.back", a.back.as_ref())];
             let mut rows: [([Card; 5], usize, u32, [Card; 5]); 3] = [([Card(0); 5], 0, 0, [Card(0); 5]); 3];
             for (slot, (field, m)) in rows.iter_mut().zip(parts) {
                 slot.1 = row_into(m, &mut slot.0).map_err(only(field))?;
@@ -514,7 +527,9 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::Shisa
             ctx.check(n, others.len())?;
         }
         let answer = match &req.items[i].item {
-            Some(I::BestResponse(br)) => best_response(br, req.top_k, &rules).map_err(|e| renamed(e, &["cards13"], "cards", "best_response")),
+            Some(I::BestResponse(br)) => {
+                best_response(br, req.top_k, &rules).map_err(|e| renamed(e, &["cards13"], "cards", "best_response"))
+            }
             _ => Err(Error::new("set one of hand, best_response")),
         };
         out[i] = match answer {
