@@ -9,7 +9,9 @@
 # kept from a coverage-minimised corpus); fuzz/regressions/<target>/ holds the inputs of
 # fixed findings, named by their cause.
 # 1. Replay: every seed and regression through the targets' checks as a plain
-#    `cargo test` (stable Rust, no libFuzzer).
+#    `cargo test` (stable Rust, no libFuzzer). The wire's target
+#    (fuzz_targets/wire.rs, the gRPC entry point on any bytes) is replayed by
+#    fuzz/tests/wire.rs in the same `cargo test`.
 # 2. Coverage-guided: `cargo fuzz run` per target for FUZZ_SECONDS on a copy of the
 #    seeds in a temporary folder, which the run grows (the committed seeds are never
 #    written, and the grown corpus is dropped at the end); the regressions are read too.

@@ -1,4 +1,4 @@
-"""越式13张 answered on the wire in Rust (rust/handeval-py/src/tienlen/wire.rs), called as the
+"""越式13张 answered on the wire in Rust (rust/handeval-wire/src/tienlen.rs), called as the
 servicer calls it (`_core.wire_answer` on the request's bytes): the bounds checked before
 any work, the rules decoded from their message, and a game record's tricks equal to the
 ones the Python API's Game gives action by action."""

@@ -1,5 +1,5 @@
-"""The server's answers, written in Rust (rust/handeval-py/src/wire.rs and
-<game>/wire.rs: the request's bytes in, the answer's bytes out), equal the messages built
+"""The server's answers, written in Rust (rust/handeval-wire: the request's bytes in, the
+answer's bytes out), equal the messages built
 from the Python API's results for the same input, field by field: two paths from the
 core to the user, checked against each other."""
 

@@ -1,4 +1,4 @@
-"""The fast reader/writer of 十三水 Evaluate (rust/handeval-py/src/shisanshui/wire/fast.rs:
+"""The fast reader/writer of 十三水 Evaluate (rust/handeval-wire/src/shisanshui/fast.rs:
 card strings read in place from the request's bytes, the answer written straight into the
 output buffer) answers exactly as the prost path does: the same bytes, the same error
 (code, field, description, reason), the same counts for the metrics — for random valid

@@ -269,11 +269,7 @@ pub fn check_list(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<()> {
 }
 
 /// A list (or tuple) of items converted one by one, errors naming `field[i]`.
-pub fn list_from<T>(
-    obj: &Bound<'_, PyAny>,
-    field: &str,
-    mut item: impl FnMut(&Bound<'_, PyAny>, &str) -> PyResult<T>,
-) -> PyResult<Vec<T>> {
+pub fn list_from<T>(obj: &Bound<'_, PyAny>, field: &str, mut item: impl FnMut(&Bound<'_, PyAny>, &str) -> PyResult<T>) -> PyResult<Vec<T>> {
     check_list(obj, field)?;
     let mut out = Vec::new();
     for (i, x) in obj.try_iter()?.enumerate() {

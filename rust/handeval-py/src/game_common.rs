@@ -36,7 +36,10 @@ impl KindNames {
 /// The first `(field, value)` of `given` that `me`'s field does not equal, as `(field,
 /// repr of me's, repr of the given)`; None when all agree. A `Play(kind, …, cards, …)`
 /// constructor checks so that its cards make the play it is told.
-pub fn first_mismatch<T: PyClass>(me: &Bound<'_, T>, given: &[(&'static str, &Bound<'_, PyAny>)]) -> PyResult<Option<(&'static str, String, String)>> {
+pub fn first_mismatch<T: PyClass>(
+    me: &Bound<'_, T>,
+    given: &[(&'static str, &Bound<'_, PyAny>)],
+) -> PyResult<Option<(&'static str, String, String)>> {
     for &(name, value) in given {
         let actual = me.as_any().getattr(name)?;
         if !actual.eq(value)? {
@@ -90,7 +93,8 @@ pub fn seat_view<'py>(
     };
     for &name in per_seat {
         let all = state.get_item(name)?.expect("a field of the state").cast_into::<PyList>()?;
-        let mine: Vec<Bound<'py, PyAny>> = (0..all.len()).map(|s| if s == v { all.get_item(s) } else { Ok(py.None().into_bound(py)) }).collect::<PyResult<_>>()?;
+        let mine: Vec<Bound<'py, PyAny>> =
+            (0..all.len()).map(|s| if s == v { all.get_item(s) } else { Ok(py.None().into_bound(py)) }).collect::<PyResult<_>>()?;
         state.set_item(name, PyList::new(py, mine)?)?;
     }
     if turn != Some(v) {
@@ -113,7 +117,11 @@ pub fn seat_view<'py>(
 
 /// The arguments of the games' `suggest(seat=None, *, seed=0, effort=None)`: the seat (None:
 /// the caller's default), a seed ≥ 0 and an effort in 0..=MAX_EFFORT (None: the default).
-pub fn suggest_args(seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, effort: Option<&Bound<'_, PyAny>>) -> PyResult<(Option<usize>, u64, u32)> {
+pub fn suggest_args(
+    seat: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    effort: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Option<usize>, u64, u32)> {
     use handeval_core::tienlen::suggest::{DEFAULT_EFFORT, MAX_EFFORT};
     let seat = match crate::conv::given(seat) {
         Some(s) => {

@@ -41,8 +41,8 @@
 use handeval_core::cards::{Card, RANK_CHARS, SUIT_CHARS};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::PyClass;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
+use pyo3::PyClass;
 
 /// A class declared by [`native_class!`]: its public fields, in order, and its repr.
 pub trait NativeClass: PyClass {
@@ -163,7 +163,10 @@ pub fn replace<'py, T: NativeClass>(slf: &Bound<'py, T>, changes: Option<&Bound<
         for (k, v) in ch.iter() {
             let name: String = k.extract()?;
             if !T::FIELDS.contains(&name.as_str()) {
-                return Err(crate::conv::bad(&name, format!("is not a field of {} (fields: {})", slf.as_any().get_type().name()?, T::FIELDS.join(", "))));
+                return Err(crate::conv::bad(
+                    &name,
+                    format!("is not a field of {} (fields: {})", slf.as_any().get_type().name()?, T::FIELDS.join(", ")),
+                ));
             }
             kw.set_item(k, v)?;
         }
@@ -524,7 +527,11 @@ impl<'a, 'py> FromPyObject<'a, 'py> for RowCards {
     fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
         let cards = crate::conv::cards_from(&obj.to_owned(), "cards")?;
         if cards.len() > 5 {
-            return Err(crate::conv::bad_as("cards", format!("a row has at most 5 cards, got {}", cards.len()), handeval_core::Reason::WrongCount));
+            return Err(crate::conv::bad_as(
+                "cards",
+                format!("a row has at most 5 cards, got {}", cards.len()),
+                handeval_core::Reason::WrongCount,
+            ));
         }
         let mut buf = [Card(0); 5];
         buf[..cards.len()].copy_from_slice(&cards);

@@ -123,7 +123,8 @@ pub fn count(value: Option<&Bound<'_, PyAny>>, name: &str, default: u32) -> PyRe
 /// A text option parsed by the core (`parse` names the option in its error).
 pub fn choice<T>(value: Option<&Bound<'_, PyAny>>, name: &str, default: T, parse: impl Fn(&str) -> Result<T, Error>) -> PyResult<T> {
     let Some(v) = given(value) else { return Ok(default) };
-    let text: String = v.extract().map_err(|_| bad_as(&field(name), format!("expected a string, got {}", type_name(v)), Reason::BadRule))?;
+    let text: String =
+        v.extract().map_err(|_| bad_as(&field(name), format!("expected a string, got {}", type_name(v)), Reason::BadRule))?;
     parse(&text).map_err(|e| crate::conv::to_py(Error::field(field(name), e.message).because(Reason::BadRule)))
 }
 
@@ -181,7 +182,11 @@ impl Rules {
 }
 
 /// A native part: the given game `Rules`, or its defaults when absent.
-fn native_part<R: GameRules + Into<pyo3::PyClassInitializer<R>>>(py: Python<'_>, value: Option<&Bound<'_, PyAny>>, make_default: impl Fn() -> R) -> PyResult<Py<R>> {
+fn native_part<R: GameRules + Into<pyo3::PyClassInitializer<R>>>(
+    py: Python<'_>,
+    value: Option<&Bound<'_, PyAny>>,
+    make_default: impl Fn() -> R,
+) -> PyResult<Py<R>> {
     match given(value) {
         None => Py::new(py, make_default()),
         Some(v) => v

@@ -5,8 +5,8 @@ use super::{action_parts, arity, int_or, opt_seat, replay_each, rules_from, rule
 use crate::conv::{bad, given, list_from, opt_flag, IntoPyResult};
 use crate::game_common::replay_reduce;
 use crate::native_class;
-use handeval_core::dachu::calling::{side_name, Call, Calling as CoreCalling, Outcome, Stage};
 use handeval_core::dachu as dc;
+use handeval_core::dachu::calling::{side_name, Call, Calling as CoreCalling, Outcome, Stage};
 use pyo3::prelude::*;
 use pyo3::types::PyTuple;
 

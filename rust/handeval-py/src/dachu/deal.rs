@@ -23,7 +23,11 @@ fn deal_action(d: &CoreDeal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> 
             let seat = seat_from(&rest[0], "action.seat")?;
             let cards = cards_from(&rest[1], "action.cards")?;
             if cards.len() != 1 {
-                return Err(crate::conv::bad_as("action.cards", format!("夢宣 reveals one ace, got {} cards", cards.len()), handeval_core::Reason::WrongCount));
+                return Err(crate::conv::bad_as(
+                    "action.cards",
+                    format!("夢宣 reveals one ace, got {} cards", cards.len()),
+                    handeval_core::Reason::WrongCount,
+                ));
             }
             Ok(DealAction::MengXuan { seat, card: cards[0] })
         }
@@ -31,7 +35,9 @@ fn deal_action(d: &CoreDeal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> 
             arity(&name, &rest, 2, 2)?;
             let seat = seat_from(&rest[0], "action.seat")?;
             let cards = cards_from(&rest[1], "action.cards")?;
-            let cards: [Card; 3] = cards.try_into().map_err(|c: Vec<Card>| crate::conv::bad_as("action.cards", format!("夢踹 shows three cards, got {}", c.len()), handeval_core::Reason::WrongCount))?;
+            let cards: [Card; 3] = cards.try_into().map_err(|c: Vec<Card>| {
+                crate::conv::bad_as("action.cards", format!("夢踹 shows three cards, got {}", c.len()), handeval_core::Reason::WrongCount)
+            })?;
             Ok(DealAction::MengChuai { seat, cards })
         }
         "cheng_chu" => {
@@ -226,7 +232,12 @@ native_class! {
 
 /// Rebuilds a pickled `Deal`: the new deal with `history` applied.
 #[pyfunction]
-fn dc_deal_replay(hands: &Bound<'_, PyAny>, first_seat: &Bound<'_, PyAny>, rules: &Bound<'_, PyAny>, history: &Bound<'_, PyAny>) -> PyResult<DachuDeal> {
+fn dc_deal_replay(
+    hands: &Bound<'_, PyAny>,
+    first_seat: &Bound<'_, PyAny>,
+    rules: &Bound<'_, PyAny>,
+    history: &Bound<'_, PyAny>,
+) -> PyResult<DachuDeal> {
     let start = DachuDeal::new(hands, Some(first_seat), Some(rules))?;
     replay_each(start, history, None, |d, a| d.apply(a))
 }

@@ -269,19 +269,33 @@ fn game_from(deal: &DachuDeal, calling: &DachuCalling) -> PyResult<DachuGame> {
     called.sort_unstable();
     if deal.inner.finished && (called != side || o.multiplier != deal.inner.multiplier || o.declared != deal.inner.declared()) {
         return Err(to_py(
-            handeval_core::Error::field("calling", "was not made from this deal (its 儲方, multiplier or declaration differ): use deal.calling()").because(handeval_core::Reason::Inconsistent)
-                .because(handeval_core::Reason::Inconsistent),
+            handeval_core::Error::field(
+                "calling",
+                "was not made from this deal (its 儲方, multiplier or declaration differ): use deal.calling()",
+            )
+            .because(handeval_core::Reason::Inconsistent)
+            .because(handeval_core::Reason::Inconsistent),
         ));
     }
     let inner = dc::game::Game::new(&deal.inner, &calling.inner).py()?;
-    Ok(DachuGame { inner, deal: deal.inner.clone(), calling: DachuCallingParts { origin: o.clone(), history: calling.inner.history.clone() } })
+    Ok(DachuGame {
+        inner,
+        deal: deal.inner.clone(),
+        calling: DachuCallingParts { origin: o.clone(), history: calling.inner.history.clone() },
+    })
 }
 
 /// ``replay_game(hands, deal_actions, calls, plays, *, first_seat=0, start_seat=None,
 /// first_side=None, rules=None) -> Game``: the deal, the calling and the play replayed in
 /// one call; an error names ``deal_actions[i]``, ``calls[i]`` or ``plays[i]``.
 impl DachuGame {
-    fn suggestion(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, effort: Option<&Bound<'_, PyAny>>) -> PyResult<dc::suggest::Suggestion> {
+    fn suggestion(
+        &self,
+        py: Python<'_>,
+        seat: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        effort: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<dc::suggest::Suggestion> {
         let (seat, seed, effort) = crate::game_common::suggest_args(seat, seed, effort)?;
         let seat = seat.or(self.inner.turn).unwrap_or(0);
         let view = dc::suggest::View::new(&self.inner, seat).py()?;
@@ -308,7 +322,10 @@ fn dc_replay_game(
         crate::conv::check_list(obj, field)?;
         let n = obj.len()?;
         if n > max {
-            return Err(to_py(handeval_core::Error::field(field, format!("{n} entries are more than a game allows (at most {max})")).because(handeval_core::Reason::TooLarge)));
+            return Err(to_py(
+                handeval_core::Error::field(field, format!("{n} entries are more than a game allows (at most {max})"))
+                    .because(handeval_core::Reason::TooLarge),
+            ));
         }
     }
     let deal = replay_each(DachuDeal::new(hands, first_seat, rules)?, deal_actions, Some("deal_actions"), |d, a| d.apply(a))?;

@@ -5,7 +5,6 @@
 //! play of a game and the whole record), `settle.rs` (the settlement); this file holds the
 //! `Rules`, the argument readers they share, and the registration.
 
-pub mod wire;
 mod calling;
 mod deal;
 mod game;
@@ -95,7 +94,11 @@ fn action_parts<'py>(action: &Bound<'py, PyAny>) -> PyResult<(String, Vec<Bound<
 fn arity(name: &str, rest: &[Bound<'_, PyAny>], min: usize, max: usize) -> PyResult<()> {
     if rest.len() < min || rest.len() > max {
         let want = if min == max { format!("{min}") } else { format!("{min} or {max}") };
-        return Err(crate::conv::bad_as("action", format!("{name:?} takes {want} argument(s) after its name, got {}", rest.len()), handeval_core::Reason::WrongCount));
+        return Err(crate::conv::bad_as(
+            "action",
+            format!("{name:?} takes {want} argument(s) after its name, got {}", rest.len()),
+            handeval_core::Reason::WrongCount,
+        ));
     }
     Ok(())
 }
@@ -135,7 +138,12 @@ fn renamed(py: Python<'_>, e: PyErr, field: &str, index: usize) -> PyErr {
 /// `apply` each action of `actions` in turn, from `state`. With a `field`, an action's
 /// error names its place (`field[i]`, see [`renamed`]); without, it is the one `apply`
 /// raised (pickling's replays, whose records are the states' own).
-fn replay_each<S>(state: S, actions: &Bound<'_, PyAny>, field: Option<&str>, apply: impl Fn(&S, &Bound<'_, PyAny>) -> PyResult<S>) -> PyResult<S> {
+fn replay_each<S>(
+    state: S,
+    actions: &Bound<'_, PyAny>,
+    field: Option<&str>,
+    apply: impl Fn(&S, &Bound<'_, PyAny>) -> PyResult<S>,
+) -> PyResult<S> {
     let py = actions.py();
     let mut state = state;
     for (i, a) in actions.try_iter()?.enumerate() {

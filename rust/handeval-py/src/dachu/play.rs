@@ -2,8 +2,8 @@
 
 use super::{chu_from, rules_from};
 use crate::conv::{bad, cards_from, list_from, opt, opt_flag, to_py, IntoPyResult};
-use crate::native_class;
 use crate::game_common::{first_mismatch, KindNames};
+use crate::native_class;
 use crate::result::{card_list, many_items, Cards};
 use handeval_core::cards::Card;
 use handeval_core::dachu::{self as dc, Chu, Constraints, Kind};
@@ -129,13 +129,21 @@ fn pair_from(x: &Bound<'_, PyAny>, f: &str) -> PyResult<(Vec<Card>, Vec<Card>)> 
 /// HandevalError (not raised) naming ``pairs[i]``. Beating runs with the GIL released.
 #[pyfunction]
 #[pyo3(signature = (pairs, chu, rules=None))]
-fn dc_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyAny>>> {
+fn dc_beats_many(
+    py: Python<'_>,
+    pairs: &Bound<'_, PyAny>,
+    chu: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<Py<PyAny>>> {
     let rules = rules_from(rules)?;
     let chu = chu_from(chu)?;
     let parsed = list_from(pairs, "pairs", |x, f| Ok(pair_from(x, f)))?;
-    many_items(py, parsed, |i, (p, t)| dc::beats(p, t, chu, &rules).map_err(|e| e.within(&format!("pairs[{i}]"))), |py, v| {
-        Ok(PyBool::new(py, v).to_owned().into_any().unbind())
-    })
+    many_items(
+        py,
+        parsed,
+        |i, (p, t)| dc::beats(p, t, chu, &rules).map_err(|e| e.within(&format!("pairs[{i}]"))),
+        |py, v| Ok(PyBool::new(py, v).to_owned().into_any().unbind()),
+    )
 }
 
 /// The arguments `legal_plays` and `timeout_play` share, read in this order (so the first

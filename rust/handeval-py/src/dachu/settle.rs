@@ -86,7 +86,11 @@ pub(super) fn dc_settle(
             return Err(crate::conv::bad_as("chu_side", "the calling is not over yet", handeval_core::Reason::IllegalAction));
         }
         if given(multiplier).is_some() || given(surrendered).is_some() || given(bei_bao_da).is_some() {
-            return Err(crate::conv::bad_as("chu_side", "a Calling already fixes multiplier, surrendered and bei_bao_da", handeval_core::Reason::Inconsistent));
+            return Err(crate::conv::bad_as(
+                "chu_side",
+                "a Calling already fixes multiplier, surrendered and bei_bao_da",
+                handeval_core::Reason::Inconsistent,
+            ));
         }
         (c.chu_side(), c.inner.multiplier, c.inner.surrendered(), c.inner.bei_bao_da_seats())
     } else if chu_side.is_instance_of::<DachuDeal>() {
@@ -99,7 +103,7 @@ pub(super) fn dc_settle(
             seats_from(bei_bao_da, "bei_bao_da")?,
         )
     };
-    let g = dc::Game {
+    let g = dc::GameResult {
         chu_side: side,
         multiplier,
         base: base_from(base)?,

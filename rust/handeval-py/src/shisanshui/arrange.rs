@@ -53,7 +53,12 @@ fn natural(obj: &Bound<'_, PyAny>, field: &str, what: &str) -> PyResult<u64> {
     u64::try_from(v).map_err(|_| crate::conv::bad_as(field, format!("must be {what}, got {v}"), handeval_core::Reason::OutOfRange))
 }
 
-fn options(opponents: &Bound<'_, PyAny>, top_k: &Bound<'_, PyAny>, seed: &Bound<'_, PyAny>, samples: &Bound<'_, PyAny>) -> PyResult<Options> {
+fn options(
+    opponents: &Bound<'_, PyAny>,
+    top_k: &Bound<'_, PyAny>,
+    seed: &Bound<'_, PyAny>,
+    samples: &Bound<'_, PyAny>,
+) -> PyResult<Options> {
     let o = Options {
         opponents: natural(opponents, "opponents", "1, 2 or 3")?.min(usize::MAX as u64) as usize,
         top_k: natural(top_k, "top_k", "at least 1")?.min(usize::MAX as u64) as usize,
@@ -167,7 +172,10 @@ fn ssw_best_response(
     // Named as the Python API's parameter (shisanshui.best_response(cards13, ...)).
     let cards = cards_from(cards, "cards13")?;
     let opps = list_from(opponents, "opponents", hand_from)?;
-    let r = py.detach(|| arr::best_response(&cards, &opps, top_k, &rules)).map_err(|e| crate::wire::rename(e, &[("cards", "cards13")], "")).py()?;
+    let r = py
+        .detach(|| arr::best_response(&cards, &opps, top_k, &rules))
+        .map_err(|e| handeval_wire::convert::rename(e, &[("cards", "cards13")], ""))
+        .py()?;
     Ok(arrangement(&r))
 }
 

@@ -1,14 +1,13 @@
 //! Binding of handeval_core::shisanshui (十三水).
 
 mod arrange;
-pub mod wire;
 
-use crate::conv::{bad, base_from, given, cards_from, check_list, quick_cards_into, carried_from, int_from, list_from, IntoPyResult};
+use crate::conv::{bad, base_from, cards_from, carried_from, check_list, given, int_from, list_from, quick_cards_into, IntoPyResult};
+use crate::native_class;
+use crate::result::{add_class, item_error, Cards, RowCards, Text};
+use crate::rules::rules_arg;
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
-use crate::result::{add_class, item_error, Cards, RowCards, Text};
-use crate::native_class;
-use crate::rules::rules_arg;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyString};
@@ -119,7 +118,10 @@ fn ssw_classify_many(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bou
         }
     }
     let cats: Vec<u8> = py.detach(|| {
-        parsed.iter().map(|(c, n)| if *n == 0 { u8::MAX } else { (eval::strength(&c[..*n as usize], &rules).unwrap_or(0) >> 20) as u8 }).collect()
+        parsed
+            .iter()
+            .map(|(c, n)| if *n == 0 { u8::MAX } else { (eval::strength(&c[..*n as usize], &rules).unwrap_or(0) >> 20) as u8 })
+            .collect()
     });
     let names = category_names(py);
     let mut errors = errors.into_iter().peekable();
@@ -143,7 +145,12 @@ fn ssw_classify_many(py: Python<'_>, rows: &Bound<'_, PyAny>, rules: Option<&Bou
 /// raises, field `data[i]`.
 #[pyfunction]
 #[pyo3(signature = (data, row_size=None, rules=None))]
-fn ssw_categories_from_ids(py: Python<'_>, data: &Bound<'_, PyAny>, row_size: Option<&Bound<'_, PyAny>>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Py<pyo3::types::PyBytes>> {
+fn ssw_categories_from_ids(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    row_size: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Py<pyo3::types::PyBytes>> {
     // The category does not depend on the rules (a2345 moves a straight within its
     // category), but a bad rules argument is still refused.
     let _ = rules_from(rules)?;
@@ -172,7 +179,12 @@ fn ssw_compare(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>, rules: Option<&Bound<
 
 #[pyfunction]
 #[pyo3(signature = (front, middle, back, rules=None))]
-fn ssw_is_foul(front: &Bound<'_, PyAny>, middle: &Bound<'_, PyAny>, back: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<bool> {
+fn ssw_is_foul(
+    front: &Bound<'_, PyAny>,
+    middle: &Bound<'_, PyAny>,
+    back: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<bool> {
     let rules = rules_from(rules)?;
     let (f, m, b) = (cards_from(front, "front")?, cards_from(middle, "middle")?, cards_from(back, "back")?);
     handeval_core::cards::check_distinct_across(&[("front".into(), &f), ("middle".into(), &m), ("back".into(), &b)]).py()?;

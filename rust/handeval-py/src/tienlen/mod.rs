@@ -2,12 +2,10 @@
 //! `handeval.tienlen` and the functions that build them. Conversions only; every rule
 //! is in the core.
 
-pub mod wire;
-
 use crate::conv::{bad, base_from, cards_from, carried_from, given, int_from, list_from, opt, opt_flag, to_py, type_name, IntoPyResult};
 use crate::game_common::{card_lists, first_mismatch, replay_reduce, KindNames};
-use crate::result::{add_class, card_str, item_error, many_items, Cards};
 use crate::native_class;
+use crate::result::{add_class, card_str, item_error, many_items, Cards};
 use crate::rules::rules_arg;
 use handeval_core::cards::Card;
 use handeval_core::tienlen::{self as tl, play, Action, InstantWin, Kind, RoundState as CoreRound, Transfer};
@@ -184,9 +182,12 @@ fn pair_from(item: &Bound<'_, PyAny>, f: &str) -> PyResult<(tl::Play, tl::Play)>
 fn tl_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Py<PyAny>>> {
     rules_from(rules)?;
     let parsed = list_from(pairs, "pairs", |x, f| Ok(pair_from(x, f)))?;
-    many_items(py, parsed, |i, (b, a)| tl::beats(b, a).map_err(|e| e.within(&format!("pairs[{i}]"))), |py, v| {
-        Ok(pyo3::types::PyBool::new(py, v).to_owned().into_any().unbind())
-    })
+    many_items(
+        py,
+        parsed,
+        |i, (b, a)| tl::beats(b, a).map_err(|e| e.within(&format!("pairs[{i}]"))),
+        |py, v| Ok(pyo3::types::PyBool::new(py, v).to_owned().into_any().unbind()),
+    )
 }
 
 /// Every play ``hand`` may make now, weakest first: all leads when ``table`` is None;
@@ -194,7 +195,12 @@ fn tl_beats_many(py: Python<'_>, pairs: &Bound<'_, PyAny>, rules: Option<&Bound<
 /// ``Play`` given as ``table`` is used as is.
 #[pyfunction]
 #[pyo3(signature = (hand, table=None, passed=None))]
-fn tl_legal_plays(py: Python<'_>, hand: &Bound<'_, PyAny>, table: Option<&Bound<'_, PyAny>>, passed: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<TienlenPlay>> {
+fn tl_legal_plays(
+    py: Python<'_>,
+    hand: &Bound<'_, PyAny>,
+    table: Option<&Bound<'_, PyAny>>,
+    passed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Vec<TienlenPlay>> {
     let hand = cards_from(hand, "hand")?;
     let table = opt(table, |t| play_from(t, "table"))?;
     let passed = opt_flag(passed, "passed")?;
@@ -223,7 +229,11 @@ fn instant_hand(h: &tl::InstantHand) -> InstantHand {
 fn hand13(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
     let cards = cards_from(obj, field)?;
     if cards.len() != 13 {
-        return Err(crate::conv::bad_as(field, format!("a dealt hand has 13 cards (got {})", cards.len()), handeval_core::Reason::WrongCount));
+        return Err(crate::conv::bad_as(
+            field,
+            format!("a dealt hand has 13 cards (got {})", cards.len()),
+            handeval_core::Reason::WrongCount,
+        ));
     }
     Ok(cards)
 }
@@ -246,7 +256,7 @@ fn tl_instant_hand(cards13: &Bound<'_, PyAny>) -> PyResult<Option<InstantHand>> 
 #[pyfunction]
 fn tl_instant_winner(hands13: &Bound<'_, PyAny>) -> PyResult<(Vec<Option<InstantHand>>, Option<usize>)> {
     let hands = list_from(hands13, "hands13", hand13)?;
-    let (wins, best) = tl::instant_winner(&hands).map_err(|e| crate::wire::rename(e, &[("hands", "hands13")], "")).py()?;
+    let (wins, best) = tl::instant_winner(&hands).map_err(|e| handeval_wire::convert::rename(e, &[("hands", "hands13")], "")).py()?;
     Ok((wins.iter().map(|w| w.as_ref().map(instant_hand)).collect(), best))
 }
 
@@ -276,14 +286,17 @@ fn tl_first_leader(hands: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -
 
 fn usize_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<usize> {
     let v = int_from(obj, field)?;
-    usize::try_from(v).map_err(|_| crate::conv::bad_as(field, format!("seat {v} is not in the game (seats are 0..3)"), handeval_core::Reason::OutOfRange))
+    usize::try_from(v)
+        .map_err(|_| crate::conv::bad_as(field, format!("seat {v} is not in the game (seats are 0..3)"), handeval_core::Reason::OutOfRange))
 }
 
 fn players_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     match given(obj) {
         Some(o) => {
             let v = int_from(o, "players")?;
-            usize::try_from(v).map_err(|_| crate::conv::bad_as("players", format!("越式13张 has 2 to 4 players (got {v})"), handeval_core::Reason::WrongCount))
+            usize::try_from(v).map_err(|_| {
+                crate::conv::bad_as("players", format!("越式13张 has 2 to 4 players (got {v})"), handeval_core::Reason::WrongCount)
+            })
         }
         _ => Ok(4),
     }
@@ -316,10 +329,17 @@ fn round_named(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<(usize, Acti
 fn first_from(leader: Option<&Bound<'_, PyAny>>, first_lead: Option<&Bound<'_, PyAny>>) -> PyResult<(Option<usize>, Option<Card>)> {
     let leader = opt(leader, |l| usize_from(l, "leader"))?;
     let Some(fl) = given(first_lead) else { return Ok((leader, None)) };
-    let fl = fl.cast::<FirstLead>().map_err(|_| bad("first_lead", format!("expected a FirstLead from first_leader(), got {}", type_name(fl))))?.get();
+    let fl = fl
+        .cast::<FirstLead>()
+        .map_err(|_| bad("first_lead", format!("expected a FirstLead from first_leader(), got {}", type_name(fl))))?
+        .get();
     if let Some(l) = leader {
         if l != fl.seat {
-            return Err(crate::conv::bad_as("leader", format!("seat {l} does not hold {}; seat {} leads first", fl.card, fl.seat), handeval_core::Reason::Inconsistent));
+            return Err(crate::conv::bad_as(
+                "leader",
+                format!("seat {l} does not hold {}; seat {} leads first", fl.card, fl.seat),
+                handeval_core::Reason::Inconsistent,
+            ));
         }
     }
     let card = handeval_core::cards::parse_card(&fl.card).map_err(|e| to_py(e.within("first_lead.card")))?;
@@ -478,7 +498,11 @@ fn tl_chop_transfers<'py>(
 fn tl_special_groups(cards: &Bound<'_, PyAny>) -> PyResult<(Vec<(&'static str, Cards)>, i64)> {
     let cards = cards_from(cards, "cards")?;
     if cards.len() > 13 {
-        return Err(crate::conv::bad_as("cards", format!("a hand has at most 13 cards (got {})", cards.len()), handeval_core::Reason::WrongCount));
+        return Err(crate::conv::bad_as(
+            "cards",
+            format!("a hand has at most 13 cards (got {})", cards.len()),
+            handeval_core::Reason::WrongCount,
+        ));
     }
     let (groups, total) = tl::special_groups(&cards);
     Ok((groups.into_iter().map(|g| (g.kind.name(), Cards(g.cards))).collect(), total))
@@ -534,7 +558,15 @@ fn settlement(s: tl::Settlement) -> Settlement {
         lines: s
             .lines
             .into_iter()
-            .map(|l| Line { kind: l.kind.name().into(), seat: l.seat, other: l.other, multiplier: l.multiplier, amount: l.amount, cards: Cards(l.cards), text: l.text })
+            .map(|l| Line {
+                kind: l.kind.name().into(),
+                seat: l.seat,
+                other: l.other,
+                multiplier: l.multiplier,
+                amount: l.amount,
+                cards: Cards(l.cards),
+                text: l.text,
+            })
             .collect(),
         winner: s.winner,
         pays: s.pays,
@@ -623,14 +655,22 @@ fn tl_settle(
 /// Nobody holding one is an error.
 #[pyfunction]
 #[pyo3(signature = (hands13, base=None, carried=None, rules=None))]
-fn tl_settle_instant(hands13: &Bound<'_, PyAny>, base: Option<&Bound<'_, PyAny>>, carried: Option<&Bound<'_, PyAny>>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<Settlement> {
+fn tl_settle_instant(
+    hands13: &Bound<'_, PyAny>,
+    base: Option<&Bound<'_, PyAny>>,
+    carried: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Settlement> {
     let rules = rules_from(rules)?;
     let hands = list_from(hands13, "hands13", hand13)?;
     let base = base_from(base)?;
     let carried = carried_from(carried, "carried")?;
-    Ok(settlement(tl::settle_instant(&hands, base, carried.as_deref(), &rules).map_err(|e| crate::wire::rename(e, &[("hands", "hands13")], "")).py()?))
+    Ok(settlement(
+        tl::settle_instant(&hands, base, carried.as_deref(), &rules)
+            .map_err(|e| handeval_wire::convert::rename(e, &[("hands", "hands13")], ""))
+            .py()?,
+    ))
 }
-
 
 // ---- the whole game ----
 
@@ -648,7 +688,10 @@ fn game_action(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<(usize, Action)>
 fn hands_from(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Card>>> {
     if let Ok(n) = obj.len() {
         if n > 4 && !obj.is_instance_of::<PyString>() {
-            return Err(to_py(handeval_core::Error::field("hands", format!("越式13张 has 2 to 4 players (got {n} hands)")).because(handeval_core::error::Reason::WrongCount)));
+            return Err(to_py(
+                handeval_core::Error::field("hands", format!("越式13张 has 2 to 4 players (got {n} hands)"))
+                    .because(handeval_core::error::Reason::WrongCount),
+            ));
         }
     }
     list_from(obj, "hands", cards_from)
@@ -829,7 +872,13 @@ native_class! {
 }
 
 impl TienlenGame {
-    fn suggestion(&self, py: Python<'_>, seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, effort: Option<&Bound<'_, PyAny>>) -> PyResult<tl::suggest::Suggestion> {
+    fn suggestion(
+        &self,
+        py: Python<'_>,
+        seat: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        effort: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<tl::suggest::Suggestion> {
         let (seat, seed, effort) = crate::game_common::suggest_args(seat, seed, effort)?;
         let seat = seat.or(self.inner.turn()).unwrap_or(0);
         let view = tl::suggest::View::new(&self.inner, seat).py()?;
@@ -841,7 +890,12 @@ impl TienlenGame {
 /// 208); an error names ``actions[i]``.
 #[pyfunction]
 #[pyo3(signature = (hands, actions, rules=None))]
-fn tl_replay(py: Python<'_>, hands: &Bound<'_, PyAny>, actions: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>) -> PyResult<TienlenGame> {
+fn tl_replay(
+    py: Python<'_>,
+    hands: &Bound<'_, PyAny>,
+    actions: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<TienlenGame> {
     let rules = rules_from(rules)?;
     if let Ok(n) = actions.len() {
         tl::game::check_record_len(n, "actions").py()?;

@@ -1,14 +1,23 @@
 //! 打儲 results and states written as their `handeval.v2` messages, one conversion per
-//! core type (see `crate::wire`).
+//! core type.
 
-use super::{value_of, Replayed};
-use crate::wire::{cards_msg, pb};
+use super::enums::value_of;
+use crate::convert::cards_msg;
+use crate::pb;
 use handeval_core::cards::Card;
 use handeval_core::dachu::calling::side_name;
 use handeval_core::dachu::deal::SEATS;
 use handeval_core::dachu::game::{Game, PlayAction};
 use handeval_core::dachu::{Calling, Chu, Deal, DealAction, Kind, Outcome, Settlement};
 use std::sync::OnceLock;
+
+/// A DachuGameRecord replayed phase by phase: the deal, the calling once the deal is
+/// finished, the play once the calling is over with PLAY.
+pub(super) struct Replayed {
+    pub deal: Deal,
+    pub calling: Option<Calling>,
+    pub game: Option<Game>,
+}
 
 /// A seat or an index as the protos' `int32` (seats 0..3, records of at most 208 actions).
 fn int(i: usize) -> i32 {
@@ -123,21 +132,32 @@ fn play_action_msg(a: &PlayAction) -> pb::PlayAction {
 fn suggest_action(a: &handeval_core::dachu::PlayAction) -> pb::PlayAction {
     use handeval_core::dachu::PlayAction as A;
     match a {
-        A::Play { seat, cards } => pb::PlayAction { seat: int(*seat), kind: pb::ActionKind::Play as i32, cards: Some(cards_msg(cards)), columns: Vec::new() },
-        A::Pass { seat } | A::Timeout { seat, .. } => pb::PlayAction { seat: int(*seat), kind: pb::ActionKind::Pass as i32, cards: None, columns: Vec::new() },
+        A::Play { seat, cards } => {
+            pb::PlayAction { seat: int(*seat), kind: pb::ActionKind::Play as i32, cards: Some(cards_msg(cards)), columns: Vec::new() }
+        }
+        A::Pass { seat } | A::Timeout { seat, .. } => {
+            pb::PlayAction { seat: int(*seat), kind: pb::ActionKind::Pass as i32, cards: None, columns: Vec::new() }
+        }
     }
 }
 
 /// The suggestion (托管) for the seat to move in the play, when the record asked for it.
 /// `between`: called inside a long search (the call's turn on the compute threads).
-pub(super) fn suggestion(g: &Game, q: Option<&pb::SuggestQuery>, between: &dyn Fn()) -> Result<Option<pb::Suggestion>, handeval_core::Error> {
+pub(super) fn suggestion(
+    g: &Game,
+    q: Option<&pb::SuggestQuery>,
+    between: &dyn Fn(),
+) -> Result<Option<pb::Suggestion>, handeval_core::Error> {
     use handeval_core::dachu::suggest as sg;
     if let Some(e) = q.and_then(|q| q.effort).filter(|&e| e > sg::MAX_EFFORT) {
-        return Err(handeval_core::Error::field("game.suggest.effort", format!("must be 0..{} (got {e})", sg::MAX_EFFORT)).because(handeval_core::Reason::OutOfRange));
+        return Err(handeval_core::Error::field("game.suggest.effort", format!("must be 0..{} (got {e})", sg::MAX_EFFORT))
+            .because(handeval_core::Reason::OutOfRange));
     }
     let (Some(q), Some(t)) = (q, g.turn) else { return Ok(None) };
-    let s = sg::suggest_yielding(&sg::View::new(g, t)?, q.seed, q.effort.unwrap_or(sg::DEFAULT_EFFORT), between).map_err(|e| e.within("game.suggest"))?;
-    let alternatives = s.alternatives.iter().map(|x| pb::SuggestionAlternative { action: Some(suggest_action(&x.action)), score: x.score }).collect();
+    let s = sg::suggest_yielding(&sg::View::new(g, t)?, q.seed, q.effort.unwrap_or(sg::DEFAULT_EFFORT), between)
+        .map_err(|e| e.within("game.suggest"))?;
+    let alternatives =
+        s.alternatives.iter().map(|x| pb::SuggestionAlternative { action: Some(suggest_action(&x.action)), score: x.score }).collect();
     Ok(Some(pb::Suggestion { action: Some(suggest_action(&s.action)), alternatives }))
 }
 
@@ -180,7 +200,11 @@ fn play_state(g: &Game) -> pb::DachuPlayState {
         auto_lead: g.auto_lead.map(int),
         shown_triples: g.shown.iter().map(|c| cards_msg(c.as_ref().map_or(&[][..], |t| &t[..]))).collect(),
         actions,
-        timeouts: g.timeouts.iter().map(|(k, _)| pb::DachuTimeoutResult { action: int(*k), became: Some(play_action_msg(&g.history[*k])) }).collect(),
+        timeouts: g
+            .timeouts
+            .iter()
+            .map(|(k, _)| pb::DachuTimeoutResult { action: int(*k), became: Some(play_action_msg(&g.history[*k])) })
+            .collect(),
         card_counts: (0..SEATS).map(|s| int(g.held(s).len())).collect(),
     }
 }
@@ -209,7 +233,10 @@ fn hide_from(m: &mut pb::DachuGameState, r: &Replayed, v: usize) {
         hide_cards(&mut d.held);
         // Declarations open to another seat would show its cards; DEAL and FINISH are
         // everyone's.
-        d.legal_actions.retain(|a| a.seat == int(v) || matches!(pb::DachuDealActionKind::try_from(a.kind), Ok(pb::DachuDealActionKind::Deal | pb::DachuDealActionKind::Finish)));
+        d.legal_actions.retain(|a| {
+            a.seat == int(v)
+                || matches!(pb::DachuDealActionKind::try_from(a.kind), Ok(pb::DachuDealActionKind::Deal | pb::DachuDealActionKind::Finish))
+        });
         // Who holds the 3h is public when the play begins.
         let holds_3h = r.deal.held(v).contains(&handeval_core::dachu::play::THREE_OF_HEARTS);
         if r.game.is_none() && !holds_3h {
@@ -269,7 +296,13 @@ impl From<&Settlement> for pb::DachuSettlement {
             lines: s
                 .lines
                 .iter()
-                .map(|l| pb::DachuLine { kind: value_of::<pb::DachuLineKind>(l.item), seat: int(l.seat), other: None, amount: l.amount, text: l.note.clone() })
+                .map(|l| pb::DachuLine {
+                    kind: value_of::<pb::DachuLineKind>(l.item),
+                    seat: int(l.seat),
+                    other: None,
+                    amount: l.amount,
+                    text: l.note.clone(),
+                })
                 .collect(),
             verdict: s.verdict.map_or(0, |v| value_of::<pb::DachuVerdict>(v.as_str())),
             wipe_out: s.wipe_out,

@@ -1,10 +1,13 @@
-//! 越式13张 requests and answers on the wire (see `crate::wire`): decoded from and encoded to
+//! 越式13张 requests and answers on the wire: decoded from and encoded to
 //! their `handeval.v2` messages here, from the core's types (docs/rules.md §2): plays,
 //! instant wins, legal plays, the first leader, a round's state, a whole game record's
 //! state (the game flow, stateless: the client sends the record), beating, settlement.
 
+use crate::call::Ctx;
+use crate::convert::{cards, cards_msg, enum_value, rename};
+use crate::fail::{only, reason_value, Fail, ItemFail};
+use crate::pb;
 use crate::wire_rules;
-use crate::wire::{cards, cards_msg, enum_value, only, pb, rename, Ctx, Fail, ItemFail};
 use handeval_core::cards::Card;
 use handeval_core::tienlen::{self as tl, Action, Kind};
 use handeval_core::{Error, Reason};
@@ -24,7 +27,9 @@ handeval_core::tienlen_rule_options!(wire_rules! {
 /// The proto value of each play kind (by `Kind as usize`), looked up once.
 fn kind_value(k: Kind) -> i32 {
     static VALUES: OnceLock<Vec<i32>> = OnceLock::new();
-    VALUES.get_or_init(|| Kind::ALL.iter().map(|k| enum_value(pb::TienlenPlayKind::from_str_name, "TIENLEN_PLAY_KIND_", k.name())).collect())[k as usize]
+    VALUES
+        .get_or_init(|| Kind::ALL.iter().map(|k| enum_value(pb::TienlenPlayKind::from_str_name, "TIENLEN_PLAY_KIND_", k.name())).collect())
+        [k as usize]
 }
 
 fn instant_value(w: Option<tl::InstantWin>) -> i32 {
@@ -77,10 +82,11 @@ impl From<&tl::Settlement> for pb::TienlenSettlement {
 
 /// A PlayAction's cards (the tokens, unparsed) or `None` for a pass; a pass with cards,
 /// or a kind 越式13张 has not, is refused naming `field`.
-fn raw_action<'a>(a: &'a pb::PlayAction, field: &str) -> Result<(i32, Option<&'a [String]>), Error> {
+fn raw_action<'a>(a: &'a pb::PlayAction, field: &str) -> Result<RawAction<'a>, Error> {
     let tokens = a.cards.as_ref().map_or(&[][..], |c| &c.cards[..]);
     if !a.columns.is_empty() {
-        return Err(Error::field(format!("{field}.columns"), "columns belong to a 打儲 timeout (越式13张 has no timeout action)").because(Reason::Inconsistent));
+        return Err(Error::field(format!("{field}.columns"), "columns belong to a 打儲 timeout (越式13张 has no timeout action)")
+            .because(Reason::Inconsistent));
     }
     if a.kind == pb::ActionKind::Play as i32 {
         return Ok((a.seat, Some(tokens)));
@@ -94,7 +100,10 @@ fn raw_action<'a>(a: &'a pb::PlayAction, field: &str) -> Result<(i32, Option<&'a
     Err(Error::field(format!("{field}.kind"), "set ACTION_KIND_PLAY or ACTION_KIND_PASS (越式13张 has no timeout action)"))
 }
 
-fn raw_actions<'a>(actions: &'a [pb::PlayAction], field: &str) -> Result<Vec<(i32, Option<&'a [String]>)>, Error> {
+/// An action as sent: its seat and its cards' tokens (None: a pass).
+type RawAction<'a> = (i32, Option<&'a [String]>);
+
+fn raw_actions<'a>(actions: &'a [pb::PlayAction], field: &str) -> Result<Vec<RawAction<'a>>, Error> {
     actions.iter().enumerate().map(|(k, a)| raw_action(a, &format!("{field}[{k}]")).map_err(|e| e.at_action(k))).collect()
 }
 
@@ -120,7 +129,10 @@ fn round_from(raw: &[(i32, Option<&[String]>)], field: &str) -> Result<Vec<(usiz
         .enumerate()
         .map(|(i, &(s, a))| {
             let f = format!("{field}[{i}]");
-            Ok((seat_from(s, &format!("{f}.seat")).map_err(|e| e.at_action(i))?, action_from(a, &format!("{f}.cards")).map_err(|e| e.at_action(i))?))
+            Ok((
+                seat_from(s, &format!("{f}.seat")).map_err(|e| e.at_action(i))?,
+                action_from(a, &format!("{f}.cards")).map_err(|e| e.at_action(i))?,
+            ))
         })
         .collect()
 }
@@ -133,12 +145,19 @@ fn hand_list(hands: &[pb::Cards], field: &str) -> Result<Vec<Vec<Card>>, Error> 
 
 fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::TienlenRoundState, Error> {
     let raw = raw_actions(&q.actions, "round_state.actions")?;
-    let players = if q.players != 0 { q.players as i64 } else if !q.hands.is_empty() { q.hands.len() as i64 } else { 4 };
+    let players = if q.players != 0 {
+        q.players as i64
+    } else if !q.hands.is_empty() {
+        q.hands.len() as i64
+    } else {
+        4
+    };
     // The game's first round: its first leader and the card its first play must contain.
     let mut first = None;
     if !q.hands.is_empty() {
         if q.hands.len() as i64 != players {
-            return Err(Error::field("round_state.hands", format!("{} hands for {players} players: send one per seat", q.hands.len())).because(Reason::WrongCount));
+            return Err(Error::field("round_state.hands", format!("{} hands for {players} players: send one per seat", q.hands.len()))
+                .because(Reason::WrongCount));
         }
         let at_hands = |mut e: Error| {
             e.field = Some("round_state.hands".into());
@@ -157,12 +176,15 @@ fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::Tienl
     ];
     let st = (|| {
         let actions = round_from(&raw, "round")?;
-        let players = usize::try_from(players).map_err(|_| Error::field("players", format!("越式13张 has 2 to 4 players (got {players})")).because(Reason::WrongCount))?;
+        let players = usize::try_from(players)
+            .map_err(|_| Error::field("players", format!("越式13张 has 2 to 4 players (got {players})")).because(Reason::WrongCount))?;
         let mut leader = q.leader.map(|l| seat_from(l, "leader")).transpose()?;
         let mut must = None;
         if let Some((s, card)) = first {
             if let Some(l) = leader.filter(|&l| l != s) {
-                return Err(Error::field("leader", format!("seat {l} does not hold {card}; seat {s} leads first")).because(Reason::Inconsistent));
+                return Err(
+                    Error::field("leader", format!("seat {l} does not hold {card}; seat {s} leads first")).because(Reason::Inconsistent)
+                );
             }
             leader = Some(s);
             must = rules.first_lead_must_contain_lowest.then_some(card);
@@ -183,7 +205,7 @@ fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::Tienl
         check = Some(match outcome {
             Ok(_) => pb::TienlenCheck { allowed: true, reason: 0, message: String::new() },
             // The core's reason (NOT_YOUR_TURN, DOES_NOT_BEAT, ILLEGAL_ACTION, GAME_OVER).
-            Err(why) => pb::TienlenCheck { allowed: false, reason: crate::wire::reason_value(why.reason), message: why.message },
+            Err(why) => pb::TienlenCheck { allowed: false, reason: reason_value(why.reason), message: why.message },
         });
     }
     let transfers = st.chop_transfers(q.base.unwrap_or(1)).map_err(|e| rename(e, &renames, ""))?;
@@ -241,7 +263,8 @@ fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules, between: &dyn F
         None => None,
         Some(v) if (0..g.players as i32).contains(&v) => Some(v as usize),
         Some(v) => {
-            return Err(Error::field("game.viewer", format!("seat {v} is not in the game (seats 0..{})", g.players - 1)).because(Reason::OutOfRange));
+            return Err(Error::field("game.viewer", format!("seat {v} is not in the game (seats 0..{})", g.players - 1))
+                .because(Reason::OutOfRange));
         }
     };
     // What `s`'s cards are to the viewer: everything without a viewer, else its own only.
@@ -255,8 +278,11 @@ fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules, between: &dyn F
         offers.push(offer_msg(s, false, &ps));
     }
     offers.retain(|o| sees(o.seat as usize));
-    let amount = |value: i64| handeval_core::money::mul(value, base, "chop payment").map_err(|e| Error::field("game.base", e.message).because(Reason::OutOfRange));
-    let transfer = |&(from, to, value): &(usize, usize, i64)| Ok(pb::Transfer { from_seat: seat(from), to_seat: seat(to), amount: amount(value)? });
+    let amount = |value: i64| {
+        handeval_core::money::mul(value, base, "chop payment").map_err(|e| Error::field("game.base", e.message).because(Reason::OutOfRange))
+    };
+    let transfer =
+        |&(from, to, value): &(usize, usize, i64)| Ok(pb::Transfer { from_seat: seat(from), to_seat: seat(to), amount: amount(value)? });
     let transfers = g.chops.iter().map(transfer).collect::<Result<Vec<_>, Error>>()?;
     let tricks = g
         .tricks
@@ -307,7 +333,12 @@ fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules, between: &dyn F
 
 fn suggest_action(seat: usize, a: &Action) -> pb::PlayAction {
     match a {
-        Action::Play(c) => pb::PlayAction { seat: seat as i32, kind: pb::ActionKind::Play as i32, cards: Some(cards_msg(&tl::play::sorted(c))), columns: Vec::new() },
+        Action::Play(c) => pb::PlayAction {
+            seat: seat as i32,
+            kind: pb::ActionKind::Play as i32,
+            cards: Some(cards_msg(&tl::play::sorted(c))),
+            columns: Vec::new(),
+        },
         Action::Pass => pb::PlayAction { seat: seat as i32, kind: pb::ActionKind::Pass as i32, cards: None, columns: Vec::new() },
     }
 }
@@ -315,11 +346,13 @@ fn suggest_action(seat: usize, a: &Action) -> pb::PlayAction {
 /// The suggestion (托管) for the seat to move, when the record asked for it.
 fn suggestion(g: &tl::Game, q: Option<&pb::SuggestQuery>, between: &dyn Fn()) -> Result<Option<pb::Suggestion>, Error> {
     if let Some(e) = q.and_then(|q| q.effort).filter(|&e| e > tl::suggest::MAX_EFFORT) {
-        return Err(handeval_core::Error::field("game.suggest.effort", format!("must be 0..{} (got {e})", tl::suggest::MAX_EFFORT)).because(handeval_core::Reason::OutOfRange));
+        return Err(handeval_core::Error::field("game.suggest.effort", format!("must be 0..{} (got {e})", tl::suggest::MAX_EFFORT))
+            .because(handeval_core::Reason::OutOfRange));
     }
     let (Some(q), Some(t)) = (q, g.turn()) else { return Ok(None) };
     let view = tl::suggest::View::new(g, t)?;
-    let s = tl::suggest::suggest_yielding(&view, q.seed, q.effort.unwrap_or(tl::suggest::DEFAULT_EFFORT), between).map_err(|e| e.within("game.suggest"))?;
+    let s = tl::suggest::suggest_yielding(&view, q.seed, q.effort.unwrap_or(tl::suggest::DEFAULT_EFFORT), between)
+        .map_err(|e| e.within("game.suggest"))?;
     let action = s.action.as_ref().map(|a| suggest_action(t, a));
     let alternatives = s
         .alternatives
@@ -345,7 +378,9 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::Tienle
     for (i, item) in req.items.iter().enumerate() {
         match &item.item {
             Some(Item::Game(g)) => over(ctx, &format!("items[{i}].game.actions"), g.actions.len(), tl::MAX_ACTIONS, "actions")?,
-            Some(Item::RoundState(q)) => over(ctx, &format!("items[{i}].round_state.actions"), q.actions.len(), tl::MAX_ACTIONS, "actions")?,
+            Some(Item::RoundState(q)) => {
+                over(ctx, &format!("items[{i}].round_state.actions"), q.actions.len(), tl::MAX_ACTIONS, "actions")?
+            }
             _ => {}
         }
     }
@@ -365,7 +400,9 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::Tienle
                     let win = (|| {
                         let c = cards(Some(c))?;
                         if c.len() != 13 {
-                            return Err(Error::field("cards13", format!("a dealt hand has 13 cards (got {})", c.len())).because(Reason::WrongCount));
+                            return Err(
+                                Error::field("cards13", format!("a dealt hand has 13 cards (got {})", c.len())).because(Reason::WrongCount)
+                            );
                         }
                         tl::instant_win(&c)
                     })()
@@ -378,7 +415,11 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::Tienle
                 Some(Item::LegalPlays(q)) => {
                     let plays = (|| {
                         let hand = cards(q.hand.as_ref()).map_err(|e| e.within("hand"))?;
-                        let table = q.table.as_ref().map(|t| cards(Some(t)).and_then(|c| tl::classify(&c)).map_err(|e| e.within("table"))).transpose()?;
+                        let table = q
+                            .table
+                            .as_ref()
+                            .map(|t| cards(Some(t)).and_then(|c| tl::classify(&c)).map_err(|e| e.within("table")))
+                            .transpose()?;
                         tl::legal_plays(&hand, table.as_ref(), q.passed)
                     })()
                     .map_err(|e| rename(e, &[("cards", "hand"), ("hand", "hand"), ("table", "table")], "legal_plays"))?;
@@ -386,7 +427,11 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::Tienle
                 }
                 Some(Item::FirstLeader(q)) => {
                     let (s, c) = hand_list(&q.hands, "hands").and_then(|h| tl::first_leader(&h)).map_err(only("first_leader.hands"))?;
-                    R::FirstLeader(pb::TienlenFirstLead { seat: seat(s), card: c.to_string(), must_contain: rules.first_lead_must_contain_lowest })
+                    R::FirstLeader(pb::TienlenFirstLead {
+                        seat: seat(s),
+                        card: c.to_string(),
+                        must_contain: rules.first_lead_must_contain_lowest,
+                    })
                 }
                 Some(Item::RoundState(q)) => R::RoundState(round_state(q, &rules)?),
                 Some(Item::Game(g)) => R::Game(game_state(g, &rules, &|| ctx.pass_turn())?),
@@ -424,21 +469,36 @@ pub fn compare(req: pb::TienlenCompareRequest, ctx: &Ctx) -> Result<pb::TienlenC
 // ---- Settle ----
 
 fn outcome(o: &pb::TienlenOutcome, base: i64, carried: Option<&[Option<i64>]>, rules: &tl::Rules) -> Result<tl::Settlement, Error> {
-    let raw: Vec<_> = o.chops.iter().enumerate().map(|(k, r)| raw_actions(&r.actions, &format!("outcome.chops[{k}].actions"))).collect::<Result<_, _>>()?;
+    let raw: Vec<_> = o
+        .chops
+        .iter()
+        .enumerate()
+        .map(|(k, r)| raw_actions(&r.actions, &format!("outcome.chops[{k}].actions")))
+        .collect::<Result<_, _>>()?;
     // A round sent twice (the same actions, as sent) would be settled twice.
-    let mut seen: std::collections::HashMap<&[(i32, Option<&[String]>)], usize> = std::collections::HashMap::new();
+    let mut seen: std::collections::HashMap<&[RawAction], usize> = std::collections::HashMap::new();
     for (k, r) in raw.iter().enumerate() {
         if let Some(&prev) = seen.get(r.as_slice()) {
-            return Err(Error::field(format!("outcome.chops[{k}]"), format!("the same round as chops[{prev}]: a round is settled once")).because(Reason::Inconsistent));
+            return Err(Error::field(format!("outcome.chops[{k}]"), format!("the same round as chops[{prev}]: a round is settled once"))
+                .because(Reason::Inconsistent));
         }
         seen.insert(r.as_slice(), k);
     }
-    let renames = [("remaining", "outcome.remaining"), ("winner", "outcome.winner"), ("played_any", "outcome.played_any"), ("chops", "outcome.chops")];
+    let renames = [
+        ("remaining", "outcome.remaining"),
+        ("winner", "outcome.winner"),
+        ("played_any", "outcome.played_any"),
+        ("chops", "outcome.chops"),
+    ];
     (|| {
         let remaining = hand_list(&o.remaining, "remaining")?;
         let winner = seat_from(o.winner, "winner")?;
         let played_any = (!o.played_any.is_empty()).then_some(&o.played_any[..]);
-        let chops = raw.iter().enumerate().map(|(k, r)| round_from(r, &format!("chops[{k}]")).map(tl::Chop::Round)).collect::<Result<Vec<_>, _>>()?;
+        let chops = raw
+            .iter()
+            .enumerate()
+            .map(|(k, r)| round_from(r, &format!("chops[{k}]")).map(tl::Chop::Round))
+            .collect::<Result<Vec<_>, _>>()?;
         let chops = tl::chop_list(&remaining, &chops, base, rules)?;
         tl::settle(&remaining, winner, base, played_any, &chops, carried, rules)
     })()

@@ -6,7 +6,6 @@
 //! call — served nothing yet — waits about one quantum behind any number of huge ones,
 //! and huge calls share the rest in turn (round robin by their service).
 
-use pyo3::prelude::*;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
@@ -15,8 +14,8 @@ use std::time::{Duration, Instant};
 const WAIT_POLL: Duration = Duration::from_millis(20);
 
 /// The turns of one server process.
-#[pyclass(module = "handeval._core", frozen)]
-pub struct WireTurns {
+#[derive(Debug)]
+pub struct Turns {
     state: Mutex<State>,
     wake: Condvar,
     quantum: Duration,
@@ -24,6 +23,7 @@ pub struct WireTurns {
     waiting: AtomicUsize,
 }
 
+#[derive(Debug)]
 struct State {
     free: usize,
     /// (service so far, arrival) of each waiting call: the least goes first.
@@ -31,13 +31,11 @@ struct State {
     arrivals: u64,
 }
 
-#[pymethods]
-impl WireTurns {
+impl Turns {
     /// `slots` calls compute at once (the compute threads); a call holding one gives it
     /// up after `quantum_s` seconds when another waits.
-    #[new]
-    fn new(slots: usize, quantum_s: f64) -> Self {
-        WireTurns {
+    pub fn new(slots: usize, quantum_s: f64) -> Self {
+        Turns {
             state: Mutex::new(State { free: slots.max(1), queue: Vec::new(), arrivals: 0 }),
             wake: Condvar::new(),
             quantum: Duration::from_secs_f64(quantum_s.clamp(1e-4, 10.0)),
@@ -46,19 +44,15 @@ impl WireTurns {
     }
 
     /// Calls waiting for a turn now.
-    #[getter]
-    fn waiting(&self) -> usize {
+    pub fn waiting(&self) -> usize {
         self.waiting.load(Ordering::Relaxed)
     }
 
     /// Turns free now.
-    #[getter]
-    fn free(&self) -> usize {
+    pub fn free(&self) -> usize {
         self.state.lock().unwrap().free
     }
-}
 
-impl WireTurns {
     /// Waits for a turn, as a call served `served` so far (with `giving_back`, the turn
     /// it holds goes back first, in the same step, so it is in line before anyone takes
     /// it); `Err(stop)` when `stopped()` says the call is over (cancelled or past its
@@ -112,14 +106,14 @@ impl WireTurns {
 /// The turn of one call: taken by [`Turn::start`], given up and taken again by
 /// [`Turn::pass`] at the call's checks, given back when dropped.
 pub struct Turn<'a> {
-    turns: &'a WireTurns,
+    turns: &'a Turns,
     served: Duration,
     since: Instant,
     held: bool,
 }
 
 impl<'a> Turn<'a> {
-    pub fn start<E>(turns: &'a WireTurns, stopped: impl FnMut() -> Result<(), E>) -> Result<Turn<'a>, E> {
+    pub fn start<E>(turns: &'a Turns, stopped: impl FnMut() -> Result<(), E>) -> Result<Turn<'a>, E> {
         turns.acquire(Duration::ZERO, false, stopped)?;
         Ok(Turn { turns, served: Duration::ZERO, since: Instant::now(), held: true })
     }
@@ -162,7 +156,7 @@ mod tests {
 
     #[test]
     fn a_new_call_goes_before_calls_served_longer() {
-        let turns = WireTurns::new(1, 1e-4);
+        let turns = Turns::new(1, 1e-4);
         let mut a = Turn::start(&turns, go).unwrap();
         std::thread::sleep(Duration::from_millis(2)); // a has held its quantum
         let turns = &turns;
@@ -198,7 +192,7 @@ mod tests {
 
     #[test]
     fn a_stopped_waiter_leaves_the_line() {
-        let turns = WireTurns::new(1, 1.0);
+        let turns = Turns::new(1, 1.0);
         let held = Turn::start(&turns, go).unwrap();
         assert_eq!(turns.acquire(Duration::ZERO, false, || Err("stopped")), Err("stopped"));
         assert_eq!(turns.waiting.load(Ordering::Relaxed), 0);

@@ -1,18 +1,25 @@
-//! 打儲 requests and answers on the wire (see `crate::wire`): decoded from and encoded to
+//! 打儲 requests and answers on the wire: decoded from and encoded to
 //! their `handeval.v2` messages here, the game's work done by `handeval_core::dachu`:
 //! plays, legal and timeout plays, the deal's declarations, the calling, a whole game
 //! record's state (stateless: the client sends the record and gets the state back),
-//! beating, and settlement. The states' messages are in `wire/state.rs`.
+//! beating, and settlement. The states' messages are written by `state`, the proto enums
+//! read and written by `enums`.
 
+mod enums;
 mod state;
 
-use crate::wire::{cards_msg, enum_name, enum_value, join, pb, rename, Ctx, Fail, ItemFail};
+use crate::call::Ctx;
+use crate::convert::{cards_msg, rename};
+use crate::fail::{join, Fail, ItemFail};
+use crate::pb;
 use crate::wire_rules;
+use enums::name_of;
 use handeval_core::cards::{parse_tokens, Card, MAX_RECORD_ACTIONS};
 use handeval_core::dachu::calling::Call;
 use handeval_core::dachu::game::Game;
 use handeval_core::dachu::{self as dc, Calling, Chu, Constraints, Deal, DealAction, PlayAction, Rules};
 use handeval_core::{Error, Reason};
+use state::Replayed;
 
 // ---- bounds: checked before any work ----
 
@@ -48,62 +55,10 @@ fn check_record(ctx: &Ctx, path: &str, r: &pb::DachuGameRecord) -> Result<(), Fa
     over(ctx, format!("{path}.plays"), r.plays.len(), MAX_RECORD_ACTIONS)
 }
 
-// ---- enums: the proto value <-> the core's name ----
-
-/// A generated proto enum: its value names are `PREFIX` + the core's name upper-cased.
-pub(crate) trait ProtoEnum: Sized + Copy + TryFrom<i32> + Into<i32> {
-    const TYPE: &'static str;
-    const PREFIX: &'static str;
-    fn full_name(self) -> &'static str;
-    fn from_full(name: &str) -> Option<Self>;
-}
-
-macro_rules! proto_enums {
-    ($($t:ident = $prefix:literal;)+) => {$(
-        impl ProtoEnum for pb::$t {
-            const TYPE: &'static str = stringify!($t);
-            const PREFIX: &'static str = $prefix;
-            fn full_name(self) -> &'static str {
-                self.as_str_name()
-            }
-            fn from_full(name: &str) -> Option<Self> {
-                Self::from_str_name(name)
-            }
-        }
-    )+};
-}
-
-proto_enums! {
-    DachuColour = "DACHU_COLOUR_";
-    DachuSide = "DACHU_SIDE_";
-    DachuUnitPer = "DACHU_UNIT_PER_";
-    DachuDeclareOncePer = "DACHU_DECLARE_ONCE_PER_";
-    DachuTimeoutDisplay = "DACHU_TIMEOUT_DISPLAY_";
-    DachuPlayKind = "DACHU_PLAY_KIND_";
-    DachuDealActionKind = "DACHU_DEAL_ACTION_KIND_";
-    DachuChuSource = "DACHU_CHU_SOURCE_";
-    DachuCallKind = "DACHU_CALL_KIND_";
-    DachuCallingPhase = "DACHU_CALLING_PHASE_";
-    DachuCallingOutcome = "DACHU_CALLING_OUTCOME_";
-    DachuVerdict = "DACHU_VERDICT_";
-    DachuLineKind = "DACHU_LINE_KIND_";
-}
-
-/// The core's name of the proto enum value `v` (`DACHU_COLOUR_RED` → `"red"`); None for
-/// UNSPECIFIED; a number the enum does not have is the error message (`wire::enum_name`).
-fn name_of<E: ProtoEnum>(v: i32) -> Result<Option<String>, String> {
-    enum_name::<E>(v, E::PREFIX, E::TYPE, |e| e.full_name())
-}
-
-/// The proto enum value of the core's name (`wire::enum_value`).
-pub(crate) fn value_of<E: ProtoEnum>(name: &str) -> i32 {
-    enum_value(E::from_full, E::PREFIX, name)
-}
-
 // ---- rules: the message → the core's Rules, by the core's list of options ----
 
 // The enum-valued options (UnitPer, FirstCaller, DeclareOncePer) are read by the shared
-// `enum_options!` of crate::wire.
+// `enum_options!` of crate::convert.
 handeval_core::dachu_rule_options!(wire_rules! {
     pub fn rules_from(pb::DachuRules) -> Rules;
 });
@@ -218,12 +173,16 @@ fn deal_action(d: &Deal, a: &pb::DachuDealAction, field: &str) -> Result<DealAct
             let cards = cards_at(tokens(&a.cards), "cards").map_err(&at)?;
             if kind == "meng_xuan" {
                 if cards.len() != 1 {
-                    return Err(at(Error::field("cards", format!("夢宣 reveals one ace, got {} cards", cards.len())).because(Reason::WrongCount)));
+                    return Err(at(
+                        Error::field("cards", format!("夢宣 reveals one ace, got {} cards", cards.len())).because(Reason::WrongCount)
+                    ));
                 }
                 DealAction::MengXuan { seat, card: cards[0] }
             } else {
                 let n = cards.len();
-                let cards: [Card; 3] = cards.try_into().map_err(|_| at(Error::field("cards", format!("夢踹 shows three cards, got {n}")).because(Reason::WrongCount)))?;
+                let cards: [Card; 3] = cards
+                    .try_into()
+                    .map_err(|_| at(Error::field("cards", format!("夢踹 shows three cards, got {n}")).because(Reason::WrongCount)))?;
                 DealAction::MengChuai { seat, cards }
             }
         }
@@ -231,12 +190,20 @@ fn deal_action(d: &Deal, a: &pb::DachuDealAction, field: &str) -> Result<DealAct
 }
 
 /// The deal of `hands` with `actions` applied; errors under `path` (`deal`, `game`).
-fn deal_of(hands: &[pb::Cards], first_seat: i32, actions: &[pb::DachuDealAction], rules: &Rules, path: &str, actions_name: &str) -> Result<Deal, ItemFail> {
+fn deal_of(
+    hands: &[pb::Cards],
+    first_seat: i32,
+    actions: &[pb::DachuDealAction],
+    rules: &Rules,
+    path: &str,
+    actions_name: &str,
+) -> Result<Deal, ItemFail> {
     if hands.len() != 4 {
         return Err(fail(join(&[path, "hands"]), format!("{} hands: 打儲 deals 4", hands.len()), Reason::WrongCount));
     }
     let at = under(path);
-    let parsed = hands.iter().enumerate().map(|(i, h)| cards_at(&h.cards, &format!("hands[{i}]"))).collect::<Result<Vec<_>, _>>().map_err(&at)?;
+    let parsed =
+        hands.iter().enumerate().map(|(i, h)| cards_at(&h.cards, &format!("hands[{i}]"))).collect::<Result<Vec<_>, _>>().map_err(&at)?;
     let first = seat(first_seat, "first_seat").map_err(&at)?;
     let mut d = Deal::new(parsed, first, rules.clone()).map_err(&at)?;
     for (k, a) in actions.iter().enumerate() {
@@ -290,14 +257,6 @@ fn calling_query(q: &pb::DachuCallingQuery, rules: &Rules, path: &str) -> Result
 
 // ---- game records ----
 
-/// A DachuGameRecord replayed phase by phase: the deal, the calling once the deal is
-/// finished, the play once the calling is over with PLAY.
-struct Replayed {
-    deal: Deal,
-    calling: Option<Calling>,
-    game: Option<Game>,
-}
-
 fn play_action(a: &pb::PlayAction, field: &str) -> Result<PlayAction, ItemFail> {
     const PLAY: i32 = pb::ActionKind::Play as i32;
     const PASS: i32 = pb::ActionKind::Pass as i32;
@@ -322,7 +281,8 @@ fn play_action(a: &pb::PlayAction, field: &str) -> Result<PlayAction, ItemFail> 
             let columns = if a.columns.is_empty() {
                 None
             } else {
-                let cols = a.columns.iter().enumerate().map(|(i, c)| cards_at(&c.cards, &format!("columns[{i}]"))).collect::<Result<Vec<_>, _>>();
+                let cols =
+                    a.columns.iter().enumerate().map(|(i, c)| cards_at(&c.cards, &format!("columns[{i}]"))).collect::<Result<Vec<_>, _>>();
                 Some(cols.map_err(&at)?)
             };
             Ok(PlayAction::Timeout { seat, columns })
@@ -338,7 +298,11 @@ fn replay(r: &pb::DachuGameRecord, rules: &Rules, path: &str) -> Result<Replayed
     if !d.finished {
         for (name, n) in [("calls", r.calls.len()), ("plays", r.plays.len())] {
             if n > 0 {
-                return Err(of_action(0)(fail(format!("{path}.{name}[0]"), "the deal is not finished (its actions end with FINISH)", Reason::IllegalAction)));
+                return Err(of_action(0)(fail(
+                    format!("{path}.{name}[0]"),
+                    "the deal is not finished (its actions end with FINISH)",
+                    Reason::IllegalAction,
+                )));
             }
         }
         return Ok(Replayed { deal: d, calling: None, game: None });
@@ -430,7 +394,12 @@ fn plays_query(q: PlaysQuery, rules: &Rules) -> Result<Plays, ItemFail> {
     let columns = if q.columns.is_empty() {
         dc::columns_of(&cards_at(q.hand, "hand").map_err(&at)?)
     } else {
-        q.columns.iter().enumerate().map(|(i, c)| cards_at(&c.cards, &format!("hand[{i}]"))).collect::<Result<Vec<_>, _>>().map_err(columns_at)?
+        q.columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| cards_at(&c.cards, &format!("hand[{i}]")))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(columns_at)?
     };
     let table = table(q.table).map_err(&at)?;
     let cons = constraints(q.shown).map_err(&at)?;
@@ -480,12 +449,13 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules, between: &dyn Fn())
         Some(Item::Calling(q)) => Out::Calling(state::calling_msg(&calling_query(q, rules, "calling")?)),
         Some(Item::Game(r)) => {
             let replayed = replay(r, rules, "game")?;
-            let viewer = r.viewer.map(|v| seat(v, "viewer").map_err(|e| e.because(Reason::OutOfRange))).transpose().map_err(under("game"))?;
+            let viewer =
+                r.viewer.map(|v| seat(v, "viewer").map_err(|e| e.because(Reason::OutOfRange))).transpose().map_err(under("game"))?;
             let mut m = state::game_msg(&replayed, viewer);
             if let (Some(play), Some(g)) = (m.play.as_mut(), replayed.game.as_ref()) {
                 // A viewer sees a suggestion only for its own move: it holds that seat's cards.
                 if viewer.is_none_or(|v| g.turn == Some(v)) {
-                    play.suggestion = state::suggestion(g, r.suggest.as_ref(), between).map_err(|e| ItemFail::Item(e))?;
+                    play.suggestion = state::suggestion(g, r.suggest.as_ref(), between).map_err(ItemFail::Item)?;
                 }
             }
             Out::Game(m)
@@ -494,7 +464,7 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules, between: &dyn Fn())
     })
 }
 
-// ---- the RPCs (`crate::wire::answer` dispatches here) ----
+// ---- the RPCs (`crate::dispatch::answer` dispatches here) ----
 
 pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::DachuEvaluateResponse, Fail> {
     use pb::dachu_evaluate_item::Item;
@@ -574,7 +544,7 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
             if deal.escaped.is_empty() {
                 return Err(fail("record.calls", "the game is not over", Reason::IllegalAction));
             }
-            let g = dc::Game {
+            let g = dc::GameResult {
                 chu_side: chu_side(&c),
                 multiplier: c.multiplier,
                 base,
@@ -606,7 +576,11 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
                 Ok(Some(seats(&o.places, "places").map_err(renamed)?))
             };
             let g = if let Some(q) = &o.calling {
-                for (name, set) in [("chu_side", !o.chu_side.is_empty()), ("surrendered", !o.surrendered.is_empty()), ("bei_bao_da", !o.bei_bao_da.is_empty())] {
+                for (name, set) in [
+                    ("chu_side", !o.chu_side.is_empty()),
+                    ("surrendered", !o.surrendered.is_empty()),
+                    ("bei_bao_da", !o.bei_bao_da.is_empty()),
+                ] {
                     if set {
                         return Err(fail(
                             format!("outcome.{name}"),
@@ -629,7 +603,7 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
                 let chu_side = seats(&o.chu_side, "chu_side").map_err(renamed)?;
                 let surrendered = seats(&o.surrendered, "surrendered").map_err(renamed)?;
                 let bei_bao_da = seats(&o.bei_bao_da, "bei_bao_da").map_err(renamed)?;
-                dc::Game {
+                dc::GameResult {
                     chu_side,
                     multiplier: o.multiplier.unwrap_or(1),
                     base,
@@ -654,8 +628,23 @@ fn chu_side(c: &Calling) -> Vec<usize> {
 }
 
 /// What a finished calling fixes (the 儲方, the multiplier, 繳 and 被包打) with the rest.
-fn calling_record(c: &Calling, places: Option<Vec<usize>>, base: i64, escaped: Vec<usize>, carried: Option<Vec<Option<i64>>>) -> dc::Game {
-    dc::Game { chu_side: chu_side(c), multiplier: c.multiplier, base, places, surrendered: c.surrendered(), bei_bao_da: c.bei_bao_da_seats(), escaped, carried }
+fn calling_record(
+    c: &Calling,
+    places: Option<Vec<usize>>,
+    base: i64,
+    escaped: Vec<usize>,
+    carried: Option<Vec<Option<i64>>>,
+) -> dc::GameResult {
+    dc::GameResult {
+        chu_side: chu_side(c),
+        multiplier: c.multiplier,
+        base,
+        places,
+        surrendered: c.surrendered(),
+        bei_bao_da: c.bei_bao_da_seats(),
+        escaped,
+        carried,
+    }
 }
 
 pub fn settle(req: pb::DachuSettleRequest, ctx: &Ctx) -> Result<pb::DachuSettleResponse, Fail> {

@@ -1,16 +1,16 @@
-//! Rust types of the gRPC messages the binding writes natively (`wire.rs`), generated
+//! Rust types of the gRPC messages of the wire (`src/pb.rs`), generated
 //! from the protos themselves (`protos/`, the one definition) by `prost-build` with
 //! `protox` (a protobuf compiler in Rust, no `protoc`), and committed:
-//! `generated/handeval.v2.rs`, which this script copies to `OUT_DIR` for `wire.rs`.
+//! `generated/handeval.v2.rs`, which this script copies to `OUT_DIR` for `src/pb.rs`.
 //! Committed rather than generated at every build because the generator and its ~40
 //! crates (regex, logos, petgraph, prettyplease…) were a third of a fresh release build's
 //! CPU. The file's first line records a hash of the protos it was generated from: a build
 //! stops when the protos have changed since, naming the command that regenerates it.
 //!
 //! Regenerate after changing protos/ (feature `regen-wire` enables the generator):
-//!     HANDEVAL_WRITE_WIRE=1 cargo check -p handeval-py --features regen-wire
+//!     HANDEVAL_WRITE_WIRE=1 cargo check -p handeval-wire --features regen-wire
 //! Check that the committed file is what the protos generate (.ci/run does):
-//!     cargo check -p handeval-py --features regen-wire
+//!     cargo check -p handeval-wire --features regen-wire
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -26,7 +26,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", committed.display());
     println!("cargo:rerun-if-env-changed=HANDEVAL_WRITE_WIRE");
     let hash = protos_hash(&root);
-    let header = format!("{HASH_PREFIX}{hash:016x} (rust/handeval-py/build.rs)\n");
+    let header = format!("{HASH_PREFIX}{hash:016x} (rust/handeval-wire/build.rs)\n");
 
     #[cfg(feature = "regen-wire")]
     {
@@ -34,10 +34,7 @@ fn main() {
             .unwrap_or_else(|e| panic!("compiling the protos under {}: {e}", root.display()));
         let gen_dir = out_dir.join("regen");
         fs::create_dir_all(&gen_dir).unwrap();
-        prost_build::Config::new()
-            .out_dir(&gen_dir)
-            .compile_fds(files)
-            .expect("generating the Rust types of the protos");
+        prost_build::Config::new().out_dir(&gen_dir).compile_fds(files).expect("generating the Rust types of the protos");
         let fresh = header.clone() + &fs::read_to_string(gen_dir.join("handeval.v2.rs")).unwrap();
         let old = fs::read_to_string(&committed).unwrap_or_default();
         if fresh != old {
@@ -47,20 +44,19 @@ fn main() {
             } else {
                 panic!(
                     "{} is not what protos/ generates: regenerate it with\n    \
-                     HANDEVAL_WRITE_WIRE=1 cargo check -p handeval-py --features regen-wire",
+                     HANDEVAL_WRITE_WIRE=1 cargo check -p handeval-wire --features regen-wire",
                     committed.display()
                 );
             }
         }
     }
 
-    let text = fs::read_to_string(&committed)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", committed.display()));
+    let text = fs::read_to_string(&committed).unwrap_or_else(|e| panic!("reading {}: {e}", committed.display()));
     if !text.starts_with(&header) {
         panic!(
             "{} was generated from other protos than protos/ (hash line {:?}, protos now \
              {hash:016x}): regenerate it with\n    \
-             HANDEVAL_WRITE_WIRE=1 cargo check -p handeval-py --features regen-wire",
+             HANDEVAL_WRITE_WIRE=1 cargo check -p handeval-wire --features regen-wire",
             committed.display(),
             text.lines().next().unwrap_or("")
         );

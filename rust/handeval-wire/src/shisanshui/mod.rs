@@ -1,15 +1,18 @@
-//! 十三水 over the gRPC wire (see `crate::wire`): requests read from their `handeval.v2`
-//! messages into the core's types, the core's results written as their messages.
+//! 十三水 over the gRPC wire: requests read from their `handeval.v2` messages into the
+//! core's types, the core's results written as their messages. [`fast`] reads the hot
+//! shape of Evaluate in place and falls back on this module for everything else.
 
-use crate::wire::{at, join, pb, Ctx, Fail, ItemFail, CHECK_EVERY};
+use crate::call::{Ctx, CHECK_EVERY};
+use crate::convert::api_name;
+use crate::fail::{at, join, Fail, ItemFail};
+use crate::pb;
 use handeval_core::cards::{self, Card, RANK_CHARS, SUIT_CHARS};
 use handeval_core::shisanshui::arrange::{self as arr, ArrangeResult, Options, MAX_SAMPLES};
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
 use handeval_core::{Error, Reason};
 use std::sync::OnceLock;
 
-mod fast;
-pub use fast::{evaluate as evaluate_fast, within as evaluate_within};
+pub mod fast;
 
 /// A seat index as the protos' `int32` (at most 4 seats).
 fn seat(i: usize) -> i32 {
@@ -79,8 +82,8 @@ fn row_into(m: Option<&pb::Cards>, buf: &mut [Card; 5]) -> Result<usize, Error> 
     Ok(cards.len())
 }
 
-/// A core error as the item's error at `field` in place of its own path (the Python
-/// converter's `at`: the proto field that held the argument names it).
+/// A core error as the item's error at `field` in place of its own path: the proto field
+/// that held the argument names it.
 fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
     move |mut e| {
         e.field = Some(field.to_string());
@@ -89,7 +92,7 @@ fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
 }
 
 /// A core error whose path starts with a function's argument name (one of `from`) as
-/// the proto field `to`, all under `prefix` (the Python converter's `rename`).
+/// the proto field `to`, all under `prefix`.
 fn renamed(mut e: Error, from: &[&str], to: &str, prefix: &str) -> Error {
     let field = e.field.take().unwrap_or_default();
     let head_end = field.find(['.', '[']).unwrap_or(field.len());
@@ -119,7 +122,10 @@ fn category_value(cat: eval::Category) -> i32 {
     let values = VALUES.get_or_init(|| {
         eval::Category::ALL
             .iter()
-            .map(|c| pb::ShisanshuiCategory::from_str_name(&format!("SHISANSHUI_CATEGORY_{}", c.name().to_ascii_uppercase())).map_or(0, |v| v as i32))
+            .map(|c| {
+                pb::ShisanshuiCategory::from_str_name(&format!("SHISANSHUI_CATEGORY_{}", c.name().to_ascii_uppercase()))
+                    .map_or(0, |v| v as i32)
+            })
             .collect()
     });
     values[cat as usize]
@@ -128,7 +134,12 @@ fn category_value(cat: eval::Category) -> i32 {
 /// A classified row: its strength and its cards in order of significance.
 fn row_msg(strength: u32, order: &[Card]) -> pb::ShisanshuiRow {
     let cat = eval::Category::from_strength(strength);
-    pb::ShisanshuiRow { category: category_value(cat), category_zh: cat.name_zh().to_string(), strength: strength as i64, cards: Some(cards_msg(order)) }
+    pb::ShisanshuiRow {
+        category: category_value(cat),
+        category_zh: cat.name_zh().to_string(),
+        strength: strength as i64,
+        cards: Some(cards_msg(order)),
+    }
 }
 
 fn special_kind(id: SpecialId) -> i32 {
@@ -178,7 +189,11 @@ impl From<&ssw::Settlement> for pb::ShisanshuiSettlement {
 
 fn choice_msg(a: &arr::Arrangement) -> pb::ShisanshuiArrangeChoice {
     pb::ShisanshuiArrangeChoice {
-        arrangement: Some(pb::ShisanshuiArrangement { front: Some(cards_msg(&a.front)), middle: Some(cards_msg(&a.middle)), back: Some(cards_msg(&a.back)) }),
+        arrangement: Some(pb::ShisanshuiArrangement {
+            front: Some(cards_msg(&a.front)),
+            middle: Some(cards_msg(&a.middle)),
+            back: Some(cards_msg(&a.back)),
+        }),
         expected: a.expected,
     }
 }
@@ -239,7 +254,8 @@ fn evaluate_item(item: pb::ShisanshuiEvaluateItem, rules: &Rules) -> Result<pb::
             R::Hand(pb::ShisanshuiHandResult { special: s.as_ref().map(special_msg) })
         }
         Some(I::Arrangement(a)) => {
-            let parts = [("arrangement.front", a.front.as_ref()), ("arrangement.middle", a.middle.as_ref()), ("arrangement.back", a.back.as_ref())];
+            let parts =
+                [("arrangement.front", a.front.as_ref()), ("arrangement.middle", a.middle.as_ref()), ("arrangement.back", a.back.as_ref())];
             let mut rows: [([Card; 5], usize, u32, [Card; 5]); 3] = [([Card(0); 5], 0, 0, [Card(0); 5]); 3];
             for (slot, (field, m)) in rows.iter_mut().zip(parts) {
                 slot.1 = row_into(m, &mut slot.0).map_err(only(field))?;
@@ -355,7 +371,7 @@ fn players(deal: &pb::ShisanshuiDeal) -> Result<Vec<Hand>, Error> {
                 if s.kind == 0 {
                     return Err(Error::field(field, "set the declared special hand"));
                 }
-                let name = crate::wire::api_name(kind.as_str_name(), pb::ShisanshuiSpecialKind::Unspecified.as_str_name());
+                let name = api_name(kind.as_str_name(), pb::ShisanshuiSpecialKind::Unspecified.as_str_name());
                 Some(SpecialId::parse(&name).map_err(|e| e.within(&format!("players[{i}].special")))?)
             }
             None => return Err(Error::field(format!("players[{i}]"), "set arrangement or special")),
@@ -511,7 +527,9 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::Shisa
             ctx.check(n, others.len())?;
         }
         let answer = match &req.items[i].item {
-            Some(I::BestResponse(br)) => best_response(br, req.top_k, &rules).map_err(|e| renamed(e, &["cards13"], "cards", "best_response")),
+            Some(I::BestResponse(br)) => {
+                best_response(br, req.top_k, &rules).map_err(|e| renamed(e, &["cards13"], "cards", "best_response"))
+            }
             _ => Err(Error::new("set one of hand, best_response")),
         };
         out[i] = match answer {

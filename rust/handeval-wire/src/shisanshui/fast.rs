@@ -11,8 +11,11 @@
 //! and mutated requests). Field numbers and wire types are read from the generated types
 //! ([`key_of`]), not retyped.
 
-use super::{category_value, evaluate_item, only, packed_into, row_size_of, rules_from};
-use crate::wire::{key_of, only_field, pb, put_key, put_varint, take_len, varint_len, Ctx, Fail};
+use super::{card_string, category_value, evaluate_item, only, packed_into, row_size_of, rules_from};
+use crate::call::Ctx;
+use crate::codec::{key_of, only_field, put_key, put_varint, take_len, varint_len};
+use crate::fail::Fail;
+use crate::pb;
 use handeval_core::cards::{self, Card};
 use handeval_core::shisanshui::eval;
 use prost::Message;
@@ -68,10 +71,12 @@ fn keys() -> &'static Keys {
             result_row: key_of(pb::ShisanshuiEvaluateResult { result: Some(R::Row(Row::default())) }),
             strength: key_of(Row { strength: 1, ..Default::default() }),
             cards: key_of(Row { cards: Some(Default::default()), ..Default::default() }),
-            card_fields: (0..52).map(|id| pb::Cards { cards: vec![super::card_string(Card(id))] }.encode_to_vec()).collect(),
+            card_fields: (0..52).map(|id| pb::Cards { cards: vec![card_string(Card(id))] }.encode_to_vec()).collect(),
             row_heads: eval::Category::ALL
                 .iter()
-                .map(|&cat| Row { category: category_value(cat), category_zh: cat.name_zh().to_string(), ..Default::default() }.encode_to_vec())
+                .map(|&cat| {
+                    Row { category: category_value(cat), category_zh: cat.name_zh().to_string(), ..Default::default() }.encode_to_vec()
+                })
                 .collect(),
         }
     })
@@ -158,7 +163,11 @@ fn put_row(k: &Keys, strength: u32, order: &[Card], out: &mut Vec<u8>) {
     let head = &k.row_heads[eval::Category::from_strength(strength) as usize];
     let st = strength as i64 as u64;
     let cards_len: usize = order.iter().map(|c| k.card_fields[c.0 as usize].len()).sum();
-    let row_len = head.len() + if st != 0 { varint_len(k.strength) + varint_len(st) } else { 0 } + varint_len(k.cards) + varint_len(cards_len as u64) + cards_len;
+    let row_len = head.len()
+        + if st != 0 { varint_len(k.strength) + varint_len(st) } else { 0 }
+        + varint_len(k.cards)
+        + varint_len(cards_len as u64)
+        + cards_len;
     put_len(k.results, varint_len(k.result_row) + varint_len(row_len as u64) + row_len, out);
     put_len(k.result_row, row_len, out);
     out.extend_from_slice(head);
@@ -258,7 +267,7 @@ fn small_row(item: &[u8], k: &Keys) -> bool {
         if n > 5 || prost::encoding::decode_varint(&mut cards).ok() != Some(k.card) {
             return false;
         }
-        if !take_len(&mut cards).is_some_and(|t| t.len() <= INLINE_TOKEN_BYTES) {
+        if take_len(&mut cards).is_none_or(|t| t.len() > INLINE_TOKEN_BYTES) {
             return false;
         }
     }
@@ -385,7 +394,7 @@ mod tests {
     fn small_rows_and_packed_rows_are_priced_for_the_loop() {
         let rows = body(pb::ShisanshuiEvaluateRequest { items: vec![row(&["As", "Ks", "Qs", "Js", "Ts"]); 500], ..Default::default() });
         assert!(within(&request(rows), 1e-3));
-        let packed = body(pb::ShisanshuiEvaluateRequest { packed_rows: vec![0, 1, 2, 3, 4].repeat(10_000), row_size: 5, ..Default::default() });
+        let packed = body(pb::ShisanshuiEvaluateRequest { packed_rows: [0, 1, 2, 3, 4].repeat(10_000), row_size: 5, ..Default::default() });
         assert!(within(&request(packed.clone()), 1e-3));
         // Over the budget in work (rows) or in packed rows.
         let many = body(pb::ShisanshuiEvaluateRequest { items: vec![row(&["As", "Ks", "Qs"]); 2_000], ..Default::default() });
@@ -395,7 +404,8 @@ mod tests {
 
     #[test]
     fn shapes_that_imply_more_work_than_their_count_are_not_priced_for_the_loop() {
-        let one = |item: pb::ShisanshuiEvaluateItem| request(body(pb::ShisanshuiEvaluateRequest { items: vec![item], ..Default::default() }));
+        let one =
+            |item: pb::ShisanshuiEvaluateItem| request(body(pb::ShisanshuiEvaluateRequest { items: vec![item], ..Default::default() }));
         // More than 5 tokens, a long token, a hand.
         assert!(!within(&one(row(&["As", "Ks", "Qs", "Js", "Ts", "9s"])), 1.0));
         assert!(!within(&one(row(&["As", &"x".repeat(9)])), 1.0));
@@ -403,7 +413,9 @@ mod tests {
         assert!(!within(&one(pb::ShisanshuiEvaluateItem { item: Some(pb::shisanshui_evaluate_item::Item::Hand(cards(&["As"]))) }), 1.0));
         // An empty row, then a hand in the same item (the oneof keeps the hand).
         let mut item = row(&[]).encode_to_vec();
-        item.extend(pb::ShisanshuiEvaluateItem { item: Some(pb::shisanshui_evaluate_item::Item::Hand(cards(&["As"; 100]))) }.encode_to_vec());
+        item.extend(
+            pb::ShisanshuiEvaluateItem { item: Some(pb::shisanshui_evaluate_item::Item::Hand(cards(&["As"; 100]))) }.encode_to_vec(),
+        );
         let mut b = Vec::new();
         put_len(keys().items, item.len(), &mut b);
         b.extend(item);
@@ -415,7 +427,12 @@ mod tests {
         let rules = body(pb::ShisanshuiEvaluateRequest { rules: Some(Default::default()), ..Default::default() });
         assert!(!within(&request(rules.repeat(2)), 1.0));
         // A long rules message (e.g. an over-long suit order).
-        let long = |n: usize| body(pb::ShisanshuiEvaluateRequest { rules: Some(pb::ShisanshuiRules { suit_order: Some("s".repeat(n)), ..Default::default() }), ..Default::default() });
+        let long = |n: usize| {
+            body(pb::ShisanshuiEvaluateRequest {
+                rules: Some(pb::ShisanshuiRules { suit_order: Some("s".repeat(n)), ..Default::default() }),
+                ..Default::default()
+            })
+        };
         assert!(within(&request(long(4)), 1.0));
         assert!(!within(&request(long(INLINE_RULES_BYTES)), 1.0));
     }

@@ -1,0 +1,35 @@
+//! The gRPC wire of handeval in Rust, without Python: a request's bytes in, the answer's
+//! bytes out ([`answer`]) or a [`Fail`] naming the bad field. Requests are decoded and
+//! answers encoded with prost types generated from `protos/` ([`pb`]), so the protos stay
+//! the one definition of the wire form; each game's results go from the core's types to
+//! their messages in one conversion, and the hot shape of 十三水 Evaluate is read and
+//! written in place ([`shisanshui::fast`]). The rules and the game flow are the core's
+//! (`handeval-core`); the Python binding only hands bytes over, and the Python server
+//! keeps auth, deadlines, cancellation, metrics and logs.
+//!
+//! Modules from the bottom up (each imports only from the ones above it in this list):
+//! [`pb`], [`codec`] and [`sched`]; [`fail`] (errors and field paths); [`call`] (a call
+//! in flight and what its work sees); [`convert`] (conversions the games share); the
+//! games [`shisanshui`], [`tienlen`], [`dachu`]; [`dispatch`] (the entry point).
+
+pub mod pb;
+
+pub mod codec;
+pub mod sched;
+
+pub mod fail;
+
+pub mod call;
+
+pub mod convert;
+
+pub mod dachu;
+pub mod shisanshui;
+pub mod tienlen;
+
+pub mod dispatch;
+
+pub use call::{Call, Limits};
+pub use dispatch::{answer, inline, Rpc, INLINE_BYTES};
+pub use fail::Fail;
+pub use sched::Turns;
