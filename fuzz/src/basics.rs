@@ -4,9 +4,9 @@
 use crate::common::*;
 use arbitrary::{Result as AResult, Unstructured};
 use handeval_core::cards::{self, Card};
+use handeval_core::dachu;
 use handeval_core::money;
 use handeval_core::shisanshui as ssw;
-use handeval_core::dachu;
 
 /// Card parsing and every other text parser of the core: canonical text round-trips,
 /// parsed lists never repeat a card, nothing panics on any UTF-8.
@@ -51,7 +51,6 @@ pub fn cards(data: &[u8]) {
         }
     }
 }
-
 
 /// The cap, proportional shares and the rake: zero-sum, bounded, sign-preserving; an
 /// input that does not add up to 0 (or overflows) is an error, never a panic.
@@ -107,7 +106,10 @@ fn money_inner(u: &mut Unstructured) -> AResult<()> {
         }
         Err(e) => {
             check_err(&e);
-            assert!(w.iter().any(|&x| x < 0) || (w.iter().all(|&x| x == 0) && total != 0), "share_proportional({total}, {w:?}) failed: {e}");
+            assert!(
+                w.iter().any(|&x| x < 0) || (w.iter().all(|&x| x == 0) && total != 0),
+                "share_proportional({total}, {w:?}) failed: {e}"
+            );
         }
     }
 

@@ -15,7 +15,11 @@ fn dachu_rules(u: &mut Unstructured) -> AResult<dachu::Rules> {
         first_caller_2v2: if u.arbitrary()? { FirstCaller::Chu } else { FirstCaller::Other },
         escape_units: if u.ratio(1, 8)? { u.arbitrary()? } else { u.int_in_range(0..=10)? },
         jiao_round_up: u.arbitrary()?,
-        declare_once_per: *u.choose(&[dachu::rules::DeclareOncePer::PlayerAndKind, dachu::rules::DeclareOncePer::Player, dachu::rules::DeclareOncePer::Game])?,
+        declare_once_per: *u.choose(&[
+            dachu::rules::DeclareOncePer::PlayerAndKind,
+            dachu::rules::DeclareOncePer::Player,
+            dachu::rules::DeclareOncePer::Game,
+        ])?,
         pass_is_final: u.arbitrary()?,
         timeout_display: *u.choose(&[dachu::rules::TimeoutDisplay::StrongestLeft, dachu::rules::TimeoutDisplay::WeakestLeft])?,
     })
@@ -154,7 +158,8 @@ fn dachu_flow_inner(u: &mut Unstructured) -> AResult<()> {
         let Some(turn) = calling.turn() else { break };
         let legal = calling.legal_calls();
         assert!(!legal.is_empty(), "a calling turn with no legal call");
-        let (seat, call) = if u.ratio(1, 8)? { (u.int_in_range(0..=4)?, *u.choose(&dachu::Call::ALL)?) } else { (turn, *u.choose(&legal)?) };
+        let (seat, call) =
+            if u.ratio(1, 8)? { (u.int_in_range(0..=4)?, *u.choose(&dachu::Call::ALL)?) } else { (turn, *u.choose(&legal)?) };
         match calling.apply(seat, call) {
             Ok(c) => calling = c,
             Err(e) => {

@@ -3,8 +3,8 @@
 use crate::common::*;
 use arbitrary::{Result as AResult, Unstructured};
 use handeval_core::cards::{self, Card};
-use handeval_core::shisanshui::{self as ssw, eval};
 use handeval_core::shisanshui::arrange as arr;
+use handeval_core::shisanshui::{self as ssw, eval};
 use std::cmp::Ordering;
 
 fn ssw_rules(u: &mut Unstructured) -> AResult<ssw::Rules> {
@@ -32,7 +32,13 @@ pub fn shisanshui_eval(data: &[u8]) {
 
 fn shisanshui_eval_inner(u: &mut Unstructured) -> AResult<()> {
     let rules = ssw_rules(u)?;
-    let size = if u.ratio(1, 16)? { u.int_in_range(0..=7)? } else if u.arbitrary()? { 5 } else { 3 };
+    let size = if u.ratio(1, 16)? {
+        u.int_in_range(0..=7)?
+    } else if u.arbitrary()? {
+        5
+    } else {
+        3
+    };
     let mut deck = Deck::new();
     let a = deck.draw(u, size)?;
     // b shares cards with a now and then: compare_rows refuses that (one deck, RULES §0),
@@ -49,7 +55,10 @@ fn shisanshui_eval_inner(u: &mut Unstructured) -> AResult<()> {
         let order = eval::significance_order(&a, &rules);
         assert_eq!(sorted(&order), sorted(&a), "significance order is not a permutation");
         let (ab, ba) = if shared {
-            assert!(eval::compare_rows(&a, &b, &rules).unwrap_err().message.contains("also in"), "rows sharing a card compared: {a:?} {b:?}");
+            assert!(
+                eval::compare_rows(&a, &b, &rules).unwrap_err().message.contains("also in"),
+                "rows sharing a card compared: {a:?} {b:?}"
+            );
             (va.key.cmp(&vb.key), vb.key.cmp(&va.key))
         } else {
             (eval::compare_rows(&a, &b, &rules).unwrap(), eval::compare_rows(&b, &a, &rules).unwrap())

@@ -102,7 +102,11 @@ fn tienlen_game_inner(u: &mut Unstructured) -> AResult<()> {
                 tl::Action::Pass
             } else {
                 let table = st.table().map(|t| t.1.clone());
-                let held: Vec<Card> = hands[seat].iter().copied().filter(|c| !actions.iter().any(|(_, a)| matches!(a, tl::Action::Play(p) if p.contains(c)))).collect();
+                let held: Vec<Card> = hands[seat]
+                    .iter()
+                    .copied()
+                    .filter(|c| !actions.iter().any(|(_, a)| matches!(a, tl::Action::Play(p) if p.contains(c))))
+                    .collect();
                 let legal = tl::legal_plays(&held, table.as_ref(), st.passed[seat]).expect("legal_plays of a held hand");
                 if legal.is_empty() {
                     tl::Action::Pass

@@ -46,9 +46,7 @@ fn bench(c: &mut Criterion) {
     let hands = random_hands(1 << 16);
     let mut g = c.benchmark_group("five_card_strength");
     g.throughput(Throughput::Elements(hands.len() as u64));
-    g.bench_function("strength5 (lookup tables)", |b| {
-        b.iter(|| hands.iter().fold(0u32, |acc, h| acc ^ strength5(black_box(h))))
-    });
+    g.bench_function("strength5 (lookup tables)", |b| b.iter(|| hands.iter().fold(0u32, |acc, h| acc ^ strength5(black_box(h)))));
     g.bench_function("baseline: strength_slow (reference)", |b| {
         b.iter(|| {
             hands.iter().fold(0u32, |acc, h| {
@@ -62,9 +60,7 @@ fn bench(c: &mut Criterion) {
 
     let mut g = c.benchmark_group("three_card_strength");
     g.throughput(Throughput::Elements(hands.len() as u64));
-    g.bench_function("strength3", |b| {
-        b.iter(|| hands.iter().fold(0u32, |acc, h| acc ^ strength3(black_box(&[h[0], h[1], h[2]]))))
-    });
+    g.bench_function("strength3", |b| b.iter(|| hands.iter().fold(0u32, |acc, h| acc ^ strength3(black_box(&[h[0], h[1], h[2]])))));
     g.finish();
 
     let mut g = c.benchmark_group("enumerate_all_five_card_hands");

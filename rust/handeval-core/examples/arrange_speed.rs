@@ -16,8 +16,8 @@
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::arrange::sim::{deck, Rng};
 use handeval_core::shisanshui::arrange::{arrange, arrange_many, baseline_arrange, prior_arrange, ArrangeResult, Options};
-use handeval_core::Result;
 use handeval_core::shisanshui::Rules;
+use handeval_core::Result;
 use std::time::Instant;
 
 fn summary(name: &str, ns: &mut [f64]) -> f64 {

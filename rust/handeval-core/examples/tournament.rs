@@ -136,7 +136,8 @@ fn dachu_game(seed: u64, policies: &[Policy; 4], hero_side: &[usize], timer: &mu
             let a = match policies[s] {
                 Policy::Random => dachu::suggest::baseline::random_deal(&d, s, &mut rng),
                 Policy::Weakest => None,
-                Policy::Suggest(e) => timer.time(|| dachu::suggest::suggest_deal(&dachu::suggest::DealView::new(&d, s).unwrap(), mix(seed, k), e).unwrap().action),
+                Policy::Suggest(e) => timer
+                    .time(|| dachu::suggest::suggest_deal(&dachu::suggest::DealView::new(&d, s).unwrap(), mix(seed, k), e).unwrap().action),
             };
             if let Some(a) = a {
                 d = d.apply(&a).unwrap();
@@ -156,7 +157,9 @@ fn dachu_game(seed: u64, policies: &[Policy; 4], hero_side: &[usize], timer: &mu
         let call = match policies[t] {
             Policy::Random => dachu::suggest::baseline::random_call(&c, &mut rng),
             Policy::Weakest => dachu::suggest::baseline::passive_call(&c),
-            Policy::Suggest(e) => timer.time(|| dachu::suggest::suggest_call(&dachu::suggest::CallView::of_deal(&d, &c, t).unwrap(), mix(seed, k), e).unwrap().call),
+            Policy::Suggest(e) => timer.time(|| {
+                dachu::suggest::suggest_call(&dachu::suggest::CallView::of_deal(&d, &c, t).unwrap(), mix(seed, k), e).unwrap().call
+            }),
         };
         c = c.apply(t, call).unwrap();
     }
@@ -167,7 +170,9 @@ fn dachu_game(seed: u64, policies: &[Policy; 4], hero_side: &[usize], timer: &mu
         let a = match policies[t] {
             Policy::Random => dachu::suggest::baseline::random(&g, &mut rng),
             Policy::Weakest => dachu::suggest::baseline::weakest(&g),
-            Policy::Suggest(e) => timer.time(|| dachu::suggest::suggest(&dachu::suggest::View::new(&g, t).unwrap(), mix(seed, k), e).unwrap().action),
+            Policy::Suggest(e) => {
+                timer.time(|| dachu::suggest::suggest(&dachu::suggest::View::new(&g, t).unwrap(), mix(seed, k), e).unwrap().action)
+            }
         };
         g.apply_in_place(&a).unwrap();
     }

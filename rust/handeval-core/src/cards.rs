@@ -215,8 +215,7 @@ pub fn parse_tokens<S: AsRef<str>>(tokens: &[S]) -> Result<Vec<Card>> {
     let mut cards = Vec::with_capacity(tokens.len());
     for (i, t) in tokens.iter().enumerate() {
         let t = t.as_ref().trim();
-        let c = parse_card(t)
-            .map_err(|e| Error::new(format!("bad card {t:?} at position {i}: {}", e.message)).because(Reason::BadCard))?;
+        let c = parse_card(t).map_err(|e| Error::new(format!("bad card {t:?} at position {i}: {}", e.message)).because(Reason::BadCard))?;
         cards.push(c);
     }
     check_distinct(&cards)?;
@@ -262,7 +261,6 @@ pub fn format_cards(cards: &[Card]) -> String {
 pub fn cards(text: &str) -> Vec<Card> {
     parse_cards(text).unwrap_or_else(|e| panic!("{text:?}: {e}"))
 }
-
 
 /// The most actions a play record of a 52-card shedding game (越式13张, 打儲) can hold: 52
 /// plays, each followed by at most three passes.

@@ -53,7 +53,10 @@ pub fn share_wide(total: i128, weights: &[i128]) -> Result<Vec<i128>> {
     if weights.iter().any(|&w| w < 0) {
         return Err(Error::new("proportional shares need non-negative weights").because(Reason::OutOfRange));
     }
-    let wsum = weights.iter().try_fold(0i128, |a, &w| a.checked_add(w)).ok_or_else(|| Error::new("proportional shares: the weights overflow").because(Reason::OutOfRange))?;
+    let wsum = weights
+        .iter()
+        .try_fold(0i128, |a, &w| a.checked_add(w))
+        .ok_or_else(|| Error::new("proportional shares: the weights overflow").because(Reason::OutOfRange))?;
     if wsum == 0 {
         if total == 0 {
             return Ok(vec![0; weights.len()]);
@@ -119,7 +122,8 @@ pub fn cap(theoretical: &[i64], carried: &[Option<i64>]) -> Result<Vec<i64>> {
     for (i, c) in carried.iter().enumerate() {
         if let Some(c) = c {
             if *c < 0 {
-                return Err(Error::field(format!("carried[{i}]"), format!("a carried-in amount cannot be negative (got {c})")).because(Reason::OutOfRange));
+                return Err(Error::field(format!("carried[{i}]"), format!("a carried-in amount cannot be negative (got {c})"))
+                    .because(Reason::OutOfRange));
             }
         }
     }
@@ -144,10 +148,7 @@ pub fn cap(theoretical: &[i64], carried: &[Option<i64>]) -> Result<Vec<i64>> {
     }
     // 3. Scale the larger side down to the smaller total.
     let (larger_is_winners, smaller) = if won > lost { (true, lost) } else { (false, won) };
-    let weights: Vec<i128> = clamped
-        .iter()
-        .map(|&r| if (r > 0) == larger_is_winners && r != 0 { (r as i128).abs() } else { 0 })
-        .collect();
+    let weights: Vec<i128> = clamped.iter().map(|&r| if (r > 0) == larger_is_winners && r != 0 { (r as i128).abs() } else { 0 }).collect();
     let scaled = share_wide(if larger_is_winners { smaller } else { -smaller }, &weights)?;
     clamped
         .iter()

@@ -86,11 +86,28 @@ impl Call {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stage {
     /// A side decides (seed flows 1, 2 and D); `round` 2 is D's second round.
-    Side { side: usize, round: u8, order: Vec<usize>, idx: usize, choices: Vec<Call> },
+    Side {
+        side: usize,
+        round: u8,
+        order: Vec<usize>,
+        idx: usize,
+        choices: Vec<Call>,
+    },
     /// 包踹 (flow C): `order` answer 包踹 or 繳; `sole` is the current 包踹 player.
-    Bao { side: usize, order: Vec<usize>, idx: usize, sole: usize },
+    Bao {
+        side: usize,
+        order: Vec<usize>,
+        idx: usize,
+        sole: usize,
+    },
     /// The second round between the sides (note 3): 平打 or 踹, each player once.
-    Again { side: usize, order: Vec<usize>, idx: usize, last: Option<Call>, second: bool },
+    Again {
+        side: usize,
+        order: Vec<usize>,
+        idx: usize,
+        last: Option<Call>,
+        second: bool,
+    },
     Over,
 }
 
@@ -135,14 +152,25 @@ impl Calling {
     /// `chu_side`: the 儲 holders (1 or 2 seats); `declared`: a 夢宣 or 撐儲 happened;
     /// `multiplier`: from the deal; `start_seat`: each side is asked in seat order from
     /// here; `first_side`: override who calls first (`None`: the seed's rule).
-    pub fn new(chu_side: &[usize], declared: bool, multiplier: i64, start_seat: usize, first_side: Option<usize>, rules: &Rules) -> Result<Calling> {
+    pub fn new(
+        chu_side: &[usize],
+        declared: bool,
+        multiplier: i64,
+        start_seat: usize,
+        first_side: Option<usize>,
+        rules: &Rules,
+    ) -> Result<Calling> {
         for (i, &s) in chu_side.iter().enumerate() {
             seat_ok(s, &format!("chu_side[{i}]"))?;
         }
         seat_ok(start_seat, "start_seat")?;
         if chu_side.is_empty() || chu_side.len() > 2 || (chu_side.len() == 2 && chu_side[0] == chu_side[1]) {
             let reason = if chu_side.len() == 2 { Reason::Inconsistent } else { Reason::WrongCount };
-            return Err(Error::field("chu_side", format!("the 儲方 is one seat (1 vs 3) or two different seats (2 vs 2), got {chu_side:?}")).because(reason));
+            return Err(Error::field(
+                "chu_side",
+                format!("the 儲方 is one seat (1 vs 3) or two different seats (2 vs 2), got {chu_side:?}"),
+            )
+            .because(reason));
         }
         check_multiplier(multiplier)?;
         let ordered = |pred: &dyn Fn(usize) -> bool| -> Vec<usize> { (0..4).map(|k| (start_seat + k) % 4).filter(|&s| pred(s)).collect() };
@@ -243,11 +271,22 @@ impl Calling {
         }
         let legal = self.legal_calls();
         if call == Call::BaoChuai && self.bao_used[seat] {
-            bail!(reason = IllegalAction, field = "action", "seat {seat} has already chosen 包踹 this game (每局每位玩家只有一次包踹的選擇)");
+            bail!(
+                reason = IllegalAction,
+                field = "action",
+                "seat {seat} has already chosen 包踹 this game (每局每位玩家只有一次包踹的選擇)"
+            );
         }
         if !legal.contains(&call) {
             let names: Vec<&str> = legal.iter().map(|c| c.name()).collect();
-            bail!(reason = IllegalAction, field = "action", "{} ({}) is not allowed now; seat {seat} may choose {}", call.name(), call.name_zh(), names.join(", "));
+            bail!(
+                reason = IllegalAction,
+                field = "action",
+                "{} ({}) is not allowed now; seat {seat} may choose {}",
+                call.name(),
+                call.name_zh(),
+                names.join(", ")
+            );
         }
         let mut next = self.clone();
         next.history.push((seat, call));

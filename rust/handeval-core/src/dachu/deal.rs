@@ -231,12 +231,22 @@ impl Deal {
             }
             DeclareOncePer::Player => {
                 if let Some(k) = [MENG_XUAN, MENG_CHUAI, CHENG_CHU].into_iter().find(|k| self.made(seat, k)) {
-                    bail!(reason = IllegalAction, field = "action", "seat {seat} has already made {}: one declaration per player per game (rule declare_once_per = player)", zh(k));
+                    bail!(
+                        reason = IllegalAction,
+                        field = "action",
+                        "seat {seat} has already made {}: one declaration per player per game (rule declare_once_per = player)",
+                        zh(k)
+                    );
                 }
             }
             DeclareOncePer::Game => {
                 if let Some(other) = (0..SEATS).find(|&s| self.made(s, kind)) {
-                    bail!(reason = IllegalAction, field = "action", "seat {other} has already made {}: once per game (rule declare_once_per = game)", zh(kind));
+                    bail!(
+                        reason = IllegalAction,
+                        field = "action",
+                        "seat {other} has already made {}: once per game (rule declare_once_per = game)",
+                        zh(kind)
+                    );
                 }
             }
         }
@@ -247,11 +257,22 @@ impl Deal {
         let [a, b] = chu.aces();
         let held = self.held(seat);
         if !(held.contains(&a) && held.contains(&b)) {
-            bail!(reason = IllegalAction, field = "action", "seat {seat} does not hold both {} aces ({a} {b}), which 撐儲 needs", chu.as_str());
+            bail!(
+                reason = IllegalAction,
+                field = "action",
+                "seat {seat} does not hold both {} aces ({a} {b}), which 撐儲 needs",
+                chu.as_str()
+            );
         }
         if let (Some(fixed), true) = (self.chu, self.rules.cheng_chu_alone) {
             if fixed != chu {
-                bail!(reason = IllegalAction, field = "action", "the 儲 is already {} (by 夢宣); 撐儲 of {} aces cannot change it", fixed.as_str(), chu.as_str());
+                bail!(
+                    reason = IllegalAction,
+                    field = "action",
+                    "the 儲 is already {} (by 夢宣); 撐儲 of {} aces cannot change it",
+                    fixed.as_str(),
+                    chu.as_str()
+                );
             }
         }
         Ok(())
@@ -288,7 +309,12 @@ impl Deal {
                 let seat = *seat;
                 self.once_ok(seat, MENG_XUAN)?;
                 if !(1..=5).contains(&self.dealt) {
-                    bail!(reason = IllegalAction, field = "action", "夢宣 is only possible while the players hold 1–5 cards (they hold {})", self.dealt);
+                    bail!(
+                        reason = IllegalAction,
+                        field = "action",
+                        "夢宣 is only possible while the players hold 1–5 cards (they hold {})",
+                        self.dealt
+                    );
                 }
                 if card.rank() != rank::ACE {
                     bail!(reason = IllegalAction, field = "cards", "夢宣 reveals an ace, not {card}");
@@ -308,7 +334,12 @@ impl Deal {
                 let seat = *seat;
                 self.once_ok(seat, MENG_CHUAI)?;
                 if !(5..=8).contains(&self.dealt) {
-                    bail!(reason = IllegalAction, field = "action", "夢踹 is only possible while the players hold 5–8 cards (they hold {})", self.dealt);
+                    bail!(
+                        reason = IllegalAction,
+                        field = "action",
+                        "夢踹 is only possible while the players hold 5–8 cards (they hold {})",
+                        self.dealt
+                    );
                 }
                 check_distinct(cards).map_err(|e| e.within("cards"))?;
                 if cards.iter().any(|c| c.rank() != cards[0].rank()) {
@@ -327,7 +358,12 @@ impl Deal {
                 let seat = *seat;
                 self.once_ok(seat, CHENG_CHU)?;
                 if self.dealt != 13 {
-                    bail!(reason = IllegalAction, field = "action", "撐儲 is only possible after all 13 cards are dealt (they hold {})", self.dealt);
+                    bail!(
+                        reason = IllegalAction,
+                        field = "action",
+                        "撐儲 is only possible after all 13 cards are dealt (they hold {})",
+                        self.dealt
+                    );
                 }
                 if let Some(other) = self.cheng_chu.iter().position(|&x| x) {
                     bail!(reason = IllegalAction, field = "action", "seat {other} has already made 撐儲");
@@ -374,7 +410,9 @@ impl Deal {
     /// Error for a deal that is not finished yet.
     pub fn require_finished(&self) -> Result<()> {
         if !self.finished {
-            return Err(Error::field("deal", "the deal is not finished (apply \"finish\" after the 13th card)").because(Reason::IllegalAction));
+            return Err(
+                Error::field("deal", "the deal is not finished (apply \"finish\" after the 13th card)").because(Reason::IllegalAction)
+            );
         }
         Ok(())
     }

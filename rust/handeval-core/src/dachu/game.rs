@@ -7,7 +7,9 @@
 
 use super::calling::{Calling, Outcome, CHU};
 use super::deal::{Deal, SEATS};
-use super::play::{beats_play, classify, columns_of, legal_plays, rank_value, timeout_play, Chu, Constraints, LegalPlay, Play, THREE_OF_HEARTS};
+use super::play::{
+    beats_play, classify, columns_of, legal_plays, rank_value, timeout_play, Chu, Constraints, LegalPlay, Play, THREE_OF_HEARTS,
+};
 use super::rules::{Rules, TimeoutDisplay};
 use super::settle::{outcome, settle, GameResult, Settlement, Verdict};
 use crate::cards::{format_cards, rank, Card};
@@ -20,12 +22,20 @@ pub use crate::cards::MAX_RECORD_ACTIONS as MAX_PLAYS;
 /// One action of the play.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlayAction {
-    Play { seat: usize, cards: Vec<Card> },
-    Pass { seat: usize },
+    Play {
+        seat: usize,
+        cards: Vec<Card>,
+    },
+    Pass {
+        seat: usize,
+    },
     /// The player ran out of time: what [`timeout_play`] gives (a play or a pass) on the
     /// hand as the client showed it, `columns` left to right (each column's cards top
     /// first); `None`: as the rule option `timeout_display` lays the hand out.
-    Timeout { seat: usize, columns: Option<Vec<Vec<Card>>> },
+    Timeout {
+        seat: usize,
+        columns: Option<Vec<Vec<Card>>>,
+    },
 }
 
 impl PlayAction {
@@ -122,7 +132,9 @@ impl Game {
         let mut called = calling.sides[CHU].clone();
         called.sort_unstable();
         if called != chu_side {
-            return Err(Error::field("calling", format!("its 儲方 {called:?} is not the deal's {chu_side:?}")).because(Reason::Inconsistent));
+            return Err(
+                Error::field("calling", format!("its 儲方 {called:?} is not the deal's {chu_side:?}")).because(Reason::Inconsistent)
+            );
         }
         let surrender = matches!(calling.outcome, Some(Outcome::Surrender { .. }));
         let playing: [bool; SEATS] = std::array::from_fn(|s| !calling.jiao[s] && !calling.bei_bao_da[s]);
@@ -257,7 +269,11 @@ impl Game {
             return Err(Error::field("seat", format!("unknown seat {seat} (打儲 seats are 0..3)")).because(Reason::OutOfRange));
         }
         let Some(turn) = self.turn else {
-            let why = if self.surrender { "a whole side surrendered (繳): nobody plays".to_string() } else { format!("the game is over (places {:?})", self.places) };
+            let why = if self.surrender {
+                "a whole side surrendered (繳): nobody plays".to_string()
+            } else {
+                format!("the game is over (places {:?})", self.places)
+            };
             return Err(Error::new(why).because(Reason::GameOver));
         };
         if !self.playing[seat] {
@@ -280,9 +296,11 @@ impl Game {
                     }
                     None => columns_of(&self.display(seat)),
                 };
-                match timeout_play(&columns, table, self.chu, &self.constraints(seat), &self.rules).map_err(|e| match e.field.as_deref() {
-                    Some(f) if f.starts_with("hand[") => Error { field: Some(format!("columns{}", &f[4..])), ..e },
-                    _ => e,
+                match timeout_play(&columns, table, self.chu, &self.constraints(seat), &self.rules).map_err(|e| {
+                    match e.field.as_deref() {
+                        Some(f) if f.starts_with("hand[") => Error { field: Some(format!("columns{}", &f[4..])), ..e },
+                        _ => e,
+                    }
                 })? {
                     Some(cards) => PlayAction::Play { seat, cards },
                     None => PlayAction::Pass { seat },
@@ -347,10 +365,16 @@ impl Game {
             return Err(Error::field("columns", format!("{} is shown twice", w[0])).because(Reason::DuplicateCard));
         }
         if let Some(c) = shown.iter().find(|c| !self.held[seat].contains(c)) {
-            return Err(Error::field("columns", format!("the columns are not the seat's hand: seat {seat} does not hold {c}")).because(Reason::CardNotInHand));
+            return Err(Error::field("columns", format!("the columns are not the seat's hand: seat {seat} does not hold {c}"))
+                .because(Reason::CardNotInHand));
         }
         if shown.len() != self.held[seat].len() {
-            let why = format!("the columns hold {} cards, seat {seat} holds {}: {}", shown.len(), self.held[seat].len(), format_cards(&self.held[seat]));
+            let why = format!(
+                "the columns hold {} cards, seat {seat} holds {}: {}",
+                shown.len(),
+                self.held[seat].len(),
+                format_cards(&self.held[seat])
+            );
             return Err(Error::field("columns", why).because(Reason::WrongCount));
         }
         Ok(())
@@ -399,7 +423,8 @@ impl Game {
         }
         if let Some((owner, tc, t)) = &self.table {
             if !beats_play(&play, t) {
-                return Err(Error::field("cards", format!("{} does not beat seat {owner}'s {}", format_cards(cards), format_cards(tc))).because(Reason::DoesNotBeat));
+                return Err(Error::field("cards", format!("{} does not beat seat {owner}'s {}", format_cards(cards), format_cards(tc)))
+                    .because(Reason::DoesNotBeat));
             }
         }
         Ok(play)
@@ -485,7 +510,9 @@ impl Game {
     pub fn settle(&self, base: i64, escaped: &[usize], carried: Option<Vec<Option<i64>>>) -> Result<Settlement> {
         // RULES 3.7: only a player still holding cards can run away.
         if let Some(&s) = escaped.iter().find(|&&s| s < SEATS && self.playing[s] && self.held[s].is_empty()) {
-            return Err(Error::field("escaped", format!("seat {s} has gone out (no cards left) and cannot escape")).because(Reason::Inconsistent));
+            return Err(
+                Error::field("escaped", format!("seat {s} has gone out (no cards left) and cannot escape")).because(Reason::Inconsistent)
+            );
         }
         let places = if !escaped.is_empty() || self.surrender {
             None
@@ -540,10 +567,15 @@ mod tests {
     use proptest::prelude::*;
 
     fn hands() -> Vec<Vec<Card>> {
-        ["3h 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2s", "Ah Ad 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2h", "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd As 2d", "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c"]
-            .iter()
-            .map(|h| cards(h))
-            .collect()
+        [
+            "3h 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2s",
+            "Ah Ad 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2h",
+            "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd As 2d",
+            "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c",
+        ]
+        .iter()
+        .map(|h| cards(h))
+        .collect()
     }
 
     fn dealt(hands: Vec<Vec<Card>>, cheng: Option<usize>, rules: Rules) -> Deal {
@@ -617,7 +649,7 @@ mod tests {
         assert_eq!(last(&g2.apply(&timeout).unwrap()), Some(play(0, "2s")));
         // The client's columns decide when given; they must be the seat's cards left.
         let cols = |t: &str| t.split('|').map(cards).collect::<Vec<_>>();
-        let given = PlayAction::Timeout { seat: 0, columns: Some(cols("2s|Ks|Qs|Js|Ts|9s|8s|7s|6s|5s|4s|3s") ) };
+        let given = PlayAction::Timeout { seat: 0, columns: Some(cols("2s|Ks|Qs|Js|Ts|9s|8s|7s|6s|5s|4s|3s")) };
         let moved = g.apply(&given).unwrap();
         assert_eq!(last(&moved), Some(play(0, "3s")));
         assert_eq!(moved.timeouts, vec![(4, given.clone())]);

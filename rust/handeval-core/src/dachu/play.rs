@@ -181,7 +181,11 @@ pub fn classify(cards: &[Card], chu: Chu, rules: &Rules) -> Result<Play> {
                 if chus == 2 {
                     Ok(Play { kind: Kind::DuChu, len: 2, strength: 1 })
                 } else if chus == 1 && !rules.mixed_ace_pair {
-                    bail!(reason = NotAPlay, "{} is one 儲A and one plain A, which is not a pair under rules.mixed_ace_pair = false", describe(cards))
+                    bail!(
+                        reason = NotAPlay,
+                        "{} is one 儲A and one plain A, which is not a pair under rules.mixed_ace_pair = false",
+                        describe(cards)
+                    )
                 } else {
                     Ok(Play { kind: Kind::Pair, len: 2, strength: v })
                 }
@@ -336,7 +340,8 @@ fn shown_in_hand(hand: &[Card], shown: &[Card]) -> Result<u64> {
     check_distinct(shown).map_err(|e| e.within("shown_triple"))?;
     if shown.len() != 3 || shown.iter().any(|c| c.rank() != shown[0].rank()) {
         let reason = if shown.len() != 3 { Reason::WrongCount } else { Reason::NotAPlay };
-        return Err(Error::field("shown_triple", format!( "must be the three cards of one rank shown by 夢踹 (got {})", describe(shown))).because(reason));
+        return Err(Error::field("shown_triple", format!("must be the three cards of one rank shown by 夢踹 (got {})", describe(shown)))
+            .because(reason));
     }
     let held = shown.iter().filter(|c| hand.contains(c)).count();
     match held {
@@ -426,7 +431,13 @@ pub fn columns_of(hand: &[Card]) -> Vec<Vec<Card>> {
 /// * Following, the card is played when it is a legal play that beats the table,
 ///   otherwise the timeout is a pass (`None`).
 /// * `cons.surrendered`: as [`legal_plays`] (the 繳 holder's 3♥ on the first lead only).
-pub fn timeout_play(columns: &[Vec<Card>], table: Option<&[Card]>, chu: Chu, cons: &Constraints, rules: &Rules) -> Result<Option<Vec<Card>>> {
+pub fn timeout_play(
+    columns: &[Vec<Card>],
+    table: Option<&[Card]>,
+    chu: Chu,
+    cons: &Constraints,
+    rules: &Rules,
+) -> Result<Option<Vec<Card>>> {
     if let Some(i) = columns.iter().position(|c| c.is_empty()) {
         bail!(reason = WrongCount, field = format!("hand[{i}]"), "a column holds at least one card");
     }

@@ -90,7 +90,9 @@ impl Record {
         if !deal.finished {
             for (list, n) in [("calls", self.calls.len()), ("plays", self.plays.len())] {
                 if n > 0 {
-                    return Err(Error::new("the deal is not finished (its actions end with finish)").because(Reason::IllegalAction).within_action(list, 0));
+                    return Err(Error::new("the deal is not finished (its actions end with finish)")
+                        .because(Reason::IllegalAction)
+                        .within_action(list, 0));
                 }
             }
             return Ok(Replayed { deal, calling: None, game: None });
@@ -210,7 +212,11 @@ mod tests {
                     let legal = d.legal_actions();
                     // Declarations first when there are any: the long deals.
                     let decl: Vec<&DealAction> = legal.iter().filter(|a| a.seat().is_some()).collect();
-                    let a = if !decl.is_empty() && rng.below(4) != 0 { decl[rng.below(decl.len())].clone() } else { legal[rng.below(legal.len())].clone() };
+                    let a = if !decl.is_empty() && rng.below(4) != 0 {
+                        decl[rng.below(decl.len())].clone()
+                    } else {
+                        legal[rng.below(legal.len())].clone()
+                    };
                     d = d.apply(&a).unwrap();
                     n += 1;
                 }

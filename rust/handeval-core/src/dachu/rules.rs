@@ -78,7 +78,8 @@ impl DeclareOncePer {
             "player_and_kind" => Ok(Self::PlayerAndKind),
             "player" => Ok(Self::Player),
             "game" => Ok(Self::Game),
-            _ => Err(Error::field("declare_once_per", format!("{text:?} is not one of \"player_and_kind\", \"player\", \"game\"")).because(Reason::BadRule)),
+            _ => Err(Error::field("declare_once_per", format!("{text:?} is not one of \"player_and_kind\", \"player\", \"game\""))
+                .because(Reason::BadRule)),
         }
     }
     pub fn as_str(self) -> &'static str {
@@ -109,7 +110,8 @@ impl TimeoutDisplay {
         match text {
             "strongest_left" => Ok(Self::StrongestLeft),
             "weakest_left" => Ok(Self::WeakestLeft),
-            _ => Err(Error::field("timeout_display", format!("{text:?} is not one of \"strongest_left\", \"weakest_left\"")).because(Reason::BadRule)),
+            _ => Err(Error::field("timeout_display", format!("{text:?} is not one of \"strongest_left\", \"weakest_left\""))
+                .because(Reason::BadRule)),
         }
     }
     pub fn as_str(self) -> &'static str {

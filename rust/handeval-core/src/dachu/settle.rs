@@ -103,7 +103,15 @@ struct Wide {
 /// `total` (> 0) paid by `payers` and received by `payees`, each side's shares equal up to
 /// the rounding of RULES §0. `formula` says how `total` came about; every line's note
 /// ends with `= ` and the amount that line carries.
-fn transfer(lines: &mut Vec<Wide>, item: &'static str, payers: &[usize], payees: &[usize], total: i128, head: &str, formula: &str) -> Result<()> {
+fn transfer(
+    lines: &mut Vec<Wide>,
+    item: &'static str,
+    payers: &[usize],
+    payees: &[usize],
+    total: i128,
+    head: &str,
+    formula: &str,
+) -> Result<()> {
     if total == 0 || payers.is_empty() {
         return Ok(());
     }
@@ -249,7 +257,15 @@ pub fn settle(g: &GameResult, rules: &Rules) -> Result<Settlement> {
         for (receivers, payers) in groups {
             let head = format!("seat {} escaped (逃跑)", seat_list(&payers));
             let formula = times(payers.len(), &format!("base × {m} × {}", rules.escape_units));
-            transfer(&mut lines, "escape", &payers, &members(receivers), wide_mul(penalty, payers.len() as i128, "escape penalty")?, &head, &formula)?;
+            transfer(
+                &mut lines,
+                "escape",
+                &payers,
+                &members(receivers),
+                wide_mul(penalty, payers.len() as i128, "escape penalty")?,
+                &head,
+                &formula,
+            )?;
         }
     } else if whole_side_out {
         if g.places.as_ref().is_some_and(|p| !p.is_empty()) {
@@ -265,11 +281,8 @@ pub fn settle(g: &GameResult, rules: &Rules) -> Result<Settlement> {
             let reason = if places.len() != members(playing).len() { Reason::WrongCount } else { Reason::Inconsistent };
             return Err(Error::field(
                 "places",
-                format!(
-                "must list each playing seat once ({:?}: not surrendered, not 被包打), got {:?}",
-                members(playing),
-                places
-            ))
+                format!("must list each playing seat once ({:?}: not surrendered, not 被包打), got {:?}", members(playing), places),
+            )
             .because(reason));
         }
         let place_of = |s: usize| places.iter().position(|&x| x == s).unwrap() + 1;
@@ -311,7 +324,14 @@ pub fn settle(g: &GameResult, rules: &Rules) -> Result<Settlement> {
     }
     let mut lines = lines
         .into_iter()
-        .map(|l| Ok(Line { item: l.item, seat: l.seat, amount: money::narrow(l.amount, &format!("seat {}'s {} line", l.seat, l.item))?, note: l.note }))
+        .map(|l| {
+            Ok(Line {
+                item: l.item,
+                seat: l.seat,
+                amount: money::narrow(l.amount, &format!("seat {}'s {} line", l.seat, l.item))?,
+                note: l.note,
+            })
+        })
         .collect::<Result<Vec<Line>>>()?;
     let carried = g.carried.clone().unwrap_or_else(|| vec![None; 4]);
     if carried.len() != 4 {

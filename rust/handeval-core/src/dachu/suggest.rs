@@ -480,7 +480,9 @@ pub fn suggest_call(view: &CallView, _seed: u64, _effort: u32) -> Result<CallSug
         return Err(Error::new("the calling is over: there is nothing to suggest").because(Reason::GameOver));
     };
     if turn != view.seat {
-        return Err(Error::field("seat", format!("it is seat {turn}'s turn to call, not seat {}'s", view.seat)).because(Reason::NotYourTurn));
+        return Err(
+            Error::field("seat", format!("it is seat {turn}'s turn to call, not seat {}'s", view.seat)).because(Reason::NotYourTurn)
+        );
     }
     let st = strength13(&view.hand, view.chu);
     let side = c.calling_side().expect("calling");
@@ -557,8 +559,8 @@ mod tests {
     use super::*;
     use crate::dachu::rules::{DeclareOncePer, FirstCaller, UnitPer};
     use crate::dachu::Rules;
-    use proptest::prelude::*;
     use crate::sampling::Rng;
+    use proptest::prelude::*;
 
     fn rules(k: u16) -> Rules {
         Rules {

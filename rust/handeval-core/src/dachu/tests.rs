@@ -104,9 +104,15 @@ fn seed_vectors_dachu_beats() {
         let field = |k: &str| -> Option<String> {
             let at = entry.find(&format!("\"{k}\""))? + k.len() + 2;
             let rest = entry[at..].trim_start().strip_prefix(':')?.trim_start();
-            Some(if let Some(s) = rest.strip_prefix('"') { s[..s.find('"')?].to_string() } else { rest.split([',', '}', '\n']).next()?.trim().to_string() })
+            Some(if let Some(s) = rest.strip_prefix('"') {
+                s[..s.find('"')?].to_string()
+            } else {
+                rest.split([',', '}', '\n']).next()?.trim().to_string()
+            })
         };
-        let (Some(chu), Some(play), Some(table), Some(exp)) = (field("chu"), field("play"), field("table"), field("expected")) else { break };
+        let (Some(chu), Some(play), Some(table), Some(exp)) = (field("chu"), field("play"), field("table"), field("expected")) else {
+            break;
+        };
         let chu = Chu::parse(&chu).unwrap();
         assert_eq!(b(&play, &table, chu), exp == "true", "{play} vs {table}");
         n += 1;
@@ -119,11 +125,7 @@ fn seed_vectors_dachu_beats() {
 
 fn lp(hand: &str, table: Option<&str>, cons: &Constraints) -> Vec<String> {
     let t = table.map(cards);
-    legal_plays(&cards(hand), t.as_deref(), Chu::Red, cons, &r())
-        .unwrap()
-        .iter()
-        .map(|p| crate::cards::format_cards(&p.cards))
-        .collect()
+    legal_plays(&cards(hand), t.as_deref(), Chu::Red, cons, &r()).unwrap().iter().map(|p| crate::cards::format_cards(&p.cards)).collect()
 }
 
 #[test]
@@ -184,7 +186,7 @@ fn timeout_play_is_the_rightmost_column_as_shown() {
     assert_eq!(tp("3s 9c", Some("5d"), &none).as_deref(), Some("9c"));
     assert_eq!(tp("9c 3s", Some("5d"), &none), None);
     assert_eq!(tp("9c 9s", Some("5d 5h"), &none), None); // a single never follows a pair
-    // Explicit columns, rightmost last.
+                                                         // Explicit columns, rightmost last.
     let cols = vec![cards("5s"), cards("Kd")];
     assert_eq!(timeout_play(&cols, None, Chu::Red, &none, &r()).unwrap(), Some(cards("Kd")));
     // The shown 夢踹 triple, and the quad it grew into, are skipped.
@@ -269,7 +271,11 @@ fn meng_xuan_meng_chuai_cheng_chu_double() {
     assert!(d1.apply(&DealAction::MengXuan { seat: 1, card: cards("Ad")[0] }).unwrap_err().message.contains("already red"));
     assert!(d1.apply(&DealAction::MengXuan { seat: 0, card: cards("Ah")[0] }).unwrap_err().message.contains("once per player"));
     let d4 = deal_to(d1, 4);
-    assert!(d4.apply(&DealAction::MengChuai { seat: 0, cards: [cards("5s")[0], cards("5h")[0], cards("5d")[0]] }).unwrap_err().message.contains("5–8"));
+    assert!(d4
+        .apply(&DealAction::MengChuai { seat: 0, cards: [cards("5s")[0], cards("5h")[0], cards("5d")[0]] })
+        .unwrap_err()
+        .message
+        .contains("5–8"));
     let d5 = deal_to(d4, 5);
     let t = [cards("5s")[0], cards("5h")[0], cards("5d")[0]];
     assert!(d5.legal_actions().contains(&DealAction::MengChuai { seat: 0, cards: t }));
@@ -440,7 +446,7 @@ fn flow2_c_bao_chuai_then_bao_chuai_makes_the_first_bei_bao_da() {
     assert_eq!(c.bei_bao_da_seats(), vec![1]);
     assert_eq!(c.sole[OTHER], Some(3));
     assert_eq!(c.multiplier, 2); // one final 包踹, note 1
-    // The kick passes the call to the 儲方.
+                                 // The kick passes the call to the 儲方.
     assert_eq!((c.turn(), c.calling_side()), (Some(0), Some(CHU)));
 }
 
@@ -622,11 +628,25 @@ fn jiao_escape_bei_bao_da_cap() {
     let opp = Rules { escape_shared_by_all: false, ..r() };
     assert_eq!(settle(&g, &opp).unwrap().deltas, vec![25, -50, 25, 0]);
     // 被包打: seat 1 包踹 for seat 3 (who sits out) and comes last of three → loss, 全殲.
-    let g = GameResult { chu_side: vec![0, 2], multiplier: 2, base: 10, places: Some(vec![0, 2, 1]), bei_bao_da: vec![3], ..Default::default() };
+    let g = GameResult {
+        chu_side: vec![0, 2],
+        multiplier: 2,
+        base: 10,
+        places: Some(vec![0, 2, 1]),
+        bei_bao_da: vec![3],
+        ..Default::default()
+    };
     let s = settle(&g, &r()).unwrap();
     assert_eq!((s.verdict, s.wipe_out, s.deltas.clone()), (Some(Verdict::Win), true, vec![40, -40, 40, -40]));
     // 包踹 with a surrendered teammate: 繳 (10) plus the result.
-    let g = GameResult { chu_side: vec![0, 2], multiplier: 2, base: 10, places: Some(vec![0, 1, 2]), surrendered: vec![3], ..Default::default() };
+    let g = GameResult {
+        chu_side: vec![0, 2],
+        multiplier: 2,
+        base: 10,
+        places: Some(vec![0, 1, 2]),
+        surrendered: vec![3],
+        ..Default::default()
+    };
     let s = settle(&g, &r()).unwrap();
     assert_eq!(s.verdict, Some(Verdict::Draw));
     assert_eq!(s.deltas, vec![5, 0, 5, -10]);
@@ -664,7 +684,8 @@ fn escapes_to_the_same_receivers_are_pooled() {
 /// RULES §0: a side's total may exceed an i64 while every seat's result fits.
 #[test]
 fn totals_wider_than_i64_settle() {
-    let g = GameResult { chu_side: vec![0, 1], multiplier: 1, base: 5 * 10i64.pow(18), places: Some(vec![0, 2, 1, 3]), ..Default::default() };
+    let g =
+        GameResult { chu_side: vec![0, 1], multiplier: 1, base: 5 * 10i64.pow(18), places: Some(vec![0, 2, 1, 3]), ..Default::default() };
     let e = 5 * 10i64.pow(18);
     assert_eq!(settle(&g, &r()).unwrap().deltas, vec![e, e, -e, -e]);
     // Lone winner of three units of 5e18: 1.5e19 does not fit — refused, naming the seat.
@@ -708,7 +729,14 @@ fn jiao_rounds_up() {
 #[test]
 fn unit_per_after_a_partners_jiao() {
     // 儲方 0 and 2; seat 2 繳 (5 = ⌈10 / 2⌉, shared 3 / 2 by seats 1 and 3).
-    let g = |places: &[usize]| GameResult { chu_side: vec![0, 2], multiplier: 1, base: 10, places: Some(places.to_vec()), surrendered: vec![2], ..Default::default() };
+    let g = |places: &[usize]| GameResult {
+        chu_side: vec![0, 2],
+        multiplier: 1,
+        base: 10,
+        places: Some(places.to_vec()),
+        surrendered: vec![2],
+        ..Default::default()
+    };
     // Seat 0 first of three: win with 全殲, unit 10 × 2; one unit from each opponent.
     let s = settle(&g(&[0, 1, 3]), &r()).unwrap();
     assert_eq!((s.verdict, s.wipe_out), (Some(Verdict::Win), true));
@@ -740,7 +768,8 @@ fn settle_bad_input() {
     assert!(settle(&g, &r()).unwrap_err().message.contains("finishing order"));
     g.multiplier = 6;
     assert!(settle(&g, &r()).unwrap_err().message.contains("power of two"));
-    let g = GameResult { chu_side: vec![0], multiplier: 1, base: 10, escaped: vec![1], places: Some(vec![0, 1, 2, 3]), ..Default::default() };
+    let g =
+        GameResult { chu_side: vec![0], multiplier: 1, base: 10, escaped: vec![1], places: Some(vec![0, 1, 2, 3]), ..Default::default() };
     assert!(settle(&g, &r()).unwrap_err().message.contains("abandoned"));
 }
 
@@ -753,7 +782,8 @@ fn any_cards(max: usize) -> impl Strategy<Value = Vec<Card>> {
 fn all_plays(chu: Chu) -> Vec<Play> {
     // Every classification reachable: enumerate the legal plays of a few full hands.
     let mut out = Vec::new();
-    for h in ["As Ah Ad Ac 2s 2h 2d 2c 3s 3h 3d 3c Ks", "4s 5s 6s 7s 8s 9s Ts Js Qs Ks As 2s 3s", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah Ad"] {
+    for h in ["As Ah Ad Ac 2s 2h 2d 2c 3s 3h 3d 3c Ks", "4s 5s 6s 7s 8s 9s Ts Js Qs Ks As 2s 3s", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh Ah Ad"]
+    {
         for p in legal_plays(&cards(h), None, chu, &Constraints::default(), &r()).unwrap() {
             out.push(p.play);
         }

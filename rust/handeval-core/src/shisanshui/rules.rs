@@ -18,7 +18,10 @@ impl SuitOrder {
     pub fn parse(text: &str) -> Result<SuitOrder> {
         // Four letters: a longer text fails at its length, before it is read or quoted.
         if text.len() > SUIT_ORDER_MAX_BYTES {
-            return Err(Error::field("suit_order", format!("is {} bytes long; a suit order is 4 letters, each of s h d c once, strongest first (e.g. \"shcd\")", text.len())));
+            return Err(Error::field(
+                "suit_order",
+                format!("is {} bytes long; a suit order is 4 letters, each of s h d c once, strongest first (e.g. \"shcd\")", text.len()),
+            ));
         }
         let chars: Vec<char> = text.chars().map(|c| c.to_ascii_lowercase()).collect();
         let mut value = [u8::MAX; 4];
@@ -32,7 +35,8 @@ impl SuitOrder {
             }
         }
         if value.contains(&u8::MAX) {
-            return Err(Error::field("suit_order", format!("{text:?} must name each of s h d c once, strongest first (e.g. \"shcd\")")).because(Reason::BadRule));
+            return Err(Error::field("suit_order", format!("{text:?} must name each of s h d c once, strongest first (e.g. \"shcd\")"))
+                .because(Reason::BadRule));
         }
         Ok(SuitOrder(value))
     }

@@ -122,9 +122,7 @@ fn validate(hands: &[Hand], base: i64, carried: Option<&[Option<i64>]>, rules: &
                 }
                 Ok(Play::Rows { values, foul })
             }
-            Hand::Special { id, cards } => verify_special(cards, *id)
-                .map(Play::Special)
-                .map_err(|e| e.within(&format!("players[{i}]"))),
+            Hand::Special { id, cards } => verify_special(cards, *id).map(Play::Special).map_err(|e| e.within(&format!("players[{i}]"))),
         })
         .collect()
 }
@@ -171,7 +169,16 @@ pub(crate) fn rows_pair(ka: &[u64; 3], wa: &[i64; 3], fa: bool, kb: &[u64; 3], w
             Ordering::Equal => 0,
         };
     }
-    (rows, if wins_a == 3 { 1 } else if wins_b == 3 { -1 } else { 0 })
+    (
+        rows,
+        if wins_a == 3 {
+            1
+        } else if wins_b == 3 {
+            -1
+        } else {
+            0
+        },
+    )
 }
 
 fn keys_and_waters(values: &[RowValue; 3]) -> ([u64; 3], [i64; 3]) {
@@ -228,10 +235,7 @@ pub fn settle(hands: &[Hand], base: i64, carried: Option<&[Option<i64>]>, rules:
         pairwise[p.b][p.a] = -p.waters;
     }
     let waters: Vec<i64> = pairwise.iter().map(|row| row.iter().sum()).collect();
-    let theoretical = waters
-        .iter()
-        .map(|&w| money::mul(base, w, "base × waters"))
-        .collect::<Result<Vec<_>>>()?;
+    let theoretical = waters.iter().map(|&w| money::mul(base, w, "base × waters")).collect::<Result<Vec<_>>>()?;
     let capped = match carried {
         Some(c) => money::cap(&theoretical, c)?,
         None => theoretical.clone(),

@@ -347,7 +347,9 @@ pub fn satisfies_special(cards: &[Card], id: SpecialId) -> Result<bool> {
 /// cards make, and only that one can be declared — a 五对三条 hand is never a 六对半.
 pub fn verify_special(cards: &[Card], id: SpecialId) -> Result<SpecialHand> {
     let Some(highest) = special(cards)? else {
-        return Err(Error::new(format!("the cards do not make the declared special {} ({})", id.id(), id.name_zh())).because(Reason::Inconsistent));
+        return Err(
+            Error::new(format!("the cards do not make the declared special {} ({})", id.id(), id.name_zh())).because(Reason::Inconsistent)
+        );
     };
     if highest.id == id {
         return Ok(highest);
@@ -376,8 +378,8 @@ pub fn verify_special(cards: &[Card], id: SpecialId) -> Result<SpecialHand> {
 mod tests {
     use super::*;
     use crate::cards::cards;
-    use crate::shisanshui::eval::{strength, Category};
     use crate::shisanshui::arrange::sim::Rng;
+    use crate::shisanshui::eval::{strength, Category};
     use crate::shisanshui::Rules;
     use proptest::prelude::*;
 
@@ -414,7 +416,8 @@ mod tests {
         assert_eq!(sp("2h 2s 2d 5c 5d 5h 9s 9c 9d Jc Jd Qs 3c"), None); // three triples
         assert_eq!(sp("8h 9s Td Jc Qd Kh As 8s 9c Tc Jd Qs 2c"), None); // a 2 among 8..A
         assert_eq!(sp("2s 3h 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Kh"), None); // no ace
-        assert_ne!(sp("2h 3h 4h 5d 6d 7d 8d 9d 7c 8c 9c Tc Qc"), Some(SanTonghuashun)); // back not a straight flush
+        assert_ne!(sp("2h 3h 4h 5d 6d 7d 8d 9d 7c 8c 9c Tc Qc"), Some(SanTonghuashun));
+        // back not a straight flush
     }
 
     /// The highest special by applying each definition in turn, without `special`'s filter.
@@ -562,7 +565,9 @@ mod tests {
     #[test]
     fn splits_are_partitions_of_the_right_kind() {
         let r = Rules::default();
-        for text in ["2h 3h 4h 5d 6d 7d 8d 9d 7c 8c 9c Tc Jc", "As 2h 3d 5c 6d 7h 8s 9c 9d Tc Jh Qs Kd", "Qh Kh Ah 2d 5d 7d 9d Jd 3c 6c 8c Tc Kc"] {
+        for text in
+            ["2h 3h 4h 5d 6d 7d 8d 9d 7c 8c 9c Tc Jc", "As 2h 3d 5c 6d 7h 8s 9c 9d Tc Jh Qs Kd", "Qh Kh Ah 2d 5d 7d 9d Jd 3c 6c 8c Tc Kc"]
+        {
             let h = special(&cards(text)).unwrap().unwrap();
             let [f, m, b] = h.split.clone().unwrap();
             let mut all: Vec<Card> = f.iter().chain(&m).chain(&b).copied().collect();

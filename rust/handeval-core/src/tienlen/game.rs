@@ -11,8 +11,8 @@
 use super::instant::{instant_winner, InstantWin};
 use super::play::{legal_plays, sorted, text, Play};
 use super::round::{chop_chain, first_leader, Action, RoundState, Transfer};
-use super::settle::{settle, settle_instant, Settlement};
 use super::rules::{check_players, Rules};
+use super::settle::{settle, settle_instant, Settlement};
 use crate::cards::{check_distinct_across, Card};
 use crate::error::{Error, Reason, Result};
 use crate::money;
@@ -91,7 +91,9 @@ impl Game {
         check_players(hands.len()).map_err(|e| Error::field("hands", e.message).because(Reason::WrongCount))?;
         for (i, h) in hands.iter().enumerate() {
             if h.len() != 13 {
-                return Err(Error::field(format!("hands[{i}]"), format!("a dealt hand has 13 cards (got {})", h.len())).because(Reason::WrongCount));
+                return Err(
+                    Error::field(format!("hands[{i}]"), format!("a dealt hand has 13 cards (got {})", h.len())).because(Reason::WrongCount)
+                );
             }
         }
         let groups: Vec<(String, &[Card])> = hands.iter().enumerate().map(|(i, h)| (format!("hands[{i}]"), h.as_slice())).collect();
@@ -236,7 +238,9 @@ impl Game {
     /// per action); on an error the state is unchanged.
     pub fn apply_mut(&mut self, seat: usize, action: &Action) -> Result<()> {
         if seat >= self.players {
-            return Err(Error::field("seat", format!("seat {seat} is not in the game (seats 0..{})", self.players - 1)).because(Reason::OutOfRange));
+            return Err(
+                Error::field("seat", format!("seat {seat} is not in the game (seats 0..{})", self.players - 1)).because(Reason::OutOfRange)
+            );
         }
         if let Some(w) = self.winner {
             let why = match self.instant {
@@ -273,10 +277,13 @@ impl Game {
             t.last_action = k;
         }
         // Cards in the game's order, so equal records give equal states.
-        self.history.push((seat, match action {
-            Action::Play(c) => Action::Play(sorted(c)),
-            Action::Pass => Action::Pass,
-        }));
+        self.history.push((
+            seat,
+            match action {
+                Action::Play(c) => Action::Play(sorted(c)),
+                Action::Pass => Action::Pass,
+            },
+        ));
         if let Action::Play(cards) = action {
             self.held[seat] &= !mask(cards);
             if self.held[seat] == 0 {
@@ -348,10 +355,15 @@ mod tests {
     use proptest::prelude::*;
 
     fn hands4() -> Vec<Vec<Card>> {
-        ["3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d", "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h", "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc", "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah"]
-            .iter()
-            .map(|h| cards(h))
-            .collect()
+        [
+            "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d",
+            "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h",
+            "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc",
+            "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah",
+        ]
+        .iter()
+        .map(|h| cards(h))
+        .collect()
     }
 
     fn act(a: &str) -> Action {
@@ -366,7 +378,10 @@ mod tests {
     fn a_short_game_and_its_settlement() {
         let g = Game::new(&hands4(), &Rules::default()).unwrap();
         assert_eq!((g.turn(), g.instant), (Some(0), None));
-        let rec: Vec<(usize, Action)> = [(0, "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "2c 2d")].iter().map(|&(s, a)| (s, act(a))).collect();
+        let rec: Vec<(usize, Action)> = [(0, "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks"), (1, "pass"), (2, "pass"), (3, "pass"), (0, "2c 2d")]
+            .iter()
+            .map(|&(s, a)| (s, act(a)))
+            .collect();
         let g = Game::replay(&hands4(), &rec, &Rules::default()).unwrap();
         assert_eq!(g.winner, Some(0));
         assert_eq!(g.round_no, 1);
@@ -411,7 +426,8 @@ mod tests {
 
     #[test]
     fn chop_offers_and_chops() {
-        let rec: Vec<(usize, Action)> = [(0, "3s"), (1, "4h"), (2, "5d"), (3, "pass"), (0, "2d")].iter().map(|&(s, a)| (s, act(a))).collect();
+        let rec: Vec<(usize, Action)> =
+            [(0, "3s"), (1, "4h"), (2, "5d"), (3, "pass"), (0, "2d")].iter().map(|&(s, a)| (s, act(a))).collect();
         let g = Game::replay(&hands4(), &rec, &Rules::default()).unwrap();
         assert_eq!(g.turn(), Some(1));
         // Seat 3 passed and holds four aces: it may chop the 2 now, out of turn.
@@ -426,7 +442,10 @@ mod tests {
         assert_eq!((g.round_no, g.turn()), (1, Some(3)));
         assert_eq!(g.chops, vec![(0, 3, 3)]);
         // One trick so far, over: actions 0..=8, won by the chopper, who leads next.
-        assert_eq!(g.tricks, vec![Trick { round: 0, leader: 0, first_action: 0, last_action: 8, over: true, won_by: Some(3), chop: Some((0, 3, 3)) }]);
+        assert_eq!(
+            g.tricks,
+            vec![Trick { round: 0, leader: 0, first_action: 0, last_action: 8, over: true, won_by: Some(3), chop: Some((0, 3, 3)) }]
+        );
         let g = g.apply(3, &act("3c")).unwrap();
         assert_eq!(g.tricks[1], Trick { round: 1, leader: 3, first_action: 9, last_action: 9, over: false, won_by: None, chop: None });
         assert_eq!(g.chop_transfers(10).unwrap(), vec![Transfer { from: 0, to: 3, amount: 30 }]);

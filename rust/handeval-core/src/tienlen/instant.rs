@@ -174,7 +174,10 @@ mod tests {
             cards("2h 9h 9d Th Td Jh Jd 3d 4c 5h 6c 7d Kh"),
         ];
         let (wins, best) = instant_winner(&hands).unwrap();
-        assert_eq!(wins.iter().map(|w| w.as_ref().map(|h| h.kind)).collect::<Vec<_>>(), vec![Some(InstantWin::Dragon), Some(InstantWin::SixPairs), None, None]);
+        assert_eq!(
+            wins.iter().map(|w| w.as_ref().map(|h| h.kind)).collect::<Vec<_>>(),
+            vec![Some(InstantWin::Dragon), Some(InstantWin::SixPairs), None, None]
+        );
         assert_eq!(best, Some(0));
         // Same type: ranks from the top, then the suit of the highest card.
         let a = instant_win(&cards("3s 3h 5s 5h 7s 7h 9s 9h Js Jh Ks Kh 4c")).unwrap().unwrap();

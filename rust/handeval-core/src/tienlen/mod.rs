@@ -20,5 +20,5 @@ pub use game::{Game, Trick, MAX_ACTIONS};
 pub use instant::{instant_win, instant_winner, InstantHand, InstantWin};
 pub use play::{beats, beats_key, classify, legal_plays, Kind, Play, PlayKey};
 pub use round::{chop_chain, chop_transfers, first_leader, Action, RoundState, Transfer};
-pub use settle::{chop_list, settle, settle_instant, special_groups, Chop, Group, Line, LineKind, Settlement};
 pub use rules::{Rules, TurnAfterChop};
+pub use settle::{chop_list, settle, settle_instant, special_groups, Chop, Group, Line, LineKind, Settlement};

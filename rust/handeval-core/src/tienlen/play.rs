@@ -72,8 +72,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 7] =
-        [Kind::Single, Kind::Pair, Kind::Triple, Kind::Straight, Kind::ThreePairRun, Kind::Bomb, Kind::FourPairRun];
+    pub const ALL: [Kind; 7] = [Kind::Single, Kind::Pair, Kind::Triple, Kind::Straight, Kind::ThreePairRun, Kind::Bomb, Kind::FourPairRun];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -248,9 +247,7 @@ pub fn beats_key(b: PlayKey, a: PlayKey) -> bool {
     match b.kind {
         Kind::ThreePairRun => a.is_single_two(),
         Kind::Bomb => a.is_single_two() || a.is_pair_of_twos() || a.kind == Kind::ThreePairRun,
-        Kind::FourPairRun => {
-            a.is_single_two() || a.is_pair_of_twos() || matches!(a.kind, Kind::ThreePairRun | Kind::Bomb)
-        }
+        Kind::FourPairRun => a.is_single_two() || a.is_pair_of_twos() || matches!(a.kind, Kind::ThreePairRun | Kind::Bomb),
         _ => false,
     }
 }
@@ -375,13 +372,11 @@ pub fn all_plays(hand: &[Card]) -> Vec<Play> {
 
 /// The order of [`legal_plays`]: type, then size, then strength, then the cards.
 pub fn weakest_first(a: &Play, b: &Play) -> std::cmp::Ordering {
-    (a.key.kind, a.key.len, a.key.top)
-        .cmp(&(b.key.kind, b.key.len, b.key.top))
-        .then_with(|| {
-            let sa: Vec<u8> = a.cards.iter().rev().map(|&c| strength(c)).collect();
-            let sb: Vec<u8> = b.cards.iter().rev().map(|&c| strength(c)).collect();
-            sa.cmp(&sb)
-        })
+    (a.key.kind, a.key.len, a.key.top).cmp(&(b.key.kind, b.key.len, b.key.top)).then_with(|| {
+        let sa: Vec<u8> = a.cards.iter().rev().map(|&c| strength(c)).collect();
+        let sb: Vec<u8> = b.cards.iter().rev().map(|&c| strength(c)).collect();
+        sa.cmp(&sb)
+    })
 }
 
 /// Every play `hand` may make now: all leads when `table` is `None`; otherwise the

@@ -37,7 +37,8 @@ pub fn first_leader(hands: &[Vec<Card>]) -> Result<(usize, Card)> {
     let mut best: Option<(u8, usize, Card)> = None;
     for (seat, h) in hands.iter().enumerate() {
         if h.len() > 13 {
-            return Err(Error::field(format!("hands[{seat}]"), format!("a hand has at most 13 cards (got {})", h.len())).because(Reason::WrongCount));
+            return Err(Error::field(format!("hands[{seat}]"), format!("a hand has at most 13 cards (got {})", h.len()))
+                .because(Reason::WrongCount));
         }
         for &c in h {
             if best.is_none_or(|b| strength(c) < b.0) {
@@ -131,7 +132,11 @@ impl RoundState {
                 let p = classify(cards).map_err(|e| e.within("cards"))?;
                 let again = p.mask() & self.used;
                 if again != 0 {
-                    return Err(Error::field("cards", format!("card {} was already played in this round", Card(again.trailing_zeros() as u8))).because(Reason::CardNotInHand));
+                    return Err(Error::field(
+                        "cards",
+                        format!("card {} was already played in this round", Card(again.trailing_zeros() as u8)),
+                    )
+                    .because(Reason::CardNotInHand));
                 }
                 Some(p)
             }
@@ -186,7 +191,11 @@ impl RoundState {
                     if !(play.is_special() && beats_key(play.key, t.key)) {
                         return no(
                             Reason::IllegalAction,
-                            format!("seat {seat} has passed and may only chop with a special that beats {} {}", t.kind().name_zh(), text(&t.cards)),
+                            format!(
+                                "seat {seat} has passed and may only chop with a special that beats {} {}",
+                                t.kind().name_zh(),
+                                text(&t.cards)
+                            ),
                         );
                     }
                 } else if seat != to_move {
@@ -224,7 +233,10 @@ impl RoundState {
         }
         // Next: the first seat after `seat` that has neither passed nor made the table's play.
         let owner = self.table().map(|t| t.0);
-        self.to_move = (1..self.players).map(|k| (seat + k) % self.players).chain(std::iter::once(seat)).find(|&s| !self.passed[s] && Some(s) != owner);
+        self.to_move = (1..self.players)
+            .map(|k| (seat + k) % self.players)
+            .chain(std::iter::once(seat))
+            .find(|&s| !self.passed[s] && Some(s) != owner);
         Ok(())
     }
 
@@ -238,7 +250,13 @@ impl RoundState {
     }
 
     /// Replay a round; an error names the action (`round[i]`).
-    pub fn replay(players: usize, leader: Option<usize>, must_contain: Option<Card>, actions: &[(usize, Action)], rules: &Rules) -> Result<RoundState> {
+    pub fn replay(
+        players: usize,
+        leader: Option<usize>,
+        must_contain: Option<Card>,
+        actions: &[(usize, Action)],
+        rules: &Rules,
+    ) -> Result<RoundState> {
         let leader = match leader {
             Some(l) => l,
             None => match actions.first() {
@@ -274,7 +292,13 @@ pub fn chop_chain(plays: &[(usize, Play)]) -> Option<(usize, i64, usize, usize)>
 
 /// The chop payment of one round (`[]` or one transfer), after validating the round
 /// under `rules` (its turn order).
-pub fn chop_transfers(players: usize, leader: Option<usize>, actions: &[(usize, Action)], base: i64, rules: &Rules) -> Result<Vec<Transfer>> {
+pub fn chop_transfers(
+    players: usize,
+    leader: Option<usize>,
+    actions: &[(usize, Action)],
+    base: i64,
+    rules: &Rules,
+) -> Result<Vec<Transfer>> {
     money::check_base(base)?;
     RoundState::replay(players, leader, None, actions, rules)?.chop_transfers(base)
 }
@@ -290,7 +314,14 @@ mod tests {
 
     #[test]
     fn seed_chop_examples() {
-        let r = acts(&[(0, "3s 3h 4s 4h 5s 5h"), (1, "6s 6h 7s 7h 8s 8h"), (2, "pass"), (3, "4d 4c 5d 5c 6d 6c 7d 7c"), (0, "pass"), (1, "pass")]);
+        let r = acts(&[
+            (0, "3s 3h 4s 4h 5s 5h"),
+            (1, "6s 6h 7s 7h 8s 8h"),
+            (2, "pass"),
+            (3, "4d 4c 5d 5c 6d 6c 7d 7c"),
+            (0, "pass"),
+            (1, "pass"),
+        ]);
         assert_eq!(chop_transfers(4, None, &r, 10, &Rules::default()).unwrap(), vec![Transfer { from: 1, to: 3, amount: 80 }]);
         let st = RoundState::replay(4, None, None, &r, &Rules::default()).unwrap();
         assert!(st.is_over());

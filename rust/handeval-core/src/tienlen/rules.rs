@@ -18,7 +18,10 @@ impl TurnAfterChop {
         match text {
             "from_chopper" => Ok(Self::FromChopper),
             "resume" => Ok(Self::Resume),
-            _ => Err(Error::field("turn_after_chop", format!("{text:?} is not one of \"from_chopper\", \"resume\"")).because(Reason::BadRule)),
+            _ => {
+                Err(Error::field("turn_after_chop", format!("{text:?} is not one of \"from_chopper\", \"resume\""))
+                    .because(Reason::BadRule))
+            }
         }
     }
     pub fn as_str(self) -> &'static str {

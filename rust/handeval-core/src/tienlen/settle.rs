@@ -168,7 +168,15 @@ fn extras(seat: usize, winner: usize, cards: &[Card], base: i64) -> Result<Vec<L
     let mut lines = Vec::new();
     let mut line = |kind: LineKind, mult: i64, cards: Vec<Card>, what: String| -> Result<()> {
         let amount = money::mul(base, mult, "payment")?;
-        lines.push(Line { kind, seat, other: Some(winner), multiplier: mult, amount: -amount, text: format!("seat {seat} pays {base} × {mult} = {amount} to seat {winner} for {what}"), cards });
+        lines.push(Line {
+            kind,
+            seat,
+            other: Some(winner),
+            multiplier: mult,
+            amount: -amount,
+            text: format!("seat {seat} pays {base} × {mult} = {amount} to seat {winner} for {what}"),
+            cards,
+        });
         Ok(())
     };
     for c in sorted(cards).into_iter().filter(|&c| rank(c) == TWO) {
@@ -206,7 +214,15 @@ fn finish(
     let total = money::sum(&pays, "the winner's receipts")?;
     for (i, &p) in pays.iter().enumerate() {
         if i != winner {
-            lines.push(Line { kind: LineKind::Win, seat: winner, other: Some(i), multiplier: 0, amount: p, cards: vec![], text: format!("seat {winner} receives {p} from seat {i}") });
+            lines.push(Line {
+                kind: LineKind::Win,
+                seat: winner,
+                other: Some(i),
+                multiplier: 0,
+                amount: p,
+                cards: vec![],
+                text: format!("seat {winner} receives {p} from seat {i}"),
+            });
         }
     }
     let mut theoretical = vec![0i64; players];
@@ -227,8 +243,24 @@ fn finish(
         }
         chop[t.from] = money::add(chop[t.from], -t.amount, "chop payments")?;
         chop[t.to] = money::add(chop[t.to], t.amount, "chop payments")?;
-        lines.push(Line { kind: LineKind::Chop, seat: t.from, other: Some(t.to), multiplier: 0, amount: -t.amount, cards: vec![], text: format!("seat {} pays {} to seat {} for a chop (压牌)", t.from, t.amount, t.to) });
-        lines.push(Line { kind: LineKind::Chop, seat: t.to, other: Some(t.from), multiplier: 0, amount: t.amount, cards: vec![], text: format!("seat {} receives {} from seat {} for a chop (压牌)", t.to, t.amount, t.from) });
+        lines.push(Line {
+            kind: LineKind::Chop,
+            seat: t.from,
+            other: Some(t.to),
+            multiplier: 0,
+            amount: -t.amount,
+            cards: vec![],
+            text: format!("seat {} pays {} to seat {} for a chop (压牌)", t.from, t.amount, t.to),
+        });
+        lines.push(Line {
+            kind: LineKind::Chop,
+            seat: t.to,
+            other: Some(t.from),
+            multiplier: 0,
+            amount: t.amount,
+            cards: vec![],
+            text: format!("seat {} receives {} from seat {} for a chop (压牌)", t.to, t.amount, t.from),
+        });
     }
     for i in 0..players {
         theoretical[i] = money::add(theoretical[i], chop[i], "game total")?;
@@ -240,7 +272,15 @@ fn finish(
     for i in 0..players {
         if capped[i] != theoretical[i] {
             let d = capped[i] - theoretical[i];
-            lines.push(Line { kind: LineKind::Cap, seat: i, other: None, multiplier: 0, amount: d, cards: vec![], text: format!("seat {i}: the cap (防以小博大) changes {} to {}", theoretical[i], capped[i]) });
+            lines.push(Line {
+                kind: LineKind::Cap,
+                seat: i,
+                other: None,
+                multiplier: 0,
+                amount: d,
+                cards: vec![],
+                text: format!("seat {i}: the cap (防以小博大) changes {} to {}", theoretical[i], capped[i]),
+            });
         }
     }
     // 抽水 from the winner's positive final amount only (the seed: 赢家所赢金额的5%); a
@@ -249,7 +289,15 @@ fn finish(
     for i in 0..players {
         if deltas[i] != capped[i] {
             let r = capped[i] - deltas[i];
-            lines.push(Line { kind: LineKind::Rake, seat: i, other: None, multiplier: 0, amount: -r, cards: vec![], text: format!("seat {i}: rake (抽水) {}% of {} = {r}", rules.rake_percent, capped[i]) });
+            lines.push(Line {
+                kind: LineKind::Rake,
+                seat: i,
+                other: None,
+                multiplier: 0,
+                amount: -r,
+                cards: vec![],
+                text: format!("seat {i}: rake (抽水) {}% of {} = {r}", rules.rake_percent, capped[i]),
+            });
         }
     }
     Ok(Settlement { winner, pays, chops: chop, theoretical, capped, deltas, rake, lines, instant })
@@ -312,11 +360,16 @@ pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64, rules: &Rul
                     let super::round::Action::Play(cards) = a else { continue };
                     for (i, h) in remaining.iter().enumerate() {
                         if let Some(c) = cards.iter().find(|c| h.contains(c)) {
-                            return Err(Error::field(f, format!("card {c} was played by seat {seat} but is still in remaining[{i}]")).because(crate::error::Reason::Inconsistent));
+                            return Err(Error::field(f, format!("card {c} was played by seat {seat} but is still in remaining[{i}]"))
+                                .because(crate::error::Reason::Inconsistent));
                         }
                     }
                     if remaining[*seat].len() == 13 {
-                        return Err(Error::field(f, format!("seat {seat} played {} but holds 13 cards, as if it had played none", text(cards))).because(crate::error::Reason::Inconsistent));
+                        return Err(Error::field(
+                            f,
+                            format!("seat {seat} played {} but holds 13 cards, as if it had played none", text(cards)),
+                        )
+                        .because(crate::error::Reason::Inconsistent));
                     }
                 }
             }
@@ -349,10 +402,13 @@ pub fn settle(
             return Err(Error::field(name.clone(), format!("a hand has at most 13 cards (got {})", h.len())).because(Reason::WrongCount));
         }
         if i == winner && !h.is_empty() {
-            return Err(Error::field(name.clone(), format!("the winner (seat {winner}) has cards left: {}", text(h))).because(Reason::Inconsistent));
+            return Err(
+                Error::field(name.clone(), format!("the winner (seat {winner}) has cards left: {}", text(h))).because(Reason::Inconsistent)
+            );
         }
         if i != winner && h.is_empty() {
-            return Err(Error::field(name.clone(), format!("seat {i} has no cards left but is not the winner (seat {winner})")).because(Reason::Inconsistent));
+            return Err(Error::field(name.clone(), format!("seat {i} has no cards left but is not the winner (seat {winner})"))
+                .because(Reason::Inconsistent));
         }
     }
     check_distinct_across(&groups)?;
@@ -362,10 +418,15 @@ pub fn settle(
         }
         for (i, (&p, h)) in pa.iter().zip(remaining).enumerate() {
             if !p && h.len() != 13 {
-                return Err(Error::field(format!("played_any[{i}]"), format!("seat {i} played no card, so it must hold 13 cards (it holds {})", h.len())).because(Reason::Inconsistent));
+                return Err(Error::field(
+                    format!("played_any[{i}]"),
+                    format!("seat {i} played no card, so it must hold 13 cards (it holds {})", h.len()),
+                )
+                .because(Reason::Inconsistent));
             }
             if p && h.len() == 13 {
-                return Err(Error::field(format!("played_any[{i}]"), format!("seat {i} holds all 13 cards, so it played none")).because(Reason::Inconsistent));
+                return Err(Error::field(format!("played_any[{i}]"), format!("seat {i} holds all 13 cards, so it played none"))
+                    .because(Reason::Inconsistent));
             }
         }
     }
@@ -382,7 +443,15 @@ pub fn settle(
             (LineKind::Cards, n, format!("{n} card{} left", if n == 1 { "" } else { "s" }))
         };
         let amount = money::mul(base, mult, "payment")?;
-        lines.push(Line { kind, seat: i, other: Some(winner), multiplier: mult, amount: -amount, cards: sorted(h), text: format!("seat {i} pays {base} × {mult} = {amount} to seat {winner} for {what}") });
+        lines.push(Line {
+            kind,
+            seat: i,
+            other: Some(winner),
+            multiplier: mult,
+            amount: -amount,
+            cards: sorted(h),
+            text: format!("seat {i} pays {base} × {mult} = {amount} to seat {winner} for {what}"),
+        });
         if !no_card || rules.unplayed_loser_adds_multipliers {
             lines.extend(extras(i, winner, h, base)?);
         }
@@ -522,7 +591,10 @@ mod tests {
         let two = vec![vec![], cards("3s")];
         assert!(settle(&two, 0, -1, None, &[], None, &r).unwrap_err().to_string().contains("base"));
         assert!(settle(&two, 0, 1, Some(&[true, false]), &[], None, &r).unwrap_err().message.contains("played no card"));
-        assert!(settle(&two, 0, 1, None, &[Transfer { from: 0, to: 3, amount: 1 }], None, &r).unwrap_err().to_string().contains("chops[0].to"));
+        assert!(settle(&two, 0, 1, None, &[Transfer { from: 0, to: 3, amount: 1 }], None, &r)
+            .unwrap_err()
+            .to_string()
+            .contains("chops[0].to"));
         assert!(settle(&two, 0, i64::MAX, None, &[], None, &r).is_ok());
         assert!(settle(&[vec![], cards("3s 4s")], 0, i64::MAX, None, &[], None, &r).unwrap_err().message.contains("overflows"));
         let hands = vec![cards("3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks Ah 2d"), cards("3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c")];

@@ -38,7 +38,9 @@ impl View {
     /// The view of `seat`: the other seats' hidden cards are dropped here.
     pub fn new(game: &Game, seat: usize) -> Result<View> {
         if seat >= game.players {
-            return Err(Error::field("seat", format!("seat {seat} is not in the game (seats 0..{})", game.players - 1)).because(Reason::OutOfRange));
+            return Err(
+                Error::field("seat", format!("seat {seat} is not in the game (seats 0..{})", game.players - 1)).because(Reason::OutOfRange)
+            );
         }
         let mut g = game.clone();
         let mut unseen = FULL & !g.held_mask(seat);
@@ -440,15 +442,13 @@ pub mod baseline {
     }
 }
 
-
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::cards::Card;
+    use crate::sampling::Rng;
     use crate::tienlen::Rules;
     use proptest::prelude::*;
-    use crate::sampling::Rng;
 
     fn deal(seed: u64, players: usize) -> Vec<Vec<Card>> {
         let mut rng = Rng::new(seed);

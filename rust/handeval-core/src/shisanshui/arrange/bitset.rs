@@ -58,7 +58,6 @@ pub(super) fn card_bits_scalar(block: &[u16; 64]) -> [u64; 13] {
     acc
 }
 
-
 /// Every path of [`card_bits`] this CPU can run against the definition, on every word
 /// of `masks`.
 #[cfg(test)]

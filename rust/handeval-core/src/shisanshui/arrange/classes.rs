@@ -4,7 +4,6 @@
 use crate::shisanshui::eval::strength_slow;
 use std::sync::OnceLock;
 
-
 /// Sorted standard strengths of every 5-card rank class (7,462) and 3-card class (455).
 pub(crate) fn classes(row_len: usize) -> &'static [u32] {
     static C5: OnceLock<Vec<u32>> = OnceLock::new();

@@ -404,11 +404,15 @@ impl Hand {
     /// the order of the exhaustive search (which decides the reported suit variant).
     #[inline]
     pub(super) fn for_back(&self, bi: usize, mut f: impl FnMut(usize, usize)) {
-        for_back_splits(bi, |mi| self.five[mi].strength <= self.five[bi].strength, |mi, fi| {
-            if self.s3[fi] <= self.five[mi].strength {
-                f(mi, fi)
-            }
-        });
+        for_back_splits(
+            bi,
+            |mi| self.five[mi].strength <= self.five[bi].strength,
+            |mi, fi| {
+                if self.s3[fi] <= self.five[mi].strength {
+                    f(mi, fi)
+                }
+            },
+        );
     }
 }
 
@@ -461,7 +465,6 @@ pub(super) struct LooseRows {
     pub(super) back: Option<usize>,
     pub(super) middle: Option<usize>,
 }
-
 
 /// The class and strength under the model's rules of every five-card subset (in
 /// `combos` order) of the sorted `cards`, and the subsets' sorted order, as the search

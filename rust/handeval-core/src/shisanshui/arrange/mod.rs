@@ -50,12 +50,12 @@ use super::special::{highest_special, special, verify_special, SpecialHand};
 use crate::cards::{check_distinct, check_distinct_across, Card};
 use crate::error::{Error, Reason, Result};
 pub use model::{Model, Tables};
-use rayon::prelude::*;
-use search::solve;
 pub use policy::Policy;
 use policy::{greedy_split, policy_choice, policy_play, Choice};
-use splits::{combos, pick, sorted_by_id, split_rows, Cand, Subsets};
+use rayon::prelude::*;
+use search::solve;
 use sim::{Play, Rng};
+use splits::{combos, pick, sorted_by_id, split_rows, Cand, Subsets};
 
 /// One arrangement with its score (expected waters, or exact waters in `best_response`).
 #[derive(Clone, Debug, PartialEq)]
@@ -106,10 +106,12 @@ pub const MAX_TOP_K: usize = 72_072;
 impl Options {
     pub fn validate(&self) -> Result<()> {
         if !(1..=3).contains(&self.opponents) {
-            return Err(Error::field("opponents", format!("must be 1, 2 or 3 (十三水 has 2 to 4 players), got {}", self.opponents)).because(Reason::WrongCount));
+            return Err(Error::field("opponents", format!("must be 1, 2 or 3 (十三水 has 2 to 4 players), got {}", self.opponents))
+                .because(Reason::WrongCount));
         }
         if !(1..=MAX_TOP_K).contains(&self.top_k) {
-            return Err(Error::field("top_k", format!("must be at least 1 (and at most {MAX_TOP_K}), got {}", self.top_k)).because(Reason::OutOfRange));
+            return Err(Error::field("top_k", format!("must be at least 1 (and at most {MAX_TOP_K}), got {}", self.top_k))
+                .because(Reason::OutOfRange));
         }
         if self.samples > MAX_SAMPLES {
             return Err(Error::field("samples", format!("must be at most {MAX_SAMPLES}, got {}", self.samples)).because(Reason::OutOfRange));
@@ -198,7 +200,13 @@ fn arrange_using(cards: &[Card], options: &Options, model: &Model, solve: Solver
     arrange_using_with(cards, options, model, solve, &|| {})
 }
 
-fn arrange_using_with(cards: &[Card], options: &Options, model: &Model, solve: Solver, between: &(dyn Fn() + Sync)) -> Result<ArrangeResult> {
+fn arrange_using_with(
+    cards: &[Card],
+    options: &Options,
+    model: &Model,
+    solve: Solver,
+    between: &(dyn Fn() + Sync),
+) -> Result<ArrangeResult> {
     options.validate()?;
     let rules = &model.rules;
     let cards = check_hand(cards)?;
@@ -297,9 +305,8 @@ fn monte_carlo_block(
             let mut rng = Rng::for_item(seed, 2, s);
             let mut deck = rest.clone();
             rng.shuffle(&mut deck);
-            let opps: Vec<Play> = (0..n)
-                .map(|j| policy_play(deck[j * 13..j * 13 + 13].try_into().unwrap(), &Policy::Solver(model), n, rules).0)
-                .collect();
+            let opps: Vec<Play> =
+                (0..n).map(|j| policy_play(deck[j * 13..j * 13 + 13].try_into().unwrap(), &Policy::Solver(model), n, rules).0).collect();
             let table = sim::Table::new(&opps, rules);
             for (a, p) in acc.iter_mut().zip(plays) {
                 *a += table.score(p);
@@ -334,7 +341,8 @@ pub fn best_response(cards: &[Card], opponents: &[Hand], top_k: usize, rules: &R
     rules.validate()?;
     let cards = check_hand(cards)?;
     if !(1..=3).contains(&opponents.len()) {
-        return Err(Error::field("opponents", format!("must list 1 to 3 opponents (十三水 has 2 to 4 players), got {}", opponents.len())).because(Reason::WrongCount));
+        return Err(Error::field("opponents", format!("must list 1 to 3 opponents (十三水 has 2 to 4 players), got {}", opponents.len()))
+            .because(Reason::WrongCount));
     }
     if !(1..=MAX_TOP_K).contains(&top_k) {
         return Err(Error::field("top_k", format!("must be at least 1, got {top_k}")).because(Reason::OutOfRange));
@@ -368,17 +376,11 @@ pub fn best_response(cards: &[Card], opponents: &[Hand], top_k: usize, rules: &R
     let sub = Subsets::new(&cards, rules);
     let (k5, k3) = sub.keys(rules);
     let table = sim::Table::new(&opps, rules);
-    let mut scored: Vec<(i64, (usize, usize, usize))> = sub
-        .frontier(&k5, &k3)
-        .into_iter()
-        .map(|(b, m, f)| (table.score(&Play::rows([k3[f], k5[m], k5[b]])), (b, m, f)))
-        .collect();
+    let mut scored: Vec<(i64, (usize, usize, usize))> =
+        sub.frontier(&k5, &k3).into_iter().map(|(b, m, f)| (table.score(&Play::rows([k3[f], k5[m], k5[b]])), (b, m, f))).collect();
     // Best score first; among equals, the stronger back, then middle, then front.
     scored.sort_by(|x, y| {
-        y.0.cmp(&x.0)
-            .then(k5[y.1 .0].cmp(&k5[x.1 .0]))
-            .then(k5[y.1 .1].cmp(&k5[x.1 .1]))
-            .then(k3[y.1 .2].cmp(&k3[x.1 .2]))
+        y.0.cmp(&x.0).then(k5[y.1 .0].cmp(&k5[x.1 .0])).then(k5[y.1 .1].cmp(&k5[x.1 .1])).then(k3[y.1 .2].cmp(&k3[x.1 .2]))
     });
     let alternatives: Vec<Arrangement> =
         scored.iter().take(top_k).map(|(s, split)| arrangement(&sub.cards, *split, *s as f64, rules)).collect();

@@ -185,7 +185,6 @@ pub(crate) struct RoleValue {
     pub row: f64,
 }
 
-
 /// Expected-waters model for the given rules, from [`Tables`].
 #[derive(Clone, Debug)]
 pub struct Model {

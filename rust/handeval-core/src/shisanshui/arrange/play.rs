@@ -140,9 +140,7 @@ pub struct Table<'a> {
 impl<'a> Table<'a> {
     pub fn new(opps: &'a [Play], rules: &Rules) -> Table<'a> {
         let n = opps.len();
-        let scoops_others = (0..n)
-            .map(|j| (0..n).filter(|&k| k != j).all(|k| pair(&opps[j], &opps[k]).1 == 1))
-            .collect();
+        let scoops_others = (0..n).map(|j| (0..n).filter(|&k| k != j).all(|k| pair(&opps[j], &opps[k]).1 == 1)).collect();
         Table { opps, scoops_others, home_runs: n as u32 >= rules.home_run_min_opponents }
     }
 
@@ -165,4 +163,3 @@ impl<'a> Table<'a> {
         total + extra
     }
 }
-

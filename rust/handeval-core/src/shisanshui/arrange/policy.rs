@@ -18,7 +18,6 @@ pub enum Policy<'a> {
     Solver(&'a Model),
 }
 
-
 pub(super) fn greedy_split(sub: &Subsets) -> (usize, usize, usize) {
     // Backs strongest first; stop below the strength of the best back found.
     let mut order: Vec<usize> = (0..sub.s5.len()).collect();
@@ -74,4 +73,3 @@ pub(crate) fn policy_play(cards: &[Card; 13], policy: &Policy, n: usize, rules: 
         }
     }
 }
-

@@ -241,11 +241,15 @@ impl Hand {
     /// the order of the exhaustive search (which decides the reported suit variant).
     #[inline]
     fn for_back(&self, bi: usize, mut f: impl FnMut(usize, usize)) {
-        for_back_splits(bi, |mi| self.s5[mi] <= self.s5[bi], |mi, fi| {
-            if self.s3[fi] <= self.s5[mi] {
-                f(mi, fi)
-            }
-        });
+        for_back_splits(
+            bi,
+            |mi| self.s5[mi] <= self.s5[bi],
+            |mi, fi| {
+                if self.s3[fi] <= self.s5[mi] {
+                    f(mi, fi)
+                }
+            },
+        );
     }
 }
 

@@ -51,9 +51,8 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
         let i = by3.len() - by3.partition_point(|&x| (x >> 16) as u32 > s);
         (i > 0).then(|| fmax[i - 1])
     };
-    let mut order: Vec<(f64, usize)> = (0..back.len())
-        .filter_map(|bi| Some((bound(&fmax_below(sub.s5[bi])?, &middle[bi], &back[bi]), bi)))
-        .collect();
+    let mut order: Vec<(f64, usize)> =
+        (0..back.len()).filter_map(|bi| Some((bound(&fmax_below(sub.s5[bi])?, &middle[bi], &back[bi]), bi))).collect();
     // Seed the incumbent with the most promising back.
     let visit = |bi: usize, top: &mut TopK| {
         let b = &back[bi];
@@ -62,8 +61,7 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
             let waters = f.my_waters + m.my_waters + b.my_waters;
             let p_scoop = f.win * m.win * b.win;
             // E[waters paid · 1{scooped}] under independent rows.
-            let scooped =
-                f.lose_waters * m.lose * b.lose + f.lose * m.lose_waters * b.lose + f.lose * m.lose * b.lose_waters;
+            let scooped = f.lose_waters * m.lose * b.lose + f.lose * m.lose_waters * b.lose + f.lose * m.lose * b.lose_waters;
             let pair = q * (f.row + m.row + b.row + p_scoop * waters - scooped) - special_loss;
             let mut ev = nf * pair;
             if home_run {

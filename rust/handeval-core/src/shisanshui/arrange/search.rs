@@ -35,11 +35,10 @@
 //! middles and the fronts in its splits, strongest first, see [`visit`]): a few steps
 //! rather than all 56 middles.
 
-
 use super::hand::{from_pos, Cards, Hand, LooseRows, W3, W5};
-use super::splits::{N3, N5};
 use super::model::{Model, RoleValue};
 use super::splits::{combos, pow, Cand, TopK};
+use super::splits::{N3, N5};
 use crate::cards::Card;
 
 /// The expectation of a split under the model (the formula of docs/arrange.md).

@@ -4,8 +4,8 @@
 use super::super::rules::Rules;
 use super::classes::class_of;
 use super::model::{Model, Tables};
-use super::policy::{policy_play, Policy};
 pub use super::play::{deck, pair, seat_waters, Play, Rng, Table};
+use super::policy::{policy_play, Policy};
 use crate::cards::Card;
 use rayon::prelude::*;
 

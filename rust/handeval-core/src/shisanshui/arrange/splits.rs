@@ -111,13 +111,7 @@ impl Subsets {
         let c = combos();
         let std5: Vec<u32> = c.five.iter().map(|&m| strength5(&pick::<5>(&sorted, m))).collect();
         let std3: Vec<u32> = c.three.iter().map(|&m| strength3(&pick::<3>(&sorted, m))).collect();
-        Subsets {
-            s5: std5.iter().map(|&s| adjust_for_rules(s, rules)).collect(),
-            s3: std3.clone(),
-            std5,
-            std3,
-            cards: sorted,
-        }
+        Subsets { s5: std5.iter().map(|&s| adjust_for_rules(s, rules)).collect(), s3: std3.clone(), std5, std3, cards: sorted }
     }
 
     pub(super) fn rows(&self, split: (usize, usize, usize)) -> [Vec<Card>; 3] {
@@ -136,11 +130,15 @@ impl Subsets {
     #[inline]
     pub(super) fn for_back(&self, bi: usize, mut f: impl FnMut(usize, usize, usize)) {
         let sb = self.s5[bi];
-        for_back_splits(bi, |mi| self.s5[mi] <= sb, |mi, fi| {
-            if self.s3[fi] <= self.s5[mi] {
-                f(bi, mi, fi)
-            }
-        });
+        for_back_splits(
+            bi,
+            |mi| self.s5[mi] <= sb,
+            |mi, fi| {
+                if self.s3[fi] <= self.s5[mi] {
+                    f(bi, mi, fi)
+                }
+            },
+        );
     }
 
     /// Full row keys (suits included) of every subset.
@@ -170,9 +168,7 @@ impl Subsets {
                 }
             }
         }
-        cands.sort_by(|x, y| {
-            k5[y.0].cmp(&k5[x.0]).then(k5[y.1].cmp(&k5[x.1])).then(k3[y.2].cmp(&k3[x.2]))
-        });
+        cands.sort_by(|x, y| k5[y.0].cmp(&k5[x.0]).then(k5[y.1].cmp(&k5[x.1])).then(k3[y.2].cmp(&k3[x.2])));
         let mut kept: Vec<(usize, usize, usize)> = Vec::new();
         for c in cands {
             let dominated = kept.iter().any(|k| k5[k.1] >= k5[c.1] && k3[k.2] >= k3[c.2]);
@@ -226,7 +222,6 @@ impl TopK {
         self.items.truncate(self.k);
     }
 }
-
 
 #[inline]
 pub(super) fn pow(x: f64, n: usize) -> f64 {

@@ -19,9 +19,7 @@ fn check_arrangement(hand: &[Card], a: &Arrangement, rules: &Rules) {
 }
 
 fn hand_strategy() -> impl Strategy<Value = Vec<Card>> {
-    proptest::sample::subsequence((0u8..52).collect::<Vec<_>>(), 13)
-        .prop_shuffle()
-        .prop_map(|ids| ids.into_iter().map(Card).collect())
+    proptest::sample::subsequence((0u8..52).collect::<Vec<_>>(), 13).prop_shuffle().prop_map(|ids| ids.into_iter().map(Card).collect())
 }
 
 /// All 72,072 splits of a hand (fouled ones included), the brute-force reference.
@@ -55,10 +53,7 @@ fn combinatorics() {
     sub.for_each_split(|_, _, _| n += 1);
     // Every visited split is foul-free and no foul-free split is missed.
     let hand = sub.cards;
-    let want = all_splits(&hand)
-        .iter()
-        .filter(|[f, m, b]| !is_foul(f, m, b, &Rules::default()).unwrap())
-        .count();
+    let want = all_splits(&hand).iter().filter(|[f, m, b]| !is_foul(f, m, b, &Rules::default()).unwrap()).count();
     assert_eq!(n, want);
     assert_eq!(all_splits(&hand).len(), 72_072);
 }
@@ -295,7 +290,11 @@ fn bad_input() {
     assert_eq!(e.field.as_deref(), Some("hands[1].cards"));
     let opp = rows("Qs Qh Qd", "2h 5h 7h 9h Jh", "Ks Kh Kd 4s 4h");
     let e = best_response(&hand, &[opp], 1, &r).unwrap_err();
-    assert!(e.message.contains("Qd") && e.to_string().contains("opponents[0].front") && e.message.contains("also in cards"), "{}", e.message);
+    assert!(
+        e.message.contains("Qd") && e.to_string().contains("opponents[0].front") && e.message.contains("also in cards"),
+        "{}",
+        e.message
+    );
     let e = best_response(&hand, &[], 1, &r).unwrap_err();
     assert_eq!(e.field.as_deref(), Some("opponents"));
     let short = rows("Jd 8d", "2h 5h 7h 9h Jh", "Ts Th Td 4s 4h");
@@ -500,13 +499,13 @@ fn fast_search_equals_reference_on_adversarial_hands() {
         }
     }
     for text in [
-        "2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As",     // 一条龙
-        "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As",     // 清龙
-        "2s 2h 3s 3h 4d 4c 5s 5h 6d 6c 7s 7h 9c",     // 六对半
-        "2s 5s 9s 2h 4h 6h 8h Th 3d 7d Jd Kd Ad",     // 三同花
-        "2s 3h 4d 5c 6s 7h 8d 9c Th 9s Ts Js Qs",     // 三顺子
-        "As Ah Ad Ac Ks Kh Kd Kc Qs Qh Qd Qc 2s",     // three quads
-        "2s 2h 2d 3s 3h 3d 4s 4h 4d 5s 5h 5d 6s",     // 四套三条
+        "2s 3h 4d 5c 6s 7h 8d 9c Ts Jh Qd Kc As", // 一条龙
+        "2s 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks As", // 清龙
+        "2s 2h 3s 3h 4d 4c 5s 5h 6d 6c 7s 7h 9c", // 六对半
+        "2s 5s 9s 2h 4h 6h 8h Th 3d 7d Jd Kd Ad", // 三同花
+        "2s 3h 4d 5c 6s 7h 8d 9c Th 9s Ts Js Qs", // 三顺子
+        "As Ah Ad Ac Ks Kh Kd Kc Qs Qh Qd Qc 2s", // three quads
+        "2s 2h 2d 3s 3h 3d 4s 4h 4d 5s 5h 5d 6s", // 四套三条
     ] {
         hands.push(cards(text));
     }
@@ -559,7 +558,8 @@ fn fast_search_equals_reference_on_paired_hands() {
 #[test]
 fn fast_search_equals_reference_on_long_lists() {
     // Long `alternatives` lists reach deep into dominated and tied splits.
-    let hands = ["Kd 9h 9s 4c 4d Jh Qs 2c 7h 7s Ac 3d 8c", "2s 2h 3s 3h 4d 4c 5s 5h 6d 6c 7s 7h 9c", "2d 3c 4d Th Tc Jd 7d 9c As Ah Ad Js 6h"];
+    let hands =
+        ["Kd 9h 9s 4c 4d Jh Qs 2c 7h 7s Ac 3d 8c", "2s 2h 3s 3h 4d 4c 5s 5h 6d 6c 7s 7h 9c", "2d 3c 4d Th Tc Jd 7d 9c As Ah Ad Js 6h"];
     for (i, text) in hands.iter().enumerate() {
         for top_k in [300, 3000] {
             let r = &rule_variants()[i];

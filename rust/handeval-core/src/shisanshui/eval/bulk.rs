@@ -31,7 +31,9 @@ pub fn categories_from_ids_into(data: &[u8], row_size: usize, out: &mut Vec<u8>)
         return Err(Error::field("row_size", format!("must be 3 or 5, got {row_size}")).because(Reason::OutOfRange));
     }
     if data.len() % row_size != 0 {
-        return Err(Error::field("data", format!("{} bytes is not a whole number of {row_size}-card rows", data.len())).because(Reason::WrongCount));
+        return Err(
+            Error::field("data", format!("{} bytes is not a whole number of {row_size}-card rows", data.len())).because(Reason::WrongCount)
+        );
     }
     let start = out.len();
     out.reserve(data.len() / row_size);

@@ -10,12 +10,8 @@ use std::cmp::Ordering;
 /// suits (or the same ranks when suit tie-break is off).
 pub fn compare_rows(a: &[Card], b: &[Card], rules: &Rules) -> Result<Ordering> {
     if a.len() != b.len() {
-        return Err(Error::new(format!(
-            "can only compare rows of the same size (got {} and {} cards)",
-            a.len(),
-            b.len()
-        ))
-        .because(Reason::WrongCount));
+        return Err(Error::new(format!("can only compare rows of the same size (got {} and {} cards)", a.len(), b.len()))
+            .because(Reason::WrongCount));
     }
     // One deck (RULES §0): a card cannot be in both rows. (One OR per card first; the
     // named check words the error.)

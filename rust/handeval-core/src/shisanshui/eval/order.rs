@@ -32,7 +32,8 @@ pub fn order_keys(rows: &[Vec<Card>], rules: &Rules) -> Result<Vec<u64>> {
 /// rows one by one.
 pub fn order_key_sized(cards: &[Card], size: usize, rules: &Rules) -> Result<u64> {
     if cards.len() != size {
-        return Err(Error::new(format!("has {} cards, the first row has {size}: the rows of one order have one size", cards.len())).because(Reason::WrongCount));
+        return Err(Error::new(format!("has {} cards, the first row has {size}: the rows of one order have one size", cards.len()))
+            .because(Reason::WrongCount));
     }
     order_key(cards, rules)
 }

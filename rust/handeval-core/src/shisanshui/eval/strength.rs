@@ -12,9 +12,9 @@
 //! collision-free rank-multiset sum (greedy Sidon-like keys), the OR of rank bits, and
 //! per-suit counters that reveal a flush.
 
-use crate::shisanshui::rules::{Rules, WheelRank};
 use crate::cards::Card;
 use crate::error::{Error, Reason, Result};
+use crate::shisanshui::rules::{Rules, WheelRank};
 use std::sync::OnceLock;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -112,8 +112,7 @@ fn build_tables() -> Tables {
     let mut card_keys = [0u64; 52];
     for id in 0..52u8 {
         let c = Card(id);
-        card_keys[id as usize] =
-            RANK_KEYS[c.rank() as usize] as u64 | 1u64 << (32 + c.rank()) | 1u64 << (48 + 4 * c.suit());
+        card_keys[id as usize] = RANK_KEYS[c.rank() as usize] as u64 | 1u64 << (32 + c.rank()) | 1u64 << (48 + 4 * c.suit());
     }
     let mut by_sum = vec![0u32; MAX_KEY_SUM + 1];
     let mut counts = [0u8; 13];

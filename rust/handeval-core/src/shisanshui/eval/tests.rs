@@ -69,10 +69,7 @@ mod single_row_tests {
 
     #[test]
     fn classify_row_and_compare_rows_agree_with_the_row_value() {
-        let variants = [
-            Rules::default(),
-            Rules { a2345: WheelRank::SecondHighest, suit_tiebreak: false, ..Rules::default() },
-        ];
+        let variants = [Rules::default(), Rules { a2345: WheelRank::SecondHighest, suit_tiebreak: false, ..Rules::default() }];
         let mut cases = rows(20_000);
         // Ties of strength (suits decide) and A2345 straights, on purpose.
         for (a, b) in [("As 2d 3c 4h 5s", "Ah 2s 3d 4c 5h"), ("Ks Kh 7d 7c 2s", "Kd Kc 7s 7h 2h"), ("Qs Qh 3d", "Qd Qc 3s")] {
@@ -92,7 +89,10 @@ mod single_row_tests {
         dup[1] = dup[0];
         assert!(classify_row(&dup, &r).unwrap_err().to_string().contains("twice"));
         assert!(classify_row(&crate::cards::cards("As Kd"), &r).is_err());
-        assert!(compare_rows(&crate::cards::cards("As Kd Qh"), &crate::cards::cards("As 2d 3h"), &r).unwrap_err().to_string().contains("As"));
+        assert!(compare_rows(&crate::cards::cards("As Kd Qh"), &crate::cards::cards("As 2d 3h"), &r)
+            .unwrap_err()
+            .to_string()
+            .contains("As"));
     }
 }
 
@@ -342,8 +342,8 @@ mod categories_from_ids_tests {
 
 mod order_key_tests {
     use super::*;
-    use crate::shisanshui::rules::SuitOrder;
     use crate::cards::cards;
+    use crate::shisanshui::rules::SuitOrder;
     use proptest::prelude::*;
 
     /// The rule book's order written out: (strength, the suits of the cards in order of
