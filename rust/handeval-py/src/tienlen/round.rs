@@ -1,0 +1,232 @@
+//! Rounds: replaying a round's actions, what a seat may do, the chop payments (压牌).
+
+use super::*;
+
+// ---- rounds ----
+
+pub(super) fn usize_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<usize> {
+    let v = int_from(obj, field)?;
+    usize::try_from(v)
+        .map_err(|_| crate::conv::bad_as(field, format!("seat {v} is not in the game (seats are 0..3)"), handeval_core::Reason::OutOfRange))
+}
+
+pub(super) fn players_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    match given(obj) {
+        Some(o) => {
+            let v = int_from(o, "players")?;
+            usize::try_from(v).map_err(|_| {
+                crate::conv::bad_as("players", format!("越式13张 has 2 to 4 players (got {v})"), handeval_core::Reason::WrongCount)
+            })
+        }
+        _ => Ok(4),
+    }
+}
+
+pub(super) fn action_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Action> {
+    if let Ok(s) = obj.cast::<PyString>() {
+        if s.to_cow().map(|s| s.trim().eq_ignore_ascii_case("pass")).unwrap_or(false) {
+            return Ok(Action::Pass);
+        }
+    }
+    let cards = set_from(obj, field)?;
+    if cards.is_empty() {
+        return Err(crate::conv::bad_as(field, "an empty play: write \"pass\" to pass", handeval_core::Reason::NotAPlay));
+    }
+    Ok(Action::Play(cards))
+}
+
+/// `[[seat, "cards" | "pass"], ...]`, items named `field[i]` (their parts
+/// `field[i].seat`, `field[i].cards`). A list longer than a whole game's record
+/// ([`tl::MAX_ACTIONS`]) is refused before any item is read.
+pub(super) fn round_named(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<(usize, Action)>> {
+    if let Ok(n) = obj.len() {
+        tl::game::check_record_len(n, field).py()?;
+    }
+    list_from(obj, field, game_action)
+}
+
+/// The leader and the card the first play must contain, from `leader` and `first_lead`.
+pub(super) fn first_from(
+    leader: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Option<usize>, Option<Card>)> {
+    let leader = opt(leader, |l| usize_from(l, "leader"))?;
+    let Some(fl) = given(first_lead) else { return Ok((leader, None)) };
+    let fl = fl
+        .cast::<FirstLead>()
+        .map_err(|_| bad("first_lead", format!("expected a FirstLead from first_leader(), got {}", type_name(fl))))?
+        .get();
+    if let Some(l) = leader {
+        if l != fl.seat {
+            return Err(crate::conv::bad_as(
+                "leader",
+                format!("seat {l} does not hold {}; seat {} leads first", fl.card, fl.seat),
+                handeval_core::Reason::Inconsistent,
+            ));
+        }
+    }
+    let card = handeval_core::cards::parse_card(&fl.card).map_err(|e| to_py(e.within("first_lead.card")))?;
+    Ok((Some(fl.seat), fl.must_contain.then_some(card)))
+}
+
+pub(super) fn replay(
+    round: &Bound<'_, PyAny>,
+    players: Option<&Bound<'_, PyAny>>,
+    leader: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<CoreRound> {
+    let rules = rules_from(rules)?;
+    let actions = round_named(round, "round")?;
+    let players = players_from(players)?;
+    let (leader, must) = first_from(leader, first_lead)?;
+    CoreRound::replay(players, leader, must, &actions, &rules).py()
+}
+
+native_class! {
+    #[pyclass(module = "handeval.tienlen")]
+    /// A round after the actions given (RULES 2.4).
+    pub struct RoundState {
+        /// ``[(seat, Play)]`` in order; the last one is on the table.
+        pub plays: Vec<(usize, TienlenPlay)>,
+        /// Seats that have passed (they may still chop with a special).
+        pub passed: Vec<usize>,
+        /// Whose turn it is; None once the round is over.
+        pub to_move: Option<usize>,
+        pub over: bool,
+        /// When over: the seat that leads the next round.
+        pub next_leader: Option<usize>,
+        pub leader: usize,
+    }
+    impl {
+        /// The play on the table (the last one), or None.
+        #[getter]
+        fn table(&self) -> Option<TienlenPlay> {
+            self.plays.last().map(|(_, p)| p.clone())
+        }
+    }
+}
+
+/// Replay a round ``[[seat, cards | "pass"], ...]`` and return its state. An illegal
+/// action raises a HandevalError naming it (``round[i]``) and why. ``leader`` defaults to
+/// the first action's seat; pass ``first_lead`` (from :func:`first_leader`) for the
+/// game's first round. ``rules``: ``turn_after_chop`` decides who moves after a chop.
+#[pyfunction]
+#[pyo3(signature = (round, players=None, leader=None, first_lead=None, rules=None))]
+pub(super) fn tl_round_state(
+    round: &Bound<'_, PyAny>,
+    players: Option<&Bound<'_, PyAny>>,
+    leader: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<RoundState> {
+    let st = replay(round, players, leader, first_lead, rules)?;
+    Ok(RoundState {
+        plays: st.plays.iter().map(|(s, p)| (*s, TienlenPlay { core: p.clone() })).collect(),
+        passed: (0..st.players).filter(|&s| st.passed[s]).collect(),
+        to_move: st.to_move,
+        over: st.is_over(),
+        next_leader: st.next_leader(),
+        leader: st.leader,
+    })
+}
+
+/// None when ``seat`` may make ``action`` (cards or ``"pass"``) now, after ``round``;
+/// otherwise the reason it may not. Bad input (a set that is not a play, a seat not in
+/// the game, a card already played) raises a HandevalError.
+#[pyfunction]
+#[pyo3(signature = (round, seat, action, players=None, leader=None, first_lead=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn tl_check_action(
+    round: &Bound<'_, PyAny>,
+    seat: &Bound<'_, PyAny>,
+    action: &Bound<'_, PyAny>,
+    players: Option<&Bound<'_, PyAny>>,
+    leader: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<String>> {
+    check_named(round, seat, action, "action", players, leader, first_lead, rules)
+}
+
+/// `check_action` with the action read from the parameter `field`, so that an error names
+/// the parameter the caller actually passed (`may_play` calls it `cards`).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_named(
+    round: &Bound<'_, PyAny>,
+    seat: &Bound<'_, PyAny>,
+    action: &Bound<'_, PyAny>,
+    field: &str,
+    players: Option<&Bound<'_, PyAny>>,
+    leader: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Option<String>> {
+    let st = replay(round, players, leader, first_lead, rules)?;
+    let seat = usize_from(seat, "seat")?;
+    let action = action_from(action, field)?;
+    Ok(st.check(seat, &action).py()?.err())
+}
+
+/// Whether ``seat`` may play ``cards`` now: in turn and beating the table (or leading),
+/// or, after passing, only a special that chops the table.
+#[pyfunction]
+#[pyo3(signature = (round, seat, cards, players=None, leader=None, first_lead=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn tl_may_play(
+    round: &Bound<'_, PyAny>,
+    seat: &Bound<'_, PyAny>,
+    cards: &Bound<'_, PyAny>,
+    players: Option<&Bound<'_, PyAny>>,
+    leader: Option<&Bound<'_, PyAny>>,
+    first_lead: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<bool> {
+    Ok(check_named(round, seat, cards, "cards", players, leader, first_lead, rules)?.is_none())
+}
+
+pub(super) fn transfer_dict<'py>(py: Python<'py>, t: &Transfer) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item(pyo3::intern!(py, "from"), t.from)?;
+    d.set_item(pyo3::intern!(py, "to"), t.to)?;
+    d.set_item(pyo3::intern!(py, "amount"), t.amount)?;
+    Ok(d)
+}
+
+/// The 压牌 chop payment of one round (RULES 2.6): ``[]`` or
+/// ``[{"from": seat, "to": seat, "amount": int}]`` — the seat beaten last pays ``base ×``
+/// the multipliers of the chain's specials to the seat of the last special. The round is
+/// validated first.
+#[pyfunction]
+#[pyo3(signature = (round, base=None, players=None, leader=None, rules=None))]
+pub(super) fn tl_chop_transfers<'py>(
+    py: Python<'py>,
+    round: &Bound<'py, PyAny>,
+    base: Option<&Bound<'py, PyAny>>,
+    players: Option<&Bound<'py, PyAny>>,
+    leader: Option<&Bound<'py, PyAny>>,
+    rules: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Vec<Bound<'py, PyDict>>> {
+    let rules = rules_from(rules)?;
+    let actions = round_named(round, "round")?;
+    let base = base_from(base)?;
+    let players = players_from(players)?;
+    let leader = opt(leader, |l| usize_from(l, "leader"))?;
+    tl::chop_transfers(players, leader, &actions, base, &rules).py()?.iter().map(|t| transfer_dict(py, t)).collect()
+}
+
+/// The disjoint 炸弹 / 3连对 / 4连对 groups of a hand with the largest total multiplier,
+/// and that total (2s are never grouped).
+#[pyfunction]
+pub(super) fn tl_special_groups(cards: &Bound<'_, PyAny>) -> PyResult<(Vec<(&'static str, Cards)>, i64)> {
+    let cards = cards_from(cards, "cards")?;
+    if cards.len() > 13 {
+        return Err(crate::conv::bad_as(
+            "cards",
+            format!("a hand has at most 13 cards (got {})", cards.len()),
+            handeval_core::Reason::WrongCount,
+        ));
+    }
+    let (groups, total) = tl::special_groups(&cards);
+    Ok((groups.into_iter().map(|g| (g.kind.name(), Cards(g.cards))).collect(), total))
+}
