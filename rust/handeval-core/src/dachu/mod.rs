@@ -24,9 +24,6 @@ pub use game::PlayAction;
 pub use play::{beats, beats_play, classify, columns_of, legal_plays, timeout_play, Chu, Constraints, Kind, LegalPlay, Play};
 pub use record::{Record, Replayed, MAX_CALLS, MAX_DEAL_ACTIONS};
 pub use rules::Rules;
-/// [`GameResult`]'s former name, kept while the binding, the wire and the fuzz targets
-/// still use it (`dachu::Game` is not the play's state machine, `game::Game`).
-pub use settle::GameResult as Game;
 pub use settle::{settle, GameResult, Settlement, Verdict};
 
 #[cfg(test)]

@@ -316,17 +316,12 @@ fn dc_replay_game(
     first_side: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<DachuGame> {
-    // Bounds first: a deal has at most 9 deals + 12 declarations + finish; a calling at
-    // most a few dozen calls; the play at most MAX_PLAYS.
-    for (obj, field, max) in [(deal_actions, "deal_actions", 64usize), (calls, "calls", 64), (plays, "plays", dc::game::MAX_PLAYS)] {
+    // Bounds first, before any item is read: the most a legal game holds (the core's).
+    for (obj, field, max) in
+        [(deal_actions, "deal_actions", dc::MAX_DEAL_ACTIONS), (calls, "calls", dc::MAX_CALLS), (plays, "plays", dc::game::MAX_PLAYS)]
+    {
         crate::conv::check_list(obj, field)?;
-        let n = obj.len()?;
-        if n > max {
-            return Err(to_py(
-                handeval_core::Error::field(field, format!("{n} entries are more than a game allows (at most {max})"))
-                    .because(handeval_core::Reason::TooLarge),
-            ));
-        }
+        dc::record::check_len(obj.len()?, field, max).map_err(to_py)?;
     }
     let deal = replay_each(DachuDeal::new(hands, first_seat, rules)?, deal_actions, Some("deal_actions"), |d, a| d.apply(a))?;
     let calling = replay_each(deal.calling(start_seat, first_side)?, calls, Some("calls"), |c, a| c.apply(a))?;

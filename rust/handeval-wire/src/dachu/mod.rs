@@ -23,10 +23,8 @@ use state::Replayed;
 
 // ---- bounds: checked before any work ----
 
-/// A deal's actions: 9 deals, each seat's 夢宣, 夢踹 and 撐儲, and the finish.
-const MAX_DEAL_ACTIONS: usize = 9 + 4 * 3 + 1;
-/// A calling of at most 4 seats x 2 rounds x 2 (a 包踹 flow).
-const MAX_CALLS: usize = 16;
+// The most a legal deal and calling hold: the core's bounds, defined once.
+use handeval_core::dachu::{MAX_CALLS, MAX_DEAL_ACTIONS};
 
 /// Records longer than the game allows fail the request (reason too_large) before any
 /// work: `dachu.<path>` names the field.
