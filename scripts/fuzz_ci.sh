@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Rust fuzzers, briefly (CI) or for longer (by hand) — issue 8, docs/hardening.md.
+# The Rust fuzzers, briefly (CI) or for longer (by hand) — docs/hardening.md.
 #
 #   bash scripts/fuzz_ci.sh                    # CI: replay the seeds, then each target 5 s
 #   FUZZ_SECONDS=60 bash scripts/fuzz_ci.sh    # a longer coverage-guided run

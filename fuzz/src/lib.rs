@@ -1,4 +1,4 @@
-//! The checks behind every fuzz target (issue 8). Each `pub fn <target>(data)` turns the
+//! The checks behind every fuzz target. Each `pub fn <target>(data)` turns the
 //! fuzzer's bytes into inputs of one public entry family of `handeval_core`, calls it,
 //! and asserts the invariants the rules promise: no panic and no overflow (the fuzz
 //! profiles keep overflow checks on), settlements exactly zero-sum, caps respected,

@@ -1,4 +1,4 @@
-"""Fuzzing the public Python API with hypothesis (issue 8): every public function and
+"""Fuzzing the public Python API with hypothesis: every public function and
 class of every game module, called with arbitrary Python objects — None, bools, huge
 ints, floats, nested lists, tuples, dicts with wrong keys, bytes, huge strings, lone
 surrogates, objects of other classes — mixed with plausible arguments so the deep paths
@@ -358,7 +358,7 @@ def test_rules_with_arbitrary_values_are_handeval_errors_when_used(rules_kwargs,
 
 
 def test_known_findings_stay_fixed():
-    """Inputs that once escaped as something other than HandevalError (issue 8)."""
+    """Inputs that once escaped as something other than HandevalError."""
     # i64::MIN was negated with overflow (a panic); the cap's totals are 128-bit now and
     # the game settles (RULES §4: clamped amounts that fit always settle).
     assert handeval.cap([-(2**63), 2**63 - 1, 1], [None, 5, 5]) == [-6, 5, 1]

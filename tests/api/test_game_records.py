@@ -1,4 +1,4 @@
-"""Game records (issue 18): tienlen.Game / replay and dachu.Game / replay_game own every
+"""Game records: tienlen.Game / replay and dachu.Game / replay_game own every
 game's flow and check every action against the record (docs/rules.md §2.4, §3.4, §3.4a)."""
 
 from __future__ import annotations

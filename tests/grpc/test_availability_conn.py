@@ -1,4 +1,4 @@
-"""Availability on the connection side (issue 29): no client can hold the call slots,
+"""Availability on the connection side: no client can hold the call slots,
 the connections or the log that the others need. Real `handeval serve` processes on
 loopback; the attacks speak HTTP/2 by hand (handeval.load.h2raw). Every wait is an event
 or a polled condition with a hang guard, never a timing assert."""

@@ -2,7 +2,7 @@
 a flood of idle sockets is capped by --max-connections and closed by the handshake
 timeout while connected clients and the metrics keep working; idle HTTP/2 connections
 close after --max-connection-idle; --max-connection-age moves long-lived clients onto a
-restarted worker (issue 12). Bounded: a few hundred sockets, every loop has a deadline."""
+restarted worker. Bounded: a few hundred sockets, every loop has a deadline."""
 
 from __future__ import annotations
 
@@ -213,7 +213,7 @@ def test_max_connection_age_moves_clients_onto_a_restarted_worker(tmp_path):
         s.close()
 
 
-# ---- connections that open no call (issue 19) ----
+# ---- connections that open no call ----
 
 PREFACE_FLOOD = 3000
 #: The HTTP/2 client connection preface and an empty SETTINGS frame: a handshake that

@@ -1,4 +1,4 @@
-"""Faults against real `handeval serve` processes (issue 8): a client killed mid-call,
+"""Faults against real `handeval serve` processes: a client killed mid-call,
 cancelled calls, exceeded deadlines, oversized and deeply nested messages, a response
 larger than the limit, a worker killed under load (the others keep serving, the
 supervisor restarts it), SIGTERM under load (calls in flight finish), and the

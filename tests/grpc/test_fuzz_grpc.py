@@ -1,4 +1,4 @@
-"""Fuzzing a live `handeval serve` (issue 8): random well-typed requests for every RPC
+"""Fuzzing a live `handeval serve`: random well-typed requests for every RPC
 and game (fields filled from the message descriptors, strings that look like cards,
 seats, colours and rule options, or junk), and mutated wire bytes of valid requests (bit
 flips, truncation, splices, repeats). Every answer must be OK, INVALID_ARGUMENT or
@@ -287,7 +287,7 @@ def test_mutated_wire_bytes(server, rpc):
 
 
 def test_corrupt_bytes_are_invalid_argument(server):
-    """Regression (issue 8 finding): undecodable bytes were UNKNOWN, with a traceback in
+    """Regression: undecodable bytes were UNKNOWN, with a traceback in
     the log; now INVALID_ARGUMENT naming the message type."""
     with server.channel() as ch:
         for data in (b"\xff\xff\xff", b"\x0a\x05garbage", b"\x12\x80\x80\x80\x80\x10"):

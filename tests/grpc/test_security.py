@@ -107,7 +107,7 @@ def test_warning_when_listening_beyond_loopback_unprotected(tmp_path):
         s.close()
 
 
-# ---- issue 19: the token stays out of the workers' environment; bounded metrics endpoint ----
+# ---- the token stays out of the workers' environment; bounded metrics endpoint ----
 
 
 def _environ(pid) -> bytes:

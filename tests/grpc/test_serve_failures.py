@@ -1,5 +1,5 @@
 """`handeval serve` fails cleanly — one line on stderr naming what is wrong, exit code 2,
-no traceback — on every bad setting and start-up failure (issue 14), and a malformed
+no traceback — on every bad setting and start-up failure, and a malformed
 HANDEVAL_* variable never breaks another subcommand."""
 
 from __future__ import annotations
