@@ -10,6 +10,7 @@
 use pyo3::prelude::*;
 
 mod batch;
+mod bundle;
 mod conv;
 mod dachu;
 mod game_common;
@@ -34,7 +35,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("HandevalError", err)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     conv::register(m)?;
-    rules::register(m)?;
+    bundle::register(m)?;
     shisanshui::register(m)?;
     tienlen::register(m)?;
     dachu::register(m)?;

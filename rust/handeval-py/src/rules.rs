@@ -1,5 +1,5 @@
-//! Native rule classes: how a game's `Rules` is declared, validated and read, and the
-//! `handeval.Rules` bundle of every game's part.
+//! Native rule classes: how a game's `Rules` is declared, validated and read (the
+//! `handeval.Rules` bundle of every game's part is in `bundle.rs`, above the games).
 //!
 //! A game's `Rules` is a frozen pyclass wrapping the core struct (`core`), declared by
 //! the `rules:` form of [`crate::native_class!`] from the core's list of its options (the
@@ -92,7 +92,9 @@ pub fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResult<R::Co
     if let Ok(r) = o.cast::<R>() {
         return Ok(r.get().core().clone());
     }
-    if let Some(part) = o.cast::<Rules>().ok().and_then(|b| b.get().part(o.py(), R::GAME)) {
+    // The `handeval.Rules` bundle, by its part's attribute: this module stays below
+    // the games, which the bundle holds.
+    if let Ok(part) = o.getattr(R::GAME) {
         if let Ok(r) = part.cast::<R>() {
             return Ok(r.get().core().clone());
         }
@@ -135,67 +137,4 @@ pub fn validated<T>(rules: T, check: impl Fn(&T) -> Result<(), Error>) -> PyResu
         crate::conv::to_py(e.within("rules").because(reason))
     })?;
     Ok(rules)
-}
-
-crate::native_class! {
-    #[pyclass(name = "Rules", module = "handeval")]
-    /// `handeval.Rules`: every game's rule options, one part per game. Any game function
-    /// taking `rules=` accepts this or that game's own `Rules`.
-    pub struct Rules {
-        shisanshui: Py<crate::shisanshui::ShisanshuiRules>,
-        tienlen: Py<crate::tienlen::TienlenRules>,
-        dachu: Py<crate::dachu::DachuRules>,
-    }
-    fields {
-        fn shisanshui(&self, py: Python<'_>) -> Py<crate::shisanshui::ShisanshuiRules> {
-            self.shisanshui.clone_ref(py)
-        }
-        fn tienlen(&self, py: Python<'_>) -> Py<crate::tienlen::TienlenRules> {
-            self.tienlen.clone_ref(py)
-        }
-        fn dachu(&self, py: Python<'_>) -> Py<crate::dachu::DachuRules> {
-            self.dachu.clone_ref(py)
-        }
-    }
-    impl {
-        #[new]
-        #[pyo3(signature = (*, shisanshui=None, tienlen=None, dachu=None))]
-        fn new(py: Python<'_>, shisanshui: Option<&Bound<'_, PyAny>>, tienlen: Option<&Bound<'_, PyAny>>, dachu: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-            Ok(Rules {
-                shisanshui: native_part(py, shisanshui, crate::shisanshui::ShisanshuiRules::default)?,
-                tienlen: native_part(py, tienlen, crate::tienlen::TienlenRules::default)?,
-                dachu: native_part(py, dachu, crate::dachu::DachuRules::default)?,
-            })
-        }
-    }
-}
-
-impl Rules {
-    fn part<'py>(&self, py: Python<'py>, game: &str) -> Option<Bound<'py, PyAny>> {
-        match game {
-            "shisanshui" => Some(self.shisanshui.bind(py).clone().into_any()),
-            "tienlen" => Some(self.tienlen.bind(py).clone().into_any()),
-            "dachu" => Some(self.dachu.bind(py).clone().into_any()),
-            _ => None,
-        }
-    }
-}
-
-/// A native part: the given game `Rules`, or its defaults when absent.
-fn native_part<R: GameRules + Into<pyo3::PyClassInitializer<R>>>(
-    py: Python<'_>,
-    value: Option<&Bound<'_, PyAny>>,
-    make_default: impl Fn() -> R,
-) -> PyResult<Py<R>> {
-    match given(value) {
-        None => Py::new(py, make_default()),
-        Some(v) => v
-            .cast::<R>()
-            .map(|r| r.clone().unbind())
-            .map_err(|_| bad(R::GAME, format!("expected handeval.{}.Rules, got {}", R::GAME, type_name(v)))),
-    }
-}
-
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    crate::result::add_class::<Rules>(m, "Rules")
 }
