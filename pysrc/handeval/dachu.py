@@ -15,12 +15,15 @@ Seats are 0..3 and play goes in seat order. Actions of the state machines are tu
 
 from __future__ import annotations
 
+import enum
+
 from handeval import _core
 
 __all__ = [
     "Rules",
     "Play",
     "Line",
+    "LineKind",
     "Settlement",
     "Deal",
     "Calling",
@@ -59,9 +62,38 @@ Deal = _core.DachuDeal
 #: multiplier=1, start_seat=0, first_side=None, rules=None)``, ``.apply((call, seat))``,
 #: ``.settle(places, …)``.
 Calling = _core.DachuCalling
-#: One item of a settlement: ``item`` (``"jiao"``, ``"result"``, ``"escape"``, ``"cap"``),
-#: ``seat``, ``amount``, ``note``.
+#: One line of a settlement: ``kind`` (a :class:`LineKind` value), ``seat``, ``amount``,
+#: ``text``; each seat's lines add up to its delta. ``item`` and ``note``, the old names of
+#: ``kind`` and ``text``, still read (with a DeprecationWarning) for one release.
 Line = _core.DachuLine
+
+
+class LineKind(str, enum.Enum):
+    """What a settlement :class:`Line` is for (the proto's ``DachuLineKind``).
+
+    ``Line.kind`` is the plain string; each member equals (and hashes as) its value, so
+    ``line.kind == LineKind.CAP`` and ``LineKind(line.kind)`` both work.
+    """
+
+    #: 繳: a surrendering seat pays the other side.
+    JIAO = "jiao"
+    #: The game's result (win or loss of the 儲方).
+    RESULT = "result"
+    #: 逃跑: a seat ran away.
+    ESCAPE = "escape"
+    #: The change the cap (RULES 4) made to a seat's total.
+    CAP = "cap"
+
+    # As the plain string: equal strings hash alike, and print and format as the value.
+    __hash__ = str.__hash__
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __format__(self, spec: str) -> str:
+        return str.__format__(self, spec)
+
+
 #: ``verdict``, ``wipe_out``, ``result_multiplier``, ``lines``, ``theoretical``, ``deltas``.
 Settlement = _core.DachuSettlement
 

@@ -11,6 +11,8 @@ Order: rank ``3 < 4 < … < A < 2``, suit ♠ < ♣ < ♦ < ♥. Seats play coun
 
 from __future__ import annotations
 
+import enum
+
 from handeval import _core
 
 __all__ = [
@@ -20,6 +22,7 @@ __all__ = [
     "FirstLead",
     "RoundState",
     "Line",
+    "LineKind",
     "Settlement",
     "Game",
     "KINDS",
@@ -70,9 +73,53 @@ FirstLead = _core.TienlenFirstLead
 #: A replayed round: ``plays`` (``[(seat, Play)]``), ``passed``, ``to_move``, ``over``,
 #: ``next_leader``, ``leader``, and ``table`` (the last play or None).
 RoundState = _core.TienlenRoundState
-#: One amount of a settlement: ``kind``, ``seat``, ``other``, ``multiplier``, ``amount``,
-#: ``cards``, ``text``; each seat's lines add up to its delta.
+#: One amount of a settlement: ``kind`` (a :class:`LineKind` value), ``seat``, ``other``,
+#: ``multiplier``, ``amount``, ``cards``, ``text``; each seat's lines add up to its delta.
 Line = _core.TienlenLine
+
+
+class LineKind(str, enum.Enum):
+    """What a settlement :class:`Line` is for (the proto's ``TienlenLineKind``).
+
+    ``Line.kind`` is the plain string; each member equals (and hashes as) its value, so
+    ``line.kind == LineKind.CHOP`` and ``LineKind(line.kind)`` both work.
+    """
+
+    #: base × cards left.
+    CARDS = "cards"
+    #: base × 26: a loser who played no card.
+    NO_CARD = "no_card"
+    #: base × 26: a loser against an instant win.
+    INSTANT_WIN = "instant_win"
+    #: base × 5 per red 2 left.
+    RED_TWO = "red_two"
+    #: base × 2 per black 2 left.
+    BLACK_TWO = "black_two"
+    #: base × the multiplier of a bomb left in hand.
+    BOMB = "bomb"
+    #: base × the multiplier of a 3连对 left in hand.
+    THREE_PAIR_RUN = "three_pair_run"
+    #: base × the multiplier of a 4连对 left in hand.
+    FOUR_PAIR_RUN = "four_pair_run"
+    #: The winner receives one loser's payment.
+    WIN = "win"
+    #: A 压牌 chop transfer (one line per side).
+    CHOP = "chop"
+    #: The change the cap (RULES 4) made to a seat's total.
+    CAP = "cap"
+    #: 抽水 taken from a seat's positive amount.
+    RAKE = "rake"
+
+    # As the plain string: equal strings hash alike, and print and format as the value.
+    __hash__ = str.__hash__
+
+    def __str__(self) -> str:
+        return str.__str__(self)
+
+    def __format__(self, spec: str) -> str:
+        return str.__format__(self, spec)
+
+
 #: ``deltas``, ``rake``, ``lines``, ``winner``, ``pays``, ``chops``, ``theoretical``,
 #: ``capped``, ``instant``; ``sum(deltas) + rake == 0``.
 Settlement = _core.TienlenSettlement

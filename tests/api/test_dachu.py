@@ -504,7 +504,7 @@ def test_deal_to_calling_to_settlement():
     assert (c.outcome, c.multiplier) == ("play", 4)
     s = c.settle([1, 0, 3, 2], base=5)  # 儲方 1st + 2nd: win, 全殲 → unit 5 × 8
     assert (s.verdict, s.wipe_out, s.result_multiplier, s.deltas) == ("win", True, 8, [40, 40, -40, -40])
-    assert s.to_dict()["lines"][0]["item"] == "result"
+    assert s.to_dict()["lines"][0]["kind"] == "result"
 
 
 def test_first_caller_rules():
@@ -613,7 +613,7 @@ def test_settle_units_and_options():
 def test_jiao_escape_cap():
     # 繳 pays base × multiplier / 2 to the other side, equally.
     s = dachu.settle([0, 2], None, base=10, multiplier=2, surrendered=[1, 3])
-    assert s.deltas == [10, -10, 10, -10] and {line.item for line in s.lines} == {"jiao"}
+    assert s.deltas == [10, -10, 10, -10] and {line.kind for line in s.lines} == {"jiao"}
     # Escape: base × multiplier × 5, by default shared by the three others.
     s = dachu.settle([0, 2], base=10, escaped=[1])
     assert s.deltas == [17, -50, 17, 16]
@@ -624,7 +624,7 @@ def test_jiao_escape_cap():
     # The cap (money::cap) with an itemised adjustment.
     s = dachu.settle([0], [0, 1, 2, 3], base=10, carried=[30, None, None, None])
     assert s.theoretical == [60, -20, -20, -20] and s.deltas == [30, -10, -10, -10]
-    assert any(line.item == "cap" for line in s.lines)
+    assert any(line.kind == "cap" for line in s.lines)
 
 
 @settings(max_examples=300, deadline=None)
@@ -649,6 +649,39 @@ def test_settlements_zero_sum(perm, lone, m, base, carried, esc, rules):
     for seat, c in enumerate(carried):
         if c is not None:
             assert abs(s.deltas[seat]) <= c
+    # Every line's kind is one of LineKind; each seat's lines add up to its delta.
+    kinds = {x.value for x in dachu.LineKind}
+    for x in s.lines:
+        assert x.kind in kinds and dachu.LineKind(x.kind) == x.kind, x
+    for seat in range(4):
+        assert sum(x.amount for x in s.lines if x.seat == seat) == s.deltas[seat]
+
+
+def test_line_fields_are_kind_and_text_like_tienlen():
+    s = dachu.settle([2], [2, 0, 1, 3], base=10)
+    line = s.lines[0]
+    assert dachu.Line.__match_args__ == ("kind", "seat", "amount", "text")
+    assert list(line.to_dict()) == ["kind", "seat", "amount", "text"]
+    assert line.kind == dachu.LineKind.RESULT and line.amount == (60 if line.seat == 2 else -20)
+    assert line.text.endswith(f"= {abs(line.amount)}")
+    assert dachu.Line("cap", 1, -5, "t") == dachu.Line(kind="cap", seat=1, amount=-5, text="t")
+    assert line.replace(text="x").text == "x"
+    # The old names still read, with a DeprecationWarning naming the new one.
+    with pytest.warns(DeprecationWarning, match="use Line.kind"):
+        assert line.item == line.kind
+    with pytest.warns(DeprecationWarning, match="use Line.text"):
+        assert line.note == line.text
+    # The CLI's text lines read the new fields and keep their shape.
+    assert f"{line.kind}: {line.text}".startswith("result: ")
+
+
+def test_line_kind_enum_matches_the_proto_and_the_strings():
+    pb = pytest.importorskip("handeval.v2.dachu_pb2")
+    names = [n for n in pb.DachuLineKind.keys() if n != "DACHU_LINE_KIND_UNSPECIFIED"]
+    assert [k.name for k in dachu.LineKind] == [n.removeprefix("DACHU_LINE_KIND_") for n in names]
+    for k in dachu.LineKind:
+        assert k == k.value and hash(k) == hash(k.value) and str(k) == f"{k}" == k.value
+    assert {dachu.LineKind.JIAO} == {"jiao"} and dachu.LineKind("cap") is dachu.LineKind.CAP
 
 
 @pytest.mark.parametrize(

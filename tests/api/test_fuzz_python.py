@@ -13,6 +13,7 @@ is the long run documented in docs/hardening.md).
 
 from __future__ import annotations
 
+import enum
 import inspect
 import os
 import random
@@ -68,6 +69,8 @@ def _entries():
                 continue
             if _is_result_class(obj):
                 continue  # a value holder (its fields are its arguments), not an input path
+            if isinstance(obj, enum.EnumMeta):
+                continue  # a set of names (LineKind), like KINDS: no input path into the engine
             out.append((f"{mod.__name__}.{name}", obj))
     return out
 

@@ -132,7 +132,7 @@ def test_five_consecutive_pairs_are_not_a_play_because_of_the_instant_wins():
 def test_jiao_costs_half_a_unit_rounded_up():
     """3.7 [decision] jiao_round_up: base 1 × multiplier 1 surrenders for 1 (not 0)."""
     s = dachu.settle([0, 2], None, base=1, multiplier=1, surrendered=[1, 3])
-    assert s.deltas == [1, -1, 1, -1] and {line.item for line in s.lines} == {"jiao"}
+    assert s.deltas == [1, -1, 1, -1] and {line.kind for line in s.lines} == {"jiao"}
     assert dachu.settle([0, 2], None, base=5, surrendered=[1, 3]).deltas == [3, -3, 3, -3]
     assert dachu.settle([0, 2], None, base=5, multiplier=2, surrendered=[1, 3]).deltas == [5, -5, 5, -5]
     down = dachu.Rules(jiao_round_up=False)
@@ -369,7 +369,7 @@ def test_dachu_a_side_left_with_one_player_is_scored_like_a_lone_player():
     s = dachu.settle([0, 2], [1, 0], **lone2)
     assert (s.verdict, s.wipe_out) == ("loss", True) and s.deltas[0] < 0
     # 繳 is paid at the calling's multiplier (全殲 does not double it): ⌈10 / 2⌉ = 5.
-    assert [x.amount for x in s.lines if x.item == "jiao" and x.seat == 2] == [-5]
+    assert [x.amount for x in s.lines if x.kind == "jiao" and x.seat == 2] == [-5]
 
 
 def test_dachu_settles_when_each_seat_fits():
@@ -390,7 +390,7 @@ def test_dachu_lines_state_their_amounts_and_add_up():
     s = dachu.settle([2], [2, 0, 1, 3], base=10)
     assert s.deltas == [-20, -20, 60, -20]
     assert [(x.seat, x.amount) for x in s.lines] == [(0, -20), (1, -20), (3, -20), (2, 60)]
-    assert s.lines[0].note.endswith("60 / 3 = 20") and s.lines[3].note.endswith("= 60")
+    assert s.lines[0].text.endswith("60 / 3 = 20") and s.lines[3].text.endswith("= 60")
 
     seats = st.lists(st.integers(0, 3), unique=True, max_size=3)
 
@@ -431,6 +431,6 @@ def test_dachu_lines_state_their_amounts_and_add_up():
         for seat in range(4):
             assert sum(x.amount for x in s.lines if x.seat == seat) == s.deltas[seat]
         for x in s.lines:
-            assert x.note.endswith(f"= {abs(x.amount)}"), x
+            assert x.text.endswith(f"= {abs(x.amount)}"), x
 
     check()

@@ -350,6 +350,7 @@ def test_settlement_zero_sum_capped_and_itemised(deal, base, rake):
         if c is not None:
             assert abs(s.capped[seat]) <= c
         assert sum(line.amount for line in s.lines if line.seat == seat) == s.deltas[seat]
+    assert all(tl.LineKind(line.kind) == line.kind for line in s.lines)
     # 抽水 from the winner's positive amount only (RULES 2.6); losers keep what chops gave.
     assert s.rake == max(s.capped[winner], 0) * rake // 100
     assert all(s.deltas[seat] == s.capped[seat] for seat in range(len(remaining)) if seat != winner)
@@ -698,3 +699,12 @@ def test_constants_are_the_rule_books():
     assert [
         tl.instant_win(h) for h in ("2s 2h 2d 2c 3s 4s 5s 6s 7s 8s 9s Ts Js", "3s 3h 5s 5h 7s 7h 9s 9h Js Jh Ks Kh 2c")
     ] == list(tl.INSTANT_WINS[:2])
+
+
+def test_line_kind_enum_matches_the_proto_and_the_strings():
+    pb = pytest.importorskip("handeval.v2.tienlen_pb2")
+    names = [n for n in pb.TienlenLineKind.keys() if n != "TIENLEN_LINE_KIND_UNSPECIFIED"]
+    assert [k.name for k in tl.LineKind] == [n.removeprefix("TIENLEN_LINE_KIND_") for n in names]
+    for k in tl.LineKind:
+        assert k == k.value and hash(k) == hash(k.value) and str(k) == f"{k}" == k.value
+    assert {tl.LineKind.CHOP} == {"chop"} and tl.LineKind("rake") is tl.LineKind.RAKE

@@ -600,7 +600,7 @@ def test_dachu_whole_game_deal_calling_settle(stub, seed):
     s = r.settlement
     assert list(s.deltas) == want.deltas and sum(want.deltas) == 0
     assert [(N(dc.DachuLineKind, x.kind), x.seat, x.amount, x.text) for x in s.lines] == [
-        (x.item, x.seat, x.amount, x.note) for x in want.lines
+        (x.kind, x.seat, x.amount, x.text) for x in want.lines
     ]
     assert (N(dc.DachuVerdict, s.verdict), s.wipe_out, s.result_multiplier, list(s.theoretical)) == (
         want.verdict,
@@ -687,7 +687,7 @@ def test_dachu_settle_typed_equals_python(stub):
         assert r.WhichOneof("result") == "settlement", r
         assert list(r.settlement.deltas) == want.deltas
         assert [(N(dc.DachuLineKind, x.kind), x.seat, x.amount, x.text) for x in r.settlement.lines] == [
-            (x.item, x.seat, x.amount, x.note) for x in want.lines
+            (x.kind, x.seat, x.amount, x.text) for x in want.lines
         ]
         # Issue 21: a −20 line carried "2 × base × 2"; every line's text states its own amount.
         for x in r.settlement.lines:

@@ -63,7 +63,7 @@ def _cmd_dc_settle(args):
     print(
         f"verdict {value_text(s.verdict)}" + (" (全殲)" if s.wipe_out else "") + f", multiplier {s.result_multiplier}"
     )
-    settlement_text(s, [f"seat {x.seat} {x.amount:+d} {x.item}: {x.note}" for x in s.lines])
+    settlement_text(s, [f"seat {x.seat} {x.amount:+d} {x.kind}: {x.text}" for x in s.lines])
 
 
 def _deal_dict(d):
@@ -228,7 +228,7 @@ def _cmd_dc_game(args):
     if "settlement" in out:
         s = out["settlement"]
         print(f"verdict {s.verdict}" + (" (全殲)" if s.wipe_out else "") + f", multiplier {s.result_multiplier}")
-        settlement_text(s, [f"seat {x.seat} {x.amount:+d} {x.item}: {x.note}" for x in s.lines])
+        settlement_text(s, [f"seat {x.seat} {x.amount:+d} {x.kind}: {x.text}" for x in s.lines])
 
 
 def add_commands(sub):

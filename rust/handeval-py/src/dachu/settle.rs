@@ -9,14 +9,36 @@ use pyo3::prelude::*;
 
 native_class! {
     #[pyclass(module = "handeval.dachu")]
-    /// One item of a settlement: ``amount`` (signed) for ``seat``.
+    /// One line of a settlement: ``amount`` (signed) for ``seat``. For each seat, its lines
+    /// add up to its delta.
     pub struct Line {
-        /// ``"jiao"`` 繳, ``"result"`` the game's result, ``"escape"`` 逃跑, ``"cap"`` the cap.
-        pub item: String,
+        /// ``"jiao"`` 繳, ``"result"`` the game's result, ``"escape"`` 逃跑, ``"cap"`` the cap
+        /// (the values of :class:`handeval.dachu.LineKind`).
+        pub kind: String,
         pub seat: usize,
         pub amount: i64,
-        pub note: String,
+        /// How the amount was reached, in words.
+        pub text: String,
     }
+    impl {
+        /// Deprecated: the old name of ``kind``.
+        #[getter]
+        fn item(&self, py: Python<'_>) -> PyResult<String> {
+            deprecated(py, c"Line.item is deprecated; use Line.kind")?;
+            Ok(self.kind.clone())
+        }
+        /// Deprecated: the old name of ``text``.
+        #[getter]
+        fn note(&self, py: Python<'_>) -> PyResult<String> {
+            deprecated(py, c"Line.note is deprecated; use Line.text")?;
+            Ok(self.text.clone())
+        }
+    }
+}
+
+/// A DeprecationWarning pointing at the caller's line.
+fn deprecated(py: Python<'_>, message: &std::ffi::CStr) -> PyResult<()> {
+    PyErr::warn(py, &py.get_type::<pyo3::exceptions::PyDeprecationWarning>(), message, 1)
 }
 
 native_class! {
@@ -121,7 +143,7 @@ pub(super) fn settlement(s: dc::Settlement) -> Settlement {
         verdict: s.verdict.map(|v| v.as_str().to_string()),
         wipe_out: s.wipe_out,
         result_multiplier: s.result_multiplier,
-        lines: s.lines.into_iter().map(|l| Line { item: l.item.to_string(), seat: l.seat, amount: l.amount, note: l.note }).collect(),
+        lines: s.lines.into_iter().map(|l| Line { kind: l.item.to_string(), seat: l.seat, amount: l.amount, text: l.note }).collect(),
         theoretical: s.theoretical,
         deltas: s.deltas,
     }
