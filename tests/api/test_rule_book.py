@@ -1,4 +1,4 @@
-"""The rule book's revisions (issue 15), one test per rule, each with its example; the
+"""The rule book's revisions, one test per rule, each with its example; the
 rules themselves are written up in docs/rules.md (section numbers as there)."""
 
 import pytest
@@ -211,7 +211,7 @@ def test_timeout_play_takes_the_hand_as_the_client_shows_it():
     given, not a sorted hand), skipping the column of the triple shown for 夢踹 (and the
     quad it grew into); leading it goes out as a single (the 3♥ on the first lead),
     following only when it beats the table."""
-    # Issue 21: the display order was ignored (4s, as for the sorted hand).
+    # Regression: the display order was ignored (4s, as for the sorted hand).
     assert dachu.timeout_play("Kh 9c 4d 4h 4s", None, "red") == ["4d"]
     assert dachu.timeout_play([["Kh"], ["9c"], ["4d", "4h", "4s"]], None, "red") == ["4d"]
     assert dachu.timeout_play([["5s"], ["Kd"]], None, "red") == ["Kd"]  # columns were refused
@@ -251,7 +251,7 @@ def _seat_order_cases():
 
 
 def test_cap_clamps_before_adding_up():
-    """§4 step 1: clamp each result before anything is added up (issue 21: the seat-order
+    """§4 step 1: clamp each result before anything is added up (a regression: the seat-order
     sum overflowed for one order and settled for another)."""
     import handeval
 
@@ -295,7 +295,7 @@ def test_cap_settles_in_any_seat_order():
 
 
 def test_only_the_highest_special_can_be_declared():
-    """1.7: a 五对三条 hand is a 五对三条, never a 六对半 (issue 21: declared as 六对半
+    """1.7: a 五对三条 hand is a 五对三条, never a 六对半 (a regression: declared as 六对半
     against a real 六对半 it tied [0, 0] instead of [5, -5])."""
     wu = "2h 2s 2d 5c 5d 7h 7s 9c 9d Jc Jd Ks Kc"
     liu = {"special": "liu_dui_ban", "cards": "3s 3h 4c 4d 6s 6h 8c 8d Ts Th Qs Qh Ah"}
@@ -339,7 +339,7 @@ def test_base_may_be_left_out_in_every_game():
 
 
 def test_dachu_payments_to_the_same_receivers_are_shared_once():
-    """3.7: several payments to the same receivers are added up and shared once (issue 21:
+    """3.7: several payments to the same receivers are added up and shared once (a regression:
     two escapes gave [6, 4, −5, −5]); 繳 of one side likewise."""
     assert dachu.settle([1], None, base=1, escaped=[2, 3]).deltas == [5, 5, -5, -5]
     assert dachu.settle([1], None, base=1, escaped=[3, 2]).deltas == [5, 5, -5, -5]
@@ -374,7 +374,7 @@ def test_dachu_a_side_left_with_one_player_is_scored_like_a_lone_player():
 
 def test_dachu_settles_when_each_seat_fits():
     """§0: computed wider inside; only a seat's result that does not fit is refused
-    (issue 21: 5e18 × 2 "overflowed" though each seat's 5e18 fits)."""
+    (a regression: 5e18 × 2 "overflowed" though each seat's 5e18 fits)."""
     e = 5 * 10**18
     assert dachu.settle([0, 1], [0, 2, 1, 3], base=e).deltas == [e, e, -e, -e]
     # 1 vs 3, the lone winner's three units of 5e18 do not fit: refused.
@@ -383,7 +383,7 @@ def test_dachu_settles_when_each_seat_fits():
 
 
 def test_dachu_lines_state_their_amounts_and_add_up():
-    """3.7 (issue 21: seat 0's −20 line said "3 × base × 2" = 60): every line's note ends
+    """3.7 (a regression: seat 0's −20 line said "3 × base × 2" = 60): every line's note ends
     with the amount it carries, and a seat's lines add up to its delta."""
     from hypothesis import given, settings, strategies as st
 

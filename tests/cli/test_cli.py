@@ -231,7 +231,7 @@ def _no_python_values(text):
 
 
 def test_dachu_state_text_shows_no_python_values():
-    """Issue 21: `dachu calling` printed ``turn None``, ``bao_chuai (None, None)``,
+    """Regression: `dachu calling` printed ``turn None``, ``bao_chuai (None, None)``,
     ``finals [('chu', 'chuai'), ...]``."""
     over = run("dachu", "calling", "--chu-side", "0", "--calls", "chuai 0; ping_da 1; ping_da 2; ping_da 3").stdout
     _no_python_values(over)
@@ -257,7 +257,7 @@ def test_dachu_state_text_shows_no_python_values():
 
 
 def test_dachu_settle_lines_state_their_amounts():
-    """Issue 21: seat 0's −20 line carried the note "3 × base × 2" (= 60)."""
+    """Regression: seat 0's −20 line carried the note "3 × base × 2" (= 60)."""
     import re
 
     for args in (
@@ -300,7 +300,7 @@ def test_base_defaults_to_one_in_every_settle():
 
 
 def test_errors_name_their_field():
-    """Issue 21: `handeval special As Ks` and `tienlen beats 3s --table 3s` named no field."""
+    """Regression: `handeval special As Ks` and `tienlen beats 3s --table 3s` named no field."""
     cases = [
         (["special", "As", "Ks"], "cards13: "),
         (["tienlen", "beats", "3s", "--table", "3s"], "play: "),

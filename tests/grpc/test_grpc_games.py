@@ -689,7 +689,7 @@ def test_dachu_settle_typed_equals_python(stub):
         assert [(N(dc.DachuLineKind, x.kind), x.seat, x.amount, x.text) for x in r.settlement.lines] == [
             (x.kind, x.seat, x.amount, x.text) for x in want.lines
         ]
-        # Issue 21: a −20 line carried "2 × base × 2"; every line's text states its own amount.
+        # Regression: a −20 line carried "2 × base × 2"; every line's text states its own amount.
         for x in r.settlement.lines:
             assert x.text.endswith(f"= {abs(x.amount)}"), x
     assert res[-1].error.field.startswith(f"deals[{len(cases)}].outcome.chu_side"), res[-1]
