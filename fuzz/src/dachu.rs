@@ -218,7 +218,7 @@ fn check_dachu_settlement(g: &dachu::GameResult, s: &dachu::Settlement) {
         assert_eq!(lines, s.deltas[seat] as i128, "the lines of seat {seat} do not add up to its delta");
     }
     for item in ["jiao", "result", "escape", "cap"] {
-        let total: i128 = s.lines.iter().filter(|l| l.item == item).map(|l| l.amount as i128).sum();
+        let total: i128 = s.lines.iter().filter(|l| l.kind == item).map(|l| l.amount as i128).sum();
         assert_eq!(total, 0, "the {item} lines are not zero-sum");
     }
     if let Some(c) = &g.carried {

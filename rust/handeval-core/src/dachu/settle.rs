@@ -47,14 +47,14 @@ impl Verdict {
     }
 }
 
-/// One item of the breakdown: `amount` (signed) for `seat` because of `item`.
+/// One line of the breakdown: `amount` (signed) for `seat` because of `kind`, which `text` explains.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
     /// `"jiao"` 繳, `"result"` the game's result, `"escape"` 逃跑, `"cap"` the cap's adjustment.
-    pub item: &'static str,
+    pub kind: &'static str,
     pub seat: usize,
     pub amount: i64,
-    pub note: String,
+    pub text: String,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,10 +94,10 @@ fn members(mask: u8) -> Vec<usize> {
 /// A line before the per-seat check: amounts in 128 bits (RULES §0: a side's total may
 /// exceed an i64 while each seat's result fits).
 struct Wide {
-    item: &'static str,
+    kind: &'static str,
     seat: usize,
     amount: i128,
-    note: String,
+    text: String,
 }
 
 /// `total` (> 0) paid by `payers` and received by `payees`, each side's shares equal up to
@@ -129,7 +129,7 @@ fn transfer(
             } else {
                 format!("{head}: {formula} = {total}, shared by {n} (largest remainder, RULES §0) = {}", amount.abs())
             };
-            lines.push(Wide { item, seat, amount, note });
+            lines.push(Wide { kind: item, seat, amount, text: note });
         }
     }
     Ok(())
@@ -326,10 +326,10 @@ pub fn settle(g: &GameResult, rules: &Rules) -> Result<Settlement> {
         .into_iter()
         .map(|l| {
             Ok(Line {
-                item: l.item,
+                kind: l.kind,
                 seat: l.seat,
-                amount: money::narrow(l.amount, &format!("seat {}'s {} line", l.seat, l.item))?,
-                note: l.note,
+                amount: money::narrow(l.amount, &format!("seat {}'s {} line", l.seat, l.kind))?,
+                text: l.text,
             })
         })
         .collect::<Result<Vec<Line>>>()?;
@@ -343,7 +343,7 @@ pub fn settle(g: &GameResult, rules: &Rules) -> Result<Settlement> {
             // The difference fits in an i64 unless the result was i64::MIN itself.
             let amount = money::narrow(deltas[s] as i128 - theoretical[s] as i128, &format!("seat {s}'s cap line"))?;
             let note = format!("防以小博大 (RULES §4): {} capped to {}, difference = {}", theoretical[s], deltas[s], amount.unsigned_abs());
-            lines.push(Line { item: "cap", seat: s, amount, note });
+            lines.push(Line { kind: "cap", seat: s, amount, text: note });
         }
     }
     Ok(Settlement { verdict, wipe_out, result_multiplier, lines, theoretical, deltas })

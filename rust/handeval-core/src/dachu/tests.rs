@@ -655,7 +655,7 @@ fn jiao_escape_bei_bao_da_cap() {
     g.carried = Some(vec![Some(30), None, None, None]);
     let s = settle(&g, &r()).unwrap();
     assert_eq!(s.deltas, vec![30, -10, -10, -10]);
-    assert!(s.lines.iter().any(|l| l.item == "cap"));
+    assert!(s.lines.iter().any(|l| l.kind == "cap"));
     for seat in 0..4 {
         assert_eq!(s.lines.iter().filter(|l| l.seat == seat).map(|l| l.amount).sum::<i64>(), s.deltas[seat]);
     }
@@ -702,10 +702,10 @@ fn line_notes_state_their_amounts() {
     assert_eq!(s.deltas, vec![-20, -20, 60, -20]);
     let l0 = s.lines.iter().find(|l| l.seat == 0).unwrap();
     assert_eq!(l0.amount, -20);
-    assert!(l0.note.ends_with("= 20"), "{}", l0.note);
-    assert!(!l0.note.contains("= 60,") || l0.note.contains("60 / 3 = 20"), "{}", l0.note);
+    assert!(l0.text.ends_with("= 20"), "{}", l0.text);
+    assert!(!l0.text.contains("= 60,") || l0.text.contains("60 / 3 = 20"), "{}", l0.text);
     let l2 = s.lines.iter().find(|l| l.seat == 2).unwrap();
-    assert!(l2.note.ends_with("= 60"), "{}", l2.note);
+    assert!(l2.text.ends_with("= 60"), "{}", l2.text);
 }
 
 /// RULES 3.7 [decision] `jiao_round_up`: a 繳 costs base × multiplier / 2 rounded up.
@@ -888,7 +888,7 @@ proptest! {
         }
         for l in &s.lines {
             let amount = l.amount.unsigned_abs();
-            prop_assert!(l.note.ends_with(&format!("= {amount}")), "{:?}", l);
+            prop_assert!(l.text.ends_with(&format!("= {amount}")), "{:?}", l);
         }
     }
 }

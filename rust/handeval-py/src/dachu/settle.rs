@@ -143,7 +143,7 @@ pub(super) fn settlement(s: dc::Settlement) -> Settlement {
         verdict: s.verdict.map(|v| v.as_str().to_string()),
         wipe_out: s.wipe_out,
         result_multiplier: s.result_multiplier,
-        lines: s.lines.into_iter().map(|l| Line { kind: l.item.to_string(), seat: l.seat, amount: l.amount, text: l.note }).collect(),
+        lines: s.lines.into_iter().map(|l| Line { kind: l.kind.to_string(), seat: l.seat, amount: l.amount, text: l.text }).collect(),
         theoretical: s.theoretical,
         deltas: s.deltas,
     }

@@ -297,11 +297,11 @@ impl From<&Settlement> for pb::DachuSettlement {
                 .lines
                 .iter()
                 .map(|l| pb::DachuLine {
-                    kind: value_of::<pb::DachuLineKind>(l.item),
+                    kind: value_of::<pb::DachuLineKind>(l.kind),
                     seat: int(l.seat),
                     other: None,
                     amount: l.amount,
-                    text: l.note.clone(),
+                    text: l.text.clone(),
                 })
                 .collect(),
             verdict: s.verdict.map_or(0, |v| value_of::<pb::DachuVerdict>(v.as_str())),
