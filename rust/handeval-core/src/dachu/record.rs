@@ -4,6 +4,7 @@
 use super::calling::{Call, Calling, Outcome};
 use super::deal::{Deal, DealAction};
 use super::game::{Game, PlayAction, MAX_PLAYS};
+use super::play::Chu;
 use super::rules::Rules;
 use crate::cards::Card;
 use crate::error::{Error, Reason, Result};
@@ -22,6 +23,32 @@ pub const MAX_DEAL_ACTIONS: usize = 9 + 1 + 4 + 1 + 1;
 /// one call by each side's player.
 pub const MAX_CALLS: usize = 2 * 5 + 2;
 
+/// A deal action as a record holds it: a 撐儲 may leave its colour out (`chu: None`), and
+/// the deal names it when the record is replayed ([`Deal::cheng_chu_colour`]: the colour
+/// of which the seat holds both aces).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DealEntry {
+    Action(DealAction),
+    ChengChu { seat: usize, chu: Option<Chu> },
+}
+
+impl From<DealAction> for DealEntry {
+    fn from(a: DealAction) -> Self {
+        DealEntry::Action(a)
+    }
+}
+
+impl DealEntry {
+    /// The action this entry is in `deal`'s state.
+    pub fn resolve(&self, deal: &Deal) -> Result<DealAction> {
+        Ok(match *self {
+            DealEntry::Action(ref a) => a.clone(),
+            DealEntry::ChengChu { seat, chu: Some(chu) } => DealAction::ChengChu { seat, chu },
+            DealEntry::ChengChu { seat, chu: None } => DealAction::ChengChu { seat, chu: deal.cheng_chu_colour(seat)? },
+        })
+    }
+}
+
 /// A whole game as played: the deal (`hands` in dealing order, the seat dealt to first
 /// and the deal's actions), the calling (who is asked first, and the calls as (seat,
 /// call)) and the play. Any prefix of a game is a record too: the replay stops where the
@@ -30,7 +57,7 @@ pub const MAX_CALLS: usize = 2 * 5 + 2;
 pub struct Record {
     pub hands: Vec<Vec<Card>>,
     pub first_seat: usize,
-    pub deal_actions: Vec<DealAction>,
+    pub deal_actions: Vec<DealEntry>,
     /// Each side is asked in seat order from here (`None`: the seat dealt to first).
     pub start_seat: Option<usize>,
     /// The side that calls first (`None`: the rule book's choice, see [`Calling::new`]).
@@ -85,7 +112,7 @@ impl Record {
         self.check_bounds()?;
         let mut deal = Deal::new(self.hands.clone(), self.first_seat, rules.clone())?;
         for (i, a) in self.deal_actions.iter().enumerate() {
-            deal = deal.apply(a).map_err(of_entry("deal_actions", i))?;
+            deal = a.resolve(&deal).and_then(|a| deal.apply(&a)).map_err(of_entry("deal_actions", i))?;
         }
         if !deal.finished {
             for (list, n) in [("calls", self.calls.len()), ("plays", self.plays.len())] {
@@ -187,6 +214,7 @@ mod tests {
     }
 
     fn record(deal_actions: Vec<DealAction>) -> Record {
+        let deal_actions = deal_actions.into_iter().map(DealEntry::from).collect();
         Record { hands: rich_hands(), first_seat: 0, deal_actions, start_seat: None, first_side: None, calls: vec![], plays: vec![] }
     }
 
@@ -269,6 +297,22 @@ mod tests {
         r.calls = vec![(wrong, Call::PingDa)];
         let e = r.replay(&rules).unwrap_err();
         assert_eq!((e.field.as_deref().map(|f| f.starts_with("calls[0]")), e.action_index), (Some(true), Some(0)));
+    }
+
+    /// A 撐儲 without its colour is named by the deal: the colour of the seat's two aces,
+    /// or an error of that entry when the seat holds none.
+    #[test]
+    fn a_cheng_chu_without_colour_is_named_by_the_deal() {
+        let rules = Rules::default();
+        let mut r = record(longest_deal());
+        let at = r.deal_actions.len() - 2;
+        r.deal_actions[at] = DealEntry::ChengChu { seat: 0, chu: None };
+        let d = r.replay(&rules).unwrap().deal;
+        assert_eq!(d.history, longest_deal());
+        r.deal_actions[at] = DealEntry::ChengChu { seat: 1, chu: None };
+        let e = r.replay(&rules).unwrap_err();
+        let want = format!("deal_actions[{at}]");
+        assert_eq!((e.field.as_deref(), e.action_index, e.reason), (Some(want.as_str()), Some(at), Reason::IllegalAction));
     }
 
     /// A whole game played with the first legal play (or a pass) replays to the same

@@ -13,13 +13,12 @@ use crate::convert::{cards_msg, rename};
 use crate::fail::{join, Fail, ItemFail};
 use crate::pb;
 use crate::wire_rules;
+use dc::Replayed;
 use enums::name_of;
 use handeval_core::cards::{parse_tokens, Card, MAX_RECORD_ACTIONS};
 use handeval_core::dachu::calling::Call;
-use handeval_core::dachu::game::Game;
-use handeval_core::dachu::{self as dc, Calling, Chu, Constraints, Deal, DealAction, PlayAction, Rules};
+use handeval_core::dachu::{self as dc, Calling, Chu, Constraints, Deal, DealAction, DealEntry, PlayAction, Rules};
 use handeval_core::{Error, Reason};
-use state::Replayed;
 
 // ---- bounds: checked before any work ----
 
@@ -135,9 +134,10 @@ fn side_at(v: i32, field: &str) -> Result<Option<usize>, ItemFail> {
 
 // ---- the deal and the calling ----
 
-/// A DachuDealAction → the core's action; fields the kind does not take are refused,
-/// not ignored. Errors name `field` (`deal.actions[3]`).
-fn deal_action(d: &Deal, a: &pb::DachuDealAction, field: &str) -> Result<DealAction, ItemFail> {
+/// A DachuDealAction → the core's entry (a 撐儲 without a colour: named by the deal when
+/// replayed); fields the kind does not take are refused, not ignored. Errors name `field`
+/// (`deal.actions[3]`).
+fn deal_action(a: &pb::DachuDealAction, field: &str) -> Result<DealEntry, ItemFail> {
     let kind = match name_of::<pb::DachuDealActionKind>(a.kind) {
         Err(msg) => return Err(fail(format!("{field}.kind"), msg, Reason::Invalid)),
         Ok(None) => return Err(fail(format!("{field}.kind"), "set the action's kind", Reason::Invalid)),
@@ -155,16 +155,12 @@ fn deal_action(d: &Deal, a: &pb::DachuDealAction, field: &str) -> Result<DealAct
     }
     let at = action_at(field);
     Ok(match kind.as_str() {
-        "deal" => DealAction::Deal,
-        "finish" => DealAction::Finish,
+        "deal" => DealAction::Deal.into(),
+        "finish" => DealAction::Finish.into(),
         "cheng_chu" => {
             let colour = name_of::<pb::DachuColour>(a.colour).map_err(|msg| fail(format!("{field}.colour"), msg, Reason::Invalid))?;
             let seat = seat(a.seat, "seat").map_err(&at)?;
-            let chu = match colour {
-                Some(name) => Chu::parse(&name).map_err(&at)?,
-                None => d.cheng_chu_colour(seat).map_err(&at)?,
-            };
-            DealAction::ChengChu { seat, chu }
+            DealEntry::ChengChu { seat, chu: colour.map(|name| Chu::parse(&name)).transpose().map_err(&at)? }
         }
         _ => {
             let seat = seat(a.seat, "seat").map_err(&at)?;
@@ -175,13 +171,13 @@ fn deal_action(d: &Deal, a: &pb::DachuDealAction, field: &str) -> Result<DealAct
                         Error::field("cards", format!("夢宣 reveals one ace, got {} cards", cards.len())).because(Reason::WrongCount)
                     ));
                 }
-                DealAction::MengXuan { seat, card: cards[0] }
+                DealAction::MengXuan { seat, card: cards[0] }.into()
             } else {
                 let n = cards.len();
                 let cards: [Card; 3] = cards
                     .try_into()
                     .map_err(|_| at(Error::field("cards", format!("夢踹 shows three cards, got {n}")).because(Reason::WrongCount)))?;
-                DealAction::MengChuai { seat, cards }
+                DealAction::MengChuai { seat, cards }.into()
             }
         }
     })
@@ -206,8 +202,8 @@ fn deal_of(
     let mut d = Deal::new(parsed, first, rules.clone()).map_err(&at)?;
     for (k, a) in actions.iter().enumerate() {
         let field = format!("{}[{k}]", join(&[path, actions_name]));
-        let action = deal_action(&d, a, &field).map_err(of_action(k))?;
-        d = d.apply(&action).map_err(action_at(&field)).map_err(of_action(k))?;
+        let entry = deal_action(a, &field).map_err(of_action(k))?;
+        d = entry.resolve(&d).and_then(|a| d.apply(&a)).map_err(action_at(&field)).map_err(of_action(k))?;
     }
     Ok(d)
 }
@@ -216,16 +212,21 @@ fn deal_query(q: &pb::DachuDealQuery, rules: &Rules, path: &str) -> Result<Deal,
     deal_of(&q.hands, q.first_seat, &q.actions, rules, path, "actions")
 }
 
+/// A DachuCall → (seat, call); errors name `field` (`calls[3]`).
+fn call_of(a: &pb::DachuCall, field: &str) -> Result<(usize, Call), ItemFail> {
+    let call = match name_of::<pb::DachuCallKind>(a.call) {
+        Err(msg) => return Err(fail(format!("{field}.call"), msg, Reason::Invalid)),
+        Ok(None) => return Err(fail(format!("{field}.call"), "set the call", Reason::Invalid)),
+        Ok(Some(name)) => Call::parse(&name).map_err(action_at(field))?,
+    };
+    Ok((seat(a.seat, "seat").map_err(under(field))?, call))
+}
+
 /// The calls applied in order; errors name `path[k]`.
 fn apply_calls(mut c: Calling, calls: &[pb::DachuCall], path: &str) -> Result<Calling, ItemFail> {
     for (k, a) in calls.iter().enumerate() {
         let field = format!("{path}[{k}]");
-        let call = match name_of::<pb::DachuCallKind>(a.call) {
-            Err(msg) => return Err(of_action(k)(fail(format!("{field}.call"), msg, Reason::Invalid))),
-            Ok(None) => return Err(of_action(k)(fail(format!("{field}.call"), "set the call", Reason::Invalid))),
-            Ok(Some(name)) => Call::parse(&name).map_err(action_at(&field)).map_err(of_action(k))?,
-        };
-        let seat = seat(a.seat, "seat").map_err(under(&field)).map_err(of_action(k))?;
+        let (seat, call) = call_of(a, &field).map_err(of_action(k))?;
         c = c.apply(seat, call).map_err(action_at(&field)).map_err(of_action(k))?;
     }
     Ok(c)
@@ -289,45 +290,81 @@ fn play_action(a: &pb::PlayAction, field: &str) -> Result<PlayAction, ItemFail> 
     }
 }
 
-/// Replay a record; actions of a phase that has not begun are refused naming the first
-/// one. Errors under `path` (`game`, `record`).
+/// A DachuGameRecord read into the core's record, up to the first entry that cannot be
+/// read (`unread`: its error; the record stops before it and holds no later list).
+struct Read {
+    record: dc::Record,
+    unread: Option<(&'static str, ItemFail)>,
+    /// An unreadable `first_side` or `start_seat`: an error once the deal is finished.
+    calling_args: Option<ItemFail>,
+}
+
+/// The entries of `list` read in order, up to the first that cannot be.
+fn read_list<P, T>(list: &[P], read: impl Fn(&P, usize) -> Result<T, ItemFail>) -> (Vec<T>, Option<ItemFail>) {
+    let mut out = Vec::with_capacity(list.len());
+    for (k, p) in list.iter().enumerate() {
+        match read(p, k) {
+            Ok(t) => out.push(t),
+            Err(f) => return (out, Some(of_action(k)(f))),
+        }
+    }
+    (out, None)
+}
+
+fn read_record(r: &pb::DachuGameRecord, path: &str) -> Result<Read, ItemFail> {
+    if r.hands.len() != 4 {
+        return Err(fail(join(&[path, "hands"]), format!("{} hands: 打儲 deals 4", r.hands.len()), Reason::WrongCount));
+    }
+    let at = under(path);
+    let hands =
+        r.hands.iter().enumerate().map(|(i, h)| cards_at(&h.cards, &format!("hands[{i}]"))).collect::<Result<Vec<_>, _>>().map_err(&at)?;
+    let first_seat = seat(r.first_seat, "first_seat").map_err(&at)?;
+    let mut record =
+        dc::Record { hands, first_seat, deal_actions: vec![], start_seat: None, first_side: None, calls: vec![], plays: vec![] };
+    let (deal_actions, unread) = read_list(&r.deal_actions, |a, k| deal_action(a, &format!("{path}.deal_actions[{k}]")));
+    record.deal_actions = deal_actions;
+    if let Some(f) = unread {
+        return Ok(Read { record, unread: Some(("deal_actions", f)), calling_args: None });
+    }
+    let calling_args = (|| {
+        record.first_side = side_at(r.first_side, &format!("{path}.first_side"))?;
+        record.start_seat = r.start_seat.map(|s| seat(s, "start_seat")).transpose().map_err(&at)?;
+        Ok(())
+    })()
+    .err();
+    let (calls, unread) = read_list(&r.calls, |a, k| call_of(a, &format!("{path}.calls[{k}]")));
+    record.calls = calls;
+    if let Some(f) = unread {
+        return Ok(Read { record, unread: Some(("calls", f)), calling_args });
+    }
+    let (plays, unread) = read_list(&r.plays, |a, k| play_action(a, &format!("{path}.plays[{k}]")));
+    record.plays = plays;
+    Ok(Read { record, unread: unread.map(|f| ("plays", f)), calling_args })
+}
+
+/// Replay a record by the core's [`dc::Record::replay`]; errors under `path` (`game`,
+/// `record`), in the order the record is played: an entry the wire cannot read fails where
+/// the replay reaches it.
 fn replay(r: &pb::DachuGameRecord, rules: &Rules, path: &str) -> Result<Replayed, ItemFail> {
-    let d = deal_of(&r.hands, r.first_seat, &r.deal_actions, rules, path, "deal_actions")?;
-    if !d.finished {
-        for (name, n) in [("calls", r.calls.len()), ("plays", r.plays.len())] {
-            if n > 0 {
-                return Err(of_action(0)(fail(
-                    format!("{path}.{name}[0]"),
-                    "the deal is not finished (its actions end with FINISH)",
-                    Reason::IllegalAction,
-                )));
-            }
+    let Read { mut record, unread, calling_args } = read_record(r, path)?;
+    let replay = |record: &dc::Record| record.replay(rules).map_err(under(path));
+    if let Some(f) = calling_args {
+        // Read only once the deal is finished (an unfinished deal has no calling).
+        let deal_only = dc::Record { calls: vec![], plays: vec![], ..record.clone() };
+        if replay(&deal_only)?.deal.finished {
+            return Err(f);
         }
-        return Ok(Replayed { deal: d, calling: None, game: None });
     }
-    let first_side = side_at(r.first_side, &format!("{path}.first_side"))?;
-    let start = r.start_seat.map(|s| seat(s, "start_seat")).transpose().map_err(under(path))?;
-    let c = d.calling(start, first_side).map_err(under(path))?;
-    let c = apply_calls(c, &r.calls, &format!("{path}.calls"))?;
-    let play = matches!(c.outcome, Some(dc::Outcome::Play));
-    if !c.is_over() || !play {
-        if !r.plays.is_empty() {
-            let (msg, reason) = if !c.is_over() {
-                ("the calling is not over with a play", Reason::IllegalAction)
-            } else {
-                ("a whole side surrendered: nobody plays", Reason::GameOver)
-            };
-            return Err(of_action(0)(fail(format!("{path}.plays[0]"), msg, reason)));
-        }
-        return Ok(Replayed { deal: d, calling: Some(c), game: None });
+    let replayed = replay(&record)?;
+    let Some((list, f)) = unread else { return Ok(replayed) };
+    // The first entry of a phase that has not begun: the core refuses it by its phase.
+    match list {
+        "calls" if replayed.calling.is_none() => record.calls.push((0, Call::PingDa)),
+        "plays" if replayed.game.is_none() => record.plays.push(PlayAction::Pass { seat: 0 }),
+        _ => return Err(f),
     }
-    let mut g = Game::new(&d, &c).map_err(under(path))?;
-    for (k, a) in r.plays.iter().enumerate() {
-        let field = format!("{path}.plays[{k}]");
-        let a = play_action(a, &field).map_err(of_action(k))?;
-        g.apply_in_place(&a).map_err(action_at(&field)).map_err(of_action(k))?;
-    }
-    Ok(Replayed { deal: d, calling: Some(c), game: Some(g) })
+    replay(&record)?;
+    Err(f)
 }
 
 // ---- Evaluate ----
@@ -669,3 +706,6 @@ pub fn settle(req: pb::DachuSettleRequest, ctx: &Ctx) -> Result<pb::DachuSettleR
     )?;
     Ok(pb::DachuSettleResponse { results })
 }
+
+#[cfg(test)]
+mod tests;

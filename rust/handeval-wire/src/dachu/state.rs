@@ -11,13 +11,7 @@ use handeval_core::dachu::game::{Game, PlayAction};
 use handeval_core::dachu::{Calling, Chu, Deal, DealAction, Kind, Outcome, Settlement};
 use std::sync::OnceLock;
 
-/// A DachuGameRecord replayed phase by phase: the deal, the calling once the deal is
-/// finished, the play once the calling is over with PLAY.
-pub(super) struct Replayed {
-    pub deal: Deal,
-    pub calling: Option<Calling>,
-    pub game: Option<Game>,
-}
+use handeval_core::dachu::Replayed;
 
 /// A seat or an index as the protos' `int32` (seats 0..3, records of at most 208 actions).
 fn int(i: usize) -> i32 {
