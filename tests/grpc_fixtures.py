@@ -169,13 +169,15 @@ def stub(channel):
 
 
 def wait_for(pred, timeout=30.0, what="condition", server=None):
-    """Poll ``pred`` every 20 ms until true; on timeout fail naming ``what`` (with the
-    tail of ``server``'s log when given)."""
+    """Poll ``pred`` every 20 ms until true; on timeout fail naming ``what`` (a text, or a
+    function giving it then: the state at the failure), with the tail of ``server``'s log
+    when given."""
     deadline = time.monotonic() + timeout
     while not pred():
         if time.monotonic() > deadline:
+            said = what() if callable(what) else what
             raise AssertionError(
-                f"timed out waiting for {what}" + (f"; server log:\n{server.log()[-3000:]}" if server else "")
+                f"timed out waiting for {said}" + (f"; server log:\n{server.log()[-3000:]}" if server else "")
             )
         time.sleep(0.02)
 

@@ -11,7 +11,6 @@ import os
 import random
 import re
 import socket
-import time
 
 import grpc
 import pytest
@@ -244,10 +243,13 @@ def test_refused_requests_leave_no_request_bytes_behind(tmp_path):
         # What the allocator keeps of freed memory goes back at the server's next
         # once-a-second malloc_trim: wait for it (hang guard 10 s).
         bound = before + 3 * size / 2**20
-        deadline = time.monotonic() + 10
-        while (after := _rss_mb(s.proc.pid)) >= bound and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert after < bound, f"RSS {before:.0f} MB -> {after:.0f} MB after {len(requests)} refused requests"
+        wait_for(
+            lambda: _rss_mb(s.proc.pid) < bound,
+            timeout=10,
+            what=lambda: (
+                f"RSS {before:.0f} MB -> {_rss_mb(s.proc.pid):.0f} MB (< {bound:.0f}) after {len(requests)} refused"
+            ),
+        )
         no_traceback(s)
         assert s.terminate() == 0
     finally:

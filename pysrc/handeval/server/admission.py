@@ -82,7 +82,9 @@ def _drop_locals(exc: BaseException) -> None:
 
 def _forgetful(handler: Callable) -> Callable:
     """``handler`` (a coroutine or async generator function) whose failures leave no
-    request bytes behind (:func:`_drop_locals`)."""
+    request bytes behind (:func:`_drop_locals`). A frame of its own: the handler's frame
+    (which holds the request) must have finished to be cleared, so the clearing cannot be
+    done inside it."""
     if inspect.isasyncgenfunction(handler):
 
         async def streamed(request_iterator, context):
