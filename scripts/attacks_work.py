@@ -161,13 +161,13 @@ def _suggest_record(rng, effort: int) -> tl.TienlenEvaluateItem:
 
 def small_suggest() -> bytes:
     """One 越式13张 game record asking the largest-effort suggestion (64 determinizations,
-    ~50 ms of CPU) in under 1 KiB: small in bytes, not in work."""
+    up to ~50 ms of CPU, docs/suggest.md) in under 1 KiB: small in bytes, not in work."""
     item = _suggest_record(random.Random(11), 64)
     return pb.EvaluateRequest(tienlen=tl.TienlenEvaluateRequest(items=[item])).SerializeToString()
 
 
 def suggest_batch() -> bytes:
-    """1,000 越式13张 game records each asking the largest-effort suggestion (~1 CPU-minute;
+    """1,000 越式13张 game records each asking the largest-effort suggestion (tens of CPU-seconds;
     2,049,000 units of the default work budget of 6,000,000)."""
     rng = random.Random(13)
     items = [_suggest_record(rng, 64) for _ in range(1000)]

@@ -242,7 +242,7 @@ def _raw(ch, rpc):
 def test_small_calls_are_answered_while_huge_work_takes_every_thread(tmp_path, attack, rpc, flags):
     """Work starvation on a server of 2 compute threads, by two requests of either
     Arranges of 10,000 hands × 10,000 samples (hours of CPU; the budget off) or
-    suggestions (托管) for 1,000 越式13张 records at the largest effort (about a CPU-minute;
+    suggestions (托管) for 1,000 越式13张 records at the largest effort (tens of CPU-seconds;
     the searches give up their turns between determinizations). Once both are in flight,
     a one-hand Arrange and a small Settle (both pooled) are answered while the two run on;
     then the two are cancelled and stop."""

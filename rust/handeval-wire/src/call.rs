@@ -108,8 +108,10 @@ impl Call {
 }
 
 /// A suggestion's work per unit of effort, in the request work budget's units (one
-/// Arrange sample of one hand, ~40 µs of CPU): one determinization plays out each
-/// weighed candidate to the end of the game, 1–2 ms (越式13张 ~1 ms, 打儲 ~2 ms).
+/// Arrange sample of one hand, ~70 µs of CPU, docs/benchmarks.md): one determinization
+/// plays out each weighed candidate to the end of the game, at most ~1.3 ms (越式13张) and
+/// ~1.9 ms (打儲) single-threaded (`tournament … --effort 1 --latency`, docs/suggest.md);
+/// 32 units (~2.2 ms) cover the slower.
 pub const SUGGEST_WORK_PER_EFFORT: u64 = 32;
 
 /// The server's limits, as its config sets them.

@@ -130,7 +130,7 @@ fn answer_in_turn<'a>(rpc: Rpc, data: &[u8], call: &'a Call, limits: Limits, tur
 pub const INLINE_BYTES: usize = 1024;
 
 /// The key of a game record's `suggest` (field 50, a message: `50 << 3 | 2` as a varint):
-/// a request that holds these bytes may ask for a search (up to ~0.1 s at the largest
+/// a request that holds these bytes may ask for a search (up to ~0.12 s at the largest
 /// effort) that its size does not tell. Other bytes that happen to match only send a small
 /// request to the thread pool.
 const SUGGEST_KEY: [u8; 2] = [0x92, 0x03];
