@@ -53,3 +53,43 @@ pub(crate) fn favoured(money: &[Vec<i64>]) -> usize {
     }
     best.0
 }
+
+/// A candidate the playouts weigh (both games' `Alternative`).
+pub(crate) trait Scored {
+    fn set_score(&mut self, score: f64);
+    fn score(&self) -> f64;
+}
+
+/// Determinization, one search for both games: each candidate of `alts` (candidate 0 the
+/// heuristic's choice) is played out in `effort` worlds, world `d` drawn by `world` from
+/// its own source seeded by (`seed`, `d`), so the answer depends on the seed only;
+/// `money(world, candidate)` is the seat's money once it is played out there. Then each
+/// score is the mean money and `alts` is reordered: the [`favoured`] candidate first, the
+/// others by score. `between()` runs between two worlds (a caller's point to yield).
+pub(crate) fn weigh<C: Scored, W>(
+    alts: &mut Vec<C>,
+    seed: u64,
+    effort: u32,
+    between: &dyn Fn(),
+    mut world: impl FnMut(&mut Rng) -> W,
+    mut money: impl FnMut(&W, &C) -> crate::error::Result<i64>,
+) -> crate::error::Result<()> {
+    let mut gains = vec![Vec::with_capacity(effort as usize); alts.len()];
+    for d in 0..effort {
+        if d > 0 {
+            between();
+        }
+        let w = world(&mut Rng::new(mix(seed, d as u64)));
+        for (g, a) in gains.iter_mut().zip(alts.iter()) {
+            g.push(money(&w, a)?);
+        }
+    }
+    let pick = favoured(&gains);
+    for (a, m) in alts.iter_mut().zip(&gains) {
+        a.set_score(m.iter().sum::<i64>() as f64 / effort as f64);
+    }
+    let chosen = alts.remove(pick);
+    alts.sort_by(|a, b| b.score().total_cmp(&a.score()));
+    alts.insert(0, chosen);
+    Ok(())
+}

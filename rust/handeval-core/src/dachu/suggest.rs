@@ -21,7 +21,7 @@ use super::game::{Game, PlayAction};
 use super::play::{rank_value, Chu, Kind, LegalPlay};
 use crate::cards::Card;
 use crate::error::{Error, Reason, Result};
-use crate::sampling::{mix, Rng};
+use crate::sampling::{mix, weigh, Rng, Scored};
 
 pub use crate::tienlen::suggest::{DEFAULT_EFFORT, MAX_EFFORT};
 const SAMPLED_CANDIDATES: usize = 4;
@@ -220,6 +220,15 @@ pub struct Alternative<A> {
     pub score: f64,
 }
 
+impl<A> Scored for Alternative<A> {
+    fn set_score(&mut self, score: f64) {
+        self.score = score;
+    }
+    fn score(&self) -> f64 {
+        self.score
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Suggestion {
     pub seat: usize,
@@ -347,29 +356,14 @@ pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn())
     let mut alts = ranked(&view.game, seat)?;
     if effort > 0 && alts.len() > 1 && !alts.iter().any(|a| a.score >= 1000.0) {
         alts.truncate(SAMPLED_CANDIDATES);
-        let mut money = vec![Vec::with_capacity(effort as usize); alts.len()];
         let seed = mix(seed, view.game.history.len() as u64 * 8 + seat as u64);
-        for d in 0..effort {
-            if d > 0 {
-                between();
-            }
-            let mut rng = Rng::new(mix(seed, d as u64));
-            let world = redeal(&view.game, seat, Some(&mut rng));
-            for (i, a) in alts.iter().enumerate() {
-                let mut g = world.clone();
-                g.apply_in_place(&a.action)?;
-                playout(&mut g);
-                money[i].push(g.settle(1, &[], None).map(|s| s.deltas[seat]).unwrap_or(0));
-            }
-        }
-        let pick = crate::sampling::favoured(&money);
-        for (a, m) in alts.iter_mut().zip(&money) {
-            a.score = m.iter().sum::<i64>() as f64 / effort as f64;
-        }
-        // The favoured candidate first, then the others by mean money.
-        let chosen = alts.remove(pick);
-        alts.sort_by(|a, b| b.score.total_cmp(&a.score));
-        alts.insert(0, chosen);
+        let world = |rng: &mut Rng| redeal(&view.game, seat, Some(rng));
+        weigh(&mut alts, seed, effort, between, world, |world, a| {
+            let mut g = world.clone();
+            g.apply_in_place(&a.action)?;
+            playout(&mut g);
+            Ok(g.settle(1, &[], None).map(|s| s.deltas[seat]).unwrap_or(0))
+        })?;
     }
     Ok(Suggestion { seat, action: alts[0].action.clone(), alternatives: alts, effort })
 }

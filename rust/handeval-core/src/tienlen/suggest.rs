@@ -15,7 +15,7 @@ use super::game::Game;
 use super::play::{rank, Kind, Play, ACE, TWO};
 use super::round::Action;
 use crate::error::{Error, Reason, Result};
-use crate::sampling::{mix, Rng};
+use crate::sampling::{mix, weigh, Rng, Scored};
 
 /// The default effort: the heuristic alone.
 pub const DEFAULT_EFFORT: u32 = 0;
@@ -82,6 +82,15 @@ impl View {
 pub struct Alternative {
     pub action: Option<Action>,
     pub score: f64,
+}
+
+impl Scored for Alternative {
+    fn set_score(&mut self, score: f64) {
+        self.score = score;
+    }
+    fn score(&self) -> f64 {
+        self.score
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -391,15 +400,14 @@ pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn())
     let mut alts = ranked(&view.game, seat)?;
     if effort > 0 && alts.len() > 1 && !alts.iter().any(|a| a.score >= 1000.0) {
         alts.truncate(SAMPLED_CANDIDATES);
-        let mut money = vec![Vec::with_capacity(effort as usize); alts.len()];
         let seed = mix(seed, view.game.history.len() as u64 * 8 + seat as u64);
-        for d in 0..effort {
-            if d > 0 {
-                between();
-            }
-            let mut rng = Rng::new(mix(seed, d as u64));
-            let world = sample(view, &mut rng);
-            for (i, a) in alts.iter().enumerate() {
+        weigh(
+            &mut alts,
+            seed,
+            effort,
+            between,
+            |rng| sample(view, rng),
+            |world, a| {
                 let mut g = world.clone();
                 if let Some(act) = &a.action {
                     g.apply_mut(seat, act)?;
@@ -409,17 +417,9 @@ pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn())
                     g.apply_mut(t, &first)?;
                 }
                 playout(&mut g);
-                money[i].push(g.settle(1, None).map(|s| s.deltas[seat]).unwrap_or(0));
-            }
-        }
-        let pick = crate::sampling::favoured(&money);
-        for (a, m) in alts.iter_mut().zip(&money) {
-            a.score = m.iter().sum::<i64>() as f64 / effort as f64;
-        }
-        // The favoured candidate first, then the others by mean money.
-        let chosen = alts.remove(pick);
-        alts.sort_by(|a, b| b.score.total_cmp(&a.score));
-        alts.insert(0, chosen);
+                Ok(g.settle(1, None).map(|s| s.deltas[seat]).unwrap_or(0))
+            },
+        )?;
     }
     Ok(Suggestion { seat, action: alts[0].action.clone(), alternatives: alts, effort })
 }
