@@ -270,6 +270,24 @@ def test_dachu_game_needs_its_own_finished_deal_and_calling():
     assert e.reason == "inconsistent"
 
 
+def test_dachu_replay_game_refuses_a_record_by_the_phase_it_lacks():
+    """replay_game replays by the core's record (the service's too): an action of a
+    phase that has not begun names the first such action; a record that stops before
+    the play is refused by the step it lacks."""
+    unfinished = DC_DEAL[:-1]
+    e = _err(dachu.replay_game, DC_HANDS, unfinished, [("ping_da", 1)], [])
+    assert (e.field, e.reason, e.action_index) == ("calls[0]", "illegal_action", 0)
+    e = _err(dachu.replay_game, DC_HANDS, unfinished, [], [("play", 0, "3h")])
+    assert (e.field, e.reason) == ("plays[0]", "illegal_action")
+    e = _err(dachu.replay_game, DC_HANDS, unfinished, [], [])
+    assert (e.field, e.reason) == ("deal", "illegal_action")
+    e = _err(dachu.replay_game, DC_HANDS, DC_DEAL, [], [("play", 0, "3h")])
+    assert (e.field, e.reason) == ("plays[0]", "illegal_action")
+    # A malformed entry is named where it stands, before anything is replayed.
+    e = _err(dachu.replay_game, DC_HANDS, DC_DEAL, [("ping_da", 1)], [("play", 0, "3h"), ("play", 9, "4d")])
+    assert (e.field, e.reason, e.action_index) == ("plays[1].seat", "out_of_range", 1)
+
+
 # ---------------------------------------------------------------- trick ends (Game.tricks)
 # Each game's trick ends, worked out here from the record's plays and passes alone and
 # compared with Game.tricks, [(leader, first_action, last_action, over, won_by)], after

@@ -221,26 +221,17 @@ fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::Tienl
     })
 }
 
-/// Replay a game record action by action; an action the record does not allow is an
-/// error at `field.actions[k]…` with the core's reason.
+/// Replay a game record by the core's [`tl::Game::replay`] (its bound, its flow); an
+/// action the record does not allow is an error at `field.actions[k]…` with the core's
+/// reason.
 fn replay(record: &pb::TienlenGameRecord, rules: &tl::Rules, field: &str) -> Result<tl::Game, Error> {
     let hands_field = format!("{field}.hands");
+    let actions_field = format!("{field}.actions");
     let at_hands = |e: Error| rename(e, &[("hands", &hands_field)], "");
     tl::game::check_hands_len(record.hands.len()).map_err(at_hands)?;
     let hands = hand_list(&record.hands, "hands").map_err(at_hands)?;
-    let mut g = tl::Game::new(&hands, rules).map_err(at_hands)?;
-    for (k, a) in record.actions.iter().enumerate() {
-        let path = format!("{field}.actions[{k}]");
-        let (s, a) = raw_action(a, &path).map_err(|e| e.at_action(k))?;
-        let applied = (|| {
-            let s = seat_from(s, "seat")?;
-            let a = action_from(a, "cards")?;
-            g.apply_mut(s, &a)
-        })();
-        // The core names the action's parts (seat, cards): here under actions[k].
-        applied.map_err(|e| e.within(&path).at_action(k))?;
-    }
-    Ok(g)
+    let actions = round_from(&raw_actions(&record.actions, &actions_field)?, &actions_field)?;
+    tl::Game::replay(&hands, &actions, rules).map_err(|e| rename(e, &[("hands", &hands_field), ("actions", &actions_field)], ""))
 }
 
 /// A legal play as the action that makes it, ready to append to the record.

@@ -41,6 +41,28 @@ pub(crate) struct CallingOrigin {
     pub(crate) rules: dc::Rules,
 }
 
+impl CallingOrigin {
+    /// The start of the calling that follows the finished `deal` (see `Deal.calling`).
+    pub(super) fn of(deal: &dc::deal::Deal, start_seat: Option<usize>, first_side: Option<usize>) -> Self {
+        CallingOrigin {
+            chu_side: deal.chu_side().unwrap_or_default(),
+            declared: deal.declared(),
+            multiplier: deal.multiplier,
+            start_seat: start_seat.unwrap_or(deal.first_seat),
+            first_side,
+            rules: deal.rules().clone(),
+        }
+    }
+}
+
+/// A call `(call, seat)` as the core takes it: `(seat, call)`.
+pub(super) fn call_from(action: &Bound<'_, PyAny>) -> PyResult<(usize, Call)> {
+    let (name, rest) = action_parts(action)?;
+    let call = Call::parse(&name).map_err(super::in_action).py()?;
+    arity(&name, &rest, 1, 1)?;
+    Ok((seat_from(&rest[0], "action.seat")?, call))
+}
+
 native_class! {
     state inner, repr [phase, turn, multiplier, outcome];
     #[pyclass(module = "handeval.dachu", name = "Calling")]
@@ -178,10 +200,7 @@ native_class! {
         /// The next state; an illegal action (out of turn, unknown seat, not offered now, a
         /// second 包踹 by the same player) is a HandevalError saying why.
         pub(super) fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuCalling> {
-            let (name, rest) = action_parts(action)?;
-            let call = Call::parse(&name).map_err(super::in_action).py()?;
-            arity(&name, &rest, 1, 1)?;
-            let seat = seat_from(&rest[0], "action.seat")?;
+            let (seat, call) = call_from(action)?;
             Ok(DachuCalling { inner: self.inner.apply(seat, call).map_err(super::in_action).py()?, origin: self.origin.clone() })
         }
 

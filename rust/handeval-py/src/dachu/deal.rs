@@ -8,15 +8,22 @@ use crate::native_class;
 use crate::result::{card_list, card_str, Cards};
 use handeval_core::cards::Card;
 use handeval_core::dachu::deal::{Deal as CoreDeal, DealAction};
+use handeval_core::dachu::DealEntry;
 use pyo3::prelude::*;
 use pyo3::types::{PyList, PyString, PyTuple};
 
-fn deal_action(d: &CoreDeal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> {
+/// A deal action as the core's record holds it: a 撐儲 without its colour is resolved by
+/// the deal it is applied to ([`DealEntry::resolve`]).
+pub(super) fn deal_entry(action: &Bound<'_, PyAny>) -> PyResult<DealEntry> {
     let (name, rest) = action_parts(action)?;
-    match name.as_str() {
+    let action = match name.as_str() {
         "deal" | "finish" => {
             arity(&name, &rest, 0, 0)?;
-            Ok(if name == "deal" { DealAction::Deal } else { DealAction::Finish })
+            if name == "deal" {
+                DealAction::Deal
+            } else {
+                DealAction::Finish
+            }
         }
         "meng_xuan" => {
             arity(&name, &rest, 2, 2)?;
@@ -29,7 +36,7 @@ fn deal_action(d: &CoreDeal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> 
                     handeval_core::Reason::WrongCount,
                 ));
             }
-            Ok(DealAction::MengXuan { seat, card: cards[0] })
+            DealAction::MengXuan { seat, card: cards[0] }
         }
         "meng_chuai" => {
             arity(&name, &rest, 2, 2)?;
@@ -38,19 +45,17 @@ fn deal_action(d: &CoreDeal, action: &Bound<'_, PyAny>) -> PyResult<DealAction> 
             let cards: [Card; 3] = cards.try_into().map_err(|c: Vec<Card>| {
                 crate::conv::bad_as("action.cards", format!("夢踹 shows three cards, got {}", c.len()), handeval_core::Reason::WrongCount)
             })?;
-            Ok(DealAction::MengChuai { seat, cards })
+            DealAction::MengChuai { seat, cards }
         }
         "cheng_chu" => {
             arity(&name, &rest, 1, 2)?;
             let seat = seat_from(&rest[0], "action.seat")?;
-            let chu = match given(rest.get(1)) {
-                Some(c) => chu_from(c)?,
-                _ => d.cheng_chu_colour(seat).map_err(super::in_action).py()?,
-            };
-            Ok(DealAction::ChengChu { seat, chu })
+            let chu = given(rest.get(1)).map(chu_from).transpose()?;
+            return Ok(DealEntry::ChengChu { seat, chu });
         }
-        other => Err(bad("action", format!("unknown deal action {other:?} (deal, meng_xuan, meng_chuai, cheng_chu, finish)"))),
-    }
+        other => return Err(bad("action", format!("unknown deal action {other:?} (deal, meng_xuan, meng_chuai, cheng_chu, finish)"))),
+    };
+    Ok(DealEntry::Action(action))
 }
 
 fn deal_action_py<'py>(py: Python<'py>, a: &DealAction) -> PyResult<Bound<'py, PyTuple>> {
@@ -166,7 +171,7 @@ native_class! {
 
         /// The next state; an illegal action is a HandevalError saying why.
         pub(super) fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuDeal> {
-            let a = deal_action(&self.inner, action)?;
+            let a = deal_entry(action)?.resolve(&self.inner).map_err(super::in_action).py()?;
             Ok(DachuDeal { inner: self.inner.apply(&a).map_err(super::in_action).py()? })
         }
 
@@ -212,15 +217,7 @@ native_class! {
             let start = opt_seat(start_seat, "start_seat")?;
             let first = side_from(first_side)?;
             let inner = self.inner.calling(start, first).py()?;
-            let origin = CallingOrigin {
-                chu_side: self.inner.chu_side().unwrap_or_default(),
-                declared: self.inner.declared(),
-                multiplier: self.inner.multiplier,
-                start_seat: start.unwrap_or(self.inner.first_seat),
-                first_side: first,
-                rules: self.inner.rules().clone(),
-            };
-            Ok(DachuCalling { inner, origin })
+            Ok(DachuCalling { inner, origin: CallingOrigin::of(&self.inner, start, first) })
         }
 
         /// Pickled as its start and history: `dc_deal_replay(hands, first_seat, rules, history)`.

@@ -1,12 +1,12 @@
 //! The play of a 打儲 game (RULES 3.4, 3.4a) and the whole record: the `Game` state class
 //! and `replay_game`.
 
-use super::calling::{calls_py, CallingOrigin, DachuCalling};
-use super::deal::{deal_record, DachuDeal};
+use super::calling::{call_from, calls_py, side_from, CallingOrigin, DachuCalling};
+use super::deal::{deal_entry, deal_record, DachuDeal};
 use super::play::{set_from, DachuPlay};
 use super::settle::{settlement, Settlement};
-use super::{action_parts, arity, replay_each, seat_from, seats_from};
-use crate::conv::{bad, base_from, carried_from, to_py, IntoPyResult};
+use super::{action_parts, arity, opt_seat, renamed, rules_from, seat_from, seats_from};
+use crate::conv::{bad, base_from, cards_from, carried_from, list_from, to_py, IntoPyResult};
 use crate::game_common::{card_lists, replay_reduce};
 use crate::native_class;
 use crate::result::{card_list, Cards};
@@ -323,9 +323,38 @@ fn dc_replay_game(
         crate::conv::check_list(obj, field)?;
         dc::record::check_len(obj.len()?, field, max).map_err(to_py)?;
     }
-    let deal = replay_each(DachuDeal::new(hands, first_seat, rules)?, deal_actions, Some("deal_actions"), |d, a| d.apply(a))?;
-    let calling = replay_each(deal.calling(start_seat, first_side)?, calls, Some("calls"), |c, a| c.apply(a))?;
-    replay_each(game_from(&deal, &calling)?, plays, Some("plays"), |g, a| g.apply(a))
+    let rules = rules_from(rules)?;
+    let hands = list_from(hands, "hands", cards_from)?;
+    let first_seat = opt_seat(first_seat, "first_seat")?.unwrap_or(0);
+    let start_seat = opt_seat(start_seat, "start_seat")?;
+    let first_side = side_from(first_side)?;
+    let record = dc::Record {
+        hands,
+        first_seat,
+        deal_actions: entries(deal_actions, "deal_actions", deal_entry)?,
+        start_seat,
+        first_side,
+        calls: entries(calls, "calls", call_from)?,
+        plays: entries(plays, "plays", play_action)?,
+    };
+    // The core's replay (the wire's too); a record that stops before the play is refused
+    // by the step it lacks (the calling of an unfinished deal, the play of a surrender).
+    let dc::Replayed { deal, calling, game } = record.replay(&rules).py()?;
+    let calling = match calling {
+        Some(c) => c,
+        None => deal.calling(start_seat, first_side).py()?,
+    };
+    let inner = match game {
+        Some(g) => g,
+        None => dc::game::Game::new(&deal, &calling).py()?,
+    };
+    let origin = CallingOrigin::of(&deal, start_seat, first_side);
+    Ok(DachuGame { inner, deal, calling: DachuCallingParts { origin, history: calling.history } })
+}
+
+/// Each item of the list `field` read by `read`; an error names it `field[i]`.
+fn entries<T>(list: &Bound<'_, PyAny>, field: &str, read: impl Fn(&Bound<'_, PyAny>) -> PyResult<T>) -> PyResult<Vec<T>> {
+    list.try_iter()?.enumerate().map(|(i, a)| read(&a?).map_err(|e| renamed(list.py(), e, &format!("{field}[{i}]"), i))).collect()
 }
 
 /// Rebuilds a pickled `Game` (positional form of :func:`dc_replay_game`).
