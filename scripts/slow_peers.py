@@ -59,7 +59,7 @@ import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.load.h2raw import RawConnection, peer_ports
-from handeval.load.target import closed_by_peer, free_port
+from handeval.load.target import closed_by_peer, free_port, rss_mb
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
@@ -368,13 +368,6 @@ def run_idle(a, target: str, port: int) -> None:
         f"one call every {a.interval:g} s for {a.minutes:g} min: {calls} calls ({failed} failed) over "
         f"{len(seen)} connection(s); flags: {' '.join(a.serve_args) or 'defaults'}"
     )
-
-
-def rss_mb(pid: int) -> float:
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
 
 
 def _sized_garbage(rng: random.Random, most: int) -> bytes:

@@ -18,7 +18,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.load.target import closed_by_peer, free_port  # noqa: F401  (the tests import them from here)
+from handeval.load.target import closed_by_peer, free_port, rss_mb  # noqa: F401  (the tests import them from here)
 from handeval.v2 import common_pb2, handeval_pb2_grpc
 
 
@@ -238,3 +238,29 @@ def children(pid: int) -> set:
         except OSError:  # the thread ended meanwhile
             pass
     return out
+
+
+# ---------------------------------------------------------------- test certificates
+
+#: Skip marker for tests that make certificates with the openssl command.
+needs_openssl = pytest.mark.skipif(
+    subprocess.run(["sh", "-c", "command -v openssl"], capture_output=True).returncode != 0,
+    reason="needs the openssl command to make test certificates",
+)
+
+
+def _openssl(*args, cwd):
+    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
+
+
+def make_cert(d: Path, ca: str, name: str) -> None:
+    """In ``d``: the CA ``{ca}.pem``/``{ca}.key`` (made once) and ``{name}.pem``/``{name}.key``
+    signed by it, valid one day for 127.0.0.1 and localhost."""
+    if not (d / f"{ca}.pem").exists():
+        _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{ca}.key", "-out", f"{ca}.pem",
+                 "-days", "1", "-subj", f"/CN={ca}", cwd=d)  # fmt: skip
+    (d / "san.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", f"{name}.key", "-out", f"{name}.csr",
+             "-subj", f"/CN={name}", cwd=d)  # fmt: skip
+    _openssl("x509", "-req", "-in", f"{name}.csr", "-CA", f"{ca}.pem", "-CAkey", f"{ca}.key", "-CAcreateserial",
+             "-out", f"{name}.pem", "-days", "1", "-extfile", "san.cnf", cwd=d)  # fmt: skip

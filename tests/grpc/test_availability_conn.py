@@ -20,7 +20,7 @@ from handeval.load.h2raw import RawConnection, peer_ports
 from handeval.server.config import RateLimitedHandler
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, closed_by_peer, wait_for
+from grpc_fixtures import ServerProcess, closed_by_peer, rss_mb, wait_for
 from test_connections import H2_PREFACE, H2_SETTINGS_ACK, server_connections
 
 EVALUATE = "/handeval.v2.Handeval/Evaluate"
@@ -180,13 +180,6 @@ def test_bad_bytes_to_health_and_reflection_are_invalid_argument_without_traceba
         s.close()
 
 
-def _rss_mb(pid: int) -> float:
-    for line in open(f"/proc/{pid}/status"):
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
-
-
 BIG_GARBAGE_METHODS = (
     "/grpc.health.v1.Health/Check",
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
@@ -238,16 +231,16 @@ def test_refused_requests_leave_no_request_bytes_behind(tmp_path):
                     )
 
         send(requests[:3])  # the server's first large calls (its buffers, its allocator's arenas)
-        before = _rss_mb(s.proc.pid)
+        before = rss_mb(s.proc.pid)
         send(requests)
         # What the allocator keeps of freed memory goes back at the server's next
         # once-a-second malloc_trim: wait for it (hang guard 10 s).
         bound = before + 3 * size / 2**20
         wait_for(
-            lambda: _rss_mb(s.proc.pid) < bound,
+            lambda: rss_mb(s.proc.pid) < bound,
             timeout=10,
             what=lambda: (
-                f"RSS {before:.0f} MB -> {_rss_mb(s.proc.pid):.0f} MB (< {bound:.0f}) after {len(requests)} refused"
+                f"RSS {before:.0f} MB -> {rss_mb(s.proc.pid):.0f} MB (< {bound:.0f}) after {len(requests)} refused"
             ),
         )
         no_traceback(s)

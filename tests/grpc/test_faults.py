@@ -23,7 +23,16 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v2 import common_pb2, dachu_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, children, free_port, metric_value, settle_request, wait_for
+from grpc_fixtures import (
+    ServerProcess,
+    children,
+    free_port,
+    make_cert,
+    metric_value,
+    needs_openssl,
+    settle_request,
+    wait_for,
+)
 
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 ROOT = Path(__file__).resolve().parents[2]
@@ -515,74 +524,15 @@ def test_binds_loopback_by_default(tmp_path):
         assert proc.wait(timeout=30) == 0
 
 
-def _openssl(*args, cwd):
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
-
-
-def _ca_and_cert(d: Path, ca: str, name: str):
-    if not (d / f"{ca}.pem").exists():
-        _openssl(
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-keyout",
-            f"{ca}.key",
-            "-out",
-            f"{ca}.pem",
-            "-days",
-            "1",
-            "-subj",
-            f"/CN={ca}",
-            cwd=d,
-        )
-    (d / "san.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    _openssl(
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        f"{name}.key",
-        "-out",
-        f"{name}.csr",
-        "-subj",
-        f"/CN={name}",
-        cwd=d,
-    )
-    _openssl(
-        "x509",
-        "-req",
-        "-in",
-        f"{name}.csr",
-        "-CA",
-        f"{ca}.pem",
-        "-CAkey",
-        f"{ca}.key",
-        "-CAcreateserial",
-        "-out",
-        f"{name}.pem",
-        "-days",
-        "1",
-        "-extfile",
-        "san.cnf",
-        cwd=d,
-    )
-
-
-@pytest.mark.skipif(
-    subprocess.run(["which", "openssl"], capture_output=True).returncode != 0,
-    reason="needs the openssl command to make test certificates",
-)
+@needs_openssl
 def test_tls_and_token_reject_wrong_clients(tmp_path):
     """Mutual TLS plus a token: a client certificate from another CA, a client without a
     certificate, a plaintext client and a wrong token are all refused; the right client
     is served."""
     d = tmp_path
-    _ca_and_cert(d, "ca", "server")
-    _ca_and_cert(d, "ca", "client")
-    _ca_and_cert(d, "rogue-ca", "rogue")
+    make_cert(d, "ca", "server")
+    make_cert(d, "ca", "client")
+    make_cert(d, "rogue-ca", "rogue")
     read = lambda n: (d / n).read_bytes()  # noqa: E731
     s = ServerProcess(
         tmp_path,

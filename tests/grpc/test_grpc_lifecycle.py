@@ -5,9 +5,7 @@ workers), the shared-token check and TLS / mutual TLS."""
 from __future__ import annotations
 
 import os
-import shutil
 import signal
-import subprocess
 import threading
 from pathlib import Path
 
@@ -17,7 +15,16 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, children, metric_value, random_deals as deals, settle_request, wait_for
+from grpc_fixtures import (
+    ServerProcess,
+    children,
+    make_cert,
+    metric_value,
+    needs_openssl,
+    random_deals as deals,
+    settle_request,
+    wait_for,
+)
 
 SERVING, NOT_SERVING = health_pb2.HealthCheckResponse.SERVING, health_pb2.HealthCheckResponse.NOT_SERVING
 
@@ -144,62 +151,11 @@ def test_token_required_except_for_health(tmp_path):
         s.close()
 
 
-def _openssl(*args, cwd):
-    subprocess.run(["openssl", *args], cwd=cwd, check=True, capture_output=True, timeout=60)
-
-
-@pytest.mark.skipif(shutil.which("openssl") is None, reason="needs the openssl command to make test certificates")
+@needs_openssl
 def test_mutual_tls(tmp_path):
     d = tmp_path
-    (d / "san.cnf").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    _openssl(
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        "ca.pem",
-        "-days",
-        "1",
-        "-subj",
-        "/CN=handeval test CA",
-        cwd=d,
-    )
-    for name in ("server", "client"):
-        _openssl(
-            "req",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-keyout",
-            f"{name}.key",
-            "-out",
-            f"{name}.csr",
-            "-subj",
-            f"/CN={name}",
-            cwd=d,
-        )
-        _openssl(
-            "x509",
-            "-req",
-            "-in",
-            f"{name}.csr",
-            "-CA",
-            "ca.pem",
-            "-CAkey",
-            "ca.key",
-            "-CAcreateserial",
-            "-out",
-            f"{name}.pem",
-            "-days",
-            "1",
-            "-extfile",
-            "san.cnf",
-            cwd=d,
-        )
+    make_cert(d, "ca", "server")
+    make_cert(d, "ca", "client")
     read = lambda n: (d / n).read_bytes()  # noqa: E731
     s = ServerProcess(
         tmp_path,

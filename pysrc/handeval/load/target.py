@@ -151,6 +151,18 @@ def tree_cpu_seconds(pid: int) -> Optional[float]:
     return total / tick
 
 
+def rss_mb(pid: int) -> float:
+    """Resident memory of process ``pid`` in MiB (Linux /proc), or NaN when unavailable."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return float("nan")
+
+
 def machine_info() -> dict:
     import platform
 
