@@ -15,7 +15,9 @@ packed rows (per row), and the delay a worst-shape request (a Compare `order` it
 Run: ``python benches/bench_wire.py`` (or ``python -m pytest benches/bench_wire.py -s``).
 ``python benches/bench_wire.py --in-process`` times ``_core.wire_answer`` alone on the same
 request bytes (thread CPU, best of five), and whether the servicer answers each case on
-its event loop or in the thread pool.
+its event loop or in the thread pool. ``--baseline-python PATH`` adds a second
+``handeval serve`` run by another interpreter (an older build's install) to the same
+windows: how this build's server CPU compares with that build's, case by case.
 """
 
 from __future__ import annotations
@@ -240,14 +242,17 @@ def small_call_delay(server, big: bytes, small: bytes, probes: int = 20) -> list
     return asyncio.run(run())
 
 
-def measure(print_=print) -> dict:
-    """Runs every case RUNS times against both servers; prints and returns the table."""
+def measure(print_=print, baseline_python=None) -> dict:
+    """Runs every case RUNS times against both servers; prints and returns the table.
+    ``baseline_python``: also a second ``handeval serve`` run by that interpreter (another
+    build's install), called in the same windows: its CPU per call and ours over it."""
     all_cases = cases()
-    handeval = load.SpawnedServer(
-        1, extra=("--max-message-bytes", str(64 << 20), "--max-batch", str(WORST_ROWS + 1))
-    ).wait_serving()
-    floor = None
+    extra = ("--max-message-bytes", str(64 << 20), "--max-batch", str(WORST_ROWS + 1))
+    handeval = load.SpawnedServer(1, extra=extra).wait_serving()
+    baseline = floor = None
     try:
+        if baseline_python:
+            baseline = load.SpawnedServer(1, extra=extra, python=baseline_python).wait_serving()
         answers: dict = {}
         with grpc.insecure_channel(handeval.target, options=OPTIONS) as ch:
             for name, (rpc, req, _, _) in all_cases.items():
@@ -257,37 +262,49 @@ def measure(print_=print) -> dict:
                 assert len(req) not in answers.setdefault(rpc, {}), "the floor tells requests apart by length"
                 answers[rpc][len(req)] = out
         floor = Floor(answers).wait_serving()
+        servers = [floor, handeval] + ([baseline] if baseline else [])
         load_before = load.machine_info()["loadavg_1_5_15"]
-        per = {name: ([], []) for name in all_cases}
+        per = {name: [[] for _ in servers] for name in all_cases}
         for _ in range(RUNS):
             for name, (rpc, req, _, rate) in all_cases.items():
-                f, h = window([floor, handeval], rpc, req, rate, SECONDS)
-                per[name][0].append(f)
-                per[name][1].append(h)
+                for got, cpu in zip(per[name], window(servers, rpc, req, rate, SECONDS)):
+                    got.append(cpu)
         small = all_cases["Evaluate, one row"][1]
         alone = small_call_delay_alone(handeval, small)
         busy = small_call_delay(handeval, worst_request(), small)
         load_after = load.machine_info()["loadavg_1_5_15"]
     finally:
-        handeval.stop()
-        if floor is not None:
-            floor.stop()
+        for server in (handeval, baseline, floor):
+            if server is not None:
+                server.stop()
     table = {}
     print_(
         f"server CPU, handeval serve (1 worker) vs the bare grpc.aio floor, {RUNS} windows of {SECONDS:g} s "
-        f"per case, both called at once (load before {load_before}, after {load_after}):"
+        f"per case, all called at once (load before {load_before}, after {load_after}):"
     )
-    print_(f"  {'case':<34} {'unit':<5} {'floor':>10} {'handeval':>10} {'ratio':>6} {'target':>7}   per window")
-    for name, (f, h) in per.items():
+    head = f"  {'case':<34} {'unit':<5} {'floor':>10} {'handeval':>10} {'ratio':>6} {'target':>7}   per window"
+    print_(head + (f"   {'baseline':>10} {'ratio':>6}  handeval/baseline per window" if baseline else ""))
+    for name, cpu in per.items():
+        f, h = cpu[0], cpu[1]
         rows = all_cases[name][2]
         ratios = [b / a for a, b in zip(f, h)]
         unit = "row" if rows > 1 else "call"
         fm, hm, rm = statistics.median(f) / rows, statistics.median(h) / rows, statistics.median(ratios)
         table[name] = (fm, hm, rm)
-        print_(
+        line = (
             f"  {name:<34} {unit:<5} {_time(fm):>10} {_time(hm):>10} {rm:>5.2f}x {TARGETS[name]:>6.2f}x"
             f"   {' '.join(f'{x:.2f}' for x in ratios)}"
         )
+        if baseline:
+            b = cpu[2]
+            over = [x / y for x, y in zip(h, b)]
+            bm = statistics.median(b) / rows
+            table[name] += (bm, statistics.median(over))
+            line += (
+                f"   {_time(bm):>10} {statistics.median([y / x for x, y in zip(f, b)]):>5.2f}x"
+                f"  {statistics.median(over):.3f} ({' '.join(f'{x:.2f}' for x in over)})"
+            )
+        print_(line)
     table["small call delay"] = (statistics.median(alone), statistics.median(busy), max(busy))
     print_(
         f"  a one-row Evaluate: {statistics.median(alone) * 1e3:.2f} ms alone; while a {WORST_ROWS:,}-row Compare order "
@@ -350,7 +367,17 @@ def in_process(print_=print) -> dict:
 
 
 if __name__ == "__main__":
-    if "--in-process" in sys.argv[1:]:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--in-process", action="store_true", help="time _core.wire_answer alone, no servers")
+    ap.add_argument(
+        "--baseline-python",
+        metavar="PATH",
+        help="also measure `handeval serve` run by this interpreter (another build's install) in the same windows",
+    )
+    args = ap.parse_args()
+    if args.in_process:
         in_process()
     else:
-        measure()
+        measure(baseline_python=args.baseline_python)

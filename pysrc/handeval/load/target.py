@@ -194,15 +194,23 @@ class SpawnedServer:
     stopped with SIGTERM."""
 
     def __init__(
-        self, workers: int = 1, extra: Tuple[str, ...] = (), log_path: Optional[str] = None, kind: str = "handeval"
+        self,
+        workers: int = 1,
+        extra: Tuple[str, ...] = (),
+        log_path: Optional[str] = None,
+        kind: str = "handeval",
+        python: Optional[str] = None,
     ):
+        # ``python``: the interpreter to run, by default this one (another install's, e.g.
+        # an older build's virtualenv, to compare builds in one run)
+        python = python or sys.executable
         self.port = free_port()
         self.target = f"127.0.0.1:{self.port}"
         if kind == "floor":
-            cmd: List[str] = [sys.executable, "-m", "handeval.load.target", "serve-floor", str(self.port)]
+            cmd: List[str] = [python, "-m", "handeval.load.target", "serve-floor", str(self.port)]
         else:
             cmd = [
-                sys.executable,
+                python,
                 "-m",
                 "handeval",
                 "serve",
