@@ -1,7 +1,7 @@
 //! 打儲's 叫牌 (RULES 3.6): the `Calling` state class.
 
-use super::settle::{dc_settle, Settlement};
-use super::{action_parts, arity, int_or, opt_seat, replay_each, rules_from, rules_py, seat_from};
+use super::args::{action_parts, arity, int_or, opt_seat, replay_each, rules_from, rules_py, seat_from};
+use super::settle::{settle_parts, Settlement};
 use crate::conv::{bad, given, list_from, opt_flag, IntoPyResult};
 use crate::game_common::replay_reduce;
 use crate::native_class;
@@ -58,7 +58,7 @@ impl CallingOrigin {
 /// A call `(call, seat)` as the core takes it: `(seat, call)`.
 pub(super) fn call_from(action: &Bound<'_, PyAny>) -> PyResult<(usize, Call)> {
     let (name, rest) = action_parts(action)?;
-    let call = Call::parse(&name).map_err(super::in_action).py()?;
+    let call = Call::parse(&name).map_err(super::args::in_action).py()?;
     arity(&name, &rest, 1, 1)?;
     Ok((seat_from(&rest[0], "action.seat")?, call))
 }
@@ -190,7 +190,7 @@ native_class! {
         fn suggest(&self, hand: &Bound<'_, PyAny>, chu: &Bound<'_, PyAny>, seat: Option<&Bound<'_, PyAny>>, seed: Option<&Bound<'_, PyAny>>, effort: Option<&Bound<'_, PyAny>>) -> PyResult<(&'static str, usize)> {
             let (seat, seed, effort) = crate::game_common::suggest_args(seat, seed, effort)?;
             let hand = crate::conv::cards_from(hand, "hand")?;
-            let chu = super::chu_from(chu)?;
+            let chu = super::args::chu_from(chu)?;
             let seat = seat.or(self.inner.turn()).unwrap_or(0);
             let view = dc::suggest::CallView::new(&self.inner, seat, &hand, chu).py()?;
             let s = dc::suggest::suggest_call(&view, seed, effort).py()?;
@@ -201,7 +201,7 @@ native_class! {
         /// second 包踹 by the same player) is a HandevalError saying why.
         pub(super) fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuCalling> {
             let (seat, call) = call_from(action)?;
-            Ok(DachuCalling { inner: self.inner.apply(seat, call).map_err(super::in_action).py()?, origin: self.origin.clone() })
+            Ok(DachuCalling { inner: self.inner.apply(seat, call).map_err(super::args::in_action).py()?, origin: self.origin.clone() })
         }
 
         /// ``[(call, seat), ...]`` allowed now.
@@ -224,7 +224,7 @@ native_class! {
             carried: Option<&Bound<'_, PyAny>>,
             rules: Option<&Bound<'_, PyAny>>,
         ) -> PyResult<Settlement> {
-            dc_settle(slf.as_any(), places, base, None, None, None, escaped, carried, rules)
+            settle_calling(slf.get(), places, base, [None, None, None], escaped, carried, rules)
         }
 
         /// Pickled as its start and history: `dc_calling_replay(chu_side, declared,
@@ -235,6 +235,32 @@ native_class! {
             replay_reduce(py, "dc_calling_replay", args)
         }
     }
+}
+
+/// The settlement of a finished calling; the parts it fixes (multiplier, surrendered,
+/// bei_bao_da) may not be given again. Its rules unless `rules` is given.
+pub(super) fn settle_calling(
+    c: &DachuCalling,
+    places: Option<&Bound<'_, PyAny>>,
+    base: Option<&Bound<'_, PyAny>>,
+    fixed: [Option<&Bound<'_, PyAny>>; 3],
+    escaped: Option<&Bound<'_, PyAny>>,
+    carried: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Settlement> {
+    if !c.inner.is_over() {
+        return Err(crate::conv::bad_as("chu_side", "the calling is not over yet", handeval_core::Reason::IllegalAction));
+    }
+    if fixed.iter().any(|f| given(*f).is_some()) {
+        return Err(crate::conv::bad_as(
+            "chu_side",
+            "a Calling already fixes multiplier, surrendered and bei_bao_da",
+            handeval_core::Reason::Inconsistent,
+        ));
+    }
+    let rules = if given(rules).is_some() { rules_from(rules)? } else { c.origin.rules.clone() };
+    let (side, surrendered, bei_bao_da) = (c.chu_side(), c.inner.surrendered(), c.inner.bei_bao_da_seats());
+    settle_parts(side, c.inner.multiplier, surrendered, bei_bao_da, places, base, escaped, carried, &rules)
 }
 
 /// Rebuilds a pickled `Calling`: the new calling with `history` applied.

@@ -1,7 +1,7 @@
 //! The 打儲 deal and its declarations (RULES 3.5): the `Deal` state class.
 
+use super::args::{action_parts, arity, chu_from, opt_seat, replay_each, rules_from, rules_py, seat_from};
 use super::calling::{side_from, CallingOrigin, DachuCalling};
-use super::{action_parts, arity, chu_from, opt_seat, replay_each, rules_from, rules_py, seat_from};
 use crate::conv::{bad, cards_from, given, list_from, IntoPyResult};
 use crate::game_common::{card_lists, replay_reduce};
 use crate::native_class;
@@ -73,7 +73,7 @@ pub(super) fn hands_py<'py>(py: Python<'py>, d: &CoreDeal) -> PyResult<Vec<Bound
 }
 
 /// A deal's record as :func:`dc_deal_replay` takes it: hands, first seat, rules, actions.
-pub(super) type DealRecord<'py> = (Vec<Bound<'py, PyList>>, usize, Bound<'py, super::DachuRules>, Vec<Bound<'py, PyTuple>>);
+pub(super) type DealRecord<'py> = (Vec<Bound<'py, PyList>>, usize, Bound<'py, super::args::DachuRules>, Vec<Bound<'py, PyTuple>>);
 
 pub(super) fn deal_record<'py>(py: Python<'py>, d: &CoreDeal) -> PyResult<DealRecord<'py>> {
     let history = d.history.iter().map(|a| deal_action_py(py, a)).collect::<PyResult<_>>()?;
@@ -171,8 +171,8 @@ native_class! {
 
         /// The next state; an illegal action is a HandevalError saying why.
         pub(super) fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuDeal> {
-            let a = deal_entry(action)?.resolve(&self.inner).map_err(super::in_action).py()?;
-            Ok(DachuDeal { inner: self.inner.apply(&a).map_err(super::in_action).py()? })
+            let a = deal_entry(action)?.resolve(&self.inner).map_err(super::args::in_action).py()?;
+            Ok(DachuDeal { inner: self.inner.apply(&a).map_err(super::args::in_action).py()? })
         }
 
         /// Always None: declarations are open to every player.

@@ -1,11 +1,11 @@
 //! The play of a 打儲 game (RULES 3.4, 3.4a) and the whole record: the `Game` state class
 //! and `replay_game`.
 
+use super::args::{action_parts, arity, opt_seat, renamed, rules_from, seat_from, seats_from};
 use super::calling::{call_from, calls_py, side_from, CallingOrigin, DachuCalling};
 use super::deal::{deal_entry, deal_record, DachuDeal};
 use super::play::{set_from, DachuPlay};
 use super::settle::{settlement, Settlement};
-use super::{action_parts, arity, opt_seat, renamed, rules_from, seat_from, seats_from};
 use crate::conv::{bad, base_from, cards_from, carried_from, list_from, to_py, IntoPyResult};
 use crate::game_common::{card_lists, replay_reduce};
 use crate::native_class;
@@ -201,7 +201,7 @@ native_class! {
         /// The next state; an action the record does not allow raises (``.reason`` says why).
         fn apply(&self, action: &Bound<'_, PyAny>) -> PyResult<DachuGame> {
             let a = play_action(action)?;
-            let inner = self.inner.apply(&a).map_err(super::in_action).py()?;
+            let inner = self.inner.apply(&a).map_err(super::args::in_action).py()?;
             Ok(DachuGame { inner, deal: self.deal.clone(), calling: self.calling.clone() })
         }
 

@@ -2,157 +2,88 @@
 //! `handeval.dachu` and the functions that build them. Conversions only; the rules are
 //! in the core. Files by concern, like the core's: `play.rs` (plays and the functions on
 //! cards), `deal.rs` (the deal and its declarations), `calling.rs` (叫牌), `game.rs` (the
-//! play of a game and the whole record), `settle.rs` (the settlement); this file holds the
-//! `Rules`, the argument readers they share, and the registration.
+//! play of a game and the whole record), `settle.rs` (the settlement), `args.rs` (the
+//! `Rules` and the argument readers they share); this file holds the registration and
+//! `settle`, which reads a Calling or seats. The files import `args.rs` and each other,
+//! never this one: no circle (the core's `layout_tests` check it).
 
+mod args;
 mod calling;
 mod deal;
 mod game;
 mod play;
 mod settle;
 
+pub use args::DachuRules;
 pub use calling::DachuCalling;
 pub use deal::DachuDeal;
 pub use game::DachuGame;
 pub use play::DachuPlay;
 pub use settle::{Line, Settlement};
 
-use crate::conv::{bad, int_from, list_from, opt, IntoPyResult};
-use crate::native_class;
+use crate::conv::{bad, list_from};
 use crate::result::add_class;
-use crate::rules::rules_arg;
+use args::{int_or, rules_from, seat_from, seats_from};
 use handeval_core::dachu::calling::Call;
-use handeval_core::dachu::{self as dc, Chu, Kind};
+use handeval_core::dachu::Kind;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::PyTuple;
 
-// ---- Rules ----
-
-handeval_core::dachu_rule_options!(native_class! {
-    rules:
-    /// House-rule options of 打儲 (docs/rules.md §3), keyword-only; an option not given
-    /// is its default. Validated when constructed: a bad value is a HandevalError naming
-    /// the option (``.field == "rules.<option>"``).
-    pub struct DachuRules(core = dc::Rules, game = "dachu", module = "handeval.dachu");
-});
-
-fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<dc::Rules> {
-    rules_arg::<DachuRules>(obj)
-}
-
-/// The rules as a `dachu.Rules` object (what the pickles of the states carry).
-fn rules_py<'py>(py: Python<'py>, rules: &dc::Rules) -> PyResult<Bound<'py, DachuRules>> {
-    Bound::new(py, DachuRules { core: rules.clone() })
-}
-
-// ---- arguments ----
-
-fn chu_from(obj: &Bound<'_, PyAny>) -> PyResult<Chu> {
-    let s: String = obj.extract().map_err(|_| bad("chu", "must be \"red\" or \"black\""))?;
-    Chu::parse(&s).py()
-}
-
-fn seat_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<usize> {
-    let v = int_from(obj, field)?;
-    if !(0..4).contains(&v) {
-        return Err(crate::conv::bad_as(field, format!("unknown seat {v} (打儲 seats are 0..3)"), handeval_core::Reason::OutOfRange));
+/// Settle a game (RULES 3.7, then the cap of RULES 4).
+///
+/// ``chu_side``: the 儲方 seats (1 seat: 1 vs 3; 2 seats: 2 vs 2) — then pass
+/// ``multiplier`` (a power of two, default 1), ``surrendered`` (繳 seats) and
+/// ``bei_bao_da`` (被包打 seats) yourself — or a finished :class:`Calling`, which fixes
+/// all four. ``places``: the finishing order (first out first) of the seats that played
+/// (everyone but the 繳 and 被包打 seats); omitted when a whole side surrendered or
+/// someone escaped. ``escaped``: seats that ran away (逃跑) — the game is abandoned and
+/// each pays base × multiplier × ``Rules.escape_units``. ``base``: 底分. ``carried``:
+/// per-seat carried-in amounts for the cap (None entries uncapped). ``rules``: by default
+/// a Calling's own (those it was made with), else the defaults of docs/rules.md. All arguments but
+/// ``chu_side`` and ``places`` are keywords.
+///
+/// Outcome by the 儲方's places: 1 vs 3 — 1st win + 全殲, 2nd/3rd draw, 4th loss + 全殲;
+/// 2 vs 2 — 1+2 win + 全殲, 1+3 win, 1+4 and 2+3 draw, 3+4 loss + 全殲 (a side playing
+/// with one player after 包踹/繳 counts like the lone player of 1 vs 3). 全殲 doubles the
+/// multiplier. A won game moves one unit (base × multiplier) per member of the larger
+/// side (``Rules.unit_per``), shared equally; 被包打 seats pay or win with their side.
+/// Each 繳 pays base × multiplier / 2 (rounded up, ``Rules.jiao_round_up``) to the other
+/// side.
+/// Shares that do not divide evenly follow RULES §0 (largest remainder, lower seat
+/// first); the result is exactly zero-sum.
+#[pyfunction]
+#[pyo3(signature = (chu_side, places=None, *, base=None, multiplier=None, surrendered=None, bei_bao_da=None, escaped=None, carried=None, rules=None))]
+#[allow(clippy::too_many_arguments)]
+fn dc_settle(
+    chu_side: &Bound<'_, PyAny>,
+    places: Option<&Bound<'_, PyAny>>,
+    base: Option<&Bound<'_, PyAny>>,
+    multiplier: Option<&Bound<'_, PyAny>>,
+    surrendered: Option<&Bound<'_, PyAny>>,
+    bei_bao_da: Option<&Bound<'_, PyAny>>,
+    escaped: Option<&Bound<'_, PyAny>>,
+    carried: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Settlement> {
+    // Here, beside the registration, because it reads a Calling, a Deal or seats: the
+    // files of those classes do not import each other in a circle.
+    if let Ok(c) = chu_side.cast::<DachuCalling>() {
+        return calling::settle_calling(c.get(), places, base, [multiplier, surrendered, bei_bao_da], escaped, carried, rules);
     }
-    Ok(v as usize)
-}
-
-/// An optional seat.
-fn opt_seat(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Option<usize>> {
-    opt(obj, |o| seat_from(o, field))
-}
-
-/// An optional list of seats (left out: none).
-fn seats_from(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Vec<usize>> {
-    Ok(opt(obj, |o| list_from(o, field, seat_from))?.unwrap_or_default())
-}
-
-/// An optional integer (left out: `default`).
-fn int_or(obj: Option<&Bound<'_, PyAny>>, field: &str, default: i64) -> PyResult<i64> {
-    Ok(opt(obj, |o| int_from(o, field))?.unwrap_or(default))
-}
-
-// ---- actions and records ----
-
-/// An action tuple: its name and the rest of its items.
-fn action_parts<'py>(action: &Bound<'py, PyAny>) -> PyResult<(String, Vec<Bound<'py, PyAny>>)> {
-    if action.is_instance_of::<PyString>() {
-        return Ok((action.extract().map_err(|_| bad("action", "is not valid text"))?, Vec::new()));
+    if chu_side.is_instance_of::<DachuDeal>() {
+        return Err(bad("chu_side", "settle a finished Calling (deal.calling() …) or pass the 儲方 seats"));
     }
-    if !(action.is_instance_of::<PyTuple>() || action.is_instance_of::<PyList>()) {
-        return Err(bad("action", "expected a tuple (name, seat, ...) or a name"));
-    }
-    let items: Vec<Bound<'py, PyAny>> = action.try_iter()?.collect::<PyResult<_>>()?;
-    let Some(first) = items.first() else { return Err(bad("action", "is empty")) };
-    let name: String = first.extract().map_err(|_| bad("action.name", "must be the action's name"))?;
-    Ok((name, items[1..].to_vec()))
-}
-
-fn arity(name: &str, rest: &[Bound<'_, PyAny>], min: usize, max: usize) -> PyResult<()> {
-    if rest.len() < min || rest.len() > max {
-        let want = if min == max { format!("{min}") } else { format!("{min} or {max}") };
-        return Err(crate::conv::bad_as(
-            "action",
-            format!("{name:?} takes {want} argument(s) after its name, got {}", rest.len()),
-            handeval_core::Reason::WrongCount,
-        ));
-    }
-    Ok(())
-}
-
-/// A core error of an `apply(action)`: its fields are the action's parts, named under the
-/// parameter `action` (`cards` → `action.cards`; the core's `action`, or none, is `action`).
-pub(crate) fn in_action(e: handeval_core::Error) -> handeval_core::Error {
-    match e.field.as_deref() {
-        Some("action") => e,
-        None => handeval_core::Error { field: Some("action".into()), ..e },
-        Some(_) => e.within("action"),
-    }
-}
-
-/// A pyo3 error renamed inside `field` (`action.cards` → `plays[3].cards`), of the
-/// action at `index` of its list.
-fn renamed(py: Python<'_>, e: PyErr, field: &str, index: usize) -> PyErr {
-    if !e.is_instance_of::<crate::conv::HandevalError>(py) {
-        return e;
-    }
-    let v = e.value(py);
-    let inner: Option<String> = v.getattr("field").ok().and_then(|f| f.extract().ok());
-    let inner = inner.map(|f| f.strip_prefix("action").map(|r| r.to_string()).unwrap_or(format!(".{f}")));
-    let path = format!("{field}{}", inner.unwrap_or_default());
-    let _ = v.setattr("field", &path);
-    let desc: String = v.getattr("description").and_then(|d| d.extract()).unwrap_or_default();
-    let reason: String = v.getattr("reason").and_then(|d| d.extract()).unwrap_or_default();
-    let err = crate::conv::HandevalError::new_err(format!("{path}: {desc}"));
-    let nv = err.value(py);
-    let _ = nv.setattr("field", path);
-    let _ = nv.setattr("description", desc);
-    let _ = nv.setattr("reason", reason);
-    let _ = nv.setattr("action_index", index);
-    err
-}
-
-/// `apply` each action of `actions` in turn, from `state`. With a `field`, an action's
-/// error names its place (`field[i]`, see [`renamed`]); without, it is the one `apply`
-/// raised (pickling's replays, whose records are the states' own).
-fn replay_each<S>(
-    state: S,
-    actions: &Bound<'_, PyAny>,
-    field: Option<&str>,
-    apply: impl Fn(&S, &Bound<'_, PyAny>) -> PyResult<S>,
-) -> PyResult<S> {
-    let py = actions.py();
-    let mut state = state;
-    for (i, a) in actions.try_iter()?.enumerate() {
-        state = apply(&state, &a?).map_err(|e| match field {
-            Some(f) => renamed(py, e, &format!("{f}[{i}]"), i),
-            None => e,
-        })?;
-    }
-    Ok(state)
+    settle::settle_parts(
+        list_from(chu_side, "chu_side", seat_from)?,
+        int_or(multiplier, "multiplier", 1)?,
+        seats_from(surrendered, "surrendered")?,
+        seats_from(bei_bao_da, "bei_bao_da")?,
+        places,
+        base,
+        escaped,
+        carried,
+        &rules_from(rules)?,
+    )
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -167,7 +98,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     add_class::<Line>(m, "DachuLine")?;
     add_class::<Settlement>(m, "DachuSettlement")?;
     play::register(m)?;
-    settle::register(m)?;
+    m.add_function(wrap_pyfunction!(dc_settle, m)?)?;
     deal::register(m)?;
     calling::register(m)?;
     game::register(m)?;

@@ -1,6 +1,6 @@
 //! 打儲 plays (RULES 3.2–3.3, 3.7's timeout): the `Play` class and the functions on cards.
 
-use super::{chu_from, rules_from};
+use super::args::{chu_from, rules_from};
 use crate::conv::{bad, cards_from, list_from, opt, opt_flag, to_py, IntoPyResult};
 use crate::game_common::{first_mismatch, KindNames};
 use crate::native_class;

@@ -1,9 +1,9 @@
 //! Binding of handeval_core::shisanshui::arrange (十三水 optimal arrangement).
 
+use super::args::{hand_from, rules_from};
 use crate::batch::{chunked, interruptible};
 use crate::conv::{cards_from, int_from, list_from, to_py, IntoPyResult};
 use crate::result::{add_class, item_error, Cards, Text};
-use crate::shisanshui::{hand_from, rules_from};
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::arrange::{self as arr, ArrangeResult, Options, MAX_SAMPLES, MAX_TOP_K};
 use handeval_core::shisanshui::Rules;

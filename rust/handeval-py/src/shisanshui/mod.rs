@@ -1,28 +1,20 @@
-//! Binding of handeval_core::shisanshui (十三水).
+//! Binding of handeval_core::shisanshui (十三水): rows, comparison, specials and settlement
+//! here, the arrangement in `arrange.rs`; `args.rs` holds the `Rules` and the hand reader
+//! both use (so `arrange.rs` does not import this file).
 
+mod args;
 mod arrange;
 
+pub use args::ShisanshuiRules;
+use args::{hand_from, rules_from};
+
 use crate::conv::{bad, base_from, cards_from, carried_from, check_list, given, int_from, list_from, quick_cards_into, IntoPyResult};
-use crate::native_class;
 use crate::result::{add_class, item_error, Cards, RowCards, Text};
-use crate::rules::rules_arg;
 use handeval_core::cards::Card;
-use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
+use handeval_core::shisanshui::{self as ssw, eval, SpecialId};
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
-use pyo3::types::{PyDict, PyString};
-
-handeval_core::shisanshui_rule_options!(native_class! {
-    rules:
-    /// House-rule options of 十三水 (docs/rules.md §1), keyword-only; an option not given
-    /// is its default. Validated when constructed: a bad value is a HandevalError naming
-    /// the option (``.field == "rules.<option>"``).
-    pub struct ShisanshuiRules(core = Rules, game = "shisanshui", module = "handeval.shisanshui");
-});
-
-pub(crate) fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Rules> {
-    rules_arg::<ShisanshuiRules>(obj)
-}
+use pyo3::types::PyString;
 
 crate::native_class! {
     #[pyclass(module = "handeval.shisanshui")]
@@ -240,34 +232,6 @@ fn ssw_makes_special(cards: &Bound<'_, PyAny>, special: &Bound<'_, PyAny>) -> Py
 #[pyfunction]
 fn ssw_special_table() -> Vec<(&'static str, &'static str, i64)> {
     SpecialId::BY_STRENGTH.iter().map(|s| (s.id(), s.name_zh(), s.waters())).collect()
-}
-
-pub(crate) fn hand_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Hand> {
-    let d = obj.cast::<PyDict>().map_err(|_| bad(field, "expected a dict with front/middle/back or special/cards"))?;
-    let item = |k: &str| d.get_item(k);
-    if let Some(sp) = item("special")? {
-        for k in d.keys() {
-            let k: String = k.extract().unwrap_or_default();
-            if !["special", "cards"].contains(&k.as_str()) {
-                return Err(bad(field, format!("unexpected key {k:?} beside \"special\"")));
-            }
-        }
-        let id: String = sp.extract().map_err(|_| bad(&format!("{field}.special"), "must be a special id string"))?;
-        let id = SpecialId::parse(&id).map_err(|e| e.within(&format!("{field}.special"))).py()?;
-        let cards = item("cards")?.ok_or_else(|| bad(field, "a declared special needs its 13 \"cards\""))?;
-        return Ok(Hand::Special { id, cards: cards_from(&cards, &format!("{field}.cards"))? });
-    }
-    for k in d.keys() {
-        let k: String = k.extract().unwrap_or_default();
-        if !["front", "middle", "back"].contains(&k.as_str()) {
-            return Err(bad(field, format!("unexpected key {k:?} (expected front, middle, back; or special, cards)")));
-        }
-    }
-    let get = |k: &str| -> PyResult<Vec<Card>> {
-        let v = item(k)?.ok_or_else(|| bad(field, format!("missing \"{k}\"")))?;
-        cards_from(&v, &format!("{field}.{k}"))
-    };
-    Ok(Hand::Rows { front: get("front")?, middle: get("middle")?, back: get("back")? })
 }
 
 crate::native_class! {

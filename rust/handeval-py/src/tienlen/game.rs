@@ -1,19 +1,17 @@
 //! The whole game: `TienlenGame`, the state machine over a record.
 
-use super::*;
+use super::args::{rules_from, TienlenRules};
+use super::{plays::*, round::*, settle::*};
+use crate::conv::{cards_from, carried_from, int_from, list_from, opt, to_py, IntoPyResult};
+use crate::game_common::{card_lists, replay_reduce};
+use crate::native_class;
+use crate::result::card_str;
+use handeval_core::cards::Card;
+use handeval_core::tienlen::{self as tl, play, Action};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
 
 // ---- the whole game ----
-
-/// One action `(seat, cards | "pass")` (of a round or a game), its parts named
-/// `field.seat` / `field.cards`.
-pub(super) fn game_action(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<(usize, Action)> {
-    let ok = (obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) && obj.len()? == 2;
-    if !ok {
-        return Err(bad(field, "expected (seat, \"cards\" or \"pass\")"));
-    }
-    let seat = usize_from(&obj.get_item(0)?, &format!("{field}.seat"))?;
-    Ok((seat, action_from(&obj.get_item(1)?, &format!("{field}.cards"))?))
-}
 
 pub(super) fn hands_from(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Card>>> {
     if let Ok(n) = obj.len() {

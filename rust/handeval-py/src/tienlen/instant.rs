@@ -1,6 +1,12 @@
 //! Instant wins (即胜) and the first lead.
 
-use super::*;
+use super::args::rules_from;
+use crate::conv::{cards_from, list_from, IntoPyResult};
+use crate::native_class;
+use crate::result::Cards;
+use handeval_core::cards::Card;
+use handeval_core::tienlen::{self as tl};
+use pyo3::prelude::*;
 
 // ---- instant wins and the first lead ----
 

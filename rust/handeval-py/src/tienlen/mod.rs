@@ -2,43 +2,28 @@
 //! `handeval.tienlen` and the functions that build them. Conversions only; every rule
 //! is in the core.
 //! Files by concern, like 打儲's: `plays.rs`, `instant.rs`, `round.rs`, `settle.rs`,
-//! `game.rs`; this file holds the `Rules` and the registration.
+//! `game.rs`, and `args.rs` (the `Rules`); this file holds the registration. The files
+//! import `args.rs` and each other, never this one: no circle (the core's `layout_tests`
+//! check it).
 
+mod args;
 mod game;
 mod instant;
 mod plays;
 mod round;
 mod settle;
 
+pub use args::TienlenRules;
 use game::*;
 use instant::*;
 use plays::*;
 use round::*;
 use settle::*;
 
-use crate::conv::{bad, base_from, cards_from, carried_from, given, int_from, list_from, opt, opt_flag, to_py, type_name, IntoPyResult};
-use crate::game_common::{card_lists, first_mismatch, replay_reduce, KindNames};
-use crate::native_class;
-use crate::result::{add_class, card_str, item_error, many_items, Cards};
-use crate::rules::rules_arg;
-use handeval_core::cards::Card;
-use handeval_core::tienlen::{self as tl, play, Action, InstantWin, Kind, RoundState as CoreRound, Transfer};
+use crate::result::add_class;
+use handeval_core::tienlen::{InstantWin, Kind};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString, PyTuple};
-
-// ---- Rules ----
-
-handeval_core::tienlen_rule_options!(native_class! {
-    rules:
-    /// House-rule options of 越式13张 (docs/rules.md §2), keyword-only; an option not given
-    /// is its default. Validated when constructed: a bad value is a HandevalError naming
-    /// the option (``.field == "rules.<option>"``).
-    pub struct TienlenRules(core = tl::Rules, game = "tienlen", module = "handeval.tienlen");
-});
-
-fn rules_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<tl::Rules> {
-    rules_arg::<TienlenRules>(obj)
-}
+use pyo3::types::{PyDict, PyTuple};
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();

@@ -1,6 +1,14 @@
 //! Plays: classification, comparison and the legal plays.
 
-use super::*;
+use super::args::rules_from;
+use crate::conv::{bad, cards_from, list_from, opt, opt_flag, IntoPyResult};
+use crate::game_common::{first_mismatch, KindNames};
+use crate::native_class;
+use crate::result::{card_str, item_error, many_items};
+use handeval_core::cards::Card;
+use handeval_core::tienlen::{self as tl, play, Kind};
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
 
 // ---- Play ----
 

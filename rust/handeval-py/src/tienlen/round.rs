@@ -1,6 +1,14 @@
 //! Rounds: replaying a round's actions, what a seat may do, the chop payments (压牌).
 
-use super::*;
+use super::args::rules_from;
+use super::{instant::*, plays::*};
+use crate::conv::{bad, base_from, cards_from, given, int_from, list_from, opt, to_py, type_name, IntoPyResult};
+use crate::native_class;
+use crate::result::Cards;
+use handeval_core::cards::Card;
+use handeval_core::tienlen::{self as tl, Action, RoundState as CoreRound, Transfer};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 // ---- rounds ----
 
@@ -33,6 +41,17 @@ pub(super) fn action_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Actio
         return Err(crate::conv::bad_as(field, "an empty play: write \"pass\" to pass", handeval_core::Reason::NotAPlay));
     }
     Ok(Action::Play(cards))
+}
+
+/// One action `(seat, cards | "pass")` (of a round or a game), its parts named
+/// `field.seat` / `field.cards`.
+pub(super) fn game_action(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<(usize, Action)> {
+    let ok = (obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) && obj.len()? == 2;
+    if !ok {
+        return Err(bad(field, "expected (seat, \"cards\" or \"pass\")"));
+    }
+    let seat = usize_from(&obj.get_item(0)?, &format!("{field}.seat"))?;
+    Ok((seat, action_from(&obj.get_item(1)?, &format!("{field}.cards"))?))
 }
 
 /// `[[seat, "cards" | "pass"], ...]`, items named `field[i]` (their parts

@@ -1,6 +1,13 @@
 //! The settlement of a game from its outcome.
 
-use super::*;
+use super::args::rules_from;
+use super::{instant::*, plays::*, round::*};
+use crate::conv::{bad, base_from, carried_from, int_from, list_from, opt, IntoPyResult};
+use crate::native_class;
+use crate::result::Cards;
+use handeval_core::tienlen::{self as tl, InstantWin, Transfer};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyTuple};
 
 // ---- settlement ----
 
