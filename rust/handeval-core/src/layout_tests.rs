@@ -192,7 +192,7 @@ fn crate_sources() -> Vec<PathBuf> {
 fn graph(src: &Path) -> BTreeMap<Module, BTreeSet<Module>> {
     let mut files = Vec::new();
     sources(src, &mut files);
-    let texts: Vec<(Module, String)> = files.iter().map(|f| (module_of(&src, f), code(&std::fs::read_to_string(f).unwrap()))).collect();
+    let texts: Vec<(Module, String)> = files.iter().map(|f| (module_of(src, f), code(&std::fs::read_to_string(f).unwrap()))).collect();
     let modules: BTreeSet<Module> = texts.iter().map(|(m, _)| m.clone()).collect();
     // `#[macro_export]` puts a macro at the crate root (`crate::name`), but it belongs to
     // the module that defines it.
