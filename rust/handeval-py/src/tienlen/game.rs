@@ -1,7 +1,9 @@
 //! The whole game: `TienlenGame`, the state machine over a record.
 
 use super::args::{rules_from, TienlenRules};
-use super::{plays::*, round::*, settle::*};
+use super::plays::TienlenPlay;
+use super::round::game_action;
+use super::settle::{settlement, Settlement};
 use crate::conv::{cards_from, carried_from, int_from, list_from, opt, to_py, IntoPyResult};
 use crate::game_common::{card_lists, replay_reduce};
 use crate::native_class;

@@ -1,7 +1,8 @@
 //! Rounds: replaying a round's actions, what a seat may do, the chop payments (压牌).
 
 use super::args::rules_from;
-use super::{instant::*, plays::*};
+use super::instant::FirstLead;
+use super::plays::{set_from, TienlenPlay};
 use crate::conv::{bad, base_from, cards_from, given, int_from, list_from, opt, to_py, type_name, IntoPyResult};
 use crate::native_class;
 use crate::result::Cards;

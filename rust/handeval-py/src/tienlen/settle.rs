@@ -1,7 +1,9 @@
 //! The settlement of a game from its outcome.
 
 use super::args::rules_from;
-use super::{instant::*, plays::*, round::*};
+use super::instant::hand13;
+use super::plays::set_from;
+use super::round::{round_named, usize_from};
 use crate::conv::{bad, base_from, carried_from, int_from, list_from, opt, IntoPyResult};
 use crate::native_class;
 use crate::result::Cards;
