@@ -330,7 +330,6 @@ macro_rules! native_class {
             impl {
                 #[new]
                 #[pyo3(signature = (*, $($opt = None),+))]
-                #[allow(clippy::too_many_arguments)]
                 fn new($($opt: Option<&Bound<'_, PyAny>>),+) -> PyResult<Self> {
                     type Core = $core; // a path cannot name a struct literal; an alias can
                     let d = Core::default();

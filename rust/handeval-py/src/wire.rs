@@ -111,7 +111,6 @@ fn raise(py: Python<'_>, fail: Fail) -> PyErr {
 /// bad request, a request over `max_work` (0: no budget), a passed deadline or a cancel.
 #[pyfunction]
 #[pyo3(signature = (rpc, data, call, max_batch, max_samples, detach, max_work=0, turns=None))]
-#[allow(clippy::too_many_arguments)]
 fn wire_answer<'py>(
     py: Python<'py>,
     rpc: &str,

@@ -117,22 +117,14 @@ pub(super) fn renamed(py: Python<'_>, e: PyErr, field: &str, index: usize) -> Py
     err
 }
 
-/// `apply` each action of `actions` in turn, from `state`. With a `field`, an action's
-/// error names its place (`field[i]`, see [`renamed`]); without, it is the one `apply`
-/// raised (pickling's replays, whose records are the states' own).
-pub(super) fn replay_each<S>(
-    state: S,
-    actions: &Bound<'_, PyAny>,
-    field: Option<&str>,
-    apply: impl Fn(&S, &Bound<'_, PyAny>) -> PyResult<S>,
-) -> PyResult<S> {
-    let py = actions.py();
-    let mut state = state;
-    for (i, a) in actions.try_iter()?.enumerate() {
-        state = apply(&state, &a?).map_err(|e| match field {
-            Some(f) => renamed(py, e, &format!("{f}[{i}]"), i),
-            None => e,
-        })?;
-    }
-    Ok(state)
+/// `apply` each action of `actions` in turn, from `state` (pickling's replays, whose
+/// records are the states' own: an error is the one `apply` raised).
+pub(super) fn replay_each<S>(state: S, actions: &Bound<'_, PyAny>, apply: impl Fn(&S, &Bound<'_, PyAny>) -> PyResult<S>) -> PyResult<S> {
+    actions.try_iter()?.try_fold(state, |s, a| apply(&s, &a?))
+}
+
+/// Each item of the list `field` read by `read`; an error names it `field[i]` (see
+/// [`renamed`]).
+pub(super) fn entries<T>(list: &Bound<'_, PyAny>, field: &str, read: impl Fn(&Bound<'_, PyAny>) -> PyResult<T>) -> PyResult<Vec<T>> {
+    list.try_iter()?.enumerate().map(|(i, a)| read(&a?).map_err(|e| renamed(list.py(), e, &format!("{field}[{i}]"), i))).collect()
 }

@@ -1,7 +1,7 @@
 //! 打儲's 叫牌 (RULES 3.6): the `Calling` state class.
 
 use super::args::{action_parts, arity, int_or, opt_seat, replay_each, rules_from, rules_py, seat_from};
-use super::settle::{settle_parts, Settlement};
+use super::settle::{rules_and_places, settle_parts, Settlement};
 use crate::conv::{bad, given, list_from, opt_flag, IntoPyResult};
 use crate::game_common::replay_reduce;
 use crate::native_class;
@@ -248,6 +248,7 @@ pub(super) fn settle_calling(
     carried: Option<&Bound<'_, PyAny>>,
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Settlement> {
+    let (rules, places) = rules_and_places(Some(&c.origin.rules), rules, places)?;
     if !c.inner.is_over() {
         return Err(crate::conv::bad_as("chu_side", "the calling is not over yet", handeval_core::Reason::IllegalAction));
     }
@@ -258,14 +259,21 @@ pub(super) fn settle_calling(
             handeval_core::Reason::Inconsistent,
         ));
     }
-    let rules = if given(rules).is_some() { rules_from(rules)? } else { c.origin.rules.clone() };
-    let (side, surrendered, bei_bao_da) = (c.chu_side(), c.inner.surrendered(), c.inner.bei_bao_da_seats());
-    settle_parts(side, c.inner.multiplier, surrendered, bei_bao_da, places, base, escaped, carried, &rules)
+    settle_parts(
+        c.chu_side(),
+        c.inner.multiplier,
+        c.inner.surrendered(),
+        c.inner.bei_bao_da_seats(),
+        places,
+        base,
+        escaped,
+        carried,
+        &rules,
+    )
 }
 
 /// Rebuilds a pickled `Calling`: the new calling with `history` applied.
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn dc_calling_replay(
     chu_side: &Bound<'_, PyAny>,
     declared: &Bound<'_, PyAny>,
@@ -276,7 +284,7 @@ fn dc_calling_replay(
     history: &Bound<'_, PyAny>,
 ) -> PyResult<DachuCalling> {
     let start = DachuCalling::new(chu_side, Some(declared), Some(multiplier), Some(start_seat), Some(first_side), Some(rules))?;
-    replay_each(start, history, None, |c, a| c.apply(a))
+    replay_each(start, history, |c, a| c.apply(a))
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

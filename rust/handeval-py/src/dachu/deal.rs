@@ -236,7 +236,7 @@ fn dc_deal_replay(
     history: &Bound<'_, PyAny>,
 ) -> PyResult<DachuDeal> {
     let start = DachuDeal::new(hands, Some(first_seat), Some(rules))?;
-    replay_each(start, history, None, |d, a| d.apply(a))
+    replay_each(start, history, |d, a| d.apply(a))
 }
 
 pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

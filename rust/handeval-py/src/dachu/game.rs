@@ -1,7 +1,7 @@
 //! The play of a 打儲 game (RULES 3.4, 3.4a) and the whole record: the `Game` state class
 //! and `replay_game`.
 
-use super::args::{action_parts, arity, opt_seat, renamed, rules_from, seat_from, seats_from};
+use super::args::{action_parts, arity, entries, opt_seat, rules_from, seat_from, seats_from};
 use super::calling::{call_from, calls_py, side_from, CallingOrigin, DachuCalling};
 use super::deal::{deal_entry, deal_record, DachuDeal};
 use super::play::{set_from, DachuPlay};
@@ -273,7 +273,6 @@ fn game_from(deal: &DachuDeal, calling: &DachuCalling) -> PyResult<DachuGame> {
                 "calling",
                 "was not made from this deal (its 儲方, multiplier or declaration differ): use deal.calling()",
             )
-            .because(handeval_core::Reason::Inconsistent)
             .because(handeval_core::Reason::Inconsistent),
         ));
     }
@@ -305,7 +304,6 @@ impl DachuGame {
 
 #[pyfunction]
 #[pyo3(signature = (hands, deal_actions, calls, plays, *, first_seat=None, start_seat=None, first_side=None, rules=None))]
-#[allow(clippy::too_many_arguments)]
 fn dc_replay_game(
     hands: &Bound<'_, PyAny>,
     deal_actions: &Bound<'_, PyAny>,
@@ -352,14 +350,8 @@ fn dc_replay_game(
     Ok(DachuGame { inner, deal, calling: DachuCallingParts { origin, history: calling.history } })
 }
 
-/// Each item of the list `field` read by `read`; an error names it `field[i]`.
-fn entries<T>(list: &Bound<'_, PyAny>, field: &str, read: impl Fn(&Bound<'_, PyAny>) -> PyResult<T>) -> PyResult<Vec<T>> {
-    list.try_iter()?.enumerate().map(|(i, a)| read(&a?).map_err(|e| renamed(list.py(), e, &format!("{field}[{i}]"), i))).collect()
-}
-
 /// Rebuilds a pickled `Game` (positional form of :func:`dc_replay_game`).
 #[pyfunction]
-#[allow(clippy::too_many_arguments)]
 fn dc_game_replay(
     hands: &Bound<'_, PyAny>,
     first_seat: &Bound<'_, PyAny>,

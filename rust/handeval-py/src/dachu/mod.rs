@@ -23,7 +23,7 @@ pub use settle::{Line, Settlement};
 
 use crate::conv::{bad, list_from};
 use crate::result::add_class;
-use args::{int_or, rules_from, seat_from, seats_from};
+use args::{int_or, seat_from, seats_from};
 use handeval_core::dachu::calling::Call;
 use handeval_core::dachu::Kind;
 use pyo3::prelude::*;
@@ -53,7 +53,6 @@ use pyo3::types::PyTuple;
 /// first); the result is exactly zero-sum.
 #[pyfunction]
 #[pyo3(signature = (chu_side, places=None, *, base=None, multiplier=None, surrendered=None, bei_bao_da=None, escaped=None, carried=None, rules=None))]
-#[allow(clippy::too_many_arguments)]
 fn dc_settle(
     chu_side: &Bound<'_, PyAny>,
     places: Option<&Bound<'_, PyAny>>,
@@ -70,6 +69,7 @@ fn dc_settle(
     if let Ok(c) = chu_side.cast::<DachuCalling>() {
         return calling::settle_calling(c.get(), places, base, [multiplier, surrendered, bei_bao_da], escaped, carried, rules);
     }
+    let (rules, places) = settle::rules_and_places(None, rules, places)?;
     if chu_side.is_instance_of::<DachuDeal>() {
         return Err(bad("chu_side", "settle a finished Calling (deal.calling() …) or pass the 儲方 seats"));
     }
@@ -82,7 +82,7 @@ fn dc_settle(
         base,
         escaped,
         carried,
-        &rules_from(rules)?,
+        &rules,
     )
 }
 

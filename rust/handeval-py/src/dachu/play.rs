@@ -157,7 +157,6 @@ struct PlayArgs<H> {
     cons: Constraints,
 }
 
-#[allow(clippy::too_many_arguments)]
 fn play_args<'py, H>(
     hand: &Bound<'py, PyAny>,
     read_hand: impl FnOnce(&Bound<'py, PyAny>) -> PyResult<H>,
@@ -190,7 +189,6 @@ fn play_args<'py, H>(
 /// its quad).
 #[pyfunction]
 #[pyo3(signature = (hand, table, chu, *, first_lead=None, surrendered=None, shown_triple=None, rules=None))]
-#[allow(clippy::too_many_arguments)]
 fn dc_legal_plays(
     py: Python<'_>,
     hand: &Bound<'_, PyAny>,
@@ -225,7 +223,6 @@ fn columns_from(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Card>>> {
 /// following only when it beats the table, otherwise None (a pass).
 #[pyfunction]
 #[pyo3(signature = (hand, table, chu, *, first_lead=None, surrendered=None, shown_triple=None, rules=None))]
-#[allow(clippy::too_many_arguments)]
 fn dc_timeout_play(
     py: Python<'_>,
     hand: &Bound<'_, PyAny>,

@@ -1,8 +1,8 @@
 //! The 打儲 settlement (RULES 3.7, then the cap of RULES 4): `Line`, `Settlement` and
 //! `settle`.
 
-use super::args::{seat_from, seats_from};
-use crate::conv::{base_from, carried_from, list_from, opt, IntoPyResult};
+use super::args::{rules_from, seat_from, seats_from};
+use crate::conv::{base_from, carried_from, given, list_from, opt, IntoPyResult};
 use crate::native_class;
 use handeval_core::dachu as dc;
 use pyo3::prelude::*;
@@ -60,15 +60,28 @@ native_class! {
     }
 }
 
+/// What every settle reads first, in this order: the rules (`own`, a Calling's, unless
+/// `rules` is given) and the places.
+pub(super) fn rules_and_places(
+    own: Option<&dc::Rules>,
+    rules: Option<&Bound<'_, PyAny>>,
+    places: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(dc::Rules, Option<Vec<usize>>)> {
+    let rules = match own {
+        Some(r) if given(rules).is_none() => r.clone(),
+        _ => rules_from(rules)?,
+    };
+    Ok((rules, opt(places, |p| list_from(p, "places", seat_from))?))
+}
+
 /// The settlement of a game given by its parts (see ``settle`` in `mod.rs`): the 儲方,
-/// the multiplier, the 繳 and 被包打 seats, and the caller's other arguments.
-#[allow(clippy::too_many_arguments)]
+/// the multiplier, the 繳 and 被包打 seats, the places, and the caller's other arguments.
 pub(super) fn settle_parts(
     chu_side: Vec<usize>,
     multiplier: i64,
     surrendered: Vec<usize>,
     bei_bao_da: Vec<usize>,
-    places: Option<&Bound<'_, PyAny>>,
+    places: Option<Vec<usize>>,
     base: Option<&Bound<'_, PyAny>>,
     escaped: Option<&Bound<'_, PyAny>>,
     carried: Option<&Bound<'_, PyAny>>,
@@ -78,7 +91,7 @@ pub(super) fn settle_parts(
         chu_side,
         multiplier,
         base: base_from(base)?,
-        places: opt(places, |p| list_from(p, "places", seat_from))?,
+        places,
         surrendered,
         bei_bao_da,
         escaped: seats_from(escaped, "escaped")?,

@@ -2,7 +2,7 @@
 
 use super::args::{hand_from, rules_from};
 use crate::batch::{chunked, interruptible};
-use crate::conv::{cards_from, int_from, list_from, to_py, IntoPyResult};
+use crate::conv::{cards_from, field_renamed, int_from, list_from, to_py, IntoPyResult};
 use crate::result::{add_class, item_error, Cards, Text};
 use handeval_core::cards::Card;
 use handeval_core::shisanshui::arrange::{self as arr, ArrangeResult, Options, MAX_SAMPLES, MAX_TOP_K};
@@ -92,7 +92,7 @@ fn ssw_arrange(
     let rules = rules_from(rules)?;
     let o = options(opponents, top_k, seed, samples)?;
     // Named as the Python API's parameter (shisanshui.arrange(cards13, ...)).
-    let renamed = |e| crate::conv::field_renamed(e, "cards", "cards13");
+    let renamed = |e| field_renamed(e, "cards", "cards13");
     let cards = cards_from(cards, "cards").map_err(renamed)?;
     Ok(arrangement(&arrange_one(py, cards, o, rules).map_err(renamed)?))
 }
@@ -149,10 +149,10 @@ fn ssw_arrange_many(
         .into_iter()
         .map(|r| match r {
             // As arrange(hand) names them.
-            Err(e) => item_error(py, crate::conv::field_renamed(e, "cards", "cards13")),
+            Err(e) => item_error(py, field_renamed(e, "cards", "cards13")),
             Ok(_) => match done.next().expect("one result per parsed hand") {
                 Ok(a) => Ok(Py::new(py, arrangement(&a))?.into_any()),
-                Err(e) => item_error(py, crate::conv::field_renamed(to_py(e), "cards", "cards13")),
+                Err(e) => item_error(py, field_renamed(to_py(e), "cards", "cards13")),
             },
         })
         .collect()
@@ -172,10 +172,7 @@ fn ssw_best_response(
     // Named as the Python API's parameter (shisanshui.best_response(cards13, ...)).
     let cards = cards_from(cards, "cards13")?;
     let opps = list_from(opponents, "opponents", hand_from)?;
-    let r = py
-        .detach(|| arr::best_response(&cards, &opps, top_k, &rules))
-        .map_err(|e| handeval_wire::convert::rename(e, &[("cards", "cards13")], ""))
-        .py()?;
+    let r = py.detach(|| arr::best_response(&cards, &opps, top_k, &rules)).py().map_err(|e| field_renamed(e, "cards", "cards13"))?;
     Ok(arrangement(&r))
 }
 

@@ -4,7 +4,7 @@ use super::args::{rules_from, TienlenRules};
 use super::plays::TienlenPlay;
 use super::round::game_action;
 use super::settle::{settlement, Settlement};
-use crate::conv::{cards_from, carried_from, int_from, list_from, opt, to_py, IntoPyResult};
+use crate::conv::{base_from, cards_from, carried_from, list_from, to_py, IntoPyResult};
 use crate::game_common::{card_lists, replay_reduce};
 use crate::native_class;
 use crate::result::card_str;
@@ -165,7 +165,7 @@ native_class! {
         /// left, plays, 2s, specials and chops are derived, an instant win settled as one.
         #[pyo3(signature = (base=None, carried=None))]
         fn settle(&self, base: Option<&Bound<'_, PyAny>>, carried: Option<&Bound<'_, PyAny>>) -> PyResult<Settlement> {
-            let base = opt(base, |b| int_from(b, "base"))?.unwrap_or(1);
+            let base = base_from(base)?;
             let carried = carried_from(carried, "carried")?;
             Ok(settlement(self.inner.settle(base, carried.as_deref()).py()?))
         }

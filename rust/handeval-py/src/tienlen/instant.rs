@@ -1,7 +1,7 @@
 //! Instant wins (即胜) and the first lead.
 
 use super::args::rules_from;
-use crate::conv::{cards_from, list_from, IntoPyResult};
+use crate::conv::{cards_from, field_renamed, list_from, IntoPyResult};
 use crate::native_class;
 use crate::result::Cards;
 use handeval_core::cards::Card;
@@ -56,7 +56,7 @@ pub(super) fn tl_instant_hand(cards13: &Bound<'_, PyAny>) -> PyResult<Option<Ins
 #[pyfunction]
 pub(super) fn tl_instant_winner(hands13: &Bound<'_, PyAny>) -> PyResult<(Vec<Option<InstantHand>>, Option<usize>)> {
     let hands = list_from(hands13, "hands13", hand13)?;
-    let (wins, best) = tl::instant_winner(&hands).map_err(|e| handeval_wire::convert::rename(e, &[("hands", "hands13")], "")).py()?;
+    let (wins, best) = tl::instant_winner(&hands).py().map_err(|e| field_renamed(e, "hands", "hands13"))?;
     Ok((wins.iter().map(|w| w.as_ref().map(instant_hand)).collect(), best))
 }
 

@@ -156,7 +156,6 @@ pub(super) fn tl_round_state(
 /// the game, a card already played) raises a HandevalError.
 #[pyfunction]
 #[pyo3(signature = (round, seat, action, players=None, leader=None, first_lead=None, rules=None))]
-#[allow(clippy::too_many_arguments)]
 pub(super) fn tl_check_action(
     round: &Bound<'_, PyAny>,
     seat: &Bound<'_, PyAny>,
@@ -171,7 +170,6 @@ pub(super) fn tl_check_action(
 
 /// `check_action` with the action read from the parameter `field`, so that an error names
 /// the parameter the caller actually passed (`may_play` calls it `cards`).
-#[allow(clippy::too_many_arguments)]
 pub(super) fn check_named(
     round: &Bound<'_, PyAny>,
     seat: &Bound<'_, PyAny>,
@@ -192,7 +190,6 @@ pub(super) fn check_named(
 /// or, after passing, only a special that chops the table.
 #[pyfunction]
 #[pyo3(signature = (round, seat, cards, players=None, leader=None, first_lead=None, rules=None))]
-#[allow(clippy::too_many_arguments)]
 pub(super) fn tl_may_play(
     round: &Bound<'_, PyAny>,
     seat: &Bound<'_, PyAny>,

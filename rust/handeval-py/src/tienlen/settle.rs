@@ -4,7 +4,7 @@ use super::args::rules_from;
 use super::instant::hand13;
 use super::plays::set_from;
 use super::round::{round_named, usize_from};
-use crate::conv::{bad, base_from, carried_from, int_from, list_from, opt, IntoPyResult};
+use crate::conv::{bad, base_from, carried_from, field_renamed, int_from, list_from, opt, IntoPyResult};
 use crate::native_class;
 use crate::result::Cards;
 use handeval_core::tienlen::{self as tl, InstantWin, Transfer};
@@ -118,7 +118,6 @@ pub(super) fn transfer_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Tra
 /// carried-in amounts (None entries are uncapped).
 #[pyfunction]
 #[pyo3(signature = (remaining, winner, base=None, played_any=None, chops=None, carried=None, rules=None))]
-#[allow(clippy::too_many_arguments)]
 pub(super) fn tl_settle(
     remaining: &Bound<'_, PyAny>,
     winner: &Bound<'_, PyAny>,
@@ -168,9 +167,5 @@ pub(super) fn tl_settle_instant(
     let hands = list_from(hands13, "hands13", hand13)?;
     let base = base_from(base)?;
     let carried = carried_from(carried, "carried")?;
-    Ok(settlement(
-        tl::settle_instant(&hands, base, carried.as_deref(), &rules)
-            .map_err(|e| handeval_wire::convert::rename(e, &[("hands", "hands13")], ""))
-            .py()?,
-    ))
+    Ok(settlement(tl::settle_instant(&hands, base, carried.as_deref(), &rules).py().map_err(|e| field_renamed(e, "hands", "hands13"))?))
 }
