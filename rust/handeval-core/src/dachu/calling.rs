@@ -209,6 +209,13 @@ impl Calling {
         Stage::Side { side, round: 1, order: self.active(side), idx: 0, choices: Vec::new() }
     }
 
+    /// The 儲方's seats, in seat order.
+    pub fn chu_side(&self) -> Vec<usize> {
+        let mut v = self.sides[CHU].clone();
+        v.sort_unstable();
+        v
+    }
+
     /// Whose turn it is, or `None` when the calling is over.
     pub fn turn(&self) -> Option<usize> {
         match &self.stage {

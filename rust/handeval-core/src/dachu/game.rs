@@ -5,7 +5,7 @@
 //! can no longer change. Every action is checked against the record and refused with its
 //! [`Reason`].
 
-use super::calling::{Calling, Outcome, CHU};
+use super::calling::{Calling, Outcome};
 use super::deal::{Deal, SEATS};
 use super::play::{
     beats_play, classify, columns_of, legal_plays, rank_value, timeout_play, Chu, Constraints, LegalPlay, Play, THREE_OF_HEARTS,
@@ -129,8 +129,7 @@ impl Game {
         }
         let chu = deal.chu.expect("a finished deal has a 儲 colour");
         let chu_side = deal.chu_side().unwrap_or_default();
-        let mut called = calling.sides[CHU].clone();
-        called.sort_unstable();
+        let called = calling.chu_side();
         if called != chu_side {
             return Err(
                 Error::field("calling", format!("its 儲方 {called:?} is not the deal's {chu_side:?}")).because(Reason::Inconsistent)

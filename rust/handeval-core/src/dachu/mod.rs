@@ -22,7 +22,7 @@ pub use calling::{Call, Calling, Outcome};
 pub use deal::{Deal, DealAction};
 pub use game::PlayAction;
 pub use play::{beats, beats_play, classify, columns_of, legal_plays, timeout_play, Chu, Constraints, Kind, LegalPlay, Play};
-pub use record::{DealEntry, Record, Replayed, MAX_CALLS, MAX_DEAL_ACTIONS};
+pub use record::{DealEntry, Record, Replayed, MAX_CALLS, MAX_DEAL_ACTIONS, RECORD_BOUNDS};
 pub use rules::Rules;
 pub use settle::{settle, GameResult, Settlement, Verdict};
 

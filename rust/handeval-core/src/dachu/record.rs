@@ -23,6 +23,10 @@ pub const MAX_DEAL_ACTIONS: usize = 9 + 1 + 4 + 1 + 1;
 /// one call by each side's player.
 pub const MAX_CALLS: usize = 2 * 5 + 2;
 
+/// Each list of a record and the most entries it may hold (checked by
+/// [`Record::check_bounds`]; the binding and the wire check the same before reading).
+pub const RECORD_BOUNDS: [(&str, usize); 3] = [("deal_actions", MAX_DEAL_ACTIONS), ("calls", MAX_CALLS), ("plays", MAX_PLAYS)];
+
 /// A deal action as a record holds it: a 撐儲 may leave its colour out (`chu: None`), and
 /// the deal names it when the record is replayed ([`Deal::cheng_chu_colour`]: the colour
 /// of which the seat holds both aces).
@@ -98,9 +102,8 @@ fn of_entry(list: &'static str, index: usize) -> impl Fn(Error) -> Error {
 impl Record {
     /// The bounds of every list, checked before anything is replayed.
     pub fn check_bounds(&self) -> Result<()> {
-        check_len(self.deal_actions.len(), "deal_actions", MAX_DEAL_ACTIONS)?;
-        check_len(self.calls.len(), "calls", MAX_CALLS)?;
-        check_len(self.plays.len(), "plays", MAX_PLAYS)
+        let lens = [self.deal_actions.len(), self.calls.len(), self.plays.len()];
+        RECORD_BOUNDS.iter().zip(lens).try_for_each(|(&(field, max), n)| check_len(n, field, max))
     }
 
     /// Replay the record phase by phase. An error names where it is: `hands[i]`,

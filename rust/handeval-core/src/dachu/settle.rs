@@ -105,7 +105,7 @@ struct Wide {
 /// ends with `= ` and the amount that line carries.
 fn transfer(
     lines: &mut Vec<Wide>,
-    item: &'static str,
+    kind: &'static str,
     payers: &[usize],
     payees: &[usize],
     total: i128,
@@ -116,20 +116,20 @@ fn transfer(
         return Ok(());
     }
     if payees.is_empty() {
-        return Err(Error::new(format!("{item}: nobody to receive {total}")).because(Reason::Inconsistent));
+        return Err(Error::new(format!("{kind}: nobody to receive {total}")).because(Reason::Inconsistent));
     }
     for (group, sign) in [(payers, -1i128), (payees, 1)] {
         let n = group.len() as i128;
         let shares = money::share_wide(sign * total, &vec![1; group.len()])?;
         for (&seat, amount) in group.iter().zip(shares) {
-            let note = if n == 1 {
+            let text = if n == 1 {
                 format!("{head}: {formula} = {total}")
             } else if total % n == 0 {
                 format!("{head}: {formula} = {total}, shared by {n}: {total} / {n} = {}", amount.abs())
             } else {
                 format!("{head}: {formula} = {total}, shared by {n} (largest remainder, RULES §0) = {}", amount.abs())
             };
-            lines.push(Wide { kind: item, seat, amount, text: note });
+            lines.push(Wide { kind, seat, amount, text });
         }
     }
     Ok(())

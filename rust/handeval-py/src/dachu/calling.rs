@@ -90,9 +90,7 @@ native_class! {
     }
     fields {
         fn chu_side(&self) -> Vec<usize> {
-            let mut v = self.inner.sides[0].clone();
-            v.sort_unstable();
-            v
+            self.inner.chu_side()
         }
         fn first_side(&self) -> &'static str {
             side_name(self.inner.first_side)

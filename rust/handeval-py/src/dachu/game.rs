@@ -315,9 +315,7 @@ fn dc_replay_game(
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<DachuGame> {
     // Bounds first, before any item is read: the most a legal game holds (the core's).
-    for (obj, field, max) in
-        [(deal_actions, "deal_actions", dc::MAX_DEAL_ACTIONS), (calls, "calls", dc::MAX_CALLS), (plays, "plays", dc::game::MAX_PLAYS)]
-    {
+    for (&(field, max), obj) in dc::RECORD_BOUNDS.iter().zip([deal_actions, calls, plays]) {
         crate::conv::check_list(obj, field)?;
         dc::record::check_len(obj.len()?, field, max).map_err(to_py)?;
     }
