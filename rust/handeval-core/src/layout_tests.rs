@@ -180,13 +180,11 @@ fn is_path_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$' || c == ':'
 }
 
-/// The `src` folders of the workspace's crates that sit beside this one: the core, the
-/// wire and the Python binding (any that is absent, as in a lone crate's package, is
-/// left out).
-fn crate_sources() -> Vec<PathBuf> {
+/// The `src` folders of the workspace's crates, this one's siblings: the core, the wire
+/// and the Python binding (the tests run in the workspace, where all three are).
+fn crate_sources() -> [PathBuf; 3] {
     let rust = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-    let all = ["handeval-core", "handeval-wire", "handeval-py"].map(|c| rust.join(c).join("src"));
-    all.into_iter().filter(|p| p.is_dir()).collect()
+    ["handeval-core", "handeval-wire", "handeval-py"].map(|c| rust.join(c).join("src"))
 }
 
 fn graph(src: &Path) -> BTreeMap<Module, BTreeSet<Module>> {
@@ -274,12 +272,14 @@ fn circles(g: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<Module>> {
 
 #[test]
 fn no_circle_of_imports_between_modules() {
-    let core = graph(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"));
-    assert!(core.len() > 40 && core[&vec!["shisanshui".to_string(), "arrange".to_string()]].len() > 5, "the graph was read");
-    assert_eq!(crate_sources().len(), 3, "the core, the wire and the binding were found");
     let mut found = Vec::new();
-    for src in crate_sources() {
-        for c in circles(&graph(&src)) {
+    for (k, src) in crate_sources().into_iter().enumerate() {
+        let g = graph(&src);
+        if k == 0 {
+            assert!(g.len() > 40 && g[&vec!["shisanshui".to_string(), "arrange".to_string()]].len() > 5, "the graph was read");
+        }
+        assert!(g.len() > 10, "the graph of {} was read", src.display());
+        for c in circles(&g) {
             found.push(format!("{}: {}", src.display(), c.iter().map(|p| p.join("::")).collect::<Vec<_>>().join(" <-> ")));
         }
     }

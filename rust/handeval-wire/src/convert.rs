@@ -5,17 +5,26 @@
 use crate::call::Ctx;
 use crate::fail::{join, Fail};
 use crate::pb;
+use handeval_core::cards::{Card, RANK_CHARS, SUIT_CHARS};
 use handeval_core::{Error, Reason};
 
 /// The cards of a `Cards` message (each entry one card token, parsed by the core; unset =
 /// none), like the Python API given `list(m.cards)`.
-pub fn cards(m: Option<&pb::Cards>) -> Result<Vec<handeval_core::cards::Card>, Error> {
+pub fn cards(m: Option<&pb::Cards>) -> Result<Vec<Card>, Error> {
     handeval_core::cards::parse_tokens(m.map_or(&[][..], |c| &c.cards[..]))
 }
 
+/// A card as the protos write it (`As`): two characters, no formatting machinery.
+pub fn card_string(c: Card) -> String {
+    let mut s = String::with_capacity(2);
+    s.push(RANK_CHARS[c.rank() as usize]);
+    s.push(SUIT_CHARS[c.suit() as usize]);
+    s
+}
+
 /// A `Cards` message of `cards`, in the order given.
-pub fn cards_msg(cards: &[handeval_core::cards::Card]) -> pb::Cards {
-    pb::Cards { cards: cards.iter().map(|c| c.to_string()).collect() }
+pub fn cards_msg(cards: &[Card]) -> pb::Cards {
+    pb::Cards { cards: cards.iter().map(|&c| card_string(c)).collect() }
 }
 
 /// The proto enum value named `prefix` + the core's `name` upper-cased (e.g.

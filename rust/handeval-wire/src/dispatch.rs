@@ -3,13 +3,14 @@
 //! cheap enough to answer on the caller's thread.
 
 use crate::call::{Call, Limits, Pass};
+use crate::codec::{key_of, put_varint};
 use crate::fail::Fail;
 use crate::pb;
 use crate::sched::{Turn, Turns};
 use crate::{dachu as dc, shisanshui as ssw, tienlen as tl};
 use handeval_core::Reason;
 use prost::Message;
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 /// The RPCs, by their names in the service.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -129,11 +130,18 @@ fn answer_in_turn<'a>(rpc: Rpc, data: &[u8], call: &'a Call, limits: Limits, tur
 /// than the hop to a worker thread and back.
 pub const INLINE_BYTES: usize = 1024;
 
-/// The key of a game record's `suggest` (field 50, a message: `50 << 3 | 2` as a varint):
-/// a request that holds these bytes may ask for a search (up to ~0.12 s at the largest
-/// effort) that its size does not tell. Other bytes that happen to match only send a small
-/// request to the thread pool.
-const SUGGEST_KEY: [u8; 2] = [0x92, 0x03];
+/// The bytes of a game record's `suggest` key, as on the wire (from the protos: the
+/// same field in both games' records, checked by a test): a request that holds them may
+/// ask for a search (up to ~0.12 s at the largest effort) that its size does not tell.
+/// Other bytes that happen to match only send a small request to the thread pool.
+fn suggest_key() -> &'static [u8] {
+    static KEY: OnceLock<Vec<u8>> = OnceLock::new();
+    KEY.get_or_init(|| {
+        let mut out = Vec::new();
+        put_varint(key_of(pb::TienlenGameRecord { suggest: Some(Default::default()), ..Default::default() }), &mut out);
+        out
+    })
+}
 
 /// Whether the request `data` of `rpc` is cheap enough to answer on the caller's thread
 /// (the servicer's event loop), from its size and shape alone (nothing decoded): at most
@@ -143,7 +151,10 @@ const SUGGEST_KEY: [u8; 2] = [0x92, 0x03];
 pub fn inline(rpc: Option<Rpc>, data: &[u8], budget: f64) -> bool {
     match rpc {
         None | Some(Rpc::Arrange) => false,
-        Some(_) if data.len() <= INLINE_BYTES => !data.windows(2).any(|w| w == SUGGEST_KEY),
+        Some(_) if data.len() <= INLINE_BYTES => {
+            let key = suggest_key();
+            !data.windows(key.len()).any(|w| w == key)
+        }
         Some(Rpc::Evaluate) => ssw::fast::within(data, budget),
         Some(_) => false,
     }
@@ -153,6 +164,15 @@ pub fn inline(rpc: Option<Rpc>, data: &[u8], budget: f64) -> bool {
 mod tests {
     use super::*;
     use prost::Message;
+
+    #[test]
+    fn both_games_records_ask_a_suggestion_by_the_same_key() {
+        let dachu = key_of(pb::DachuGameRecord { suggest: Some(Default::default()), ..Default::default() });
+        let mut out = Vec::new();
+        put_varint(dachu, &mut out);
+        assert_eq!(out, suggest_key());
+        assert_eq!(suggest_key(), [0x92, 0x03]);
+    }
 
     fn tienlen_game(suggest: Option<pb::SuggestQuery>) -> Vec<u8> {
         use pb::tienlen_evaluate_item::Item;

@@ -65,23 +65,9 @@ impl From<Fail> for ItemFail {
 }
 
 /// A core error at the field `field` of the item (the proto field that held the
-/// argument), the core's own path appended.
-pub fn at(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
-    move |e| ItemFail::Item(e.within_opt(field))
-}
-
-trait Within {
-    fn within_opt(self, field: &str) -> Error;
-}
-
-impl Within for Error {
-    fn within_opt(self, field: &str) -> Error {
-        if field.is_empty() {
-            self
-        } else {
-            self.within(field)
-        }
-    }
+/// argument; empty: the item itself), the core's own path appended.
+pub fn at(field: &str) -> impl Fn(Error) -> ItemFail + '_ {
+    move |e| ItemFail::Item(if field.is_empty() { e } else { e.within(field) })
 }
 
 /// The proto `ErrorReason` value of a core reason (the enums mirror each other; a test

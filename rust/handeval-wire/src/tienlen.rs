@@ -189,10 +189,9 @@ fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::Tienl
             leader = Some(s);
             must = rules.first_lead_must_contain_lowest.then_some(card);
         }
-        let st = tl::RoundState::replay(players, leader, must, &actions, rules)?;
-        Ok((st, actions))
+        tl::RoundState::replay(players, leader, must, &actions, rules)
     })();
-    let (st, _) = st.map_err(|e| rename(e, &renames, ""))?;
+    let st = st.map_err(|e| rename(e, &renames, ""))?;
     let mut check = None;
     if let Some(c) = &q.check {
         let (s, a) = raw_action(c, "round_state.check")?;
@@ -355,9 +354,10 @@ fn suggestion(g: &tl::Game, q: Option<&pb::SuggestQuery>, between: &dyn Fn()) ->
 
 /// Records longer than 52 cards allow fail the request (TOO_LARGE) before any work: a
 /// game record's actions, a round's actions, an outcome's chop rounds.
-fn over(ctx: &Ctx, field: &str, n: usize, limit: usize, what: &str) -> Result<(), Fail> {
+/// `field()` is built only when the list is over its bound.
+fn over(ctx: &Ctx, field: impl FnOnce() -> String, n: usize, limit: usize, what: &str) -> Result<(), Fail> {
     if n > limit {
-        return Err(ctx.bad(field, format!("{n} {what} exceed the {limit} that 52 cards allow"), Reason::TooLarge));
+        return Err(ctx.bad(&field(), format!("{n} {what} exceed the {limit} that 52 cards allow"), Reason::TooLarge));
     }
     Ok(())
 }
@@ -368,9 +368,9 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::Tienle
     ctx.batch("items", req.items.len(), req.items.len())?;
     for (i, item) in req.items.iter().enumerate() {
         match &item.item {
-            Some(Item::Game(g)) => over(ctx, &format!("items[{i}].game.actions"), g.actions.len(), tl::MAX_ACTIONS, "actions")?,
+            Some(Item::Game(g)) => over(ctx, || format!("items[{i}].game.actions"), g.actions.len(), tl::MAX_ACTIONS, "actions")?,
             Some(Item::RoundState(q)) => {
-                over(ctx, &format!("items[{i}].round_state.actions"), q.actions.len(), tl::MAX_ACTIONS, "actions")?
+                over(ctx, || format!("items[{i}].round_state.actions"), q.actions.len(), tl::MAX_ACTIONS, "actions")?
             }
             _ => {}
         }
@@ -571,12 +571,14 @@ pub fn settle(req: pb::TienlenSettleRequest, ctx: &Ctx) -> Result<pb::TienlenSet
     ctx.batch("deals", req.deals.len(), req.deals.len())?;
     for (i, deal) in req.deals.iter().enumerate() {
         match &deal.deal {
-            Some(Deal::Record(r)) => over(ctx, &format!("deals[{i}].record.actions"), r.actions.len(), tl::MAX_ACTIONS, "actions")?,
-            Some(Deal::ChopRound(r)) => over(ctx, &format!("deals[{i}].chop_round.actions"), r.actions.len(), tl::MAX_ACTIONS, "actions")?,
+            Some(Deal::Record(r)) => over(ctx, || format!("deals[{i}].record.actions"), r.actions.len(), tl::MAX_ACTIONS, "actions")?,
+            Some(Deal::ChopRound(r)) => {
+                over(ctx, || format!("deals[{i}].chop_round.actions"), r.actions.len(), tl::MAX_ACTIONS, "actions")?
+            }
             Some(Deal::Outcome(o)) => {
-                let field = format!("deals[{i}].outcome.chops");
-                over(ctx, &field, o.chops.len(), MAX_CHOP_ROUNDS, "chop rounds")?;
-                over(ctx, &field, o.chops.iter().map(|r| r.actions.len()).sum(), tl::MAX_ACTIONS, "actions")?;
+                let field = || format!("deals[{i}].outcome.chops");
+                over(ctx, field, o.chops.len(), MAX_CHOP_ROUNDS, "chop rounds")?;
+                over(ctx, field, o.chops.iter().map(|r| r.actions.len()).sum(), tl::MAX_ACTIONS, "actions")?;
             }
             _ => {}
         }

@@ -10,72 +10,62 @@ mod state;
 
 use crate::call::Ctx;
 use crate::convert::{cards_msg, rename};
-use crate::fail::{join, Fail, ItemFail};
+use crate::fail::{at, join, Fail, ItemFail};
 use crate::pb;
 use crate::wire_rules;
 use dc::Replayed;
 use enums::name_of;
-use handeval_core::cards::{parse_tokens, Card, MAX_RECORD_ACTIONS};
+use handeval_core::cards::{parse_tokens, Card};
 use handeval_core::dachu::calling::Call;
 use handeval_core::dachu::{self as dc, Calling, Chu, Constraints, Deal, DealAction, DealEntry, PlayAction, Rules};
 use handeval_core::{Error, Reason};
 
 // ---- bounds: checked before any work ----
 
-// The most a legal deal and calling hold: the core's bounds, defined once.
-use handeval_core::dachu::{MAX_CALLS, MAX_DEAL_ACTIONS};
+// The most a legal deal, calling and record hold: the core's bounds, defined once.
+use handeval_core::dachu::{MAX_CALLS, MAX_DEAL_ACTIONS, RECORD_BOUNDS};
 
-/// Records longer than the game allows fail the request (reason too_large) before any
-/// work: `dachu.<path>` names the field.
-fn over(ctx: &Ctx, path: String, n: usize, limit: usize) -> Result<(), Fail> {
+/// A list longer than the game allows fails the request (reason too_large) before any
+/// work; `field()` names it (`dachu.<path>`), built only then.
+fn over(ctx: &Ctx, field: impl FnOnce() -> String, n: usize, limit: usize) -> Result<(), Fail> {
     if n > limit {
-        return Err(ctx.bad(&path, format!("{n} entries exceed the {limit} that a game of 52 cards allows"), Reason::TooLarge));
+        return Err(ctx.bad(&field(), format!("{n} entries exceed the {limit} that a game of 52 cards allows"), Reason::TooLarge));
     }
     Ok(())
 }
 
-fn check_deal(ctx: &Ctx, path: &str, d: &pb::DachuDealQuery) -> Result<(), Fail> {
-    over(ctx, format!("{path}.actions"), d.actions.len(), MAX_DEAL_ACTIONS)
+fn check_deal(ctx: &Ctx, path: &dyn Fn() -> String, d: &pb::DachuDealQuery) -> Result<(), Fail> {
+    over(ctx, || format!("{}.actions", path()), d.actions.len(), MAX_DEAL_ACTIONS)
 }
 
-fn check_calling(ctx: &Ctx, path: &str, c: &pb::DachuCallingQuery) -> Result<(), Fail> {
-    over(ctx, format!("{path}.calls"), c.calls.len(), MAX_CALLS)?;
+fn check_calling(ctx: &Ctx, path: &dyn Fn() -> String, c: &pb::DachuCallingQuery) -> Result<(), Fail> {
+    over(ctx, || format!("{}.calls", path()), c.calls.len(), MAX_CALLS)?;
     if let Some(pb::dachu_calling_query::Origin::Deal(d)) = &c.origin {
-        check_deal(ctx, &format!("{path}.deal"), d)?;
+        check_deal(ctx, &|| format!("{}.deal", path()), d)?;
     }
     Ok(())
 }
 
-fn check_record(ctx: &Ctx, path: &str, r: &pb::DachuGameRecord) -> Result<(), Fail> {
-    over(ctx, format!("{path}.deal_actions"), r.deal_actions.len(), MAX_DEAL_ACTIONS)?;
-    over(ctx, format!("{path}.calls"), r.calls.len(), MAX_CALLS)?;
-    over(ctx, format!("{path}.plays"), r.plays.len(), MAX_RECORD_ACTIONS)
+fn check_record(ctx: &Ctx, path: &dyn Fn() -> String, r: &pb::DachuGameRecord) -> Result<(), Fail> {
+    let lens = [r.deal_actions.len(), r.calls.len(), r.plays.len()];
+    RECORD_BOUNDS.iter().zip(lens).try_for_each(|(&(field, max), n)| over(ctx, || format!("{}.{field}", path()), n, max))
 }
 
 // ---- rules: the message → the core's Rules, by the core's list of options ----
 
-// The enum-valued options (UnitPer, FirstCaller, DeclareOncePer) are read by the shared
+// `rules_from`: the request's rules (unset options and UNSPECIFIED enums: the defaults);
+// a bad value fails the request naming `dachu.rules.<option>` (reason BAD_RULE). The
+// enum-valued options (UnitPer, FirstCaller, DeclareOncePer) are read by the shared
 // `enum_options!` of crate::convert.
 handeval_core::dachu_rule_options!(wire_rules! {
     pub fn rules_from(pb::DachuRules) -> Rules;
 });
-
-/// The request's rules (unset options and UNSPECIFIED enums: the defaults); a bad value
-/// fails the request naming `dachu.rules.<option>` (reason BAD_RULE).
-fn rules_of(m: Option<&pb::DachuRules>, ctx: &Ctx) -> Result<Rules, Fail> {
-    rules_from(m, ctx)
-}
 
 // ---- small conversions ----
 
 /// An item's error at `field` (a path inside the item).
 fn fail(field: impl Into<String>, message: impl Into<String>, reason: Reason) -> ItemFail {
     ItemFail::Item(Error::field(field, message).because(reason))
-}
-
-/// A core error moved under `path` (the proto field that held the argument).
-fn under(path: &str) -> impl Fn(Error) -> ItemFail + '_ {
-    move |e| ItemFail::Item(if path.is_empty() { e } else { e.within(path) })
 }
 
 /// A core error of the action at `field` (`deal.actions[3]`): the core's own `action`
@@ -119,7 +109,7 @@ fn chu_at(v: i32, field: &str) -> Result<Chu, ItemFail> {
     match name_of::<pb::DachuColour>(v) {
         Err(msg) => Err(fail(field, msg, Reason::Invalid)),
         Ok(None) => Err(fail(field, "set the 儲 colour (DACHU_COLOUR_RED or DACHU_COLOUR_BLACK)", Reason::Invalid)),
-        Ok(Some(name)) => Chu::parse(&name).map_err(under(field)),
+        Ok(Some(name)) => Chu::parse(&name).map_err(at(field)),
     }
 }
 
@@ -195,7 +185,7 @@ fn deal_of(
     if hands.len() != 4 {
         return Err(fail(join(&[path, "hands"]), format!("{} hands: 打儲 deals 4", hands.len()), Reason::WrongCount));
     }
-    let at = under(path);
+    let at = at(path);
     let parsed =
         hands.iter().enumerate().map(|(i, h)| cards_at(&h.cards, &format!("hands[{i}]"))).collect::<Result<Vec<_>, _>>().map_err(&at)?;
     let first = seat(first_seat, "first_seat").map_err(&at)?;
@@ -219,7 +209,7 @@ fn call_of(a: &pb::DachuCall, field: &str) -> Result<(usize, Call), ItemFail> {
         Ok(None) => return Err(fail(format!("{field}.call"), "set the call", Reason::Invalid)),
         Ok(Some(name)) => Call::parse(&name).map_err(action_at(field))?,
     };
-    Ok((seat(a.seat, "seat").map_err(under(field))?, call))
+    Ok((seat(a.seat, "seat").map_err(at(field))?, call))
 }
 
 /// The calls applied in order; errors name `path[k]`.
@@ -315,7 +305,7 @@ fn read_record(r: &pb::DachuGameRecord, path: &str) -> Result<Read, ItemFail> {
     if r.hands.len() != 4 {
         return Err(fail(join(&[path, "hands"]), format!("{} hands: 打儲 deals 4", r.hands.len()), Reason::WrongCount));
     }
-    let at = under(path);
+    let at = at(path);
     let hands =
         r.hands.iter().enumerate().map(|(i, h)| cards_at(&h.cards, &format!("hands[{i}]"))).collect::<Result<Vec<_>, _>>().map_err(&at)?;
     let first_seat = seat(r.first_seat, "first_seat").map_err(&at)?;
@@ -347,7 +337,7 @@ fn read_record(r: &pb::DachuGameRecord, path: &str) -> Result<Read, ItemFail> {
 /// the replay reaches it.
 fn replay(r: &pb::DachuGameRecord, rules: &Rules, path: &str) -> Result<Replayed, ItemFail> {
     let Read { mut record, unread, calling_args } = read_record(r, path)?;
-    let replay = |record: &dc::Record| record.replay(rules).map_err(under(path));
+    let replay = |record: &dc::Record| record.replay(rules).map_err(at(path));
     if let Some(f) = calling_args {
         // Read only once the deal is finished (an unfinished deal has no calling).
         let deal_only = dc::Record { calls: vec![], plays: vec![], ..record.clone() };
@@ -394,7 +384,7 @@ fn plays_query(q: PlaysQuery, rules: &Rules) -> Result<Plays, ItemFail> {
     if !q.columns.is_empty() && !q.hand.is_empty() {
         return Err(fail(format!("{kind}.columns"), "set either hand or columns, not both", Reason::Inconsistent));
     }
-    let at = under(kind);
+    let at = at(kind);
     let flat: Vec<&String> = q.columns.iter().flat_map(|c| c.cards.iter()).collect();
     let flat: Vec<&String> = if flat.is_empty() { q.hand.iter().collect() } else { flat };
     if let Some(shown) = q.shown {
@@ -448,8 +438,8 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules, between: &dyn Fn())
     Ok(match &item.item {
         Some(Item::Play(q)) => {
             let chu = chu_at(q.chu, "play.chu")?;
-            let cards = cards_at(tokens(&q.cards), "cards").map_err(under("play"))?;
-            let p = dc::classify(&cards, chu, rules).map_err(|e| e.within("cards")).map_err(under("play"))?;
+            let cards = cards_at(tokens(&q.cards), "cards").map_err(at("play"))?;
+            let p = dc::classify(&cards, chu, rules).map_err(|e| e.within("cards")).map_err(at("play"))?;
             Out::Play(state::play_msg(p.kind, &cards))
         }
         Some(Item::LegalPlays(q)) => {
@@ -484,8 +474,7 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules, between: &dyn Fn())
         Some(Item::Calling(q)) => Out::Calling(state::calling_msg(&calling_query(q, rules, "calling")?)),
         Some(Item::Game(r)) => {
             let replayed = replay(r, rules, "game")?;
-            let viewer =
-                r.viewer.map(|v| seat(v, "viewer").map_err(|e| e.because(Reason::OutOfRange))).transpose().map_err(under("game"))?;
+            let viewer = r.viewer.map(|v| seat(v, "viewer").map_err(|e| e.because(Reason::OutOfRange))).transpose().map_err(at("game"))?;
             let mut m = state::game_msg(&replayed, viewer);
             if let (Some(play), Some(g)) = (m.play.as_mut(), replayed.game.as_ref()) {
                 // A viewer sees a suggestion only for its own move: it holds that seat's cards.
@@ -507,9 +496,9 @@ pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::DachuEva
     ctx.batch("items", req.items.len(), req.items.len())?;
     for (i, item) in req.items.iter().enumerate() {
         match &item.item {
-            Some(Item::Deal(d)) => check_deal(ctx, &format!("items[{i}].deal"), d)?,
-            Some(Item::Calling(c)) => check_calling(ctx, &format!("items[{i}].calling"), c)?,
-            Some(Item::Game(r)) => check_record(ctx, &format!("items[{i}].game"), r)?,
+            Some(Item::Deal(d)) => check_deal(ctx, &|| format!("items[{i}].deal"), d)?,
+            Some(Item::Calling(c)) => check_calling(ctx, &|| format!("items[{i}].calling"), c)?,
+            Some(Item::Game(r)) => check_record(ctx, &|| format!("items[{i}].game"), r)?,
             _ => {}
         }
     }
@@ -518,7 +507,7 @@ pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::DachuEva
         _ => None,
     });
     ctx.suggestions("items", req.items.len(), efforts)?;
-    let rules = rules_of(req.rules.as_ref(), ctx)?;
+    let rules = rules_from(req.rules.as_ref(), ctx)?;
     let results = ctx.each(
         "items",
         &req.items,
@@ -531,7 +520,7 @@ pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::DachuEva
 pub fn compare(req: pb::DachuCompareRequest, ctx: &Ctx) -> Result<pb::DachuCompareResponse, Fail> {
     use pb::dachu_compare_result::Result as Out;
     ctx.batch("items", req.items.len(), req.items.len())?;
-    let rules = rules_of(req.rules.as_ref(), ctx)?;
+    let rules = rules_from(req.rules.as_ref(), ctx)?;
     let results = ctx.each(
         "items",
         &req.items,
@@ -580,7 +569,7 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
                 return Err(fail("record.calls", "the game is not over", Reason::IllegalAction));
             }
             let g = dc::GameResult {
-                chu_side: chu_side(&c),
+                chu_side: c.chu_side(),
                 multiplier: c.multiplier,
                 base,
                 places: None,
@@ -655,13 +644,6 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
     }
 }
 
-/// The 儲方 seats of a calling, in seat order.
-fn chu_side(c: &Calling) -> Vec<usize> {
-    let mut v = c.sides[dc::calling::CHU].clone();
-    v.sort_unstable();
-    v
-}
-
 /// What a finished calling fixes (the 儲方, the multiplier, 繳 and 被包打) with the rest.
 fn calling_record(
     c: &Calling,
@@ -671,7 +653,7 @@ fn calling_record(
     carried: Option<Vec<Option<i64>>>,
 ) -> dc::GameResult {
     dc::GameResult {
-        chu_side: chu_side(c),
+        chu_side: c.chu_side(),
         multiplier: c.multiplier,
         base,
         places,
@@ -688,16 +670,16 @@ pub fn settle(req: pb::DachuSettleRequest, ctx: &Ctx) -> Result<pb::DachuSettleR
     ctx.batch("deals", req.deals.len(), req.deals.len())?;
     for (i, d) in req.deals.iter().enumerate() {
         match &d.deal {
-            Some(Kind::Record(r)) => check_record(ctx, &format!("deals[{i}].record"), r)?,
+            Some(Kind::Record(r)) => check_record(ctx, &|| format!("deals[{i}].record"), r)?,
             Some(Kind::Outcome(o)) => {
                 if let Some(c) = &o.calling {
-                    check_calling(ctx, &format!("deals[{i}].outcome.calling"), c)?;
+                    check_calling(ctx, &|| format!("deals[{i}].outcome.calling"), c)?;
                 }
             }
             None => {}
         }
     }
-    let rules = rules_of(req.rules.as_ref(), ctx)?;
+    let rules = rules_from(req.rules.as_ref(), ctx)?;
     let results = ctx.each(
         "deals",
         &req.deals,

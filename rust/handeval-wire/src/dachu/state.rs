@@ -87,8 +87,7 @@ pub(super) fn deal_msg(d: &Deal) -> pb::DachuDealState {
 
 pub(super) fn calling_msg(c: &Calling) -> pb::DachuCallingState {
     let turn = c.turn();
-    let mut chu_side = c.sides[handeval_core::dachu::calling::CHU].clone();
-    chu_side.sort_unstable();
+    let chu_side = c.chu_side();
     pb::DachuCallingState {
         turn: turn.map(int),
         legal_actions: turn.map_or(Vec::new(), |t| {
@@ -159,7 +158,15 @@ fn play_state(g: &Game) -> pb::DachuPlayState {
     let decided = g.decided();
     let legal = g.legal_plays();
     let mut actions: Vec<pb::PlayAction> = match g.turn {
-        Some(t) => legal.iter().map(|p| play_action_msg(&PlayAction::Play { seat: t, cards: p.cards.clone() })).collect(),
+        Some(t) => legal
+            .iter()
+            .map(|p| pb::PlayAction {
+                seat: int(t),
+                kind: pb::ActionKind::Play as i32,
+                cards: Some(cards_msg(&p.cards)),
+                columns: Vec::new(),
+            })
+            .collect(),
         None => Vec::new(),
     };
     if let (Some(t), true) = (g.turn, g.may_pass()) {

@@ -11,9 +11,11 @@
 //! and mutated requests). Field numbers and wire types are read from the generated types
 //! ([`key_of`]), not retyped.
 
-use super::{card_string, category_value, evaluate_item, only, packed_into, row_size_of, rules_from};
+use super::{category_value, evaluate_item, packed_into, row_size_of, rules_from};
 use crate::call::Ctx;
 use crate::codec::{key_of, only_field, put_key, put_varint, take_len, varint_len};
+use crate::convert::card_string;
+use crate::fail::only;
 use crate::fail::Fail;
 use crate::pb;
 use handeval_core::cards::{self, Card};

@@ -3,10 +3,10 @@
 //! shape of Evaluate in place and falls back on this module for everything else.
 
 use crate::call::{Ctx, CHECK_EVERY};
-use crate::convert::api_name;
-use crate::fail::{at, join, Fail, ItemFail};
+use crate::convert::{api_name, cards, cards_msg, rename};
+use crate::fail::{at, only, Fail, ItemFail};
 use crate::pb;
-use handeval_core::cards::{self, Card, RANK_CHARS, SUIT_CHARS};
+use handeval_core::cards::{self, Card};
 use handeval_core::shisanshui::arrange::{self as arr, ArrangeResult, Options, MAX_SAMPLES};
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
 use handeval_core::{Error, Reason};
@@ -43,13 +43,8 @@ handeval_core::shisanshui_rule_options!(wire_rules! {
     pub fn rules_from(pb::ShisanshuiRules) -> handeval_core::shisanshui::Rules;
 });
 
-/// The cards of a `Cards` message (one card per entry), by the core's parser.
-fn cards_of(m: &pb::Cards) -> Result<Vec<Card>, Error> {
-    cards::parse_tokens(&m.cards)
-}
-
 /// The cards of a row (3 or 5) into `buf`, their number returned: no allocation when the
-/// row is good; the error (no field: the caller names the row) as `cards_of` words it, or
+/// row is good; the error (no field: the caller names the row) as `convert::cards` words it, or
 /// "a row has 3 or 5 cards".
 fn row_into(m: Option<&pb::Cards>, buf: &mut [Card; 5]) -> Result<usize, Error> {
     let tokens: &[String] = m.map_or(&[], |m| &m.cards);
@@ -82,39 +77,7 @@ fn row_into(m: Option<&pb::Cards>, buf: &mut [Card; 5]) -> Result<usize, Error> 
     Ok(cards.len())
 }
 
-/// A core error as the item's error at `field` in place of its own path: the proto field
-/// that held the argument names it.
-fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
-    move |mut e| {
-        e.field = Some(field.to_string());
-        ItemFail::Item(e)
-    }
-}
-
-/// A core error whose path starts with a function's argument name (one of `from`) as
-/// the proto field `to`, all under `prefix`.
-fn renamed(mut e: Error, from: &[&str], to: &str, prefix: &str) -> Error {
-    let field = e.field.take().unwrap_or_default();
-    let head_end = field.find(['.', '[']).unwrap_or(field.len());
-    let field = if from.contains(&&field[..head_end]) { format!("{to}{}", &field[head_end..]) } else { field };
-    let field = join(&[prefix, &field]);
-    e.field = (!field.is_empty()).then_some(field);
-    e
-}
-
 // ---- writing results ----
-
-/// A card as the protos write it (`As`): two characters, no formatting machinery.
-fn card_string(c: Card) -> String {
-    let mut s = String::with_capacity(2);
-    s.push(RANK_CHARS[c.rank() as usize]);
-    s.push(SUIT_CHARS[c.suit() as usize]);
-    s
-}
-
-fn cards_msg(cards: &[Card]) -> pb::Cards {
-    pb::Cards { cards: cards.iter().map(|&c| card_string(c)).collect() }
-}
 
 /// The `ShisanshuiCategory` value of each category, indexed like `Category::ALL`.
 fn category_value(cat: eval::Category) -> i32 {
@@ -249,7 +212,7 @@ fn evaluate_item(item: pb::ShisanshuiEvaluateItem, rules: &Rules) -> Result<pb::
             R::Row(row_msg(strength, &order[..n]))
         }
         Some(I::Hand(c)) => {
-            let cards = cards_of(&c).map_err(only("hand"))?;
+            let cards = cards(Some(&c)).map_err(only("hand"))?;
             let s = ssw::special(&cards).map_err(only("hand"))?;
             R::Hand(pb::ShisanshuiHandResult { special: s.as_ref().map(special_msg) })
         }
@@ -377,7 +340,7 @@ fn players(deal: &pb::ShisanshuiDeal) -> Result<Vec<Hand>, Error> {
             None => return Err(Error::field(format!("players[{i}]"), "set arrangement or special")),
         });
     }
-    let read = |m: Option<&pb::Cards>, field: String| m.map_or(Ok(Vec::new()), cards_of).map_err(|e| e.within(&field));
+    let read = |m: Option<&pb::Cards>, field: String| cards(m).map_err(|e| e.within(&field));
     deal.players
         .iter()
         .zip(kinds)
@@ -491,15 +454,18 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::Shisa
         let step = if o.samples > 0 { 1 } else { ARRANGE_CHUNK };
         for (n, chunk) in hands.chunks(step).enumerate() {
             ctx.check(n * step, total)?;
-            let mut good: Vec<(usize, Vec<Card>)> = Vec::with_capacity(chunk.len());
+            // The good hands' items and cards, side by side.
+            let (mut good, mut cards): (Vec<usize>, Vec<Vec<Card>>) = (Vec::with_capacity(chunk.len()), Vec::with_capacity(chunk.len()));
             for &i in chunk {
                 let Some(I::Hand(c)) = &req.items[i].item else { unreachable!("a hand item") };
-                match cards_of(c) {
-                    Ok(cards) => good.push((i, cards)),
-                    Err(e) => out[i] = fail(i, renamed(e.within("cards"), &["cards"], "hand", "")),
+                match crate::convert::cards(Some(c)) {
+                    Ok(c) => {
+                        good.push(i);
+                        cards.push(c);
+                    }
+                    Err(e) => out[i] = fail(i, rename(e.within("cards"), &[("cards", "hand")], "")),
                 }
             }
-            let cards: Vec<Vec<Card>> = good.iter().map(|(_, c)| c.clone()).collect();
             // The core batch fails as a whole on one bad hand: then hand by hand, so each
             // hand gets its own answer or error.
             let answers: Vec<Result<ArrangeResult, Error>> = if o.samples > 0 {
@@ -511,10 +477,10 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::Shisa
                     Err(_) => cards.iter().map(|c| arr::arrange(c, &o, &rules)).collect(),
                 }
             };
-            for ((i, _), a) in good.iter().zip(answers) {
+            for (i, a) in good.iter().zip(answers) {
                 out[*i] = match a {
                     Ok(a) => Some(R::Answer(answer_msg(&a))),
-                    Err(e) => fail(*i, renamed(e, &["cards13", "cards"], "hand", "")),
+                    Err(e) => fail(*i, rename(e, &[("cards13", "hand"), ("cards", "hand")], "")),
                 };
             }
         }
@@ -528,7 +494,7 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::Shisa
         }
         let answer = match &req.items[i].item {
             Some(I::BestResponse(br)) => {
-                best_response(br, req.top_k, &rules).map_err(|e| renamed(e, &["cards13"], "cards", "best_response"))
+                best_response(br, req.top_k, &rules).map_err(|e| rename(e, &[("cards13", "cards")], "best_response"))
             }
             _ => Err(Error::new("set one of hand, best_response")),
         };
@@ -543,8 +509,8 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::Shisa
 
 fn best_response(br: &pb::ShisanshuiBestResponseItem, top_k: Option<i32>, rules: &Rules) -> Result<ArrangeResult, Error> {
     let top_k = top_k.map_or(Ok(1), |v| natural(v, "top_k", "at least 1"))? as usize;
-    let cards = br.cards.as_ref().map_or(Ok(Vec::new()), cards_of).map_err(|e| e.within("cards"))?;
-    let read = |m: Option<&pb::Cards>, field: String| m.map_or(Ok(Vec::new()), cards_of).map_err(|e| e.within(&field));
+    let cards = cards(br.cards.as_ref()).map_err(|e| e.within("cards"))?;
+    let read = |m: Option<&pb::Cards>, field: String| crate::convert::cards(m).map_err(|e| e.within(&field));
     let opponents = br
         .opponents
         .iter()
