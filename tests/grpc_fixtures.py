@@ -18,6 +18,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from handeval.load.h2raw import established_peer_ports
 from handeval.load.target import closed_by_peer, free_port, rss_mb  # noqa: F401  (the tests import them from here)
 from handeval.v2 import common_pb2, handeval_pb2_grpc
 
@@ -227,6 +228,12 @@ def settle_request(n, seed=0, pool=1000):
         + ssw.ShisanshuiSettleRequest(deals=base[:r]).SerializeToString()
     )
     return req
+
+
+def server_connections(port: int) -> int:
+    """Established TCP connections whose local port is ``port`` (the server's side;
+    accepted or still in the listen backlog), from /proc/net/tcp and tcp6."""
+    return len(established_peer_ports(port))
 
 
 def children(pid: int) -> set:
