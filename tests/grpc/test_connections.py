@@ -46,16 +46,21 @@ def sockets_of(pid) -> int:
     return n
 
 
-@pytest.fixture
-def enough_descriptors():
+def _descriptors(want: int):
+    """Raise the soft RLIMIT_NOFILE to ``want`` for one test (skip it where the hard limit
+    is lower), and put it back after."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = FLOOD + 512
     if soft < want:
         if hard != resource.RLIM_INFINITY and hard < want:
             pytest.skip(f"needs {want} file descriptors, the hard limit is {hard}")
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
     yield
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@pytest.fixture
+def enough_descriptors():
+    yield from _descriptors(FLOOD + 512)
 
 
 def test_idle_socket_flood_is_capped_and_the_service_stays_available(tmp_path, enough_descriptors):
@@ -212,14 +217,7 @@ def health_check(target_server, timeout=1.0) -> bool:
 
 @pytest.fixture
 def descriptors_for_preface_flood():
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = PREFACE_FLOOD + 512
-    if soft < want:
-        if hard != resource.RLIM_INFINITY and hard < want:
-            pytest.skip(f"needs {want} file descriptors, the hard limit is {hard}")
-        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-    yield
-    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    yield from _descriptors(PREFACE_FLOOD + 512)
 
 
 @pytest.mark.parametrize("frames", ["preface", "preface+ack"])
