@@ -117,6 +117,24 @@ class ServerProcess:
         self._log.close()
 
 
+class FakeContext:
+    """Enough of grpc.aio.ServicerContext for HandevalService._call, for in-process calls:
+    abort() records its arguments in ``aborted`` and raises, as the real one does."""
+
+    def __init__(self):
+        self.aborted = None
+
+    def time_remaining(self):
+        return None
+
+    def peer(self):
+        return "test"
+
+    async def abort(self, code, details="", trailing_metadata=()):
+        self.aborted = (code, details, trailing_metadata)
+        raise RuntimeError("aborted")
+
+
 def metric_value(text: str, name: str, **labels) -> float:
     """Sum of the samples of ``name`` whose labels include ``labels``."""
     total = 0.0
