@@ -58,12 +58,10 @@ from typing import Callable, List, Tuple
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.load.h2raw import RawConnection, peer_ports
+from handeval.load.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK, RawConnection, peer_ports
 from handeval.load.target import closed_by_peer, free_port, rss_mb
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
-SETTINGS_ACK = b"\x00\x00\x00\x04\x01\x00\x00\x00\x00"
 HALF_REQUEST = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
 
 
@@ -489,7 +487,11 @@ def main() -> int:
         elif a.what == "memory":
             run_memory(a, target, proc.pid)
         elif a.what == "grpc":
-            payload = {"none": b"", "preface": PREFACE, "preface+ack": PREFACE + SETTINGS_ACK}[a.frames]
+            payload = {
+                "none": b"",
+                "preface": PREFACE_AND_SETTINGS,
+                "preface+ack": PREFACE_AND_SETTINGS + SETTINGS_ACK,
+            }[a.frames]
             for _ in range(a.sockets):
                 c = socket.create_connection(("127.0.0.1", port), timeout=10)
                 if payload:

@@ -18,6 +18,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from handeval.load.h2raw import established_peer_ports
 from handeval.load.target import closed_by_peer, free_port, rss_mb  # noqa: F401  (the tests import them from here)
 from handeval.v2 import common_pb2, handeval_pb2_grpc
 
@@ -114,6 +115,24 @@ class ServerProcess:
             self.proc.kill()
             self.proc.wait()
         self._log.close()
+
+
+class FakeContext:
+    """Enough of grpc.aio.ServicerContext for HandevalService._call, for in-process calls:
+    abort() records its arguments in ``aborted`` and raises, as the real one does."""
+
+    def __init__(self):
+        self.aborted = None
+
+    def time_remaining(self):
+        return None
+
+    def peer(self):
+        return "test"
+
+    async def abort(self, code, details="", trailing_metadata=()):
+        self.aborted = (code, details, trailing_metadata)
+        raise RuntimeError("aborted")
 
 
 def metric_value(text: str, name: str, **labels) -> float:
@@ -227,6 +246,12 @@ def settle_request(n, seed=0, pool=1000):
         + ssw.ShisanshuiSettleRequest(deals=base[:r]).SerializeToString()
     )
     return req
+
+
+def server_connections(port: int) -> int:
+    """Established TCP connections whose local port is ``port`` (the server's side;
+    accepted or still in the listen backlog), from /proc/net/tcp and tcp6."""
+    return len(established_peer_ports(port))
 
 
 def children(pid: int) -> set:

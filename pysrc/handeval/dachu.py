@@ -15,9 +15,8 @@ Seats are 0..3 and play goes in seat order. Actions of the state machines are tu
 
 from __future__ import annotations
 
-import enum
-
 from handeval import _core
+from handeval._str_enum import StrEnum
 
 __all__ = [
     "Rules",
@@ -68,7 +67,7 @@ Calling = _core.DachuCalling
 Line = _core.DachuLine
 
 
-class LineKind(str, enum.Enum):
+class LineKind(StrEnum):
     """What a settlement :class:`Line` is for (the proto's ``DachuLineKind``).
 
     ``Line.kind`` is the plain string; each member equals (and hashes as) its value, so
@@ -83,15 +82,6 @@ class LineKind(str, enum.Enum):
     ESCAPE = "escape"
     #: The change the cap (RULES 4) made to a seat's total.
     CAP = "cap"
-
-    # As the plain string: equal strings hash alike, and print and format as the value.
-    __hash__ = str.__hash__
-
-    def __str__(self) -> str:
-        return str.__str__(self)
-
-    def __format__(self, spec: str) -> str:
-        return str.__format__(self, spec)
 
 
 #: ``verdict``, ``wipe_out``, ``result_multiplier``, ``lines``, ``theoretical``, ``deltas``.

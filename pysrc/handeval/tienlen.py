@@ -11,9 +11,8 @@ Order: rank ``3 < 4 < … < A < 2``, suit ♠ < ♣ < ♦ < ♥. Seats play coun
 
 from __future__ import annotations
 
-import enum
-
 from handeval import _core
+from handeval._str_enum import StrEnum
 
 __all__ = [
     "Rules",
@@ -78,7 +77,7 @@ RoundState = _core.TienlenRoundState
 Line = _core.TienlenLine
 
 
-class LineKind(str, enum.Enum):
+class LineKind(StrEnum):
     """What a settlement :class:`Line` is for (the proto's ``TienlenLineKind``).
 
     ``Line.kind`` is the plain string; each member equals (and hashes as) its value, so
@@ -109,15 +108,6 @@ class LineKind(str, enum.Enum):
     CAP = "cap"
     #: 抽水 taken from a seat's positive amount.
     RAKE = "rake"
-
-    # As the plain string: equal strings hash alike, and print and format as the value.
-    __hash__ = str.__hash__
-
-    def __str__(self) -> str:
-        return str.__str__(self)
-
-    def __format__(self, spec: str) -> str:
-        return str.__format__(self, spec)
 
 
 #: ``deltas``, ``rake``, ``lines``, ``winner``, ``pays``, ``chops``, ``theoretical``,

@@ -11,8 +11,9 @@ from hypothesis import given, settings, strategies as st
 import handeval
 from handeval import HandevalError, dachu
 
+from strategies import DC_HANDS_SEAT0_AH as HANDS, DECK
+
 VECTORS = json.loads((pathlib.Path(__file__).parents[1] / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 
 
 # ---------------------------------------------------------------- seed vectors
@@ -239,13 +240,6 @@ def test_timeout_play():
 
 
 # ---------------------------------------------------------------- the deal
-
-HANDS = [
-    "Ah 5s 5h 5d 2s 3s 4s 6s 7s 8s 9s Ts Js",
-    "Ad 2h 3h 4h 6h 7h 8h 9h Th Jh Qh Kh Qs",
-    "As Ac 2d 3d 4d 6d 7d 8d 9d Td Jd Qd Kd",
-    "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ks",
-]
 
 
 def _deal_to(d, n):

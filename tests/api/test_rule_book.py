@@ -5,6 +5,7 @@ import pytest
 
 from handeval import HandevalError, dachu, shisanshui, tienlen as tl
 
+from strategies import DC_DECLARING_HANDS as DECLARING_HANDS
 from test_dachu import _deal_to
 
 # --- §0: a base is at least 1 in every game; one deck ------------------------------------
@@ -150,14 +151,6 @@ def test_unit_per_after_a_partners_jiao():
     assert loss.deltas == [-40, 3 + 20, -5, 2 + 20]
     losing = dachu.Rules(unit_per="losing_side")
     assert dachu.settle([0, 2], [1, 3, 0], base=10, surrendered=[2], rules=losing).deltas == [-20, 13, -5, 12]
-
-
-DECLARING_HANDS = [
-    "Ah 5s 5h 5d 2s 3s 4s 6s 7s 8s 9s Ts Js",
-    "Ad 6h 6d 6c 2h 3h 4h 7h 8h 9h Th Jh Qh",
-    "As Ac 2d 3d 4d 7d 8d 9d Td Jd Qd Kd Kh",
-    "2c 3c 4c 5c 7c 8c 9c Tc Jc Qc Kc Ks Qs",
-]
 
 
 def test_declarations_are_once_per_player_per_kind():

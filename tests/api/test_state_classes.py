@@ -12,18 +12,7 @@ import pytest
 
 from handeval import dachu, tienlen as tl
 
-TL_HANDS = [
-    "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d",
-    "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h",
-    "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc",
-    "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah",
-]
-DC_HANDS = [
-    "3h 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2s",
-    "Ah Ad 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2h",
-    "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd As 2d",
-    "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c",
-]
+from strategies import DC_HANDS, TL_HANDS
 
 
 def states():

@@ -16,6 +16,8 @@ from hypothesis import given, settings, strategies as st
 from handeval import HandevalError, _core, dachu, tienlen
 from handeval.v2 import common_pb2, dachu_pb2, handeval_pb2 as pb, tienlen_pb2
 
+from strategies import DC_HANDS
+
 DECK = [r + s for r in "3456789TJQKA2" for s in "scdh"]
 PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
 
@@ -260,12 +262,7 @@ def test_tienlen_python_cli_and_wire_agree(seed, effort):
 
 
 def test_dachu_python_cli_and_wire_agree():
-    hands = [
-        "3h 3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2s",
-        "Ah Ad 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2h",
-        "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd As 2d",
-        "3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ac 2c",
-    ]
+    hands = DC_HANDS
     g = dachu.replay_game(
         hands, [("deal",)] * 9 + [("cheng_chu", 1, "red"), ("finish",)], [("ping_da", 1)], [("play", 0, "3h 3s")]
     )

@@ -18,16 +18,9 @@ import pytest
 import handeval
 from handeval import dachu, shisanshui, tienlen
 
+from strategies import DC_HANDS_SEAT0_AH as DC_HANDS, DECK, SSW_HAND as HAND
+
 CMD = [sys.executable, "-m", "handeval"]
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
-HAND = "As Ks Qh Jd 9c 8c 7s 6h 5d 4c 3s 2h 2d"
-# Four 打儲 hands of 13 (each seat's cards in dealing order); seat 0 holds the red Ah.
-DC_HANDS = [
-    "Ah 5s 5h 5d 2s 3s 4s 6s 7s 8s 9s Ts Js",
-    "Ad 2h 3h 4h 6h 7h 8h 9h Th Jh Qh Kh Qs",
-    "As Ac 2d 3d 4d 6d 7d 8d 9d Td Jd Qd Kd",
-    "2c 3c 4c 5c 6c 7c 8c 9c Tc Jc Qc Kc Ks",
-]
 
 
 def run(*args, input=None, check=True):

@@ -16,12 +16,11 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.load.h2raw import RawConnection, peer_ports
+from handeval.load.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK, RawConnection, peer_ports
 from handeval.server.config import RateLimitedHandler
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, closed_by_peer, rss_mb, wait_for
-from test_connections import H2_PREFACE, H2_SETTINGS_ACK, server_connections
+from grpc_fixtures import ServerProcess, closed_by_peer, rss_mb, server_connections, wait_for
 
 EVALUATE = "/handeval.v2.Handeval/Evaluate"
 TINY = pb.EvaluateRequest(
@@ -332,7 +331,7 @@ def test_a_client_keeps_its_connection_while_never_called_connections_are_closed
             assert stub.Evaluate(TINY, timeout=10).shisanshui.results
             wait_for(lambda: server_connections(s.port) == 1, what="the client's connection", server=s)
             client = peer_ports(s.port)
-            for payload in (H2_PREFACE, H2_PREFACE + H2_SETTINGS_ACK):
+            for payload in (PREFACE_AND_SETTINGS, PREFACE_AND_SETTINGS + SETTINGS_ACK):
                 c = socket.create_connection(("127.0.0.1", s.port), timeout=10)
                 c.sendall(payload)
                 flood.append(c)

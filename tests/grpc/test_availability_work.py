@@ -21,7 +21,7 @@ from handeval.server import service
 from handeval.server.config import ServerConfig
 from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, metric_value, settle_request, wait_for
+from grpc_fixtures import FakeContext, ServerProcess, metric_value, settle_request, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import attacks_work  # noqa: E402
@@ -38,23 +38,6 @@ EVENT_LOOP_ATTACKS = [
     "hand_after_empty_row",
     "small_suggest",
 ]
-
-
-class _Context:
-    """Enough of grpc.aio.ServicerContext for HandevalService._call."""
-
-    def __init__(self):
-        self.aborted = None
-
-    def time_remaining(self):
-        return None
-
-    def peer(self):
-        return "test"
-
-    async def abort(self, code, details="", trailing_metadata=()):
-        self.aborted = (code, details, trailing_metadata)
-        raise RuntimeError("aborted")
 
 
 @pytest.mark.parametrize("name", EVENT_LOOP_ATTACKS)
@@ -80,11 +63,11 @@ def test_event_loop_attacks_run_off_the_loop_and_a_tiny_call_is_answered_meanwhi
     async def scenario():
         with ThreadPoolExecutor(8) as ex:
             svc = service.HandevalService(ServerConfig(), ex)
-            attacking = asyncio.ensure_future(svc._call(rpc, attack, _Context()))
+            attacking = asyncio.ensure_future(svc._call(rpc, attack, FakeContext()))
             # The attack's work has begun (inline, the loop is held in it until the guard).
             await asyncio.get_running_loop().run_in_executor(None, entered.wait, HANG_GUARD)
             try:
-                tiny = await asyncio.wait_for(svc._call("Evaluate", attacks_work.TINY, _Context()), HANG_GUARD)
+                tiny = await asyncio.wait_for(svc._call("Evaluate", attacks_work.TINY, FakeContext()), HANG_GUARD)
                 answered_during = not attacking.done()
             finally:
                 release.set()

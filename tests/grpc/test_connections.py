@@ -13,14 +13,14 @@ import signal
 import socket
 import threading
 import time
-from pathlib import Path
 
 import grpc
 import pytest
 
+from handeval.load.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, children, closed_by_peer, wait_for
+from grpc_fixtures import ServerProcess, children, closed_by_peer, server_connections, wait_for
 
 FLOOD = 600
 LIMIT = 50
@@ -35,26 +35,6 @@ def evaluate(stub):
     return stub.Evaluate(req, timeout=10)
 
 
-def fd_count(pid) -> int:
-    return len(os.listdir(f"/proc/{pid}/fd"))
-
-
-def server_connections(port: int) -> int:
-    """Established TCP connections whose local port is ``port`` (the server's side;
-    accepted or still in the listen backlog), from /proc/net/tcp and tcp6."""
-    n = 0
-    for name in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(name).read_text().splitlines()[1:]
-        except OSError:
-            continue
-        for line in lines:
-            f = line.split()
-            if f[3] == "01" and int(f[1].rsplit(":", 1)[1], 16) == port:
-                n += 1
-    return n
-
-
 def sockets_of(pid) -> int:
     """Socket descriptors the process holds."""
     n = 0
@@ -66,16 +46,21 @@ def sockets_of(pid) -> int:
     return n
 
 
-@pytest.fixture
-def enough_descriptors():
+def _descriptors(want: int):
+    """Raise the soft RLIMIT_NOFILE to ``want`` for one test (skip it where the hard limit
+    is lower), and put it back after."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = FLOOD + 512
     if soft < want:
         if hard != resource.RLIM_INFINITY and hard < want:
             pytest.skip(f"needs {want} file descriptors, the hard limit is {hard}")
         resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
     yield
     resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+
+
+@pytest.fixture
+def enough_descriptors():
+    yield from _descriptors(FLOOD + 512)
 
 
 def test_idle_socket_flood_is_capped_and_the_service_stays_available(tmp_path, enough_descriptors):
@@ -216,12 +201,6 @@ def test_max_connection_age_moves_clients_onto_a_restarted_worker(tmp_path):
 # ---- connections that open no call ----
 
 PREFACE_FLOOD = 3000
-#: The HTTP/2 client connection preface and an empty SETTINGS frame: a handshake that
-#: completes, after which the socket sends nothing more.
-H2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
-#: SETTINGS with the ACK flag: acknowledges the server's settings (a peer that does not
-#: is also closed by the settings timeout, after 20 s; one that does only by the idle time).
-H2_SETTINGS_ACK = b"\x00\x00\x00\x04\x01\x00\x00\x00\x00"
 
 
 def health_check(target_server, timeout=1.0) -> bool:
@@ -238,14 +217,7 @@ def health_check(target_server, timeout=1.0) -> bool:
 
 @pytest.fixture
 def descriptors_for_preface_flood():
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    want = PREFACE_FLOOD + 512
-    if soft < want:
-        if hard != resource.RLIM_INFINITY and hard < want:
-            pytest.skip(f"needs {want} file descriptors, the hard limit is {hard}")
-        resource.setrlimit(resource.RLIMIT_NOFILE, (want, hard))
-    yield
-    resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    yield from _descriptors(PREFACE_FLOOD + 512)
 
 
 @pytest.mark.parametrize("frames", ["preface", "preface+ack"])
@@ -260,7 +232,7 @@ def test_preface_only_sockets_are_closed_and_a_new_client_is_served(
     functional one (without the short idle time the sockets held their slots 60 s)."""
     s = ServerProcess(tmp_path, "--threads", "1", metrics=False)
     flood = []
-    payload = H2_PREFACE + (H2_SETTINGS_ACK if frames == "preface+ack" else b"")
+    payload = PREFACE_AND_SETTINGS + (SETTINGS_ACK if frames == "preface+ack" else b"")
     try:
         s.wait_serving()
         wait_for(lambda: server_connections(s.port) == 0, what="wait_serving's connection to close", server=s)

@@ -18,6 +18,7 @@ from handeval.server.client import bad_request_fields
 from handeval.v2 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, shisanshui_pb2 as ssw, tienlen_pb2 as tl
 
 from grpc_fixtures import C, E, N
+from strategies import DC_DECLARING_HANDS
 
 PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
 RED = dc.DACHU_COLOUR_RED
@@ -396,12 +397,7 @@ def test_dachu_jiao_round_up(stub):
 
 def test_dachu_declare_once_per(stub):
     """RULES 3.5: two players may each 夢踹 (default "player_and_kind"), not with "game"."""
-    hands = [
-        "Ah 5s 5h 5d 2s 3s 4s 6s 7s 8s 9s Ts Js",
-        "Ad 6h 6d 6c 2h 3h 4h 7h 8h 9h Th Jh Qh",
-        "As Ac 2d 3d 4d 7d 8d 9d Td Jd Qd Kd Kh",
-        "2c 3c 4c 5c 7c 8c 9c Tc Jc Qc Kc Ks Qs",
-    ]
+    hands = DC_DECLARING_HANDS
     deal, chuai = dc.DACHU_DEAL_ACTION_KIND_DEAL, dc.DACHU_DEAL_ACTION_KIND_MENG_CHUAI
     actions = [dc.DachuDealAction(kind=deal)] * 5 + [
         dc.DachuDealAction(kind=chuai, seat=0, cards=C("5s 5h 5d")),

@@ -15,6 +15,8 @@ import pytest
 from handeval import _core, dachu
 from handeval.v2 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, tienlen_pb2 as tl
 
+from strategies import TL_HANDS
+
 PLAY, PASS, TIMEOUT = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS, common_pb2.ACTION_KIND_TIMEOUT
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 SEEDS = range(24)
@@ -116,12 +118,7 @@ def test_tienlen_games_with_ready_actions(seed):
 
 def test_tienlen_trick_transfers_are_filled():
     """A chop (seat 3's four aces on seat 0's 2) is the trick's transfer once it closes."""
-    hands = [
-        "3s 4s 5s 6s 7s 8s 9s Ts Js Qs Ks 2c 2d",
-        "3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh 2s 2h",
-        "3d 4d 5d 6d 7d 8d 9d Td Jd Qd Kd Kc Qc",
-        "3c 4c 5c 6c 7c 8c 9c Tc Jc Ad As Ac Ah",
-    ]
+    hands = TL_HANDS
     acts = [
         (0, "3s"),
         (1, "4h"),

@@ -20,7 +20,7 @@ from handeval import HandevalError, shisanshui
 from handeval.server.client import bad_request_fields
 from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
 
-from grpc_fixtures import C, metric_value
+from grpc_fixtures import C, FakeContext, metric_value
 
 VECTORS = json.loads((Path(__file__).parents[1] / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
 RANKS, SUITS = "23456789TJQKA", "shdc"
@@ -473,23 +473,6 @@ def test_example_client_runs(server):
 # ---- in-process: the servicer's INTERNAL path, the serve settings ----
 
 
-class _AbortContext:
-    """Enough of grpc.aio.ServicerContext for HandevalService._call."""
-
-    def __init__(self):
-        self.aborted = None
-
-    def time_remaining(self):
-        return None
-
-    def peer(self):
-        return "test"
-
-    async def abort(self, code, details="", trailing_metadata=()):
-        self.aborted = (code, details, trailing_metadata)
-        raise RuntimeError("aborted")
-
-
 def test_internal_fault_is_internal_without_details(monkeypatch, caplog):
     import asyncio
     from concurrent.futures import ThreadPoolExecutor
@@ -504,7 +487,7 @@ def test_internal_fault_is_internal_without_details(monkeypatch, caplog):
         raise KeyError("secret internal detail")
 
     monkeypatch.setattr(service._core, "wire_answer", broken)
-    ctx = _AbortContext()
+    ctx = FakeContext()
     with ThreadPoolExecutor(1) as ex:
         svc = service.HandevalService(ServerConfig(), ex)
         req = pb.EvaluateRequest(

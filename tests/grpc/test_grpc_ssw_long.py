@@ -12,14 +12,10 @@ import pytest
 
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, metric_value, wait_for
+from grpc_fixtures import C, ServerProcess, metric_value, wait_for
 
 RANKS, SUITS = "23456789TJQKA", "shdc"
 DECK = [r + s for r in RANKS for s in SUITS]
-
-
-def C(cards) -> common_pb2.Cards:
-    return common_pb2.Cards(cards=list(cards))
 
 
 @pytest.fixture(scope="module")

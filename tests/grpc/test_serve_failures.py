@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from grpc_fixtures import ServerProcess, free_port
+from grpc_fixtures import ServerProcess, free_port, make_cert
 
 EXIT_STARTUP = 2
 
@@ -106,29 +106,8 @@ def test_tls_files_that_are_no_certificate_or_key(tmp_path):
     assert_one_line_failure(run("serve", "--tls-cert", str(bad), "--tls-key", str(bad), "--workers", "2"), "not a PEM")
     if shutil.which("openssl") is None:
         return
-    for name in ("a", "b"):
-        subprocess.run(
-            [
-                "openssl",
-                "req",
-                "-x509",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-keyout",
-                f"{name}.key",
-                "-out",
-                f"{name}.pem",
-                "-days",
-                "1",
-                "-subj",
-                f"/CN={name}",
-            ],
-            cwd=tmp_path,
-            check=True,
-            capture_output=True,
-            timeout=60,
-        )
+    # a.pem/a.key (self-signed) and b.key, a key a.pem does not belong to
+    make_cert(tmp_path, "a", "b")
     a, b = str(tmp_path / "a.pem"), str(tmp_path / "b.key")
     assert_one_line_failure(run("serve", "--tls-cert", a, "--tls-key", b), "private key does not belong")
     assert_one_line_failure(

@@ -8,7 +8,7 @@ from __future__ import annotations
 import socket
 import struct
 import threading
-from typing import Iterable, Optional, Set, Tuple
+from typing import Iterable, List, Optional, Set, Tuple
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY = 0x0, 0x1, 0x3, 0x4, 0x6, 0x7
@@ -17,6 +17,14 @@ END_STREAM, ACK, END_HEADERS = 0x1, 0x1, 0x4
 
 def frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
     return struct.pack(">I", len(payload))[1:] + bytes((kind, flags)) + struct.pack(">I", stream) + payload
+
+
+#: The HTTP/2 client connection preface and an empty SETTINGS frame: a handshake that
+#: completes, after which a socket that sends nothing more holds a connection open.
+PREFACE_AND_SETTINGS = PREFACE + frame(SETTINGS, 0, 0)
+#: SETTINGS with the ACK flag: acknowledges the server's settings (a peer that does not
+#: is also closed by the settings timeout, after 20 s; one that does only by the idle time).
+SETTINGS_ACK = frame(SETTINGS, ACK, 0)
 
 
 def _hpack_int(value: int, prefix_bits: int, first: int = 0) -> bytes:
@@ -60,11 +68,12 @@ def grpc_message(body: bytes, announced: Optional[int] = None) -> bytes:
     return b"\x00" + struct.pack(">I", len(body) if announced is None else announced) + body
 
 
-def peer_ports(port: int) -> Set[int]:
-    """Client ports of the established TCP connections to local ``port`` on this machine
-    (/proc/net/tcp and tcp6; empty where there is no /proc): which connections a server
-    under test keeps, seen from outside it."""
-    out: Set[int] = set()
+def established_peer_ports(port: int) -> List[int]:
+    """The client port of each established TCP connection to local ``port`` on this
+    machine, one entry per connection (/proc/net/tcp and tcp6; empty where there is no
+    /proc). Its length counts the connections; clients on different addresses may share a
+    port, so the ports alone (:func:`peer_ports`) may count fewer."""
+    out: List[int] = []
     for name in ("/proc/net/tcp", "/proc/net/tcp6"):
         try:
             with open(name) as fh:
@@ -74,8 +83,15 @@ def peer_ports(port: int) -> Set[int]:
         for line in lines:
             f = line.split()
             if f[3] == "01" and int(f[1].rsplit(":", 1)[1], 16) == port:
-                out.add(int(f[2].rsplit(":", 1)[1], 16))
+                out.append(int(f[2].rsplit(":", 1)[1], 16))
     return out
+
+
+def peer_ports(port: int) -> Set[int]:
+    """Client ports of the established TCP connections to local ``port`` on this machine
+    (/proc/net/tcp and tcp6; empty where there is no /proc): which connections a server
+    under test keeps, seen from outside it."""
+    return set(established_peer_ports(port))
 
 
 class RawConnection:

@@ -2,8 +2,9 @@
 
 Layout: ``config`` (flags and environment), ``app`` (one grpc.aio server process),
 ``supervisor`` (``--workers N``), ``service`` (dispatch, limits, status codes, metrics,
-logs). Every game's requests are answered in Rust
-by the binding (``_core.wire_answer``, ``rust/handeval-py/src/<game>/wire.rs``).
+logs). Every game's requests are answered in Rust: the binding's ``_core.wire_answer``
+(``rust/handeval-py/src/wire.rs``) hands the bytes to the wire crate, one module per game
+in ``rust/handeval-wire/src/``.
 """
 
 from __future__ import annotations
