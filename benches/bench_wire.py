@@ -9,7 +9,9 @@ medians and the per-window ratios. docs/benchmarks.md ("gRPC wire") quotes it.
 
 Cases (十三水, the game answered in Rust over the wire): a 1,000-row card-string
 Evaluate (per row), unary Evaluate and Compare, a 4-seat Settle (per call), 100,000
-packed rows (per row), and the delay a worst-shape request (a Compare `order` item of
+packed rows (per row) — each case sends distinct requests in turn (256 rows, pairs or
+deals for a per-call case, 8 batches for a batch case), never one repeated — and the delay a
+worst-shape request (a Compare `order` item of
 300,000 rows, on a server whose --max-batch lets it in) causes to a one-row call sent while it runs.
 
 Run: ``python benches/bench_wire.py`` (or ``python -m pytest benches/bench_wire.py -s``).
@@ -54,57 +56,63 @@ def C(cards) -> common_pb2.Cards:
     return common_pb2.Cards(cards=list(cards))
 
 
+#: Distinct requests per case, sent in turn: per-call cases see a different row, pair or
+#: deal on each call (one request repeated would keep its cards in the caches and its
+#: branches predicted, flattering the figure); batch cases rotate a few distinct batches.
+DISTINCT_CALLS = 256
+DISTINCT_BATCHES = 8
+
+
 def cases():
-    """name -> (rpc, request bytes, rows per call, calls/s to each server)."""
+    """name -> (rpc, distinct request bytes (sent in turn), rows per call, calls/s to each
+    server). Every request of a case has the same length (the floor tells requests apart by
+    RPC and length)."""
     rng = random.Random(7)
-    rows = [rng.sample(DECK, 5) for _ in range(1000)]
-    deck = rng.sample(DECK, 52)
-    deal = [scenarios._arrangement(deck[13 * s : 13 * s + 13]) for s in range(4)]
-    pair = rng.sample(DECK, 10)
-    packed = b"".join(bytes(rng.sample(range(52), 5)) for _ in range(100_000))
 
     def ev(**kw):
         return pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(**kw)).SerializeToString()
 
+    def row_item(cards):
+        return ssw.ShisanshuiEvaluateItem(row=C(cards))
+
+    def compare(pair):
+        item = ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(pair[:5]), b=C(pair[5:])))
+        return pb.CompareRequest(shisanshui=ssw.ShisanshuiCompareRequest(items=[item])).SerializeToString()
+
+    def settle(deck):
+        deal = [scenarios._arrangement(deck[13 * s : 13 * s + 13]) for s in range(4)]
+        players = [
+            ssw.ShisanshuiPlayer(arrangement=ssw.ShisanshuiArrangement(front=C(f), middle=C(m), back=C(b)))
+            for f, m, b in deal
+        ]
+        return pb.SettleRequest(
+            shisanshui=ssw.ShisanshuiSettleRequest(deals=[ssw.ShisanshuiDeal(base=10, players=players)])
+        ).SerializeToString()
+
+    def packed():
+        return b"".join(bytes(rng.sample(range(52), 5)) for _ in range(100_000))
+
     return {
         "Evaluate, 1,000 card-string rows": (
             "Evaluate",
-            ev(items=[ssw.ShisanshuiEvaluateItem(row=C(r)) for r in rows]),
+            [ev(items=[row_item(rng.sample(DECK, 5)) for _ in range(1000)]) for _ in range(DISTINCT_BATCHES)],
             1000,
             100,
         ),
-        "Evaluate, one row": ("Evaluate", ev(items=[ssw.ShisanshuiEvaluateItem(row=C(rows[1]))]), 1, 500),
-        "Compare, one pair": (
-            "Compare",
-            pb.CompareRequest(
-                shisanshui=ssw.ShisanshuiCompareRequest(
-                    items=[ssw.ShisanshuiCompareItem(pair=ssw.ShisanshuiRowPair(a=C(pair[:5]), b=C(pair[5:])))]
-                )
-            ).SerializeToString(),
+        "Evaluate, one row": (
+            "Evaluate",
+            [ev(items=[row_item(rng.sample(DECK, 5))]) for _ in range(DISTINCT_CALLS)],
             1,
             500,
         ),
-        "Settle, one 4-seat deal": (
-            "Settle",
-            pb.SettleRequest(
-                shisanshui=ssw.ShisanshuiSettleRequest(
-                    deals=[
-                        ssw.ShisanshuiDeal(
-                            base=10,
-                            players=[
-                                ssw.ShisanshuiPlayer(
-                                    arrangement=ssw.ShisanshuiArrangement(front=C(f), middle=C(m), back=C(b))
-                                )
-                                for f, m, b in deal
-                            ],
-                        )
-                    ]
-                )
-            ).SerializeToString(),
-            1,
-            500,
+        "Compare, one pair": ("Compare", [compare(rng.sample(DECK, 10)) for _ in range(DISTINCT_CALLS)], 1, 500),
+        "Settle, one 4-seat deal": ("Settle", [settle(rng.sample(DECK, 52)) for _ in range(DISTINCT_CALLS)], 1, 500),
+        "Evaluate, 100,000 packed rows": (
+            "Evaluate",
+            [ev(packed_rows=packed()) for _ in range(DISTINCT_BATCHES)],
+            100_000,
+            40,
         ),
-        "Evaluate, 100,000 packed rows": ("Evaluate", ev(packed_rows=packed), 100_000, 40),
     }
 
 
@@ -175,18 +183,19 @@ class Floor:
         self._file.close()
 
 
-def window(servers, rpc: str, payload: bytes, rate: float, seconds: float) -> list:
+def window(servers, rpc: str, payloads: list, rate: float, seconds: float) -> list:
     """Server CPU seconds per call of each server over one window of ``seconds`` in which
-    both get the same open-loop stream of ``rate`` calls/s."""
+    all get the same open-loop stream of ``rate`` calls/s, the requests ``payloads`` in
+    turn."""
 
     async def run():
         chans = [[grpc.aio.insecure_channel(s.target, options=OPTIONS) for _ in range(4)] for s in servers]
         stubs = [[c.unary_unary(scenarios.method_path(rpc)) for c in cs] for cs in chans]
-        await asyncio.gather(*(stub(payload, timeout=60) for row in stubs for stub in row for _ in range(3)))  # warm-up
+        await asyncio.gather(*(stub(p, timeout=60) for row in stubs for stub in row for p in payloads[:3]))  # warm-up
         loop = asyncio.get_running_loop()
         done, tasks = [0] * len(servers), set()
 
-        async def call(k, stub):
+        async def call(k, stub, payload):
             await stub(payload, timeout=60)
             done[k] += 1
 
@@ -195,7 +204,7 @@ def window(servers, rpc: str, payload: bytes, rate: float, seconds: float) -> li
         while loop.time() < t0 + seconds:
             while sent < (loop.time() - t0) * rate:
                 for k, row in enumerate(stubs):
-                    t = asyncio.ensure_future(call(k, row[sent % len(row)]))
+                    t = asyncio.ensure_future(call(k, row[sent % len(row)], payloads[sent % len(payloads)]))
                     tasks.add(t)
                     t.add_done_callback(tasks.discard)
                 sent += 1
@@ -208,9 +217,10 @@ def window(servers, rpc: str, payload: bytes, rate: float, seconds: float) -> li
     return asyncio.run(run())
 
 
-def small_call_delay(server, big: bytes, small: bytes, probes: int = 20) -> list:
-    """Wall seconds a one-row Evaluate takes while the worst-shape request runs (sent
-    again and again, so every probe meets it in flight), per probe."""
+def small_call_delay(server, big, small: list, probes: int = 20) -> list:
+    """Wall seconds a one-row Evaluate takes, per probe (the requests ``small`` in turn):
+    alone (``big`` None) or while the worst-shape request ``big`` runs (sent again and
+    again, so every probe meets it in flight)."""
 
     async def run():
         async with (
@@ -221,18 +231,19 @@ def small_call_delay(server, big: bytes, small: bytes, probes: int = 20) -> list
                 a.unary_unary(scenarios.method_path("Compare")),
                 b.unary_unary(scenarios.method_path("Evaluate")),
             )
-            running = True
+            running = big is not None
 
             async def keep_busy():
                 while running:
                     await big_call(big, timeout=120)
 
             busy = asyncio.ensure_future(keep_busy())
-            await asyncio.sleep(0.5)  # the first big call has arrived
+            if big is not None:
+                await asyncio.sleep(0.5)  # the first big call has arrived
             out = []
-            for _ in range(probes):
+            for i in range(probes):
                 t = time.perf_counter()
-                await small_call(small, timeout=60)
+                await small_call(small[i % len(small)], timeout=60)
                 out.append(time.perf_counter() - t)
                 await asyncio.sleep(0.05)
             running = False
@@ -255,22 +266,27 @@ def measure(print_=print, baseline_python=None) -> dict:
             baseline = load.SpawnedServer(1, extra=extra, python=baseline_python).wait_serving()
         answers: dict = {}
         with grpc.insecure_channel(handeval.target, options=OPTIONS) as ch:
-            for name, (rpc, req, _, _) in all_cases.items():
-                out = ch.unary_unary(scenarios.method_path(rpc))(req, timeout=60)
-                resp = getattr(pb, f"{rpc}Response").FromString(out).shisanshui
-                assert not any(r.WhichOneof("result") == "error" for r in resp.results), name  # real answers
-                assert len(req) not in answers.setdefault(rpc, {}), "the floor tells requests apart by length"
-                answers[rpc][len(req)] = out
+            for name, (rpc, reqs, _, _) in all_cases.items():
+                lengths = {len(r) for r in reqs}
+                assert len(lengths) == 1, f"{name}: one request length per case (the floor's key)"
+                assert not lengths & answers.setdefault(rpc, {}).keys(), "the floor tells cases apart by length"
+                for req in reqs:
+                    out = ch.unary_unary(scenarios.method_path(rpc))(req, timeout=60)
+                    resp = getattr(pb, f"{rpc}Response").FromString(out).shisanshui
+                    assert not any(r.WhichOneof("result") == "error" for r in resp.results), name  # real answers
+                # The floor answers each of the case's requests with one answer of the size of
+                # handeval's (answers of one case differ in size by a few varint bytes at most).
+                answers[rpc][len(reqs[0])] = out
         floor = Floor(answers).wait_serving()
         servers = [floor, handeval] + ([baseline] if baseline else [])
         load_before = load.machine_info()["loadavg_1_5_15"]
         per = {name: [[] for _ in servers] for name in all_cases}
         for _ in range(RUNS):
-            for name, (rpc, req, _, rate) in all_cases.items():
-                for got, cpu in zip(per[name], window(servers, rpc, req, rate, SECONDS)):
+            for name, (rpc, reqs, _, rate) in all_cases.items():
+                for got, cpu in zip(per[name], window(servers, rpc, reqs, rate, SECONDS)):
                     got.append(cpu)
         small = all_cases["Evaluate, one row"][1]
-        alone = small_call_delay_alone(handeval, small)
+        alone = small_call_delay(handeval, None, small)
         busy = small_call_delay(handeval, worst_request(), small)
         load_after = load.machine_info()["loadavg_1_5_15"]
     finally:
@@ -314,21 +330,6 @@ def measure(print_=print, baseline_python=None) -> dict:
     return table
 
 
-def small_call_delay_alone(server, small: bytes, probes: int = 20) -> list:
-    async def run():
-        async with grpc.aio.insecure_channel(server.target, options=OPTIONS) as b:
-            small_call = b.unary_unary(scenarios.method_path("Evaluate"))
-            out = []
-            for _ in range(probes):
-                t = time.perf_counter()
-                await small_call(small, timeout=60)
-                out.append(time.perf_counter() - t)
-                await asyncio.sleep(0.05)
-            return out
-
-    return asyncio.run(run())
-
-
 def test_wire_vs_floor(capsys):
     """The table above, printed (no timing threshold: it asserts only that the figures
     are real)."""
@@ -343,26 +344,67 @@ def _time(seconds: float) -> str:
     return f"{seconds * 1e9:.1f} ns" if seconds < 1e-7 else f"{seconds * 1e6:.2f} µs"
 
 
-def in_process(print_=print) -> dict:
-    """Thread CPU of ``_core.wire_answer`` alone per case (best of five rounds), and where
-    the servicer runs the case (inline on the event loop, or the thread pool)."""
+def _load_core(path: str):
+    """Another build's extension module (its ``_core.abi3.so``), loaded under its own
+    name in this process."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("_core", path)
+    core = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(core)
+    return core
+
+
+def _answer_cpu(core, rpc: str, reqs: list, calls: int) -> float:
+    """Thread CPU seconds per ``core.wire_answer`` of one round of ``calls`` calls, the
+    requests in turn."""
+    answer, make_call = core.wire_answer, core.WireCall
+    t = time.thread_time()
+    for i in range(calls):
+        answer(rpc, reqs[i % len(reqs)], make_call(None), 10**6, 1000, False)
+    return (time.thread_time() - t) / calls
+
+
+def _pricing_cpu(core, rpc: str, reqs: list, calls: int, budget: float) -> float:
+    """The same for ``core.wire_inline`` (the servicer's pricing of a request)."""
+    inline = core.wire_inline
+    t = time.thread_time()
+    for i in range(calls):
+        inline(rpc, reqs[i % len(reqs)], budget)
+    return (time.thread_time() - t) / calls
+
+
+def in_process(print_=print, baseline_core=None) -> dict:
+    """Thread CPU of ``_core.wire_answer`` alone per case (best of five rounds, the case's
+    requests in turn), of ``_core.wire_inline`` pricing it, and where the servicer runs
+    the case (inline on the event loop, or the thread pool). ``baseline_core``: another
+    build's ``_core.abi3.so``, timed in the same process, its rounds interleaved with
+    this build's."""
     from handeval import _core
     from handeval.server import service
 
+    cores = {"this build": _core}
+    if baseline_core:
+        cores["baseline"] = _load_core(baseline_core)
     out = {}
-    print_("in process: _core.wire_answer alone, thread CPU, best of five rounds:")
-    for name, (rpc, req, rows, _) in cases().items():
+    print_("in process: _core.wire_answer alone and _core.wire_inline's pricing, thread CPU, best of five rounds:")
+    for name, (rpc, reqs, rows, _) in cases().items():
         calls = max(20, 200_000 // rows) if rows < 1000 else (200 if rows == 1000 else 20)
-        best = float("inf")
+        best = dict.fromkeys(cores, float("inf"))
         for _ in range(5):
-            t = time.thread_time()
-            for _ in range(calls):
-                _core.wire_answer(rpc, req, _core.WireCall(None), 10**6, 1000, False)
-            best = min(best, (time.thread_time() - t) / calls)
-        inline = _core.wire_inline(rpc, req, service.INLINE_SECONDS)
-        out[name] = best
-        per_row = f", {best / rows * 1e9:,.1f} ns a row" if rows > 1 else ""
-        print_(f"  {name:<34} {best * 1e6:>9.2f} µs a call{per_row} ({'inline' if inline else 'thread pool'})")
+            for who, core in cores.items():
+                best[who] = min(best[who], _answer_cpu(core, rpc, reqs, calls))
+        priced = min(_pricing_cpu(_core, rpc, reqs, calls, service.INLINE_SECONDS) for _ in range(5))
+        inline = all(_core.wire_inline(rpc, r, service.INLINE_SECONDS) for r in reqs)
+        answer = best["this build"]
+        out[name] = answer
+        per_row = f", {answer / rows * 1e9:,.1f} ns a row" if rows > 1 else ""
+        line = f"  {name:<34} {answer * 1e6:>9.2f} µs a call{per_row}; priced in {priced * 1e6:.2f} µs"
+        line += f" ({'inline' if inline else 'thread pool'})"
+        if baseline_core:
+            base = best["baseline"]
+            line += f"; baseline {base * 1e6:.2f} µs, this / baseline {answer / base:.3f}"
+        print_(line)
     return out
 
 
@@ -372,12 +414,17 @@ if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--in-process", action="store_true", help="time _core.wire_answer alone, no servers")
     ap.add_argument(
+        "--baseline-core",
+        metavar="PATH",
+        help="with --in-process: also time another build's _core.abi3.so, rounds interleaved",
+    )
+    ap.add_argument(
         "--baseline-python",
         metavar="PATH",
         help="also measure `handeval serve` run by this interpreter (another build's install) in the same windows",
     )
     args = ap.parse_args()
     if args.in_process:
-        in_process()
+        in_process(baseline_core=args.baseline_core)
     else:
         measure(baseline_python=args.baseline_python)
