@@ -21,7 +21,7 @@ sys.exit(0 if managed and not in_venv else 1)'; then
     . .venv/bin/activate
 fi
 echo "scripts/test.sh: installing into $(python3 -c 'import sys; print(sys.prefix)'); building the extension" \
-    "in release (about two minutes on two cores, pip quiet meanwhile)"
+    "in release (about a minute on two cores, pip quiet meanwhile)"
 # The core's unit tests (--lib: the examples and the criterion benches are compiled by
 # .ci/run), built and run in the background from the start: profile core-test (Cargo.toml:
 # the release optimisation, which the exhaustive checks need, without link-time
