@@ -4,7 +4,8 @@
 //! * [`money`] — integer, exactly zero-sum money: proportional shares and the cap (RULES §0, §4);
 //! * [`shisanshui`] — 十三水, Chinese poker (RULES §1);
 //! * [`tienlen`] — 越式13张, Vietnamese Thirteen (RULES §2);
-//! * [`dachu`] — 打儲 (RULES §3).
+//! * [`dachu`] — 打儲 (RULES §3);
+//! * [`table`] — what the trick games' table models share: how a seat may act on an offer.
 //!
 //! Every fallible entry returns [`Error`], whose message names the bad card, field or seat.
 
@@ -14,6 +15,7 @@ pub mod error;
 pub mod money;
 pub mod sampling;
 pub mod shisanshui;
+pub mod table;
 pub mod tienlen;
 
 pub use cards::{Card, CardSet};
