@@ -615,6 +615,13 @@ def test_jiao_escape_cap():
     assert s.deltas == [25, -50, 25, 0]
     s = dachu.settle([0, 2], base=10, escaped=[1], rules=dachu.Rules(escape_units=3))
     assert s.deltas[1] == -30
+    # RULES 3.7 v5: a penalty whose receivers all escaped too is not paid: seat 0's
+    # opponents 1 and 3 escaped, so seat 0 pays nothing; with every seat escaping, all 0.
+    opponents_only = dachu.Rules(escape_shared_by_all=False)
+    s = dachu.settle([0, 2], base=1, escaped=[0, 1, 3], rules=opponents_only)
+    assert s.deltas == [0, -5, 10, -5]
+    for rules in (opponents_only, dachu.Rules()):
+        assert dachu.settle([0, 2], base=1, escaped=[0, 1, 2, 3], rules=rules).deltas == [0, 0, 0, 0]
     # The cap (money::cap) with an itemised adjustment.
     s = dachu.settle([0], [0, 1, 2, 3], base=10, carried=[30, None, None, None])
     assert s.theoretical == [60, -20, -20, -20] and s.deltas == [30, -10, -10, -10]

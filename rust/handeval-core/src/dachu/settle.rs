@@ -255,6 +255,11 @@ pub fn settle(g: &GameResult, rules: &Rules) -> Result<Settlement> {
             }
         }
         for (receivers, payers) in groups {
+            // RULES 3.7 [v5]: a penalty whose receivers all escaped too is not paid (every
+            // player escaping; under `escape_shared_by_all=False`, every opponent escaping).
+            if receivers == 0 {
+                continue;
+            }
             let head = format!("seat {} escaped (逃跑)", seat_list(&payers));
             let formula = times(payers.len(), &format!("base × {m} × {}", rules.escape_units));
             transfer(
