@@ -52,6 +52,17 @@ pub struct PairResult {
     pub waters: i64,
 }
 
+impl PairResult {
+    /// The seat that scooped (打枪) the other, if one did.
+    pub fn scooper(&self) -> Option<usize> {
+        match self.scoop {
+            1 => Some(self.a),
+            -1 => Some(self.b),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settlement {
     /// Total waters per seat (Σ of the pair results).

@@ -47,26 +47,17 @@ fn arrangement(r: &ArrangeResult) -> Arrangement {
     Arrangement { alternatives, ..one(&r.best) }
 }
 
-/// A non-negative integer option; `what` completes "must be …" for negative values.
-fn natural(obj: &Bound<'_, PyAny>, field: &str, what: &str) -> PyResult<u64> {
-    let v = int_from(obj, field)?;
-    u64::try_from(v).map_err(|_| crate::conv::bad_as(field, format!("must be {what}, got {v}"), handeval_core::Reason::OutOfRange))
-}
-
 fn options(
     opponents: &Bound<'_, PyAny>,
     top_k: &Bound<'_, PyAny>,
     seed: &Bound<'_, PyAny>,
     samples: &Bound<'_, PyAny>,
 ) -> PyResult<Options> {
-    let o = Options {
-        opponents: natural(opponents, "opponents", "1, 2 or 3")?.min(usize::MAX as u64) as usize,
-        top_k: natural(top_k, "top_k", "at least 1")?.min(usize::MAX as u64) as usize,
-        seed: natural(seed, "seed", "a non-negative integer")?,
-        samples: u32::try_from(natural(samples, "samples", &format!("0..{MAX_SAMPLES}"))?).unwrap_or(u32::MAX),
-    };
-    o.validate().py()?;
-    Ok(o)
+    let int = |obj, field| int_from(obj, field).map(i128::from);
+    // Each read in the core's order, so that a bad type is named before a bad value.
+    let (opponents, top_k, seed, samples) =
+        (int(opponents, "opponents")?, int(top_k, "top_k")?, int(seed, "seed")?, int(samples, "samples")?);
+    Options::from_ints(Some(opponents), Some(top_k), Some(seed), Some(samples)).py()
 }
 
 /// One hand: with `samples > 0` (Monte-Carlo, up to seconds per 1,000 samples) on a
@@ -168,7 +159,7 @@ fn ssw_best_response(
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Arrangement> {
     let rules = rules_from(rules)?;
-    let top_k = natural(top_k, "top_k", "at least 1")?.min(usize::MAX as u64) as usize;
+    let top_k = arr::top_k_from(int_from(top_k, "top_k")?.into()).py()?;
     // Named as the Python API's parameter (shisanshui.best_response(cards13, ...)).
     let cards = cards_from(cards, "cards13")?;
     let opps = list_from(opponents, "opponents", hand_from)?;

@@ -297,11 +297,7 @@ fn ssw_settle(
                 b: p.b,
                 kind: p.kind.as_str().into(),
                 rows: p.rows.to_vec(),
-                scooper: match p.scoop {
-                    1 => Some(p.a),
-                    -1 => Some(p.b),
-                    _ => None,
-                },
+                scooper: p.scooper(),
                 home_run: p.home_run,
                 waters: p.waters,
             })

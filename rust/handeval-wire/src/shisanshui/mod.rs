@@ -7,7 +7,7 @@ use crate::convert::{api_name, cards, cards_msg, rename};
 use crate::fail::{at, only, Fail, ItemFail};
 use crate::pb;
 use handeval_core::cards::{self, Card};
-use handeval_core::shisanshui::arrange::{self as arr, ArrangeResult, Options, MAX_SAMPLES};
+use handeval_core::shisanshui::arrange::{self as arr, top_k_from, ArrangeResult, Options};
 use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
 use handeval_core::{Error, Reason};
 use std::sync::OnceLock;
@@ -137,11 +137,7 @@ impl From<&ssw::Settlement> for pb::ShisanshuiSettlement {
                     b: seat(p.b),
                     kind: enum_value(PAIR_KIND, p.kind.as_str()),
                     rows: p.rows.to_vec(),
-                    scooper: match p.scoop {
-                        1 => Some(seat(p.a)),
-                        -1 => Some(seat(p.b)),
-                        _ => None,
-                    },
+                    scooper: p.scooper().map(seat),
                     home_run: p.home_run,
                     waters: p.waters,
                 })
@@ -408,21 +404,9 @@ pub fn settle(req: pb::ShisanshuiSettleRequest, ctx: &Ctx) -> Result<pb::Shisans
 /// `samples`, one hand at a time (~70 µs per sample and hand on 2 cores).
 const ARRANGE_CHUNK: usize = 256;
 
-/// A non-negative option of `arrange` (`what` completes "must be …").
-fn natural(value: i32, field: &str, what: &str) -> Result<u64, Error> {
-    u64::try_from(value).map_err(|_| Error::field(field, format!("must be {what}, got {value}")).because(Reason::OutOfRange))
-}
-
 fn options(req: &pb::ShisanshuiArrangeRequest) -> Result<Options, Error> {
-    let d = Options::default();
-    let o = Options {
-        opponents: req.opponents.map_or(Ok(d.opponents as u64), |v| natural(v, "opponents", "1, 2 or 3"))? as usize,
-        top_k: req.top_k.map_or(Ok(d.top_k as u64), |v| natural(v, "top_k", "at least 1"))? as usize,
-        seed: req.seed.unwrap_or(d.seed),
-        samples: req.samples.map_or(Ok(d.samples as u64), |v| natural(v, "samples", &format!("0..{MAX_SAMPLES}")))? as u32,
-    };
-    o.validate()?;
-    Ok(o)
+    let wide = |v: Option<i32>| v.map(i128::from);
+    Options::from_ints(wide(req.opponents), wide(req.top_k), req.seed.map(i128::from), wide(req.samples))
 }
 
 pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::ShisanshuiArrangeResponse, Fail> {
@@ -508,7 +492,7 @@ pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::Shisa
 }
 
 fn best_response(br: &pb::ShisanshuiBestResponseItem, top_k: Option<i32>, rules: &Rules) -> Result<ArrangeResult, Error> {
-    let top_k = top_k.map_or(Ok(1), |v| natural(v, "top_k", "at least 1"))? as usize;
+    let top_k = top_k.map_or(Ok(1), |v| top_k_from(v.into()))?;
     let cards = cards(br.cards.as_ref()).map_err(|e| e.within("cards"))?;
     let read = |m: Option<&pb::Cards>, field: String| crate::convert::cards(m).map_err(|e| e.within(&field));
     let opponents = br

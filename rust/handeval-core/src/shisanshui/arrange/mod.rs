@@ -103,7 +103,37 @@ impl Default for Options {
 pub const MAX_SAMPLES: u32 = 1_000_000;
 pub const MAX_TOP_K: usize = 72_072;
 
+/// An integer argument as a caller gives it (a Python int, the wire's int32, any sign):
+/// a negative one is OUT_OF_RANGE naming its field; `what` completes "must be …".
+fn natural(value: i128, field: &str, what: &str) -> Result<u64> {
+    u64::try_from(value).map_err(|_| Error::field(field, format!("must be {what}, got {value}")).because(Reason::OutOfRange))
+}
+
+/// How many alternatives, as a caller gives it (also `best_response`'s `top_k`).
+pub fn top_k_from(value: i128) -> Result<usize> {
+    Ok(usize::try_from(natural(value, "top_k", "at least 1")?).unwrap_or(usize::MAX))
+}
+
 impl Options {
+    /// The options from the integers a caller gives (`None`: the default), read in the
+    /// order opponents, top_k, seed, samples, each refused naming its field, then
+    /// [`validate`](Self::validate)d: the one reading of the Python API's and the wire's
+    /// arguments.
+    pub fn from_ints(opponents: Option<i128>, top_k: Option<i128>, seed: Option<i128>, samples: Option<i128>) -> Result<Options> {
+        let d = Options::default();
+        let wide = |v: u64| usize::try_from(v).unwrap_or(usize::MAX);
+        let o = Options {
+            opponents: opponents.map_or(Ok(d.opponents), |v| natural(v, "opponents", "1, 2 or 3").map(wide))?,
+            top_k: top_k.map_or(Ok(d.top_k), top_k_from)?,
+            seed: seed.map_or(Ok(d.seed), |v| natural(v, "seed", "a non-negative integer"))?,
+            samples: samples.map_or(Ok(d.samples), |v| {
+                natural(v, "samples", &format!("0..{MAX_SAMPLES}")).map(|n| u32::try_from(n).unwrap_or(u32::MAX))
+            })?,
+        };
+        o.validate()?;
+        Ok(o)
+    }
+
     pub fn validate(&self) -> Result<()> {
         if !(1..=3).contains(&self.opponents) {
             return Err(Error::field("opponents", format!("must be 1, 2 or 3 (十三水 has 2 to 4 players), got {}", self.opponents))
