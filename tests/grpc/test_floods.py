@@ -7,15 +7,22 @@ guard, never a timing assert."""
 from __future__ import annotations
 
 import json
+import random
+import sys
 import time
+from pathlib import Path
 
 import grpc
+import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.load.h2raw import RawConnection
-from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl
 
 from grpc_fixtures import ServerProcess, metric_value, wait_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import attacks_work  # noqa: E402
 
 EVALUATE = "/handeval.v2.Handeval/Evaluate"
 TOKEN = (("authorization", "Bearer sesame"),)
@@ -129,8 +136,11 @@ def test_an_unread_answer_frees_its_call_slot(tmp_path):
 
 def test_unread_answers_beyond_the_bound_close_the_connection(tmp_path):
     """Answers of ~96 KB that the client never reads: past --max-unread-answer-bytes
-    (300 KB) on its connection the server closes it (a test hang guard is the bound)."""
-    s = ServerProcess(tmp_path, "--max-unread-answer-bytes", "300000", metrics=False)
+    (300 KB; at least --max-message-bytes, here 256 KiB) on its connection the server
+    closes it (20 answers, the hang guard, would be 1.9 MB)."""
+    s = ServerProcess(
+        tmp_path, "--max-unread-answer-bytes", "300000", "--max-message-bytes", str(256 * 1024), metrics=False
+    )
     c = None
     try:
         s.wait_serving()
@@ -370,3 +380,47 @@ def test_a_rolling_restart_of_two_workers_loses_no_call(tmp_path):
     finally:
         stop.set()
         s.close()
+
+
+# ---- 托管: a cancelled search stops before the next record's search
+
+
+def test_a_suggestion_batch_past_its_deadline_stops_before_the_next_search(tmp_path):
+    """64 越式13张 records each asking the largest-effort suggestion (seconds of work on
+    one thread) with a 0.3 s deadline: the work stops before the next record's search
+    (the log's stop line names it), not up to 16 searches later at the next batch check;
+    a tiny call is answered after."""
+    rng = random.Random(3)
+    req = pb.EvaluateRequest(
+        tienlen=tl.TienlenEvaluateRequest(items=[attacks_work._suggest_record(rng, 64) for _ in range(64)])
+    )
+    s = ServerProcess(tmp_path, "--threads", "1", metrics=False)
+    try:
+        s.wait_serving()
+        with s.channel() as ch:
+            with pytest.raises(grpc.RpcError) as e:
+                handeval_pb2_grpc.HandevalStub(ch).Evaluate(req, timeout=0.3)
+            assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
+        wait_for(lambda: '"event": "stopped"' in s.log(), what="the work to stop", server=s)
+        stop = next(line for line in s.log().splitlines() if '"event": "stopped"' in line)
+        assert "before the suggestion of items[" in stop, stop
+        assert tiny_call(s) == grpc.StatusCode.OK
+        no_traceback(s)
+        assert s.terminate() == 0
+    finally:
+        s.close()
+
+
+def test_an_unread_answer_bound_below_one_answer_is_refused_at_start():
+    """--max-unread-answer-bytes under --max-message-bytes would close a connection for
+    one answer: refused in one line, exit 2."""
+    import subprocess
+
+    r = subprocess.run(
+        [sys.executable, "-m", "handeval", "serve", "--port", "1", "--max-unread-answer-bytes", "1000"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2, r
+    assert "--max-unread-answer-bytes 1000 is less than --max-message-bytes" in r.stderr, r.stderr
