@@ -144,7 +144,7 @@ class Admission:
         max_calls: int = 0,
         max_watch_streams: int = 0,
         max_unread_answer_bytes: int = 0,
-        close_peer: Optional[Callable[[Address], None]] = None,
+        close_peer: Optional[Callable[[Address], object]] = None,
     ):
         self.max_request_wait = max_request_wait or None  # 0: no bound
         self.max_calls_per_peer = max_calls_per_peer
@@ -257,6 +257,9 @@ class Admission:
 
     def _close_unread(self, ip: str) -> None:
         """Closes the connections of ``ip`` that hold unread answers."""
+        close = self.close_peer
+        if close is None:
+            return
         for address, conn in self.connections.items():
             if address[0] == ip and conn.unread and not conn.closing:
                 conn.closing = True
@@ -272,7 +275,7 @@ class Admission:
                         }
                     )
                 )
-                asyncio.get_running_loop().run_in_executor(None, self.close_peer, address)
+                asyncio.get_running_loop().run_in_executor(None, close, address)
 
     async def read_one(self, context, what: str):
         """The next message's bytes (grpc.aio.EOF at the end of the requests), within

@@ -299,8 +299,8 @@ OPTIONS = (
     Option(
         "--max-watch-streams",
         integer(0),
-        "health Watch streams open at once, per client address and in all; more are refused with "
-        "RESOURCE_EXHAUSTED (they take no call slot), 0 = none allowed",
+        "health Watch streams open at once in all, an eighth of them per client address; more are refused "
+        "with RESOURCE_EXHAUSTED (they take no call slot), 0 = none allowed",
     ),
     Option(
         "--max-unread-answer-bytes",
