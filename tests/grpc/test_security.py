@@ -4,6 +4,8 @@ warning when the service listens beyond loopback without protection."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -87,10 +89,20 @@ def test_metrics_only_on_the_metrics_path(tmp_path, workers):
         s.close()
 
 
-def test_warning_when_listening_beyond_loopback_unprotected(tmp_path):
-    """--host 0.0.0.0 without TLS or token: a warning naming both (the test only connects
-    over loopback); the loopback default warns of nothing."""
-    s = ServerProcess(tmp_path, "--host", "0.0.0.0", metrics=False)
+def test_beyond_loopback_unprotected_is_refused_unless_insecure_remote(tmp_path):
+    """--host 0.0.0.0 without TLS or token: refused at start (exit 2, one line naming both
+    and --insecure-remote); with --insecure-remote it serves, with a warning naming both
+    (the test only connects over loopback); the loopback default warns of nothing."""
+    refused = subprocess.run(
+        [sys.executable, "-m", "handeval", "serve", "--host", "0.0.0.0", "--port", "1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert refused.returncode == 2, refused
+    assert "without TLS" in refused.stderr and "without a token" in refused.stderr, refused.stderr
+    assert "--insecure-remote" in refused.stderr and "Traceback" not in refused.stderr
+    s = ServerProcess(tmp_path, "--host", "0.0.0.0", "--insecure-remote", metrics=False)
     try:
         s.wait_serving()
         log = s.log()

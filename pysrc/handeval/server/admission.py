@@ -7,8 +7,16 @@ others need: every handler (Handeval, health, reflection) is wrapped here.
   reads the request with a bound, ``--max-request-wait``: a client that sends its
   headers and then its request slowly, or never, is answered DEADLINE_EXCEEDED and its
   slot is free again.
-* One peer address holds at most ``--max-calls-per-peer`` calls at once; more are
-  refused with RESOURCE_EXHAUSTED before their request is read.
+* One peer address holds at most ``--max-calls-per-peer`` calls at once, the process at
+  most ``--max-concurrent-rpcs``; more are refused with RESOURCE_EXHAUSTED before their
+  request is read. A call's slot is free as soon as its answer is handed to gRPC,
+  whether or not the client reads it (gRPC's own ``maximum_concurrent_rpcs`` would count
+  the call until the answer is on the wire).
+* Answers handed to gRPC that the client has not read (a peer that keeps its HTTP/2
+  window shut) are counted per connection and per address: beyond
+  ``--max-unread-answer-bytes`` the connection is closed, which frees them.
+* Health ``Watch`` streams (open as long as the client likes) take no call slot: they
+  are bounded apart, ``--max-watch-streams`` in all and an eighth of it per address.
 * Request bytes that are no valid message of a health or reflection method are
   INVALID_ARGUMENT naming the message type (gRPC's own deserialization answers UNKNOWN
   and logs a traceback).
@@ -23,6 +31,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import ipaddress
+import json
 import logging
 import os
 import socket
@@ -108,29 +117,63 @@ def _forgetful(handler: Callable) -> Callable:
 
 
 class _Connection:
-    __slots__ = ("active", "served")
+    __slots__ = ("active", "served", "unread", "closing")
 
     def __init__(self):
         self.active = 0  # calls in progress on it
         self.served = False  # one complete request has arrived on it
+        self.unread = 0  # answer bytes handed to gRPC whose call is not done
+        self.closing = False  # the server is closing it (unread answers)
+
+
+#: The methods that stream for as long as the client likes, bounded apart from calls.
+WATCH_METHODS = frozenset({"Watch"})
+#: Of ``--max-watch-streams``, the share one client address may hold.
+WATCH_PER_PEER_SHARE = 8
 
 
 class Admission:
     """The per-peer call counts and the per-connection state the wrapped handlers keep
     (all on the event loop: no lock)."""
 
-    def __init__(self, max_request_wait: float, max_calls_per_peer: int, track_connections: bool):
+    def __init__(
+        self,
+        max_request_wait: float,
+        max_calls_per_peer: int,
+        track_connections: bool,
+        max_calls: int = 0,
+        max_watch_streams: int = 0,
+        max_unread_answer_bytes: int = 0,
+        close_peer: Optional[Callable[[Address], object]] = None,
+    ):
         self.max_request_wait = max_request_wait or None  # 0: no bound
         self.max_calls_per_peer = max_calls_per_peer
+        self.max_calls = max_calls
+        self.max_watch = max_watch_streams
+        self.max_watch_per_peer = max(1, max_watch_streams // WATCH_PER_PEER_SHARE) if max_watch_streams else 0
+        self.max_unread = max_unread_answer_bytes
+        #: shuts a connection down (called off the loop); None: unread answers not bounded
+        self.close_peer = close_peer
         self.track_connections = track_connections
+        self.calls = 0
         self.calls_by_ip: Dict[str, int] = {}
+        self.watches = 0
+        self.watches_by_ip: Dict[str, int] = {}
+        self.unread_by_ip: Dict[str, int] = {}
         self.connections: Dict[Address, _Connection] = {}
+        self.closed_unread = 0
 
     # ---- the call's life
 
     async def _enter(self, context) -> Tuple[Optional[str], Optional[_Connection]]:
+        if self.max_calls and self.calls >= self.max_calls:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"the server has {self.calls} calls in progress, its limit (--max-concurrent-rpcs {self.max_calls})",
+            )
         address = peer_address(context.peer())
         if address is None:
+            self.calls += 1
             return None, None
         ip = address[0]
         n = self.calls_by_ip.get(ip, 0)
@@ -140,16 +183,22 @@ class Admission:
                 f"this client address has {n} calls in progress, the server's limit "
                 f"(--max-calls-per-peer {self.max_calls_per_peer}): wait for answers first",
             )
+        conn = self.connections.get(address)
+        if conn is not None and conn.closing:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                "this connection has more unread answers than the server holds (--max-unread-answer-bytes)",
+            )
+        self.calls += 1
         self.calls_by_ip[ip] = n + 1
-        conn = None
-        if self.track_connections:
-            conn = self.connections.get(address)
+        if self.track_connections or self.close_peer is not None:
             if conn is None:
                 conn = self.connections[address] = _Connection()
             conn.active += 1
         return ip, conn
 
     def _leave(self, ip: Optional[str], conn: Optional[_Connection]) -> None:
+        self.calls -= 1
         if ip is None:
             return
         n = self.calls_by_ip[ip] - 1
@@ -159,6 +208,74 @@ class Admission:
             del self.calls_by_ip[ip]
         if conn is not None:
             conn.active -= 1
+
+    async def _enter_watch(self, context) -> Optional[str]:
+        """A Watch stream's admission: bounded apart from calls (it lasts as long as its
+        client likes)."""
+        address = peer_address(context.peer())
+        ip = address[0] if address is not None else ""
+        n = self.watches_by_ip.get(ip, 0)
+        if self.watches >= self.max_watch or n >= self.max_watch_per_peer:
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"too many health Watch streams open (--max-watch-streams {self.max_watch}, "
+                f"{self.max_watch_per_peer} per client address): use Check",
+            )
+        self.watches += 1
+        self.watches_by_ip[ip] = n + 1
+        return ip
+
+    def _leave_watch(self, ip: str) -> None:
+        self.watches -= 1
+        n = self.watches_by_ip[ip] - 1
+        if n:
+            self.watches_by_ip[ip] = n
+        else:
+            del self.watches_by_ip[ip]
+
+    def _answered(self, ip: Optional[str], conn: Optional[_Connection], context, answer) -> None:
+        """Counts ``answer`` as unread on its connection until its call is done (gRPC
+        holds it until the client's window lets it out); beyond --max-unread-answer-bytes
+        on the connection or its address, the connection is closed."""
+        if conn is None or ip is None or self.close_peer is None or not self.max_unread:
+            return
+        size = len(answer) if isinstance(answer, (bytes, bytearray)) else answer.ByteSize()
+        conn.unread += size
+        self.unread_by_ip[ip] = self.unread_by_ip.get(ip, 0) + size
+
+        def done(_context) -> None:
+            conn.unread -= size
+            left = self.unread_by_ip.get(ip, 0) - size
+            if left > 0:
+                self.unread_by_ip[ip] = left
+            else:
+                self.unread_by_ip.pop(ip, None)
+
+        context.add_done_callback(done)
+        if conn.unread > self.max_unread or self.unread_by_ip[ip] > self.max_unread:
+            self._close_unread(ip)
+
+    def _close_unread(self, ip: str) -> None:
+        """Closes the connections of ``ip`` that hold unread answers."""
+        close = self.close_peer
+        if close is None:
+            return
+        for address, conn in self.connections.items():
+            if address[0] == ip and conn.unread and not conn.closing:
+                conn.closing = True
+                self.closed_unread += 1
+                log.warning(
+                    json.dumps(
+                        {
+                            "event": "unread_answers",
+                            "peer": f"{address[0]}:{address[1]}",
+                            "unread_bytes": conn.unread,
+                            "limit": self.max_unread,
+                            "action": "connection closed",
+                        }
+                    )
+                )
+                asyncio.get_running_loop().run_in_executor(None, close, address)
 
     async def read_one(self, context, what: str):
         """The next message's bytes (grpc.aio.EOF at the end of the requests), within
@@ -217,11 +334,50 @@ class Admission:
         async def handler(request_iterator, context):
             ip, conn, request = await prologue(context)
             try:
-                return await behavior(request, context)
+                answer = await behavior(request, context)
             finally:
                 self._leave(ip, conn)
+            self._answered(ip, conn, context, answer)
+            return answer
 
         return _forgetful(handler)
+
+    def watch(self, behavior: Callable, what: str, deserializer: Optional[Callable]) -> Callable:
+        """A Watch-like handler (one request, an answer stream that lasts): admitted by
+        :meth:`_enter_watch`, not a call slot; its request read as :meth:`unary` does."""
+        decode = self._decoder(deserializer, what)
+
+        async def prologue(context):
+            ip = await self._enter_watch(context)
+            try:
+                request = decode(await self.read_request(context, what))
+                if request is _BAD:
+                    await context.abort(grpc.StatusCode.INVALID_ARGUMENT, f"the request is no valid {what}")
+            except BaseException:
+                self._leave_watch(ip)
+                raise
+            return ip, request
+
+        if inspect.isasyncgenfunction(behavior):
+
+            async def streamed(request_iterator, context):
+                ip, request = await prologue(context)
+                try:
+                    async for out in behavior(request, context):
+                        yield out
+                finally:
+                    self._leave_watch(ip)
+
+            return _forgetful(streamed)
+
+        async def written(request_iterator, context):  # the stream written with context.write
+            ip, request = await prologue(context)
+            try:
+                return await behavior(request, context)
+            finally:
+                self._leave_watch(ip)
+
+        return _forgetful(written)
 
     def streaming(self, behavior: Callable, what: str, deserializer: Optional[Callable]) -> Callable:
         """A stream-request handler running ``behavior(requests, context)`` on requests
@@ -276,10 +432,12 @@ class Admission:
 
         return decode
 
-    def wrap(self, handler: grpc.RpcMethodHandler, what: str) -> grpc.RpcMethodHandler:
+    def wrap(self, handler: grpc.RpcMethodHandler, what: str, method: str = "") -> grpc.RpcMethodHandler:
         """``handler`` (any of the four kinds) as the equivalent stream-request handler of
         this class; its answers keep their serializer."""
-        if handler.request_streaming:
+        if method in WATCH_METHODS and handler.response_streaming and not handler.request_streaming:
+            wrapped = self.watch(handler.unary_stream, what, handler.request_deserializer)
+        elif handler.request_streaming:
             behavior = handler.stream_stream if handler.response_streaming else handler.stream_unary
             wrapped = self.streaming(behavior, what, handler.request_deserializer)
         else:
@@ -320,7 +478,7 @@ def add_wrapped(
     """Register ``services`` (name → method → handler) on ``server``, each handler wrapped
     by ``admission``; ``messages[method]`` names its request message type."""
     for name, handlers in services.items():
-        wrapped = {m: admission.wrap(h, messages.get(m, "request message")) for m, h in handlers.items()}
+        wrapped = {m: admission.wrap(h, messages.get(m, "request message"), m) for m, h in handlers.items()}
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, wrapped),))
 
 
@@ -422,6 +580,12 @@ def bound_memory() -> Optional[Callable[[], None]]:
     M_MMAP_THRESHOLD = -3
     mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
     return lambda: trim(0) and None
+
+
+def close_peer(ports: Set[int], address: Address) -> bool:
+    """Shut down this process's connection from ``address`` to one of ``ports`` (Linux)."""
+    found = open_connections(ports).get(address)
+    return found is not None and close_connection(*found)
 
 
 def janitor_supported() -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import json
 import logging
 import os
 import resource
@@ -23,16 +24,20 @@ from handeval.server.admission import (
     HandlerCapture,
     add_wrapped,
     bound_memory,
+    close_peer,
     janitor_supported,
     open_connections,
 )
 from handeval.server.config import (
+    COMPRESSION_CHOICES,
     EXIT_STARTUP,
     ServerConfig,
     StartupError,
+    _cut,
     check_port_free,
-    is_loopback,
+    exposure_gaps,
     log_report,
+    route_native_stderr,
     setup_logging,
 )
 from handeval.server.scheduler import call_threads
@@ -42,8 +47,9 @@ from handeval.v2 import handeval_pb2
 log = logging.getLogger("handeval.server")
 
 SERVICE_NAME = handeval_pb2.DESCRIPTOR.services_by_name["Handeval"].full_name
-#: Health is open to everyone (Kubernetes gRPC probes send no metadata).
-OPEN_PREFIX = "/grpc.health.v1.Health/"
+#: Health's Check is open to everyone (Kubernetes gRPC probes send no metadata); its
+#: Watch streams, which last, need the token like every other method.
+OPEN_METHODS = frozenset({"/grpc.health.v1.Health/Check"})
 #: A connection must finish its TLS/HTTP2 handshake this soon (gRPC's default: 120 s),
 #: so sockets that connect and send nothing (or less than the HTTP/2 preface and its
 #: SETTINGS) do not hold a connection slot for long. A connection that completed its
@@ -58,6 +64,18 @@ KEEPALIVE_TIME_S, KEEPALIVE_TIMEOUT_S = 60, 20
 #: Clients may send keepalive pings this often, with or without calls (gRPC's default
 #: allows one per 5 min and closes the connection of a client that pings more often).
 CLIENT_PING_MIN_INTERVAL_S = 10
+#: Most bytes of a call's headers (HPACK-decoded, all fields): gRPC's hard limit
+#: (grpc.absolute_max_metadata_size; its soft limit, from which it refuses a random
+#: share, is set to the same). A request with more is refused before its handler runs.
+METADATA_BYTES = 16 * 1024
+#: HTTP/2 frames the server accepts are at most this long (the protocol's floor).
+MAX_FRAME_BYTES = 16 * 1024
+#: A client's PINGs beyond the allowed rate (CLIENT_PING_MIN_INTERVAL_S) are strikes;
+#: after this many the connection is closed with GOAWAY ENHANCE_YOUR_CALM.
+PING_STRIKES = 2
+#: New streams gRPC starts per read of the socket before it reads again (its default
+#: 32): a HEADERS+RST_STREAM flood (rapid reset) gets this many at a time.
+REQUESTS_PER_READ = 16
 #: Calls gRPC core queues before the server takes them up (see server_options).
 PENDING_CALLS = 4096
 #: File descriptors kept for other uses than client connections (listeners, metrics,
@@ -66,6 +84,9 @@ FD_RESERVE = 64
 #: On SIGTERM the server accepts until no call has arrived for this long (and the calls
 #: in flight are done), so that calls queued inside gRPC reach the gate, not its stop.
 ARRIVAL_QUIET_S = 0.1
+#: ... but for at most this long: a call arriving then is held no longer than this
+#: (not until its deadline), and later ones find the GOAWAY.
+ARRIVAL_MAX_S = 0.5
 #: After gRPC stopped accepting, the held calls wait this long more, so that the GOAWAY
 #: is on the wire before their answers: a client then sends its next call elsewhere, not
 #: on the closing connection (where it would be CANCELLED).
@@ -84,14 +105,15 @@ class TokenInterceptor(grpc.aio.ServerInterceptor):
         self.expected = f"Bearer {token}".encode()
 
     async def intercept_service(self, continuation, details):
-        if details.method.startswith(OPEN_PREFIX):
+        if details.method in OPEN_METHODS:
             return await continuation(details)
         got = dict(details.invocation_metadata or ()).get("authorization", "")
         if isinstance(got, str):
             got = got.encode()
         if hmac.compare_digest(got, self.expected):
             return await continuation(details)
-        log.warning('{"event": "unauthenticated", "method": "%s"}', details.method)
+        # the path is the peer's: escaped and cut (a newline cannot start a forged line)
+        log.warning(json.dumps({"event": "unauthenticated", "method": _cut(details.method, 200)}))
 
         async def deny(request_iterator, context):
             await context.abort(grpc.StatusCode.UNAUTHENTICATED, "missing or wrong authorization token")
@@ -164,6 +186,16 @@ def server_options(config: ServerConfig, reuse_port: bool, max_connections: int)
         # clients' calls cancelled.
         ("grpc.server.max_pending_requests", PENDING_CALLS),
         ("grpc.server.max_pending_requests_hard_limit", 2 * PENDING_CALLS),
+        # Headers: a request's header block is bounded in bytes (a larger one, or an
+        # endless run of CONTINUATION frames, is refused; docs/hardening.md).
+        ("grpc.max_metadata_size", METADATA_BYTES),
+        ("grpc.absolute_max_metadata_size", METADATA_BYTES),
+        ("grpc.http2.max_frame_size", MAX_FRAME_BYTES),
+        ("grpc.http2.max_ping_strikes", PING_STRIKES),
+        ("grpc.http2.max_requests_per_read", REQUESTS_PER_READ),
+        # Compressed requests: refused at their headers unless --accept-compression gzip
+        # (then inflated at most to --max-message-bytes, grpc.max_receive_message_length).
+        ("grpc.compression_enabled_algorithms_bitset", COMPRESSION_CHOICES[config.accept_compression]),
     ]
     if config.max_connection_idle > 0:
         options.append(("grpc.max_connection_idle_ms", ms(config.max_connection_idle)))
@@ -176,15 +208,9 @@ def server_options(config: ServerConfig, reuse_port: bool, max_connections: int)
 
 
 def exposure_warnings(config: ServerConfig):
-    """What is missing for a server reachable beyond this machine."""
-    if is_loopback(config.host):
-        return []
-    out = []
-    if not config.tls_cert:
-        out.append("without TLS (calls and the token travel in plaintext)")
-    if not config.token and not config.tls_client_ca:
-        out.append("without a token or client certificates (anyone who reaches the port may call)")
-    return out
+    """What is missing for a server reachable beyond this machine (it starts so only
+    with --insecure-remote)."""
+    return exposure_gaps(config.host, bool(config.tls_cert), bool(config.token or config.tls_client_ca))
 
 
 async def _watch_parent(parent_pid: int, stopping: asyncio.Event) -> None:
@@ -208,16 +234,27 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     max_connections = connection_limit(config)
     server = grpc.aio.server(
         interceptors=interceptors,
-        # Calls beyond this many at once get RESOURCE_EXHAUSTED instead of queueing
-        # without bound (0: no limit).
-        maximum_concurrent_rpcs=config.max_concurrent_rpcs or None,
+        # --max-concurrent-rpcs is admission's (a call's slot is free once its answer is
+        # handed to gRPC, and Watch streams take none), not gRPC's maximum_concurrent_rpcs
+        # (which holds the slot until the answer is on the wire, however long the client
+        # leaves it unread).
+        maximum_concurrent_rpcs=None,
         options=server_options(config, reuse_port, max_connections),
     )
     service = HandevalService(config, executor)
     gate = service.gate
     release_free_memory = bound_memory()
     janitor_on = config.max_first_call_wait > 0 and janitor_supported()
-    admission = Admission(config.max_request_wait, config.max_calls_per_peer, track_connections=janitor_on)
+    ports: set = set()
+    admission = Admission(
+        config.max_request_wait,
+        config.max_calls_per_peer,
+        track_connections=janitor_on,
+        max_calls=config.max_concurrent_rpcs,
+        max_watch_streams=config.max_watch_streams,
+        max_unread_answer_bytes=config.unread_answer_bound,
+        close_peer=(lambda address: close_peer(ports, address)) if janitor_supported() else None,
+    )
     # the generated registration, but bad bytes → INVALID_ARGUMENT, and every handler
     # starts at the call's headers and reads its request within --max-request-wait
     add_to_server(service, server, admission)
@@ -250,6 +287,7 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
         port = server.add_secure_port(address, creds) if creds else server.add_insecure_port(address)
     except RuntimeError as e:  # raced with another process after check_port_free
         raise StartupError(f"gRPC cannot listen on {address} (--host, --port): {e}") from None
+    ports.add(port)
     if janitor_on:
         # the janitor's first look, in the loop's default executor: its thread starts
         # now, not later while serving
@@ -258,7 +296,9 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     for name in ("", SERVICE_NAME):
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
     for what in exposure_warnings(config):
-        log.warning('{"event": "exposed", "host": "%s", "warning": "listening beyond loopback %s"}', config.host, what)
+        log.warning(
+            json.dumps({"event": "exposed", "host": config.host, "warning": f"listening beyond loopback {what}"})
+        )
     log.info(
         '{"event": "serving", "address": "%s:%d", "metrics_port": %s, "tls": %s, "mutual_tls": %s, '
         '"token": %s, "threads": %d, "max_connections": %d}',
@@ -296,16 +336,17 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     gate.closed = True
     start = loop.time()
     deadline = start + config.grace
-    # Accept until the calls in flight are done and no call has arrived for a moment
-    # (calls queued inside gRPC reach the gate meanwhile), but for at most half the grace:
-    # the rest is for the held calls.
-    last = (-1, -1)
+    # Accept until no call has arrived for a moment (calls queued inside gRPC reach the
+    # gate meanwhile), but for at most ARRIVAL_MAX_S (and half the grace): then GOAWAY,
+    # and a client's next call goes elsewhere (UNAVAILABLE at once on this connection,
+    # retried by the documented policy). Calls in flight do not hold the GOAWAY back:
+    # they run on, within the grace.
+    last = -1
     quiet_since = start
-    while loop.time() < start + config.grace / 2:
-        now_seen = (gate.arrived, service.inflight)
-        if now_seen != last:
-            last, quiet_since = now_seen, loop.time()
-        elif service.inflight == 0 and loop.time() - quiet_since >= ARRIVAL_QUIET_S:
+    while loop.time() < start + min(config.grace / 2, ARRIVAL_MAX_S):
+        if gate.arrived != last:
+            last, quiet_since = gate.arrived, loop.time()
+        elif loop.time() - quiet_since >= ARRIVAL_QUIET_S:
             break
         await asyncio.sleep(0.01)
     held = gate.held
@@ -335,6 +376,8 @@ def run_worker(config: ServerConfig, reuse_port: bool = False, metrics_dir=None,
     """Serve in this process until SIGTERM; 0 after a clean shutdown, EXIT_STARTUP (with one
     line on stderr) when it cannot start."""
     setup_logging(config.log_level)
+    if os.name == "posix":
+        route_native_stderr()  # gRPC core's own lines: rate-limited and escaped too
     metrics_port = config.metrics_port
     try:
         if not reuse_port:

@@ -23,6 +23,35 @@ from google.protobuf import json_format
 
 from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc
 
+#: The service config clients should use (docs/grpc.md, "Retries"): a call refused
+#: UNAVAILABLE (a server draining after SIGTERM, a worker restarting, a connection
+#: closed before the call reached a server) is retried up to 4 more times with
+#: exponential backoff (0.1 s, then up to 1 s, with jitter). Every handeval RPC is a
+#: pure function of its request, so a retry cannot apply anything twice.
+RETRY_SERVICE_CONFIG = {
+    "methodConfig": [
+        {
+            "name": [{"service": "handeval.v2.Handeval"}],
+            "retryPolicy": {
+                "maxAttempts": 5,
+                "initialBackoff": "0.1s",
+                "maxBackoff": "1s",
+                "backoffMultiplier": 2,
+                "retryableStatusCodes": ["UNAVAILABLE"],
+            },
+        }
+    ]
+}
+
+
+def channel(target: str, credentials=None, options=()) -> grpc.Channel:
+    """A channel to ``target`` with :data:`RETRY_SERVICE_CONFIG` (TLS when
+    ``credentials`` are given)."""
+    opts = [("grpc.service_config", json.dumps(RETRY_SERVICE_CONFIG)), ("grpc.enable_retries", 1), *options]
+    if credentials is not None:
+        return grpc.secure_channel(target, credentials, options=opts)
+    return grpc.insecure_channel(target, options=opts)
+
 
 def bad_request_fields(err: grpc.RpcError):
     """``[(field, description)]`` of the google.rpc.BadRequest detail of a failed call."""
@@ -91,13 +120,12 @@ def call(args) -> int:
         return 2
     token = args.token or os.environ.get("HANDEVAL_TOKEN")
     metadata = (("authorization", f"Bearer {token}"),) if token else None
+    credentials = None
     if args.tls_ca:
         with open(args.tls_ca, "rb") as f:
-            channel = grpc.secure_channel(args.target, grpc.ssl_channel_credentials(f.read()))
-    else:
-        channel = grpc.insecure_channel(args.target)
-    with channel:
-        stub = handeval_pb2_grpc.HandevalStub(channel)
+            credentials = grpc.ssl_channel_credentials(f.read())
+    with channel(args.target, credentials) as ch:
+        stub = handeval_pb2_grpc.HandevalStub(ch)
         try:
             response = getattr(stub, args.rpc)(request, timeout=args.timeout, metadata=metadata)
         except grpc.RpcError as e:

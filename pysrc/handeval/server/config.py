@@ -91,6 +91,27 @@ class ServerConfig:
     #: CA bundle for client certificates; set = mutual TLS (client certs required).
     tls_client_ca: Optional[str] = None
     log_level: str = "info"
+    #: Compressed requests accepted: "none" (a compressed request is refused at its
+    #: headers, before any inflating) or "gzip" (gzip and deflate, inflated up to
+    #: ``max_message_bytes``).
+    accept_compression: str = "none"
+    #: Health ``Watch`` streams open at once, from one client address and in all; more
+    #: are refused with RESOURCE_EXHAUSTED. They never take a call slot.
+    max_watch_streams: int = 64
+    #: Answer bytes the server holds for one connection (and for one client address)
+    #: that its client has not read yet (flow control); beyond, the connection is closed.
+    #: None = twice ``max_message_bytes``; 0 = no bound; else at least ``max_message_bytes``.
+    max_unread_answer_bytes: Optional[int] = None
+    #: Serve beyond loopback without TLS or without a token (or client certificates):
+    #: refused at start unless set.
+    insecure_remote: bool = False
+
+    @property
+    def unread_answer_bound(self) -> int:
+        """``max_unread_answer_bytes`` resolved (0 = no bound)."""
+        if self.max_unread_answer_bytes is None:
+            return 2 * self.max_message_bytes
+        return self.max_unread_answer_bytes
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -136,6 +157,27 @@ def log_level(text: str) -> str:
     return v
 
 
+def compression_choice(text: str) -> str:
+    v = text.strip().lower()
+    if v not in COMPRESSION_CHOICES:
+        raise ValueError(f"unknown choice (one of {', '.join(COMPRESSION_CHOICES)})")
+    return v
+
+
+#: ``--accept-compression`` values → the request encodings gRPC accepts (the bits of
+#: grpc.compression_enabled_algorithms_bitset: identity 1, deflate 2, gzip 4).
+COMPRESSION_CHOICES = {"none": 0b001, "gzip": 0b111}
+
+
+def switch(text: str) -> bool:
+    v = text.strip().lower()
+    if v in ("1", "true", "yes", "on"):
+        return True
+    if v in ("", "0", "false", "no", "off"):
+        return False
+    raise ValueError("not a switch (1/0, true/false, yes/no, on/off)")
+
+
 def readable_file(text: str) -> str:
     try:
         with open(text, "rb") as f:
@@ -163,6 +205,8 @@ class Option:
     help: str
     #: default shown in --help (the ServerConfig default otherwise)
     shown: Optional[str] = None
+    #: a flag without a value (its presence sets it; the variable takes 1/0)
+    switch: bool = False
 
     @property
     def field(self) -> str:
@@ -182,7 +226,19 @@ TOKEN_ENV = "HANDEVAL_TOKEN"
 #: The ``serve`` settings; each field of ServerConfig but ``token`` (``--token-file`` or
 #: ``HANDEVAL_TOKEN``) has one.
 OPTIONS = (
-    Option("--host", host_name, "address to listen on; anything but loopback needs TLS and a token"),
+    Option(
+        "--host",
+        host_name,
+        "address to listen on; anything but loopback is refused at start without TLS (--tls-cert, --tls-key) "
+        "and a token (--token-file) or client certificates (--tls-client-ca), unless --insecure-remote",
+    ),
+    Option(
+        "--insecure-remote",
+        switch,
+        "serve beyond loopback without TLS or without a token: calls and the token travel in plaintext, "
+        "anyone who reaches the port may call",
+        switch=True,
+    ),
     Option("--port", port_number, "gRPC port, 1..65535"),
     Option("--workers", integer(1, 256), "server processes sharing the port; a supervisor restarts one that dies"),
     Option("--threads", integer(0, 1024), "compute threads per process", shown="CPU count"),
@@ -240,6 +296,25 @@ OPTIONS = (
         integer(1, 2**31 - 1),
         "calls in progress at once on one connection (HTTP/2 streams); the client queues more",
     ),
+    Option(
+        "--max-watch-streams",
+        integer(0),
+        "health Watch streams open at once in all, an eighth of them per client address; more are refused "
+        "with RESOURCE_EXHAUSTED (they take no call slot), 0 = none allowed",
+    ),
+    Option(
+        "--max-unread-answer-bytes",
+        integer(0),
+        "answer bytes held for one connection (or client address) whose client does not read them; beyond, "
+        "the connection is closed; at least --max-message-bytes, 0 = no bound",
+        shown="2 x --max-message-bytes",
+    ),
+    Option(
+        "--accept-compression",
+        compression_choice,
+        "compressed requests: none (refused with UNIMPLEMENTED at their headers) or gzip (gzip and deflate, "
+        "inflated up to --max-message-bytes)",
+    ),
     Option("--grace", seconds, "seconds in-flight calls get after SIGTERM"),
     Option("--shutdown-delay", seconds, "seconds NOT_SERVING is shown before new calls are refused"),
     Option(
@@ -255,13 +330,25 @@ OPTIONS = (
 )
 
 
-_METAVARS = {seconds: "SECONDS", port_number: "PORT", readable_file: "FILE", host_name: "HOST", log_level: "LEVEL"}
+_METAVARS = {
+    seconds: "SECONDS",
+    port_number: "PORT",
+    readable_file: "FILE",
+    host_name: "HOST",
+    log_level: "LEVEL",
+    compression_choice: "{none,gzip}",
+}
 
 
 def add_serve_arguments(p: argparse.ArgumentParser) -> None:
     """The ``serve`` flags. Values stay text here (parsed by :func:`config_from_args`)."""
     for o in OPTIONS:
         shown = o.shown if o.shown is not None else getattr(_D, o.field)
+        if o.switch:
+            p.add_argument(
+                o.flag, dest=o.field, action="store_const", const="1", default=None, help=f"{o.help} ({o.env}=1)"
+            )
+            continue
         p.add_argument(
             o.flag,
             dest=o.field,
@@ -308,7 +395,34 @@ def config_from_args(args) -> ServerConfig:
         check_tls_files(v["tls_cert"], v["tls_key"], v["tls_client_ca"])
     if v["metrics_port"] == v["port"]:
         raise ValueError(f"--metrics-port {v['port']} is the gRPC port; choose another")
+    unread = v["max_unread_answer_bytes"]
+    if unread is not None and 0 < unread < v["max_message_bytes"]:
+        raise ValueError(
+            f"--max-unread-answer-bytes {unread} is less than --max-message-bytes {v['max_message_bytes']}: "
+            "one answer would close its connection"
+        )
+    missing = exposure_gaps(v["host"], bool(v["tls_cert"]), bool(token or v["tls_client_ca"]))
+    if missing and not v["insecure_remote"]:
+        raise ValueError(
+            f"--host {v['host']} is beyond loopback, {' and '.join(missing)}: add them, "
+            "or say --insecure-remote (HANDEVAL_INSECURE_REMOTE=1) to serve so anyway"
+        )
     return ServerConfig(token=token, **v)
+
+
+def exposure_gaps(host: str, tls: bool, authenticated: bool) -> List[str]:
+    """What is missing for a server on ``host`` reachable beyond this machine (empty on
+    loopback)."""
+    if is_loopback(host):
+        return []
+    out = []
+    if not tls:
+        out.append("without TLS (--tls-cert/--tls-key: calls and the token would travel in plaintext)")
+    if not authenticated:
+        out.append(
+            "without a token or client certificates (--token-file/--tls-client-ca: anyone who reaches the port could call)"
+        )
+    return out
 
 
 class StartupError(Exception):
@@ -383,11 +497,77 @@ def is_loopback(host: str) -> bool:
 LOG_BURST, LOG_WINDOW_S = 10, 10.0
 
 
+#: Longest log line the server writes (longer ones are cut, marked with "…").
+LOG_LINE_CHARS = 2048
+#: Longest text of a library's record or of a gRPC core line kept in its JSON line.
+LIBRARY_TEXT_CHARS = 512
+
+
+def library_record(record: logging.LogRecord) -> logging.LogRecord:
+    """``record`` (of a library's logger) as an escaped one-line JSON record: its text
+    cut to :data:`LIBRARY_TEXT_CHARS`, its exception by type and text, no traceback."""
+    try:
+        text = record.getMessage()
+    except Exception:  # a malformed record: its format string alone
+        text = str(record.msg)
+    out = {"event": "library", "logger": record.name, "message": _cut(text)}
+    if record.exc_info and record.exc_info[1] is not None:
+        out["exception"] = _cut(f"{type(record.exc_info[1]).__name__}: {record.exc_info[1]}")
+    clean = logging.makeLogRecord(record.__dict__)
+    clean.msg, clean.args, clean.exc_info, clean.exc_text, clean.stack_info = json.dumps(out), None, None, None, None
+    return clean
+
+
+def _cut(text: str, most: int = LIBRARY_TEXT_CHARS) -> str:
+    return text if len(text) <= most else text[:most] + "…"
+
+
+#: gRPC core's log lines start with their severity's letter (absl: "E1207 18:17:35...").
+_NATIVE_LEVELS = {"E": logging.ERROR, "F": logging.CRITICAL}
+
+
+def route_native_stderr() -> None:
+    """Routes what the process's C code (gRPC core) writes to file descriptor 2 through
+    the rate-limited handler: each line becomes an escaped, bounded JSON record of logger
+    ``grpc.core`` at WARNING or above (so a peer that makes gRPC core log cannot flood
+    the log). Python's own stderr and the handler write to a copy of the original
+    stderr. Linux/Unix; called before gRPC starts its threads."""
+    import sys
+    import threading
+
+    original = os.dup(2)
+    r, w = os.pipe()
+    os.dup2(w, 2)
+    os.close(w)
+    stream = os.fdopen(original, "w", buffering=1, encoding="utf-8", errors="replace")
+    sys.stderr = stream
+    for h in logging.getLogger().handlers:
+        if isinstance(h, RateLimitedHandler):
+            h.setStream(stream)
+    core = logging.getLogger("grpc.core")
+
+    def pump() -> None:
+        tail = False  # reading the rest of a line already cut
+        with os.fdopen(r, "rb") as lines:
+            while True:
+                raw = lines.readline(LIBRARY_TEXT_CHARS)  # bounded, however long the line
+                if not raw:
+                    return
+                cut, tail = tail, not raw.endswith(b"\n")
+                text = raw.decode("utf-8", "replace").rstrip("\n")
+                if text and not cut:
+                    core.log(_NATIVE_LEVELS.get(text[:1], logging.WARNING), "%s", text + ("…" if tail else ""))
+
+    threading.Thread(target=pump, name="grpc-core-log", daemon=True).start()
+
+
 class RateLimitedHandler(logging.StreamHandler):
     """A stderr handler that writes at most :data:`LOG_BURST` records at WARNING or above
     per :data:`LOG_WINDOW_S` and then one line counting what it left out (by logger and
-    level). INFO and DEBUG lines (start, stop, the per-call debug line) are not limited:
-    the operator chose them."""
+    level). handeval's INFO and DEBUG lines (start, stop, the per-call debug line) are not
+    limited: the operator chose them. Every library's line is limited and written as an
+    escaped JSON line (:func:`library_record`); every line is cut at
+    :data:`LOG_LINE_CHARS`."""
 
     def __init__(self, stream=None, burst: int = LOG_BURST, window: float = LOG_WINDOW_S, clock=None):
         super().__init__(stream)
@@ -421,8 +601,16 @@ class RateLimitedHandler(logging.StreamHandler):
             self.suppressed = {}
         self.window_start, self.written = now, 0
 
+    def format(self, record: logging.LogRecord) -> str:
+        # A library's record (gRPC's, asyncio's) may quote a peer's input and carry a
+        # traceback: one escaped JSON line, bounded, its exception named, not printed.
+        if not record.name.startswith("handeval"):
+            record = library_record(record)
+        line = super().format(record)
+        return line if len(line) <= LOG_LINE_CHARS else line[:LOG_LINE_CHARS] + "…"
+
     def emit(self, record: logging.LogRecord) -> None:
-        if record.levelno < logging.WARNING:
+        if record.levelno < logging.WARNING and record.name.startswith("handeval"):
             super().emit(record)
             return
         self.acquire()

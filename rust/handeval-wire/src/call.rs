@@ -215,6 +215,13 @@ impl Ctx<'_> {
         }
     }
 
+    /// Before the suggestion search (托管) of the item `name[i]`, the longest work of one
+    /// item (~0.1-0.6 s at the largest effort): a cancelled call, or one past its
+    /// deadline, stops here rather than up to [`CHECK_EVERY`] searches later.
+    pub fn before_search(&self, name: &str, i: usize) -> Result<(), Fail> {
+        self.call.check_stop(|| format!("before the suggestion of {name}[{i}]"))
+    }
+
     pub fn check(&self, done: usize, total: usize) -> Result<(), Fail> {
         self.check_at(|| format!("after {done} of {total} items"))
     }

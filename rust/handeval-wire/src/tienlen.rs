@@ -384,7 +384,10 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::Tienle
     let results = ctx.each(
         "items",
         &req.items,
-        |_, item| {
+        |i, item| {
+            if matches!(&item.item, Some(Item::Game(g)) if g.suggest.is_some()) {
+                ctx.before_search("items", i)?;
+            }
             Ok(match &item.item {
                 Some(Item::Play(c)) => R::Play(play_msg(&cards(Some(c)).and_then(|c| tl::classify(&c)).map_err(only("play"))?)),
                 Some(Item::Hand(c)) => {

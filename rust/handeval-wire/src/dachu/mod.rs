@@ -511,7 +511,12 @@ pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::DachuEva
     let results = ctx.each(
         "items",
         &req.items,
-        |_, item| Ok(pb::DachuEvaluateResult { result: Some(evaluate_one(item, &rules, &|| ctx.pass_turn())?) }),
+        |i, item| {
+            if matches!(&item.item, Some(Item::Game(r)) if r.suggest.is_some()) {
+                ctx.before_search("items", i)?;
+            }
+            Ok(pb::DachuEvaluateResult { result: Some(evaluate_one(item, &rules, &|| ctx.pass_turn())?) })
+        },
         |e| pb::DachuEvaluateResult { result: Some(Out::Error(e)) },
     )?;
     Ok(pb::DachuEvaluateResponse { results })
