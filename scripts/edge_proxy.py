@@ -5,6 +5,7 @@ tests/grpc/test_proxy.py and benches/bench_proxy.py, and by hand:
     python scripts/edge_proxy.py check                 # nginx -t: the shipped config, as shipped and as run here
     python scripts/edge_proxy.py run [--tls] [-- FLAGS] # handeval serve + the proxy, until Ctrl-C
     python scripts/edge_proxy.py configmap              # writes deploy/k8s/proxy-config.yaml from the config
+    python scripts/edge_proxy.py attack NAME TARGET [--seconds S]  # one attack, in a process of its own
 
 The config runs here as shipped but for what a test machine needs: its ports become free
 loopback ports (the proxy listens on 127.0.0.1 only), its /tmp paths a directory of its
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import ipaddress
 import os
 import re
 import shutil
@@ -533,11 +535,27 @@ def addresses_bindable() -> bool:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="extra `handeval serve` flags go after --")
-    p.add_argument("what", choices=("check", "run", "configmap"))
+    p.add_argument("what", choices=("check", "run", "configmap", "attack"))
+    p.add_argument("name", nargs="?", help="attack: which (" + ", ".join(n for n, _, _ in ATTACKS) + ")")
+    p.add_argument("target", nargs="?", help="attack: the proxy, host:port on loopback")
+    p.add_argument("--seconds", type=float, default=60.0, help="attack: stop after this long at most (or at SIGTERM)")
     p.add_argument("--tls", action="store_true", help="run: TLS at the proxy (a self-signed certificate)")
     argv = sys.argv[1:]
     serve_args = argv[argv.index("--") + 1 :] if "--" in argv else []
     a = p.parse_args(argv[: len(argv) - len(serve_args) - (1 if "--" in argv else 0)])
+    if a.what == "attack":
+        # the attacker in a process of its own (as a real one is on another machine): its
+        # CPU and GIL are not the probing client's
+        attack = {n: f for n, f, _ in ATTACKS}[a.name]
+        if not ipaddress.ip_address(_host_port(a.target)[0]).is_loopback:
+            raise SystemExit(f"{a.target}: not a loopback address")
+        stop = threading.Event()
+        signal.signal(signal.SIGTERM, lambda *_: stop.set())
+        timer = threading.Timer(a.seconds, stop.set)
+        timer.daemon = True
+        timer.start()
+        attack(a.target, stop)
+        return 0
     if a.what == "configmap":
         CONFIGMAP.write_text(configmap_text())
         print(f"wrote {CONFIGMAP.relative_to(ROOT)}")
