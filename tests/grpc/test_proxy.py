@@ -1,0 +1,267 @@
+"""The front proxy as shipped (deploy/proxy/nginx.conf: nginx from Debian's packages) in
+front of a real `handeval serve` on loopback, and the HTTP/2 attacks of issue 38 through
+it (scripts/edge_proxy.py starts both and holds the attacks; the frames come from
+handeval.load.h2raw). Skipped when nginx is not installed (.ci/run installs it).
+Every wait is an event or a polled condition with a hang guard; no timing asserts."""
+
+from __future__ import annotations
+
+import importlib.util
+import socket
+import ssl
+import sys
+import threading
+import urllib.request
+from pathlib import Path
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from handeval.load.h2raw import PING, RawConnection, frame
+from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+
+from grpc_fixtures import closed_by_peer, wait_for
+
+_spec = importlib.util.spec_from_file_location("edge_proxy", Path(__file__).parents[2] / "scripts" / "edge_proxy.py")
+ep = importlib.util.module_from_spec(_spec)
+sys.modules["edge_proxy"] = ep
+_spec.loader.exec_module(ep)
+
+pytestmark = pytest.mark.skipif(
+    ep.nginx_binary() is None, reason="nginx is not installed (apt-get install nginx: Debian 12's 1.22.1)"
+)
+
+TINY = pb.EvaluateRequest(
+    shisanshui=ssw.ShisanshuiEvaluateRequest(
+        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]
+    )
+)
+
+
+@pytest.fixture
+def edge(tmp_path):
+    e = ep.Edge(tmp_path)
+    try:
+        yield e
+    finally:
+        e.close()
+
+
+@pytest.fixture
+def addresses():
+    if not ep.addresses_bindable():
+        pytest.skip("cannot bind 127.0.2.x (not Linux loopback)")
+
+
+def call(e, request=TINY, timeout=10.0) -> grpc.StatusCode:
+    """A tiny Evaluate through the proxy on a new connection of its own."""
+    with e.channel() as ch:
+        try:
+            handeval_pb2_grpc.HandevalStub(ch).Evaluate(request, timeout=timeout)
+            return grpc.StatusCode.OK
+        except grpc.RpcError as err:
+            return err.code()
+
+
+def server_lines(e) -> int:
+    return e.log_lines()[0]
+
+
+def attacker(e) -> RawConnection:
+    host, port = ep._host_port(e.target)
+    return RawConnection(host, port, source=ep.ATTACKER)
+
+
+def test_calls_health_and_metrics_pass_the_proxy(edge):
+    assert call(edge) == grpc.StatusCode.OK
+    with grpc.insecure_channel(edge.probe_target) as ch:
+        r = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=10)
+        assert r.status == health_pb2.HealthCheckResponse.SERVING
+        # the probe port passes Health/Check only
+        with pytest.raises(grpc.RpcError) as err:
+            handeval_pb2_grpc.HandevalStub(ch).Evaluate(TINY, timeout=10)
+        assert err.value.code() == grpc.StatusCode.UNIMPLEMENTED
+    with urllib.request.urlopen(edge.metrics_url, timeout=10) as r:
+        assert b"handeval" in r.read()
+    with urllib.request.urlopen(edge.metrics_url.replace("/metrics", "/healthz"), timeout=10) as r:
+        assert r.status == 200
+
+
+def test_compressed_requests_are_refused_at_the_proxy(edge):
+    """A gzip request (a bomb inflating to 48 MiB, about 48 KB sent, and an honest client's
+    compressed call) is refused UNIMPLEMENTED by the proxy: the server never sees it."""
+    before = server_lines(edge)
+    with edge.channel() as ch:
+        with pytest.raises(grpc.RpcError) as err:
+            handeval_pb2_grpc.HandevalStub(ch).Evaluate(TINY, timeout=10, compression=grpc.Compression.Gzip)
+    assert err.value.code() == grpc.StatusCode.UNIMPLEMENTED
+    c = attacker(edge)
+    try:
+        streams = {ep.send_bomb(c, ep.bomb_request()) for _ in range(4)}
+        wait_for(lambda: streams <= c.ended, 30, "the proxy ending the four bomb calls", edge)
+    finally:
+        c.close()
+    assert server_lines(edge) == before, edge.logs()
+    assert call(edge) == grpc.StatusCode.OK
+
+
+def test_continuation_flood_is_cut_off(edge):
+    """4 connections each send HEADERS without END_HEADERS, then CONTINUATION frames of
+    8 KiB without end (at most 32 MiB each): the proxy ends each (closes it or resets
+    the stream) long before, its memory does not follow the flood, the server sees
+    nothing, and a new client is served."""
+    _, proxy_idle = edge.rss()
+    most = [0.0]
+    conns = [attacker(edge) for _ in range(4)]
+    try:
+        for c in conns:
+            stream = c.next_stream
+            c.next_stream += 2
+            c.send(ep.continuation_frames(stream, c.authority, 32))
+            for _ in range(128):  # 32 + 128 x 32 frames of 8 KiB: 32 MiB
+                if c.closed.is_set() or stream in c.ended or c.goaway:
+                    break
+                if not c.send(ep.continuation_frames(stream, c.authority, 32, headers=False)):
+                    break
+                most[0] = max(most[0], edge.rss()[1])
+            wait_for(
+                lambda c=c, stream=stream: c.closed.is_set() or stream in c.ended or c.goaway or closed_by_peer(c.sock),
+                30,
+                "the proxy ending a CONTINUATION flood",
+                edge,
+            )
+        assert most[0] < proxy_idle + 64, f"the proxy grew from {proxy_idle:.0f} to {most[0]:.0f} MB"
+        assert call(edge) == grpc.StatusCode.OK
+        assert "CONTINUATION" not in edge.server_log.read_text() and "x-flood" not in edge.server_log.read_text()
+    finally:
+        for c in conns:
+            c.close()
+
+
+def test_rapid_reset_is_ended_by_goaway(edge):
+    """HEADERS then RST_STREAM in bursts of 100 on one connection (at most 5,000 streams):
+    the proxy sends GOAWAY (keepalive_requests 1000) or closes it, and a new client is
+    served meanwhile and after."""
+    c = attacker(edge)
+    try:
+        for _ in range(50):
+            if c.goaway or c.closed.is_set() or not c.send(ep.rapid_reset_burst(c)):
+                break
+        wait_for(lambda: c.goaway or c.closed.is_set(), 30, "GOAWAY after the connection's 1,000 streams", edge)
+        assert c.next_stream - 1 <= 2 * 5000
+        assert call(edge) == grpc.StatusCode.OK
+    finally:
+        c.close()
+
+
+def test_ping_flood_stays_at_the_proxy(edge):
+    """20,000 PINGs on one connection while a client calls on another: every call is
+    answered, and the server never hears of the pings (no too_many_pings)."""
+    done = threading.Event()
+    codes = []
+
+    def client():
+        with edge.channel() as ch:
+            stub = handeval_pb2_grpc.HandevalStub(ch)
+            while not done.is_set() and len(codes) < 10_000:
+                try:
+                    stub.Evaluate(TINY, timeout=10)
+                    codes.append(grpc.StatusCode.OK)
+                except grpc.RpcError as err:
+                    codes.append(err.code())
+
+    t = threading.Thread(target=client, daemon=True)
+    t.start()
+    c = attacker(edge)
+    try:
+        for _ in range(200):
+            if not c.send(frame(PING, 0, 0, b"\0" * 8) * 100):
+                break
+    finally:
+        done.set()
+        t.join(60)
+        c.close()
+    assert not t.is_alive()
+    assert codes and set(codes) == {grpc.StatusCode.OK}, codes[-5:]
+    assert "too_many_pings" not in edge.server_log.read_text()
+
+
+def test_answers_never_read_are_closed(edge):
+    """4 connections with stream windows 0, each with 16 calls asking answers about 3
+    times their 48 KB request: the proxy closes each connection (send_timeout) and a new
+    client is served while they wait and after."""
+    request = ep.big_answer_request()
+    conns = [attacker(edge) for _ in range(4)]
+    try:
+        for c in conns:
+            ep.open_unread_calls(c, 16, request)
+        assert call(edge) == grpc.StatusCode.OK
+        for c in conns:
+            wait_for(
+                lambda c=c: c.closed.is_set() or c.goaway, 60, "the proxy closing a connection that never reads", edge
+            )
+        assert call(edge) == grpc.StatusCode.OK
+    finally:
+        for c in conns:
+            c.close()
+
+
+def test_half_sent_calls_from_many_addresses(edge, addresses):
+    """59 addresses x 2 connections x 16 calls that send 10 of their 1,000 request bytes:
+    each address gets 8 calls in flight (the rest refused at once), a new client is
+    served while they hold, and every held call is ended (client_body_timeout, or the
+    server's --max-request-wait)."""
+    conns = []
+    try:
+        for a in range(59):
+            for _ in range(2):
+                host, port = ep._host_port(edge.target)
+                c = RawConnection(host, port, source=f"127.0.2.{a + 2}")
+                c.open_slow_calls(16, ep.EVALUATE)
+                conns.append(c)
+        wait_for(
+            lambda: sum(len(c.ended) for c in conns) >= 59 * (32 - 8),
+            60,
+            lambda: f"the per-address refusals ({sum(len(c.ended) for c in conns)} streams ended)",
+            edge,
+        )
+        assert call(edge) == grpc.StatusCode.OK
+        wait_for(
+            lambda: all(len(c.ended) == 16 or c.closed.is_set() for c in conns),
+            60,
+            lambda: f"every half-sent call ended ({sum(len(c.ended) for c in conns)} of {59 * 32})",
+            edge,
+        )
+        assert call(edge) == grpc.StatusCode.OK
+    finally:
+        for c in conns:
+            c.close()
+
+
+def test_held_tls_handshakes_are_closed(tmp_path):
+    """TLS at the proxy: 300 sockets each send part of a ClientHello and nothing more; a
+    TLS client is served while they hold, and the proxy closes every one of them
+    (client_header_timeout)."""
+    e = ep.Edge(tmp_path, tls=True)
+    held = []
+    try:
+        host, port = ep._host_port(e.target)
+        for _ in range(300):
+            s = socket.socket()
+            s.bind((ep.ATTACKER, 0))
+            s.settimeout(10)
+            s.connect((host, port))
+            s.sendall(ep.partial_client_hello())
+            held.append(s)
+        assert call(e) == grpc.StatusCode.OK
+        wait_for(lambda: all(map(closed_by_peer, held)), 60, "the proxy closing every held handshake", e)
+        # and a finished handshake still works, with the proxy's certificate
+        ctx = ssl.create_default_context(cafile=str(e.tls[0]))
+        with socket.create_connection((host, port), timeout=10) as raw:
+            with ctx.wrap_socket(raw, server_hostname="localhost") as tls:
+                assert tls.version() in ("TLSv1.2", "TLSv1.3")
+    finally:
+        for s in held:
+            s.close()
+        e.close()
