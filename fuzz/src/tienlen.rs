@@ -10,6 +10,7 @@ fn tl_rules(u: &mut Unstructured) -> AResult<tl::Rules> {
         first_lead_must_contain_lowest: u.arbitrary()?,
         unplayed_loser_adds_multipliers: u.arbitrary()?,
         turn_after_chop: if u.arbitrary()? { tl::TurnAfterChop::Resume } else { tl::TurnAfterChop::FromChopper },
+        chop_window: *u.choose(&tl::ChopWindow::ALL)?,
         rake_percent: if u.ratio(1, 8)? { u.int_in_range(0..=200)? } else { u.int_in_range(0..=10)? },
     })
 }

@@ -533,13 +533,14 @@ TL_INSTANT_WINS: Tuple[str, ...]
 @final
 class TienlenRules(_Native):
     """handeval.tienlen.Rules"""
-    __match_args__ = ("first_lead_must_contain_lowest", "unplayed_loser_adds_multipliers", "turn_after_chop", "rake_percent")
+    __match_args__ = ("first_lead_must_contain_lowest", "unplayed_loser_adds_multipliers", "turn_after_chop", "chop_window", "rake_percent")
     def __new__(
         cls,
         *,
         first_lead_must_contain_lowest: Optional[bool] = None,
         unplayed_loser_adds_multipliers: Optional[bool] = None,
         turn_after_chop: Optional[str] = None,
+        chop_window: Optional[str] = None,
         rake_percent: Optional[int] = None,
     ) -> TienlenRules: ...
     @property
@@ -551,6 +552,9 @@ class TienlenRules(_Native):
     @property
     def turn_after_chop(self) -> str:
         """Who moves after a chop by a seat that had passed: "from_chopper" (the next seat after the chopper that has not passed) or "resume" (the seat whose turn the chop interrupted). (§2.4, house rule)"""
+    @property
+    def chop_window(self) -> str:
+        """When a seat that has passed may chop the play on the table: "first_actor" (while no other player has acted since that play: right after it, or right after its own pass on it as the next in turn), "strict" (only right after the play), "own_pass" (as first_actor, and also right after its own pass on that play, even when other seats acted since) or "open" (as long as it is the play on the table). (§2.4, house rule)"""
     @property
     def rake_percent(self) -> int:
         """抽水: percent of the winner's positive final amount, 0–100; losers are never raked, even when chop transfers leave them positive. (§2.6, variant)"""

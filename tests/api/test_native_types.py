@@ -257,6 +257,8 @@ TL_BAD = [
     ("first_lead_must_contain_lowest", 1, "True or False"),
     ("turn_after_chop", "next", "from_chopper"),
     ("turn_after_chop", 1, "string"),
+    ("chop_window", "later", "first_actor"),
+    ("chop_window", 1, "string"),
     ("unplayed_loser_adds_multipliers", "yes", "True or False"),
     ("rake_percent", 500, "0..100"),
     ("rake_percent", 101, "0..100"),
@@ -309,6 +311,7 @@ def test_game_rules_defaults():
         "first_lead_must_contain_lowest": False,
         "unplayed_loser_adds_multipliers": True,
         "turn_after_chop": "from_chopper",
+        "chop_window": "first_actor",
         "rake_percent": 5,
     }
     assert dachu.Rules().to_dict() == {

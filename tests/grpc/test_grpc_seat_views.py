@@ -301,11 +301,12 @@ def test_tienlen_viewer_sees_only_its_own_cards(seed):
         for viewer in range(players):
             hands = [list(h.cards) for h in rec.hands]
             rec.viewer = viewer
-            # With the suggestion asked: it is the viewer's own move's or none at all.
+            # With the suggestion asked: the viewer's own decision's (its move, or a chop
+            # open to it) or none at all.
             rec.suggest.CopyFrom(common_pb2.SuggestQuery(seed=seed))
             view = tl_state(rec)
             assert isinstance(view, tl.TienlenGameState) and view.viewer == viewer
-            mine = view.HasField("to_move") and view.to_move == viewer
+            mine = any(o.seat == viewer for o in view.offers)
             assert view.HasField("suggestion") == mine
             played = {c for a in rec.actions for c in a.cards.cards}
             hidden = {c for s, h in enumerate(hands) if s != viewer for c in h} - played

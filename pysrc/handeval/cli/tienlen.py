@@ -115,18 +115,24 @@ def _tl_game_dict(g):
 def _cmd_tl_game(args):
     hands = [seat_cards(h) for h in args.hands]
     actions = args.actions or []
-    g = tienlen.Game(hands, rules=args.rules)
-    for i, a in enumerate(actions):
-        try:
-            g = g.apply(a)
-        except HandevalError as e:
-            raise Usage(f"actions[{i}] ({a[0]} {a[1]}): {e.description}", e.reason) from None
+    # The core's replay, as Python's tienlen.replay and gRPC's game record: the same
+    # error (field, reason, action index) on every surface.
+    try:
+        g = tienlen.replay(hands, actions, rules=args.rules)
+    except HandevalError as e:
+        if e.action_index is None:
+            raise
+        seat, cards = actions[e.action_index]
+        shown = cards if isinstance(cards, str) else " ".join(map(str, cards))
+        raise Usage(f"{e.field} ({seat} {shown}): {e.description}", e.reason) from None
     if args.viewer is None:
         out = {"game": _tl_game_dict(g)}
     else:
         view = g.view(args.viewer)
-        out = {"game": {k: view[k] for k in ("viewer", *_tl_game_dict(g), "counts")}}
-    if args.suggest:
+        out = {"game": {k: view[k] for k in ("viewer", *_tl_game_dict(g), "counts", "offers")}}
+    # A viewer with no decision now (not its turn, no chop open to it) gets the state
+    # without a suggestion, as gRPC answers it.
+    if args.suggest and (args.viewer is None or out["game"]["offers"]):
         try:
             a = g.suggest(args.viewer, seed=args.seed, effort=args.effort)
         except HandevalError as e:
@@ -146,11 +152,15 @@ def _cmd_tl_game(args):
             v = " ".join(v["cards"]) if v else "none"
         elif k == "held":
             v = " | ".join("?" if h is None else " ".join(h) or "-" for h in v)
+        elif k == "offers":
+            v = "; ".join(f"{' '.join(a) if a != 'pass' else a} ({acting})" for (_, a), acting in v) or "none"
         elif k == "chops":
             v = "; ".join(f"seat {a} pays seat {b} {n} x base" for a, b, n in v) or "none"
         else:
             v = value_text(v)
         print(f"  {k:<14}{v}")
+    if args.suggest and "suggest" not in out:
+        print(f"suggest: none (seat {args.viewer} has no decision now)")
     if "suggest" in out:
         a = out["suggest"]
         if a is None:
@@ -213,7 +223,10 @@ def add_commands(sub):
     c.add_argument("--carried", type=int_list, help='carried-in amounts per seat, e.g. "500,60,-,-" (- uncapped)')
     c.add_argument("--viewer", type=int, help="print the state as this seat sees it (its own cards and choices)")
     c.add_argument(
-        "--suggest", action="store_true", help="also suggest the move of the seat to move (托管, docs/suggest.md)"
+        "--suggest",
+        action="store_true",
+        help="also suggest the move of the seat to move, or with --viewer the viewer's when it has a decision"
+        " (a chop out of turn included; none otherwise) (托管, docs/suggest.md)",
     )
     c.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
     c.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")

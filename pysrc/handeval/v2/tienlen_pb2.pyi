@@ -14,6 +14,20 @@ class TienlenTurnAfterChop(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TIENLEN_TURN_AFTER_CHOP_FROM_CHOPPER: _ClassVar[TienlenTurnAfterChop]
     TIENLEN_TURN_AFTER_CHOP_RESUME: _ClassVar[TienlenTurnAfterChop]
 
+class TienlenChopWindow(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TIENLEN_CHOP_WINDOW_UNSPECIFIED: _ClassVar[TienlenChopWindow]
+    TIENLEN_CHOP_WINDOW_FIRST_ACTOR: _ClassVar[TienlenChopWindow]
+    TIENLEN_CHOP_WINDOW_STRICT: _ClassVar[TienlenChopWindow]
+    TIENLEN_CHOP_WINDOW_OWN_PASS: _ClassVar[TienlenChopWindow]
+    TIENLEN_CHOP_WINDOW_OPEN: _ClassVar[TienlenChopWindow]
+
+class TienlenActing(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    TIENLEN_ACTING_UNSPECIFIED: _ClassVar[TienlenActing]
+    TIENLEN_ACTING_TURN: _ClassVar[TienlenActing]
+    TIENLEN_ACTING_MAY_ACT: _ClassVar[TienlenActing]
+
 class TienlenPlayKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     TIENLEN_PLAY_KIND_UNSPECIFIED: _ClassVar[TienlenPlayKind]
@@ -53,6 +67,14 @@ class TienlenLineKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
 TIENLEN_TURN_AFTER_CHOP_UNSPECIFIED: TienlenTurnAfterChop
 TIENLEN_TURN_AFTER_CHOP_FROM_CHOPPER: TienlenTurnAfterChop
 TIENLEN_TURN_AFTER_CHOP_RESUME: TienlenTurnAfterChop
+TIENLEN_CHOP_WINDOW_UNSPECIFIED: TienlenChopWindow
+TIENLEN_CHOP_WINDOW_FIRST_ACTOR: TienlenChopWindow
+TIENLEN_CHOP_WINDOW_STRICT: TienlenChopWindow
+TIENLEN_CHOP_WINDOW_OWN_PASS: TienlenChopWindow
+TIENLEN_CHOP_WINDOW_OPEN: TienlenChopWindow
+TIENLEN_ACTING_UNSPECIFIED: TienlenActing
+TIENLEN_ACTING_TURN: TienlenActing
+TIENLEN_ACTING_MAY_ACT: TienlenActing
 TIENLEN_PLAY_KIND_UNSPECIFIED: TienlenPlayKind
 TIENLEN_PLAY_KIND_SINGLE: TienlenPlayKind
 TIENLEN_PLAY_KIND_PAIR: TienlenPlayKind
@@ -83,16 +105,18 @@ TIENLEN_LINE_KIND_CAP: TienlenLineKind
 TIENLEN_LINE_KIND_RAKE: TienlenLineKind
 
 class TienlenRules(_message.Message):
-    __slots__ = ("first_lead_must_contain_lowest", "rake_percent", "unplayed_loser_adds_multipliers", "turn_after_chop")
+    __slots__ = ("first_lead_must_contain_lowest", "rake_percent", "unplayed_loser_adds_multipliers", "turn_after_chop", "chop_window")
     FIRST_LEAD_MUST_CONTAIN_LOWEST_FIELD_NUMBER: _ClassVar[int]
     RAKE_PERCENT_FIELD_NUMBER: _ClassVar[int]
     UNPLAYED_LOSER_ADDS_MULTIPLIERS_FIELD_NUMBER: _ClassVar[int]
     TURN_AFTER_CHOP_FIELD_NUMBER: _ClassVar[int]
+    CHOP_WINDOW_FIELD_NUMBER: _ClassVar[int]
     first_lead_must_contain_lowest: bool
     rake_percent: int
     unplayed_loser_adds_multipliers: bool
     turn_after_chop: TienlenTurnAfterChop
-    def __init__(self, first_lead_must_contain_lowest: _Optional[bool] = ..., rake_percent: _Optional[int] = ..., unplayed_loser_adds_multipliers: _Optional[bool] = ..., turn_after_chop: _Optional[_Union[TienlenTurnAfterChop, str]] = ...) -> None: ...
+    chop_window: TienlenChopWindow
+    def __init__(self, first_lead_must_contain_lowest: _Optional[bool] = ..., rake_percent: _Optional[int] = ..., unplayed_loser_adds_multipliers: _Optional[bool] = ..., turn_after_chop: _Optional[_Union[TienlenTurnAfterChop, str]] = ..., chop_window: _Optional[_Union[TienlenChopWindow, str]] = ...) -> None: ...
 
 class TienlenPlay(_message.Message):
     __slots__ = ("kind", "cards")
@@ -235,16 +259,18 @@ class TienlenRoundState(_message.Message):
     def __init__(self, plays: _Optional[_Iterable[_Union[TienlenSeatPlay, _Mapping]]] = ..., passed: _Optional[_Iterable[int]] = ..., to_move: _Optional[int] = ..., over: _Optional[bool] = ..., next_leader: _Optional[int] = ..., leader: _Optional[int] = ..., transfers: _Optional[_Iterable[_Union[_common_pb2.Transfer, _Mapping]]] = ..., check: _Optional[_Union[TienlenCheck, _Mapping]] = ...) -> None: ...
 
 class TienlenOffer(_message.Message):
-    __slots__ = ("seat", "may_pass", "plays", "actions")
+    __slots__ = ("seat", "may_pass", "plays", "actions", "acting")
     SEAT_FIELD_NUMBER: _ClassVar[int]
     MAY_PASS_FIELD_NUMBER: _ClassVar[int]
     PLAYS_FIELD_NUMBER: _ClassVar[int]
     ACTIONS_FIELD_NUMBER: _ClassVar[int]
+    ACTING_FIELD_NUMBER: _ClassVar[int]
     seat: int
     may_pass: bool
     plays: _containers.RepeatedCompositeFieldContainer[TienlenPlay]
     actions: _containers.RepeatedCompositeFieldContainer[_common_pb2.PlayAction]
-    def __init__(self, seat: _Optional[int] = ..., may_pass: _Optional[bool] = ..., plays: _Optional[_Iterable[_Union[TienlenPlay, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ...) -> None: ...
+    acting: TienlenActing
+    def __init__(self, seat: _Optional[int] = ..., may_pass: _Optional[bool] = ..., plays: _Optional[_Iterable[_Union[TienlenPlay, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., acting: _Optional[_Union[TienlenActing, str]] = ...) -> None: ...
 
 class TienlenTrick(_message.Message):
     __slots__ = ("leader", "first_action", "last_action", "over", "won_by", "transfers")

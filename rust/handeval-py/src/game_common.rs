@@ -155,3 +155,26 @@ pub fn suggest_args(
     };
     Ok((seat, seed, effort))
 }
+
+/// [`crate::conv::list_from`] for a record's actions: an error in item `i` also carries
+/// `action_index` `i` (as the core's replay and the wire name it), unless it has one.
+pub fn actions_from<T>(
+    obj: &Bound<'_, PyAny>,
+    field: &str,
+    mut item: impl FnMut(&Bound<'_, PyAny>, &str) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
+    let mut index = 0usize;
+    crate::conv::list_from(obj, field, |x, f| {
+        let out = item(x, f).inspect_err(|e| {
+            let py = x.py();
+            if e.is_instance_of::<crate::conv::HandevalError>(py) {
+                let v = e.value(py);
+                if v.getattr("action_index").is_ok_and(|a| a.is_none()) {
+                    let _ = v.setattr("action_index", index);
+                }
+            }
+        });
+        index += 1;
+        out
+    })
+}

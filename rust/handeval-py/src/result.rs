@@ -63,7 +63,7 @@ pub fn to_dict<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, 
 }
 
 /// A value as JSON-like data: results → dicts, lists/tuples → lists, the rest as is.
-fn plain<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub fn plain<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
         let out = PyList::empty(v.py());
         for x in v.try_iter()? {

@@ -71,6 +71,7 @@ choice_options! {
     handeval_core::shisanshui::SuitOrder => |v| v.to_text();
     handeval_core::shisanshui::WheelRank => |v| v.as_str();
     handeval_core::tienlen::TurnAfterChop => |v| v.as_str();
+    handeval_core::tienlen::ChopWindow => |v| v.as_str();
     handeval_core::dachu::rules::UnitPer => |v| v.as_str();
     handeval_core::dachu::rules::FirstCaller => |v| v.as_str();
     handeval_core::dachu::rules::DeclareOncePer => |v| v.as_str();

@@ -128,6 +128,7 @@ macro_rules! enum_options {
 enum_options! {
     handeval_core::shisanshui::WheelRank => ShisanshuiA2345;
     handeval_core::tienlen::TurnAfterChop => TienlenTurnAfterChop;
+    handeval_core::tienlen::ChopWindow => TienlenChopWindow;
     handeval_core::dachu::rules::UnitPer => DachuUnitPer;
     handeval_core::dachu::rules::FirstCaller => DachuSide;
     handeval_core::dachu::rules::DeclareOncePer => DachuDeclareOncePer;

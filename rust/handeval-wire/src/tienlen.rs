@@ -9,12 +9,11 @@ use crate::fail::{only, reason_value, Fail, ItemFail};
 use crate::pb;
 use crate::wire_rules;
 use handeval_core::cards::Card;
+use handeval_core::table::Acting;
 use handeval_core::tienlen::{self as tl, Action, Kind};
 use handeval_core::{Error, Reason};
 use std::sync::OnceLock;
 
-/// Seats of a game.
-const MAX_SEATS: usize = 4;
 /// Rounds an outcome's chop list can hold: each round holds a play, 52 cards.
 const MAX_CHOP_ROUNDS: usize = 52;
 
@@ -109,7 +108,7 @@ fn raw_actions<'a>(actions: &'a [pb::PlayAction], field: &str) -> Result<Vec<Raw
 
 /// A seat number, named `field` when negative.
 fn seat_from(v: i32, field: &str) -> Result<usize, Error> {
-    usize::try_from(v).map_err(|_| Error::field(field, format!("seat {v} is not in the game (seats are 0..3)")).because(Reason::OutOfRange))
+    tl::rules::seat_number(v.into(), field)
 }
 
 /// The core action of a play's tokens (`None`: pass); an error names `field`.
@@ -150,7 +149,7 @@ fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::Tienl
     } else if !q.hands.is_empty() {
         q.hands.len() as i64
     } else {
-        4
+        tl::rules::MAX_PLAYERS as i64
     };
     // The game's first round: its first leader and the card its first play must contain.
     let mut first = None;
@@ -176,18 +175,12 @@ fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::Tienl
     ];
     let st = (|| {
         let actions = round_from(&raw, "round")?;
-        let players = usize::try_from(players)
-            .map_err(|_| Error::field("players", format!("越式13张 has 2 to 4 players (got {players})")).because(Reason::WrongCount))?;
+        let players = tl::rules::check_player_count(players, &players.to_string()).map_err(|e| e.within("players"))?;
         let mut leader = q.leader.map(|l| seat_from(l, "leader")).transpose()?;
         let mut must = None;
-        if let Some((s, card)) = first {
-            if let Some(l) = leader.filter(|&l| l != s) {
-                return Err(
-                    Error::field("leader", format!("seat {l} does not hold {card}; seat {s} leads first")).because(Reason::Inconsistent)
-                );
-            }
-            leader = Some(s);
-            must = rules.first_lead_must_contain_lowest.then_some(card);
+        if let Some(first) = first {
+            let (l, m) = tl::first_round(leader, first, rules.first_lead_must_contain_lowest)?;
+            (leader, must) = (Some(l), m);
         }
         tl::RoundState::replay(players, leader, must, &actions, rules)
     })();
@@ -238,43 +231,44 @@ fn play_action_msg(s: usize, p: &tl::Play) -> pb::PlayAction {
     pb::PlayAction { seat: seat(s), kind: pb::ActionKind::Play as i32, cards: Some(cards_msg(&p.cards)), columns: Vec::new() }
 }
 
-fn offer_msg(s: usize, may_pass: bool, plays: &[tl::Play]) -> pb::TienlenOffer {
-    let mut actions: Vec<pb::PlayAction> = plays.iter().map(|p| play_action_msg(s, p)).collect();
-    if may_pass {
-        actions.push(pb::PlayAction { seat: seat(s), kind: pb::ActionKind::Pass as i32, cards: None, columns: Vec::new() });
+fn acting_value(a: Acting) -> i32 {
+    match a {
+        Acting::Turn => pb::TienlenActing::Turn as i32,
+        Acting::MayAct => pb::TienlenActing::MayAct as i32,
     }
-    pb::TienlenOffer { seat: seat(s), may_pass, plays: plays.iter().map(play_msg).collect(), actions }
 }
 
-/// `between`: called inside a long suggestion search (the call's turn on the compute threads).
+fn offer_msg(o: &tl::OfferGroup) -> pb::TienlenOffer {
+    let mut actions: Vec<pb::PlayAction> = o.plays.iter().map(|p| play_action_msg(o.seat, p)).collect();
+    if o.may_pass {
+        actions.push(pb::PlayAction { seat: seat(o.seat), kind: pb::ActionKind::Pass as i32, cards: None, columns: Vec::new() });
+    }
+    pb::TienlenOffer {
+        seat: seat(o.seat),
+        may_pass: o.may_pass,
+        plays: o.plays.iter().map(play_msg).collect(),
+        actions,
+        acting: acting_value(o.acting),
+    }
+}
+
+/// The state of a record as the core's view gives it: the viewer's
+/// ([`tl::Game::view`]), or the table's with no viewer. `between`: called inside a long
+/// suggestion search (the call's turn on the compute threads).
 fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules, between: &dyn Fn()) -> Result<pb::TienlenGameState, Error> {
     let g = replay(record, rules, "game")?;
-    let viewer = match record.viewer {
-        None => None,
-        Some(v) if (0..g.players as i32).contains(&v) => Some(v as usize),
-        Some(v) => {
-            return Err(Error::field("game.viewer", format!("seat {v} is not in the game (seats 0..{})", g.players - 1))
-                .because(Reason::OutOfRange));
-        }
+    let view = match record.viewer {
+        None => g.table_view(),
+        Some(v) => g.view(g.seat_from(v.into(), "game.viewer")?)?,
     };
-    // What `s`'s cards are to the viewer: everything without a viewer, else its own only.
-    let sees = |s: usize| viewer.is_none_or(|v| v == s);
     let base = record.base.unwrap_or(1);
-    let mut offers = Vec::new();
-    if let Some(t) = g.turn() {
-        offers.push(offer_msg(t, g.may_pass(), &g.legal_plays()));
-    }
-    for (s, ps) in g.chop_offers() {
-        offers.push(offer_msg(s, false, &ps));
-    }
-    offers.retain(|o| sees(o.seat as usize));
     let amount = |value: i64| {
         handeval_core::money::mul(value, base, "chop payment").map_err(|e| Error::field("game.base", e.message).because(Reason::OutOfRange))
     };
     let transfer =
         |&(from, to, value): &(usize, usize, i64)| Ok(pb::Transfer { from_seat: seat(from), to_seat: seat(to), amount: amount(value)? });
-    let transfers = g.chops.iter().map(transfer).collect::<Result<Vec<_>, Error>>()?;
-    let tricks = g
+    let transfers = view.chops.iter().map(transfer).collect::<Result<Vec<_>, Error>>()?;
+    let tricks = view
         .tricks
         .iter()
         .map(|t| {
@@ -288,36 +282,35 @@ fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules, between: &dyn F
             })
         })
         .collect::<Result<Vec<_>, Error>>()?;
-    let (lead_seat, lead_card) = tl::first_leader(g.hands())?;
-    // The lowest card is public once played, or to its holder.
-    let lead_card_seen = sees(lead_seat) || !g.held(lead_seat).contains(&lead_card);
-    let leader = g.instant.is_none().then_some(g.current.leader);
-    let must_contain = g.must_contain().filter(|_| lead_card_seen);
+    // The seat the suggestion is for: the viewer when it has a decision, else the seat to move.
+    let decider = match view.viewer {
+        Some(v) => g.decides(v).then_some(v),
+        None => view.turn,
+    };
     Ok(pb::TienlenGameState {
-        over: g.is_over(),
-        winner: g.winner.map(seat),
-        to_move: g.turn().map(seat),
-        offers,
-        table: g.table().map(|(_, p)| play_msg(p)),
-        leader: leader.map_or(0, seat),
-        passed: g.passed().into_iter().map(seat).collect(),
-        hands: (0..g.players).map(|s| if sees(s) { cards_msg(&g.held(s)) } else { pb::Cards::default() }).collect(),
-        played_any: (0..g.players).map(|s| g.played_any(s)).collect(),
+        over: view.over,
+        winner: view.winner.map(seat),
+        to_move: view.turn.map(seat),
+        offers: view.offer_groups().iter().map(offer_msg).collect(),
+        table: view.table.as_ref().map(|(_, p)| play_msg(p)),
+        leader: view.leader.map_or(0, seat),
+        passed: view.passed.iter().copied().map(seat).collect(),
+        hands: view.held.iter().map(|h| h.as_deref().map_or_else(pb::Cards::default, cards_msg)).collect(),
+        played_any: view.played_any.clone(),
         tricks,
         transfers,
         first_lead: Some(pb::TienlenFirstLead {
-            seat: seat(lead_seat),
-            card: if lead_card_seen { lead_card.to_string() } else { String::new() },
+            seat: seat(view.first_lead_seat),
+            card: view.first_lead_card.map_or(String::new(), |c| c.to_string()),
             must_contain: rules.first_lead_must_contain_lowest,
         }),
-        instant: instant_value(g.instant),
-        table_seat: g.table().map(|t| seat(t.0)),
-        round: g.round_no as i32,
-        must_contain: must_contain.map_or(String::new(), |c| c.to_string()),
-        card_counts: (0..g.players).map(|s| g.held(s).len() as i32).collect(),
-        viewer: viewer.map(seat),
-        // A viewer sees a suggestion only for its own move: it holds that seat's cards.
-        suggestion: if viewer.is_none_or(|v| g.turn() == Some(v)) { suggestion(&g, record.suggest.as_ref(), between)? } else { None },
+        instant: instant_value(view.instant),
+        table_seat: view.table.as_ref().map(|t| seat(t.0)),
+        round: view.round as i32,
+        must_contain: view.must_contain.map_or(String::new(), |c| c.to_string()),
+        card_counts: view.counts.iter().map(|&n| n as i32).collect(),
+        viewer: view.viewer.map(seat),
+        suggestion: suggestion(&g, decider, record.suggest.as_ref(), between)?,
     })
 }
 
@@ -333,13 +326,19 @@ fn suggest_action(seat: usize, a: &Action) -> pb::PlayAction {
     }
 }
 
-/// The suggestion (托管) for the seat to move, when the record asked for it.
-fn suggestion(g: &tl::Game, q: Option<&pb::SuggestQuery>, between: &dyn Fn()) -> Result<Option<pb::Suggestion>, Error> {
+/// The suggestion (托管) for `decider` (a seat with a decision), when the record asked for
+/// it. For a chop out of turn an alternative without an action is letting the chance go.
+fn suggestion(
+    g: &tl::Game,
+    decider: Option<usize>,
+    q: Option<&pb::SuggestQuery>,
+    between: &dyn Fn(),
+) -> Result<Option<pb::Suggestion>, Error> {
     if let Some(e) = q.and_then(|q| q.effort).filter(|&e| e > tl::suggest::MAX_EFFORT) {
         return Err(handeval_core::Error::field("game.suggest.effort", format!("must be 0..{} (got {e})", tl::suggest::MAX_EFFORT))
             .because(handeval_core::Reason::OutOfRange));
     }
-    let (Some(q), Some(t)) = (q, g.turn()) else { return Ok(None) };
+    let (Some(q), Some(t)) = (q, decider) else { return Ok(None) };
     let view = tl::suggest::View::new(g, t)?;
     let s = tl::suggest::suggest_yielding(&view, q.seed, q.effort.unwrap_or(tl::suggest::DEFAULT_EFFORT), between)
         .map_err(|e| e.within("game.suggest"))?;
@@ -347,7 +346,7 @@ fn suggestion(g: &tl::Game, q: Option<&pb::SuggestQuery>, between: &dyn Fn()) ->
     let alternatives = s
         .alternatives
         .iter()
-        .filter_map(|x| x.action.as_ref().map(|a| pb::SuggestionAlternative { action: Some(suggest_action(t, a)), score: x.score }))
+        .map(|x| pb::SuggestionAlternative { action: x.action.as_ref().map(|a| suggest_action(t, a)), score: x.score })
         .collect();
     Ok(Some(pb::Suggestion { action, alternatives }))
 }
@@ -393,11 +392,7 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::Tienle
                 Some(Item::Hand(c)) => {
                     let win = (|| {
                         let c = cards(Some(c))?;
-                        if c.len() != 13 {
-                            return Err(
-                                Error::field("cards13", format!("a dealt hand has 13 cards (got {})", c.len())).because(Reason::WrongCount)
-                            );
-                        }
+                        tl::rules::check_dealt_hand(&c, "cards13")?;
                         tl::instant_win(&c)
                     })()
                     .map_err(only("hand"))?;
@@ -545,9 +540,7 @@ fn settle_deal(deal: &pb::TienlenDeal, rules: &tl::Rules) -> Result<pb::TienlenS
                     .map(|(i, h)| {
                         let f = format!("hands13[{i}]");
                         let c = cards(Some(h)).map_err(|e| e.within(&f))?;
-                        if c.len() != 13 {
-                            return Err(Error::field(f, format!("a dealt hand has 13 cards (got {})", c.len())).because(Reason::WrongCount));
-                        }
+                        tl::rules::check_dealt_hand(&c, &f)?;
                         Ok(c)
                     })
                     .collect::<Result<Vec<_>, Error>>()?;
@@ -559,7 +552,7 @@ fn settle_deal(deal: &pb::TienlenDeal, rules: &tl::Rules) -> Result<pb::TienlenS
             let raw = raw_actions(&r.actions, "chop_round.actions")?;
             let renames = [("round", "chop_round.actions"), ("hands13", "instant.hands"), ("hands", "instant.hands")];
             let transfers = round_from(&raw, "round")
-                .and_then(|actions| tl::chop_transfers(MAX_SEATS, None, &actions, base, rules))
+                .and_then(|actions| tl::chop_transfers(tl::rules::MAX_PLAYERS, None, &actions, base, rules))
                 .map_err(|e| rename(e, &renames, ""))?;
             return Ok(pb::TienlenSettlement { transfers: transfers.iter().map(transfer_msg).collect(), ..Default::default() });
         }

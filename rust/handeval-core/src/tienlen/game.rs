@@ -10,8 +10,8 @@
 
 use super::instant::{instant_winner, InstantWin};
 use super::play::{legal_plays, sorted, text, Play};
-use super::round::{chop_chain, first_leader, Action, RoundState, Transfer};
-use super::rules::{check_players, Rules};
+use super::round::{chop_chain, first_leader, first_round, Action, RoundState, Transfer};
+use super::rules::{check_dealt_hand, check_player_count, check_players, Rules, MAX_PLAYERS};
 use super::settle::{settle, settle_instant, Settlement};
 use crate::cards::{check_distinct_across, Card};
 use crate::error::{Error, Reason, Result};
@@ -70,8 +70,8 @@ pub struct Trick {
 
 /// A record of more than 4 hands is refused before any hand is read.
 pub fn check_hands_len(n: usize) -> Result<()> {
-    if n > 4 {
-        return Err(Error::field("hands", format!("越式13张 has 2 to 4 players (got {n} hands)")).because(Reason::WrongCount));
+    if n > MAX_PLAYERS {
+        return Err(check_player_count(n as i64, &format!("{n} hands")).unwrap_err().within("hands"));
     }
     Ok(())
 }
@@ -90,18 +90,13 @@ impl Game {
         rules.validate().map_err(|e| e.within("rules").because(Reason::BadRule))?;
         check_players(hands.len()).map_err(|e| Error::field("hands", e.message).because(Reason::WrongCount))?;
         for (i, h) in hands.iter().enumerate() {
-            if h.len() != 13 {
-                return Err(
-                    Error::field(format!("hands[{i}]"), format!("a dealt hand has 13 cards (got {})", h.len())).because(Reason::WrongCount)
-                );
-            }
+            check_dealt_hand(h, &format!("hands[{i}]"))?;
         }
         let groups: Vec<(String, &[Card])> = hands.iter().enumerate().map(|(i, h)| (format!("hands[{i}]"), h.as_slice())).collect();
         check_distinct_across(&groups)?;
         let players = hands.len();
         let (wins, best) = instant_winner(hands)?;
-        let (leader, lowest) = first_leader(hands)?;
-        let must = rules.first_lead_must_contain_lowest.then_some(lowest);
+        let (leader, must) = first_round(None, first_leader(hands)?, rules.first_lead_must_contain_lowest)?;
         let mut current = RoundState::new(players, leader, must, rules)?;
         if best.is_some() {
             current.to_move = None;
@@ -217,14 +212,16 @@ impl Game {
 
     /// The passed seats that may chop the table now (out of turn), with their chops.
     pub fn chop_offers(&self) -> Vec<(usize, Vec<Play>)> {
-        let Some(t) = self.table().filter(|_| !self.is_over()) else { return Vec::new() };
-        (0..self.players)
-            .filter(|&s| self.current.chop_window_open(s) && s != t.0)
-            .filter_map(|s| {
-                let plays = legal_plays(&self.held(s), Some(&t.1), true).unwrap_or_default();
-                (!plays.is_empty()).then_some((s, plays))
-            })
-            .collect()
+        (0..self.players).map(|s| (s, self.chops_open_to(s))).filter(|(_, p)| !p.is_empty()).collect()
+    }
+
+    /// The chops `seat` may make now out of turn: it passed, the rule `chop_window` keeps
+    /// its chance open (RULES 2.4) and it holds a special that beats the table.
+    pub fn chops_open_to(&self, seat: usize) -> Vec<Play> {
+        match self.table().filter(|_| !self.is_over() && seat < self.players && self.current.chop_window_open(seat)) {
+            Some((_, table)) => legal_plays(&self.held(seat), Some(table), true).unwrap_or_default(),
+            None => Vec::new(),
+        }
     }
 
     /// Why `seat` may not make `action` now (with its [`Reason`]), or the next state.

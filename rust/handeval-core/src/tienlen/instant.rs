@@ -122,9 +122,7 @@ pub fn instant_winner(hands: &[Vec<Card>]) -> Result<(Vec<Option<InstantHand>>, 
     super::rules::check_players(hands.len()).map_err(|e| e.within("hands"))?;
     let groups: Vec<(String, &[Card])> = hands.iter().enumerate().map(|(i, h)| (format!("hands[{i}]"), h.as_slice())).collect();
     for (name, h) in &groups {
-        if h.len() != 13 {
-            return Err(Error::field(name.clone(), format!("a dealt hand has 13 cards (got {})", h.len())).because(Reason::WrongCount));
-        }
+        super::rules::check_dealt_hand(h, name)?;
     }
     check_distinct_across(&groups)?;
     let wins = hands.iter().map(|h| instant_win(h)).collect::<Result<Vec<_>>>()?;

@@ -6,6 +6,7 @@
 //! * [`settle`] — remaining-card payments, chop transfers, the cap and the rake;
 //! * [`game`] — the whole game as a state machine, and the replay of a record;
 //! * [`suggest`] — a suggested action by determinized search;
+//! * [`view`] — the table model: what a seat may see and every action it may send now;
 //! * [`rules`] — the house-rule options.
 
 pub mod game;
@@ -15,10 +16,12 @@ pub mod round;
 pub mod rules;
 pub mod settle;
 pub mod suggest;
+pub mod view;
 
 pub use game::{Game, Trick, MAX_ACTIONS};
 pub use instant::{instant_win, instant_winner, InstantHand, InstantWin};
 pub use play::{beats, beats_key, classify, legal_plays, Kind, Play, PlayKey};
-pub use round::{chop_chain, chop_transfers, first_leader, Action, RoundState, Transfer};
-pub use rules::{Rules, TurnAfterChop};
+pub use round::{chop_chain, chop_transfers, first_leader, first_round, Action, RoundState, Transfer};
+pub use rules::{ChopWindow, Rules, TurnAfterChop};
 pub use settle::{chop_list, settle, settle_instant, special_groups, Chop, Group, Line, LineKind, Settlement};
+pub use view::{OfferGroup, SeatView};

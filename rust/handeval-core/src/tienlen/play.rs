@@ -383,9 +383,7 @@ pub fn weakest_first(a: &Play, b: &Play) -> std::cmp::Ordering {
 /// plays that beat it, and only specials when the seat has `passed` (RULES 2.4).
 /// Ordered weakest first ([`weakest_first`]).
 pub fn legal_plays(hand: &[Card], table: Option<&Play>, passed: bool) -> Result<Vec<Play>> {
-    if hand.len() > 13 {
-        return Err(Error::field("hand", format!("a hand has at most 13 cards (got {})", hand.len())).because(Reason::WrongCount));
-    }
+    super::rules::check_hand_at_most(hand.len(), "hand")?;
     check_distinct(hand).map_err(|e| e.within("hand"))?;
     let hand_mask = hand.iter().fold(0u64, |m, c| m | c.bit());
     let mut plays = all_plays(hand);

@@ -3,13 +3,14 @@
 //! Model: seats `0..players` play counter-clockwise (0 → 1 → 2 → 3 → 0). The turn goes to
 //! the next seat that has neither passed nor made the play on the table. A seat that
 //! passed keeps no turn, but may still chop (out of turn, like a real table) with a
-//! special that beats the table, at once: right after the play, or right after its own
-//! pass on it, before the next player in turn acts; it stays passed, and the rule `turn_after_chop` says who
+//! special that beats the table while the rule `chop_window` keeps the chance open
+//! (default: at once, right after the play, or right after its own pass on it, before the
+//! next player in turn acts); it stays passed, and the rule `turn_after_chop` says who
 //! moves next (default: the seat after the chopper). The round ends when every seat but
 //! the one whose play is on the table has passed; that seat leads the next round.
 
 use super::play::{beats_key, classify, strength, text, why_not, Play};
-use super::rules::{check_players, check_seat, Rules, TurnAfterChop};
+use super::rules::{check_hand_at_most, check_players, check_seat, ChopWindow, Rules, TurnAfterChop, MAX_PLAYERS, MIN_PLAYERS};
 use crate::cards::Card;
 use crate::error::{Error, Reason, Result};
 use crate::money;
@@ -36,10 +37,7 @@ pub fn first_leader(hands: &[Vec<Card>]) -> Result<(usize, Card)> {
     crate::cards::check_distinct_across(&groups)?;
     let mut best: Option<(u8, usize, Card)> = None;
     for (seat, h) in hands.iter().enumerate() {
-        if h.len() > 13 {
-            return Err(Error::field(format!("hands[{seat}]"), format!("a hand has at most 13 cards (got {})", h.len()))
-                .because(Reason::WrongCount));
-        }
+        check_hand_at_most(h.len(), &format!("hands[{seat}]"))?;
         for &c in h {
             if best.is_none_or(|b| strength(c) < b.0) {
                 best = Some((strength(c), seat, c));
@@ -47,6 +45,20 @@ pub fn first_leader(hands: &[Vec<Card>]) -> Result<(usize, Card)> {
         }
     }
     best.map(|(_, s, c)| (s, c)).ok_or_else(|| Error::field("hands", "no cards were dealt"))
+}
+
+/// The game's first round (RULES 2.4): the holder of the lowest card dealt leads it and,
+/// with `must_contain` (the rule `first_lead_must_contain_lowest`), its first play must
+/// contain that card. A `leader` given beside the first lead must be that holder
+/// (INCONSISTENT at `leader`). Returns the leader and the card the first play must contain.
+pub fn first_round(leader: Option<usize>, first_lead: (usize, Card), must_contain: bool) -> Result<(usize, Option<Card>)> {
+    let (holder, card) = first_lead;
+    if let Some(l) = leader.filter(|&l| l != holder) {
+        return Err(
+            Error::field("leader", format!("seat {l} does not hold {card}; seat {holder} leads first")).because(Reason::Inconsistent)
+        );
+    }
+    Ok((holder, must_contain.then_some(card)))
 }
 
 /// The state of a round after some actions.
@@ -64,10 +76,11 @@ pub struct RoundState {
     pub must_contain: Option<Card>,
     /// The rule `turn_after_chop` this round follows.
     pub turn_after_chop: TurnAfterChop,
+    /// The rule `chop_window` this round follows.
+    pub chop_window: ChopWindow,
     used: u64,
-    /// Passes since the table's play, and the seat of the last one: a seat that passed may
-    /// chop only at once (RULES 2.4), i.e. right after the play, or right after its own
-    /// pass on it, before the next player in turn acts.
+    /// Passes since the table's play, and the seat of the last one: what `chop_window`
+    /// reads (RULES 2.4). Every action since the play is a pass (a play resets them).
     passes_since_play: u32,
     last_passer: usize,
 }
@@ -84,6 +97,7 @@ impl RoundState {
             to_move: Some(leader),
             must_contain,
             turn_after_chop: rules.turn_after_chop,
+            chop_window: rules.chop_window,
             used: 0,
             passes_since_play: 0,
             last_passer: 0,
@@ -99,11 +113,20 @@ impl RoundState {
         self.to_move.is_none()
     }
 
-    /// Whether `seat`, which passed, may chop the play on the table now (RULES 2.4): at
-    /// once, right after the play or right after its own pass on it, before the next
-    /// player in turn acts.
+    /// Whether `seat`, which passed, may chop the play on the table now under the rule
+    /// `chop_window` (RULES 2.4). The actions since the play are all passes, so "no other
+    /// player has acted" is "no pass, or only its own pass as the first".
     pub fn chop_window_open(&self, seat: usize) -> bool {
-        self.passed[seat] && (self.passes_since_play == 0 || (self.passes_since_play == 1 && self.last_passer == seat))
+        let (since, own_last) = (self.passes_since_play, self.passes_since_play > 0 && self.last_passer == seat);
+        self.passed[seat]
+            && !self.is_over()
+            && self.table().is_some_and(|t| t.0 != seat)
+            && match self.chop_window {
+                ChopWindow::FirstActor => since == 0 || (since == 1 && own_last),
+                ChopWindow::Strict => since == 0,
+                ChopWindow::OwnPass => since == 0 || own_last,
+                ChopWindow::Open => true,
+            }
     }
 
     /// The seat that leads the next round, once this one is over.
@@ -183,9 +206,18 @@ impl RoundState {
                 }
                 if self.passed[seat] {
                     if !self.chop_window_open(seat) {
+                        let when = match self.chop_window {
+                            ChopWindow::FirstActor => "only at once, before the next player in turn acts",
+                            ChopWindow::Strict => "only right after the play, before any seat acts",
+                            ChopWindow::OwnPass => "only at once, or right after its own pass on the play",
+                            ChopWindow::Open => "only the play on the table",
+                        };
                         return no(
                             Reason::IllegalAction,
-                            format!("seat {seat} has passed and may chop only at once, before the next player in turn acts (RULES 2.4); the chance has gone"),
+                            format!(
+                                "seat {seat} has passed and may chop {when} (RULES 2.4, rule chop_window={}); the chance has gone",
+                                self.chop_window.as_str()
+                            ),
                         );
                     }
                     if !(play.is_special() && beats_key(play.key, t.key)) {
@@ -262,7 +294,7 @@ impl RoundState {
             None => match actions.first() {
                 // The first action names the leader: a seat out of the game is that
                 // action's error.
-                Some((s, _)) if (2..=4).contains(&players) => {
+                Some((s, _)) if (MIN_PLAYERS..=MAX_PLAYERS).contains(&players) => {
                     check_seat(*s, players, "seat").map_err(|e| e.within_action("round", 0))?;
                     *s
                 }
@@ -422,6 +454,50 @@ mod tests {
         // A seat that has not passed chops only in turn.
         let out_of_turn = acts(&[(0, "2s"), (2, "7s 7h 7d 7c")]);
         assert_eq!(RoundState::replay(4, None, None, &out_of_turn, &Rules::default()).unwrap_err().reason, Reason::NotYourTurn);
+    }
+
+    /// RULES 2.4 [v5] `chop_window`: who may chop when, under each reading: after the
+    /// actions listed, `chopper` (which has passed) chops the 2 with a bomb.
+    #[test]
+    fn chop_window_readings() {
+        use ChopWindow::*;
+        // (the round so far, the chopper, the readings that allow it)
+        type Case<'a> = (&'a [(usize, &'a str)], usize, &'a [ChopWindow]);
+        let cases: [Case; 6] = [
+            // Right after the play: every reading.
+            (&[(0, "9s"), (1, "pass"), (2, "2s")], 1, &[FirstActor, Strict, OwnPass, Open]),
+            // Right after its own pass as the next in turn: all but strict.
+            (&[(0, "9s"), (1, "pass"), (2, "2s"), (3, "pass")], 3, &[FirstActor, OwnPass, Open]),
+            (&[(0, "9s"), (1, "2s"), (2, "pass")], 2, &[FirstActor, OwnPass, Open]),
+            // Another seat has acted since the play.
+            (&[(0, "9s"), (1, "pass"), (2, "2s"), (3, "pass")], 1, &[Open]),
+            // Right after its own pass, another seat having passed before it: own_pass, open.
+            (&[(0, "9s"), (1, "2s"), (2, "pass"), (3, "pass")], 3, &[OwnPass, Open]),
+            (&[(0, "9s"), (1, "2s"), (2, "pass"), (3, "pass")], 2, &[Open]),
+        ];
+        for (round, chopper, allowed) in cases {
+            let mut v = round.to_vec();
+            v.push((chopper, "7s 7h 7d 7c"));
+            for w in ChopWindow::ALL {
+                let rules = Rules { chop_window: w, ..Rules::default() };
+                let got = RoundState::replay(4, None, None, &acts(&v), &rules);
+                assert_eq!(got.is_ok(), allowed.contains(&w), "{round:?} then seat {chopper} under {}: {got:?}", w.as_str());
+                if let Err(e) = got {
+                    assert_eq!((e.reason, e.field.as_deref()), (Reason::IllegalAction, Some(&*format!("round[{}]", v.len() - 1))));
+                    assert!(e.message.contains(w.as_str()), "{e}");
+                }
+            }
+        }
+        // Under every reading a round whose play leaves every other seat passed is over:
+        // nobody may chop it.
+        let done = acts(&[(0, "9s"), (1, "2s"), (2, "pass"), (3, "pass"), (0, "pass"), (2, "7s 7h 7d 7c")]);
+        for w in ChopWindow::ALL {
+            let e = RoundState::replay(4, None, None, &done, &Rules { chop_window: w, ..Rules::default() }).unwrap_err();
+            assert!(e.message.contains("round is over"), "{e}");
+        }
+        assert_eq!(ChopWindow::parse("later").unwrap_err().field.as_deref(), Some("chop_window"));
+        assert!(ChopWindow::ALL.iter().all(|&w| ChopWindow::parse(w.as_str()) == Ok(w)));
+        assert_eq!(Rules::default().chop_window, FirstActor);
     }
 
     #[test]

@@ -398,9 +398,7 @@ pub fn settle(
     money::check_base(base)?;
     let groups: Vec<(String, &[Card])> = remaining.iter().enumerate().map(|(i, h)| (format!("remaining[{i}]"), h.as_slice())).collect();
     for (i, (name, h)) in groups.iter().enumerate() {
-        if h.len() > 13 {
-            return Err(Error::field(name.clone(), format!("a hand has at most 13 cards (got {})", h.len())).because(Reason::WrongCount));
-        }
+        super::rules::check_hand_at_most(h.len(), name)?;
         if i == winner && !h.is_empty() {
             return Err(
                 Error::field(name.clone(), format!("the winner (seat {winner}) has cards left: {}", text(h))).because(Reason::Inconsistent)

@@ -105,7 +105,9 @@ pub struct Suggestion {
 }
 
 /// The choices open to `seat`: in turn its plays (and a pass), or out of turn its chops
-/// and `None`; an error when it has nothing to decide.
+/// and `None`; an error when it has nothing to decide. The same sources as
+/// [`Game::offers`] (the table's offers), read without building the offers: playouts
+/// call this at every step.
 fn options(g: &Game, seat: usize) -> Result<Vec<Option<Action>>> {
     if g.is_over() {
         return Err(Error::new("the game is over: there is nothing to suggest").because(Reason::GameOver));
@@ -117,7 +119,8 @@ fn options(g: &Game, seat: usize) -> Result<Vec<Option<Action>>> {
         }
         return Ok(out);
     }
-    if let Some((_, chops)) = g.chop_offers().into_iter().find(|(s, _)| *s == seat) {
+    let chops = g.chops_open_to(seat);
+    if !chops.is_empty() {
         let mut out: Vec<Option<Action>> = distinct(chops).into_iter().map(|p| Some(Action::Play(p.cards))).collect();
         out.push(None);
         return Ok(out);
@@ -463,6 +466,7 @@ mod tests {
             unplayed_loser_adds_multipliers: k & 2 != 0,
             turn_after_chop: if k & 4 != 0 { super::super::TurnAfterChop::Resume } else { super::super::TurnAfterChop::FromChopper },
             rake_percent: if k & 8 != 0 { 0 } else { 5 },
+            chop_window: super::super::ChopWindow::ALL[(k >> 4) as usize % 4],
         }
     }
 
@@ -492,7 +496,7 @@ mod tests {
         /// Every suggestion, in turn or out of turn, is accepted by `Game::apply`, and the
         /// same seed gives the same suggestion.
         #[test]
-        fn suggestions_are_legal_and_deterministic(seed in any::<u64>(), players in 2usize..=4, steps in 0usize..80, k in 0u8..16, effort in prop_oneof![Just(0u32), Just(2u32)]) {
+        fn suggestions_are_legal_and_deterministic(seed in any::<u64>(), players in 2usize..=4, steps in 0usize..80, k in 0u8..64, effort in prop_oneof![Just(0u32), Just(2u32)]) {
             let r = rules(k);
             let Some(g) = random_game(seed, players, steps, &r) else { return Ok(()) };
             if g.is_over() {

@@ -4,24 +4,22 @@ use super::args::{rules_from, TienlenRules};
 use super::plays::TienlenPlay;
 use super::round::game_action;
 use super::settle::{settlement, Settlement};
-use crate::conv::{base_from, cards_from, carried_from, list_from, to_py, IntoPyResult};
+use crate::conv::{base_from, cards_from, carried_from, list_from, IntoPyResult};
 use crate::game_common::{card_lists, replay_reduce};
 use crate::native_class;
 use crate::result::card_str;
 use handeval_core::cards::Card;
+use handeval_core::table::Acting;
 use handeval_core::tienlen::{self as tl, play, Action};
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 
 // ---- the whole game ----
 
 pub(super) fn hands_from(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Card>>> {
     if let Ok(n) = obj.len() {
-        if n > 4 && !obj.is_instance_of::<PyString>() {
-            return Err(to_py(
-                handeval_core::Error::field("hands", format!("越式13张 has 2 to 4 players (got {n} hands)"))
-                    .because(handeval_core::error::Reason::WrongCount),
-            ));
+        if !obj.is_instance_of::<PyString>() {
+            tl::game::check_hands_len(n).py()?;
         }
     }
     list_from(obj, "hands", cards_from)
@@ -145,20 +143,18 @@ native_class! {
             crate::game_common::check(py, self.apply(action))
         }
 
-        /// The state as seat ``seat`` sees it, as a dict (docs/grpc.md "Seat views"): the
-        /// fields of ``to_dict()`` with the others' ``hands`` and ``held`` None, the
-        /// choices of the seat to move (``legal_plays``, ``may_pass``, ``must_contain``)
-        /// only on the viewer's turn, its own ``chop_offers`` only, plus ``counts`` (cards
-        /// left per seat) and ``viewer``.
+        /// The state as seat ``seat`` sees it, as a dict (docs/grpc.md "Seat views"; the
+        /// core decides what a seat sees): the fields of ``to_dict()`` with the others'
+        /// ``hands`` and ``held`` None, the viewer's own choices only (``legal_plays``,
+        /// ``may_pass``, ``must_contain`` on its turn, its ``chop_offers`` after passing),
+        /// plus ``counts`` (cards left per seat), ``viewer`` and ``offers``: every action the
+        /// viewer may send now as ``[(action, acting)]``, ``action`` ready for ``apply``,
+        /// ``acting`` ``"turn"`` (the table waits for it) or ``"may_act"`` (a chop beside
+        /// the turn: not acting lets the chance go).
         fn view<'py>(slf: &Bound<'py, Self>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
             let me = slf.get();
-            let counts = (0..me.inner.players).map(|s| me.inner.held(s).len()).collect();
-            let d = crate::game_common::seat_view(Self::to_dict(slf)?, seat, me.inner.turn(), counts, &["hands", "held"], &["legal_plays", "may_pass", "must_contain"])?;
-            let v: usize = d.get_item("viewer")?.expect("set").extract()?;
-            let offers = d.get_item("chop_offers")?.expect("a field").cast_into::<PyList>()?;
-            let mine: Vec<Bound<'_, PyAny>> = offers.iter().filter(|o| o.get_item(0).and_then(|s| s.extract::<usize>()).is_ok_and(|s| s == v)).collect();
-            d.set_item("chop_offers", pyo3::types::PyList::new(slf.py(), mine)?)?;
-            Ok(d)
+            let v = me.inner.seat_from(crate::conv::int_from(seat, "seat")?, "seat").py()?;
+            view_dict(slf.py(), &me.inner.view(v).py()?)
         }
 
         /// Settle the finished game from its record (RULES 2.6, the cap, the rake): cards
@@ -231,9 +227,50 @@ pub(super) fn tl_replay(
         tl::game::check_record_len(n, "actions").py()?;
     }
     let hands = hands_from(hands)?;
-    let actions = list_from(actions, "actions", game_action)?;
+    let actions = crate::game_common::actions_from(actions, "actions", game_action)?;
     let inner = py.detach(|| tl::Game::replay(&hands, &actions, &rules)).py()?;
     Ok(TienlenGame { inner })
+}
+
+/// A core [`tl::SeatView`] as the dict `Game.view` answers: the keys of `to_dict()`, then
+/// `counts`, `viewer`, `offers`, as plain data like `to_dict()`'s.
+fn view_dict<'py>(py: Python<'py>, v: &tl::SeatView) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let out = PyDict::new(py);
+    let cards = |c: &Option<Vec<Card>>| c.as_ref().map(|c| crate::result::card_list(py, c)).transpose();
+    let groups = v.offer_groups();
+    let plays = |acting: Acting| -> Vec<TienlenPlay> {
+        groups.iter().filter(|g| g.acting == acting).flat_map(|g| g.plays.iter().map(|p| TienlenPlay { core: p.clone() })).collect()
+    };
+    d.set_item("players", v.players)?;
+    d.set_item("hands", v.hands.iter().map(cards).collect::<PyResult<Vec<_>>>()?)?;
+    d.set_item("held", v.held.iter().map(cards).collect::<PyResult<Vec<_>>>()?)?;
+    d.set_item("played_any", v.played_any.clone())?;
+    d.set_item("history", v.history.iter().map(|(s, a)| history_item(py, *s, a)).collect::<PyResult<Vec<_>>>()?)?;
+    d.set_item("tricks", v.tricks.iter().map(|t| (t.leader, t.first_action, t.last_action, t.over, t.won_by)).collect::<Vec<_>>())?;
+    d.set_item("round", v.round)?;
+    d.set_item("leader", v.leader)?;
+    d.set_item("turn", v.turn)?;
+    d.set_item("table", v.table.as_ref().map(|t| TienlenPlay { core: t.1.clone() }))?;
+    d.set_item("table_seat", v.table.as_ref().map(|t| t.0))?;
+    d.set_item("passed", v.passed.clone())?;
+    d.set_item("must_contain", v.must_contain.map(|c| card_str(py, c)))?;
+    d.set_item("legal_plays", plays(Acting::Turn))?;
+    d.set_item("may_pass", groups.iter().any(|g| g.acting == Acting::Turn && g.may_pass))?;
+    let chops = plays(Acting::MayAct);
+    d.set_item("chop_offers", if chops.is_empty() { vec![] } else { v.viewer.map(|s| (s, chops)).into_iter().collect() })?;
+    d.set_item("chops", v.chops.clone())?;
+    d.set_item("winner", v.winner)?;
+    d.set_item("instant", v.instant.map(|k| k.name()))?;
+    d.set_item("over", v.over)?;
+    d.set_item("counts", v.counts.clone())?;
+    d.set_item("viewer", v.viewer)?;
+    let offers = v.offers.iter().map(|o| Ok((history_item(py, o.seat, &o.action)?, o.acting.as_str()))).collect::<PyResult<Vec<_>>>()?;
+    d.set_item("offers", offers)?;
+    for (k, value) in d.iter() {
+        out.set_item(k, crate::result::plain(&value)?)?;
+    }
+    Ok(out)
 }
 
 pub(super) fn history_item(py: Python<'_>, seat: usize, a: &Action) -> PyResult<Py<PyAny>> {

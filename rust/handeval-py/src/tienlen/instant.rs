@@ -28,13 +28,7 @@ pub(super) fn instant_hand(h: &tl::InstantHand) -> InstantHand {
 
 pub(super) fn hand13(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
     let cards = cards_from(obj, field)?;
-    if cards.len() != 13 {
-        return Err(crate::conv::bad_as(
-            field,
-            format!("a dealt hand has 13 cards (got {})", cards.len()),
-            handeval_core::Reason::WrongCount,
-        ));
-    }
+    tl::rules::check_dealt_hand(&cards, field).py()?;
     Ok(cards)
 }
 

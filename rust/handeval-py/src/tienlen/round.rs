@@ -3,7 +3,7 @@
 use super::args::rules_from;
 use super::instant::FirstLead;
 use super::plays::{set_from, TienlenPlay};
-use crate::conv::{bad, base_from, cards_from, given, int_from, list_from, opt, to_py, type_name, IntoPyResult};
+use crate::conv::{bad, base_from, cards_from, given, int_from, opt, to_py, type_name, IntoPyResult};
 use crate::native_class;
 use crate::result::Cards;
 use handeval_core::cards::Card;
@@ -14,20 +14,16 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 // ---- rounds ----
 
 pub(super) fn usize_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<usize> {
-    let v = int_from(obj, field)?;
-    usize::try_from(v)
-        .map_err(|_| crate::conv::bad_as(field, format!("seat {v} is not in the game (seats are 0..3)"), handeval_core::Reason::OutOfRange))
+    tl::rules::seat_number(int_from(obj, field)?, field).py()
 }
 
 pub(super) fn players_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     match given(obj) {
         Some(o) => {
             let v = int_from(o, "players")?;
-            usize::try_from(v).map_err(|_| {
-                crate::conv::bad_as("players", format!("越式13张 has 2 to 4 players (got {v})"), handeval_core::Reason::WrongCount)
-            })
+            tl::rules::check_player_count(v, &v.to_string()).map_err(|e| e.within("players")).py()
         }
-        _ => Ok(4),
+        _ => Ok(tl::rules::MAX_PLAYERS),
     }
 }
 
@@ -62,7 +58,7 @@ pub(super) fn round_named(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<(
     if let Ok(n) = obj.len() {
         tl::game::check_record_len(n, field).py()?;
     }
-    list_from(obj, field, game_action)
+    crate::game_common::actions_from(obj, field, game_action)
 }
 
 /// The leader and the card the first play must contain, from `leader` and `first_lead`.
@@ -76,17 +72,9 @@ pub(super) fn first_from(
         .cast::<FirstLead>()
         .map_err(|_| bad("first_lead", format!("expected a FirstLead from first_leader(), got {}", type_name(fl))))?
         .get();
-    if let Some(l) = leader {
-        if l != fl.seat {
-            return Err(crate::conv::bad_as(
-                "leader",
-                format!("seat {l} does not hold {}; seat {} leads first", fl.card, fl.seat),
-                handeval_core::Reason::Inconsistent,
-            ));
-        }
-    }
     let card = handeval_core::cards::parse_card(&fl.card).map_err(|e| to_py(e.within("first_lead.card")))?;
-    Ok((Some(fl.seat), fl.must_contain.then_some(card)))
+    let (leader, must) = tl::first_round(leader, (fl.seat, card), fl.must_contain).py()?;
+    Ok((Some(leader), must))
 }
 
 pub(super) fn replay(
@@ -237,13 +225,7 @@ pub(super) fn tl_chop_transfers<'py>(
 #[pyfunction]
 pub(super) fn tl_special_groups(cards: &Bound<'_, PyAny>) -> PyResult<(Vec<(&'static str, Cards)>, i64)> {
     let cards = cards_from(cards, "cards")?;
-    if cards.len() > 13 {
-        return Err(crate::conv::bad_as(
-            "cards",
-            format!("a hand has at most 13 cards (got {})", cards.len()),
-            handeval_core::Reason::WrongCount,
-        ));
-    }
+    tl::rules::check_hand_at_most(cards.len(), "cards").py()?;
     let (groups, total) = tl::special_groups(&cards);
     Ok((groups.into_iter().map(|g| (g.kind.name(), Cards(g.cards))).collect(), total))
 }
