@@ -20,6 +20,12 @@ given extra flags; reports when a new client (Health.Check on a new connection) 
 served after the flood and when the server has closed every flood socket (the sockets
 stay open on this side).
 
+``tls``: starts the server with a self-signed certificate (openssl), then opens N
+sockets from 127.0.0.2 that each send the first bytes of a ClientHello and nothing more
+(a held TLS handshake); reports new TLS clients refused (a tiny Evaluate on a new
+connection every 0.2 s, 2 s deadline) for 4 s without and 4 s with them, and when the
+server closed the held sockets.
+
 ``metrics``: opens N connections to the metrics port that send a request line and one
 header and then nothing; reports the server's threads before and at most during the
 flood, when the server closed every such socket and whether /metrics answers after.
@@ -30,6 +36,7 @@ flood, when the server closed every such socket and whether /metrics answers aft
     python scripts/slow_peers.py grpc --sockets 3000
     python scripts/slow_peers.py grpc --sockets 3000 --frames preface+ack -- --max-connection-idle 60
     python scripts/slow_peers.py metrics --sockets 300
+    python scripts/slow_peers.py tls --sockets 1100
 
 Loopback only (attackers bind 127.0.0.2 as their address, so the per-address limit tells
 them from the probes); every wait is bounded.
@@ -65,8 +72,15 @@ from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisa
 HALF_REQUEST = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
 
 
-def served(target: str, timeout=1.0) -> bool:
-    with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+def _channel(target: str, credentials=None):
+    opts = [("grpc.use_local_subchannel_pool", 1)]
+    if credentials is not None:
+        return grpc.secure_channel(target, credentials, options=opts)
+    return grpc.insecure_channel(target, options=opts)
+
+
+def served(target: str, timeout=1.0, credentials=None) -> bool:
+    with _channel(target, credentials) as ch:
         try:
             health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=timeout)
             return True
@@ -593,9 +607,51 @@ def threads(pid: int) -> int:
     return -1
 
 
+#: The first bytes of a TLS ClientHello: a handshake record announcing 512 bytes, and
+#: the first 5 of them.
+PARTIAL_CLIENT_HELLO = b"\x16\x03\x01\x02\x00" + b"\x01\x00\x01\xfc\x03"
+
+
+def run_tls(a, target: str, port: int, credentials, flood: list) -> None:
+    def new_clients(seconds: float):
+        out = []
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            with _channel(target, credentials) as ch:
+                try:
+                    handeval_pb2_grpc.HandevalStub(ch).Evaluate(TINY, timeout=2.0)
+                    out.append(True)
+                except grpc.RpcError:
+                    out.append(False)
+            time.sleep(0.2)
+        return out
+
+    base = new_clients(4)
+    t0 = time.monotonic()
+    for _ in range(a.sockets):
+        c = socket.socket()
+        c.bind((ATTACKER, 0))
+        c.settimeout(10)
+        try:
+            c.connect(("127.0.0.1", port))
+            c.sendall(PARTIAL_CLIENT_HELLO)
+        except OSError:
+            pass
+        flood.append(c)
+    got = new_clients(4)
+    while not all(map(closed_by_peer, flood)) and time.monotonic() - t0 < a.limit:
+        time.sleep(0.1)
+    print(
+        f"{a.sockets} held TLS handshakes: new TLS clients refused {base.count(False)}/{len(base)} without, "
+        f"{got.count(False)}/{len(got)} with; every held socket closed by the server "
+        f"{time.monotonic() - t0:.1f} s after the first ({sum(map(closed_by_peer, flood))} of {len(flood)}); "
+        f"flags: {' '.join(a.serve_args[:-4]) or 'defaults'}"
+    )
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog="extra `handeval serve` flags go after --")
-    p.add_argument("what", choices=("attacks", "idle", "memory", "grpc", "metrics"))
+    p.add_argument("what", choices=("attacks", "idle", "memory", "grpc", "metrics", "tls"))
     p.add_argument("--only", action="append", help="attacks: run this attack (repeatable)")
     p.add_argument("--seconds", type=float, default=10.0, help="attacks: probe time, with and without each")
     p.add_argument("--warmup", type=float, default=1.0, help="attacks: seconds of attack before probing")
@@ -622,6 +678,16 @@ def main() -> int:
     log_dir = tempfile.TemporaryDirectory()
     log_path = Path(log_dir.name) / "server.log"
     log = open(log_path, "wb")
+    credentials = None
+    if a.what == "tls":
+        cert, key = Path(log_dir.name) / "server.pem", Path(log_dir.name) / "server.key"
+        subprocess.run(
+            ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+             "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=IP:127.0.0.1"],
+            check=True, capture_output=True, timeout=60,
+        )  # fmt: skip
+        a.serve_args += ["--tls-cert", str(cert), "--tls-key", str(key)]
+        credentials = grpc.ssl_channel_credentials(cert.read_bytes())
     proc = subprocess.Popen(
         [sys.executable, "-m", "handeval", "serve", "--port", str(port), "--metrics-port", str(mport), *a.serve_args],
         stdout=log,
@@ -630,7 +696,7 @@ def main() -> int:
     flood = []
     try:
         deadline = time.monotonic() + a.limit
-        while not served(target):
+        while not served(target, credentials=credentials):
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit("the server did not start")
             time.sleep(0.1)
@@ -641,6 +707,8 @@ def main() -> int:
             if a.show_log:
                 print(log_path.read_text(errors="replace")[-a.show_log :])
             print(f"tracebacks in the server log: {tracebacks}; flags: {' '.join(a.serve_args) or 'defaults'}")
+        elif a.what == "tls":
+            run_tls(a, target, port, credentials, flood)
         elif a.what == "idle":
             run_idle(a, target, port)
         elif a.what == "memory":

@@ -424,3 +424,27 @@ def test_an_unread_answer_bound_below_one_answer_is_refused_at_start():
     )
     assert r.returncode == 2, r
     assert "--max-unread-answer-bytes 1000 is less than --max-message-bytes" in r.stderr, r.stderr
+
+
+def test_admission_forgets_idle_connections_when_no_janitor_sweeps():
+    """Without the janitor (--max-first-call-wait 0) the entries kept to count unread
+    answers are dropped when a connection has no call and no unread answer: 100
+    connections' calls leave none behind."""
+    import asyncio
+
+    from handeval.server.admission import Admission
+
+    from grpc_fixtures import FakeContext
+
+    admission = Admission(5, 0, track_connections=False, close_peer=lambda address: True, max_unread_answer_bytes=10)
+
+    async def calls():
+        for port in range(1000, 1100):
+            context = FakeContext()
+            context.peer = lambda port=port: f"ipv4:127.0.0.1:{port}"
+            ip, conn = await admission._enter(context)
+            assert admission.connections
+            admission._leave(ip, conn)
+
+    asyncio.run(calls())
+    assert admission.connections == {} and admission.calls == 0

@@ -117,9 +117,10 @@ def _forgetful(handler: Callable) -> Callable:
 
 
 class _Connection:
-    __slots__ = ("active", "served", "unread", "closing")
+    __slots__ = ("address", "active", "served", "unread", "closing")
 
-    def __init__(self):
+    def __init__(self, address: Optional[Address] = None):
+        self.address = address
         self.active = 0  # calls in progress on it
         self.served = False  # one complete request has arrived on it
         self.unread = 0  # answer bytes handed to gRPC whose call is not done
@@ -193,7 +194,7 @@ class Admission:
         self.calls_by_ip[ip] = n + 1
         if self.track_connections or self.close_peer is not None:
             if conn is None:
-                conn = self.connections[address] = _Connection()
+                conn = self.connections[address] = _Connection(address)
             conn.active += 1
         return ip, conn
 
@@ -208,6 +209,14 @@ class Admission:
             del self.calls_by_ip[ip]
         if conn is not None:
             conn.active -= 1
+            self._forget(conn)
+
+    def _forget(self, conn: _Connection) -> None:
+        """Drops an idle connection's entry when no janitor sweeps the entries of closed
+        connections (it then only counts calls and unread answers)."""
+        if not self.track_connections and not conn.active and not conn.unread and conn.address is not None:
+            if self.connections.get(conn.address) is conn:
+                del self.connections[conn.address]
 
     async def _enter_watch(self, context) -> Optional[str]:
         """A Watch stream's admission: bounded apart from calls (it lasts as long as its
@@ -250,6 +259,7 @@ class Admission:
                 self.unread_by_ip[ip] = left
             else:
                 self.unread_by_ip.pop(ip, None)
+            self._forget(conn)
 
         context.add_done_callback(done)
         if conn.unread > self.max_unread or self.unread_by_ip[ip] > self.max_unread:

@@ -526,6 +526,11 @@ def _cut(text: str, most: int = LIBRARY_TEXT_CHARS) -> str:
 _NATIVE_LEVELS = {"E": logging.ERROR, "F": logging.CRITICAL}
 
 
+#: The pipe that carries gRPC core's stderr holds this much unread (Linux's default is
+#: 64 KiB): a core thread writing a line blocks only when it is full.
+NATIVE_PIPE_BYTES = 1 << 20
+
+
 def route_native_stderr() -> None:
     """Routes what the process's C code (gRPC core) writes to file descriptor 2 through
     the rate-limited handler: each line becomes an escaped, bounded JSON record of logger
@@ -537,6 +542,12 @@ def route_native_stderr() -> None:
 
     original = os.dup(2)
     r, w = os.pipe()
+    try:  # room for gRPC core's lines while the reader waits for the GIL (Linux)
+        import fcntl
+
+        fcntl.fcntl(w, getattr(fcntl, "F_SETPIPE_SZ", 1031), NATIVE_PIPE_BYTES)
+    except OSError:
+        pass
     os.dup2(w, 2)
     os.close(w)
     stream = os.fdopen(original, "w", buffering=1, encoding="utf-8", errors="replace")
