@@ -21,6 +21,7 @@ import (
 	pb "github.com/handeval/handeval/gen/go/handeval/v2"
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/health/grpc_health_v1"
+	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
@@ -28,6 +29,7 @@ var (
 	addr    = flag.String("addr", "127.0.0.1:50051", "the service's address")
 	seed    = flag.Int64("seed", 1, "seed of the shuffle")
 	timeout = flag.Duration("timeout", 60*time.Second, "deadline of the whole game")
+	tuoguan = flag.Int("tuoguan", 3, "the disconnected seat that `suggest` plays (托管) in 越式13张 and 打儲")
 )
 
 // A game takes the service's client and the seeded random source; an error fails it.
@@ -127,6 +129,18 @@ func name(e protoreflect.Enum) string {
 // itemError turns a per-item error of an answer into a Go error.
 func itemError(e *pb.ItemError) error {
 	return fmt.Errorf("item error %s at %s: %s", e.Reason, e.Field, e.Message)
+}
+
+func proto32(v int) *int32 { x := int32(v); return &x }
+
+// offered checks that a suggested action is one of the seat's ready actions, as it must be.
+func offered(a *pb.PlayAction, actions []*pb.PlayAction) error {
+	for _, x := range actions {
+		if proto.Equal(a, x) {
+			return nil
+		}
+	}
+	return fmt.Errorf("seat %d's suggestion %v is not among its offered actions", a.Seat, a)
 }
 
 // checkDeltas prints each seat's money and checks that, with the rake (the house's), it

@@ -99,7 +99,7 @@ def grpc_state(record, rules):
     offers = [
         (
             (a.seat, "pass" if a.kind == common_pb2.ACTION_KIND_PASS else tuple(a.cards.cards)),
-            "turn" if o.acting == tl.TIENLEN_ACTING_TURN else "may_act",
+            "turn" if o.acting == common_pb2.ACTING_TURN else "may_act",
         )
         for o in s.offers
         for a in o.actions

@@ -146,11 +146,11 @@ def test_offers_say_who_may_act_and_match_the_python_view(seed):
     for record, table, g, _ in random_records(seed, window=list(WINDOWS)[(seed + 1) % 4]):
         for o in table.offers:
             turn = table.HasField("to_move") and o.seat == table.to_move
-            assert o.acting == (tl.TIENLEN_ACTING_TURN if turn else tl.TIENLEN_ACTING_MAY_ACT)
+            assert o.acting == (common_pb2.ACTING_TURN if turn else common_pb2.ACTING_MAY_ACT)
         for v in range(len(record.hands)):
             view = g.view(v)
             wire = [
-                (_api_action(a), "turn" if o.acting == tl.TIENLEN_ACTING_TURN else "may_act")
+                (_api_action(a), "turn" if o.acting == common_pb2.ACTING_TURN else "may_act")
                 for o in table.offers
                 if o.seat == v
                 for a in o.actions
@@ -165,7 +165,7 @@ def test_a_viewer_that_may_chop_gets_a_suggestion_on_every_surface():
     found = 0
     for seed in range(300):
         for record, table, g, rules in random_records(seed, window="open"):
-            chop = [o for o in table.offers if o.acting == tl.TIENLEN_ACTING_MAY_ACT]
+            chop = [o for o in table.offers if o.acting == common_pb2.ACTING_MAY_ACT]
             if not chop:
                 continue
             v = chop[0].seat

@@ -26,6 +26,12 @@ class ErrorReason(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     ERROR_REASON_TOO_LARGE: _ClassVar[ErrorReason]
     ERROR_REASON_INCONSISTENT: _ClassVar[ErrorReason]
 
+class Acting(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    ACTING_UNSPECIFIED: _ClassVar[Acting]
+    ACTING_TURN: _ClassVar[Acting]
+    ACTING_MAY_ACT: _ClassVar[Acting]
+
 class ActionKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     ACTION_KIND_UNSPECIFIED: _ClassVar[ActionKind]
@@ -48,6 +54,9 @@ ERROR_REASON_OUT_OF_RANGE: ErrorReason
 ERROR_REASON_FOUL: ErrorReason
 ERROR_REASON_TOO_LARGE: ErrorReason
 ERROR_REASON_INCONSISTENT: ErrorReason
+ACTING_UNSPECIFIED: Acting
+ACTING_TURN: Acting
+ACTING_MAY_ACT: Acting
 ACTION_KIND_UNSPECIFIED: ActionKind
 ACTION_KIND_PLAY: ActionKind
 ACTION_KIND_PASS: ActionKind

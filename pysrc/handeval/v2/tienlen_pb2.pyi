@@ -22,12 +22,6 @@ class TienlenChopWindow(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TIENLEN_CHOP_WINDOW_OWN_PASS: _ClassVar[TienlenChopWindow]
     TIENLEN_CHOP_WINDOW_OPEN: _ClassVar[TienlenChopWindow]
 
-class TienlenActing(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
-    __slots__ = ()
-    TIENLEN_ACTING_UNSPECIFIED: _ClassVar[TienlenActing]
-    TIENLEN_ACTING_TURN: _ClassVar[TienlenActing]
-    TIENLEN_ACTING_MAY_ACT: _ClassVar[TienlenActing]
-
 class TienlenPlayKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     TIENLEN_PLAY_KIND_UNSPECIFIED: _ClassVar[TienlenPlayKind]
@@ -72,9 +66,6 @@ TIENLEN_CHOP_WINDOW_FIRST_ACTOR: TienlenChopWindow
 TIENLEN_CHOP_WINDOW_STRICT: TienlenChopWindow
 TIENLEN_CHOP_WINDOW_OWN_PASS: TienlenChopWindow
 TIENLEN_CHOP_WINDOW_OPEN: TienlenChopWindow
-TIENLEN_ACTING_UNSPECIFIED: TienlenActing
-TIENLEN_ACTING_TURN: TienlenActing
-TIENLEN_ACTING_MAY_ACT: TienlenActing
 TIENLEN_PLAY_KIND_UNSPECIFIED: TienlenPlayKind
 TIENLEN_PLAY_KIND_SINGLE: TienlenPlayKind
 TIENLEN_PLAY_KIND_PAIR: TienlenPlayKind
@@ -269,8 +260,8 @@ class TienlenOffer(_message.Message):
     may_pass: bool
     plays: _containers.RepeatedCompositeFieldContainer[TienlenPlay]
     actions: _containers.RepeatedCompositeFieldContainer[_common_pb2.PlayAction]
-    acting: TienlenActing
-    def __init__(self, seat: _Optional[int] = ..., may_pass: _Optional[bool] = ..., plays: _Optional[_Iterable[_Union[TienlenPlay, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., acting: _Optional[_Union[TienlenActing, str]] = ...) -> None: ...
+    acting: _common_pb2.Acting
+    def __init__(self, seat: _Optional[int] = ..., may_pass: _Optional[bool] = ..., plays: _Optional[_Iterable[_Union[TienlenPlay, _Mapping]]] = ..., actions: _Optional[_Iterable[_Union[_common_pb2.PlayAction, _Mapping]]] = ..., acting: _Optional[_Union[_common_pb2.Acting, str]] = ...) -> None: ...
 
 class TienlenTrick(_message.Message):
     __slots__ = ("leader", "first_action", "last_action", "over", "won_by", "transfers")

@@ -23,6 +23,15 @@ pub fn card_string(c: Card) -> String {
 }
 
 /// A `Cards` message of `cards`, in the order given.
+/// How a seat may act on an offer, as both trick games' offers carry it.
+pub fn acting_msg(a: handeval_core::table::Acting) -> i32 {
+    use handeval_core::table::Acting;
+    match a {
+        Acting::Turn => pb::Acting::Turn as i32,
+        Acting::MayAct => pb::Acting::MayAct as i32,
+    }
+}
+
 pub fn cards_msg(cards: &[Card]) -> pb::Cards {
     pb::Cards { cards: cards.iter().map(|&c| card_string(c)).collect() }
 }

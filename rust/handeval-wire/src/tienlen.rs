@@ -4,12 +4,11 @@
 //! state (the game flow, stateless: the client sends the record), beating, settlement.
 
 use crate::call::Ctx;
-use crate::convert::{cards, cards_msg, enum_value, rename};
+use crate::convert::{acting_msg, cards, cards_msg, enum_value, rename};
 use crate::fail::{only, reason_value, Fail, ItemFail};
 use crate::pb;
 use crate::wire_rules;
 use handeval_core::cards::Card;
-use handeval_core::table::Acting;
 use handeval_core::tienlen::{self as tl, Action, Kind};
 use handeval_core::{Error, Reason};
 use std::sync::OnceLock;
@@ -231,13 +230,6 @@ fn play_action_msg(s: usize, p: &tl::Play) -> pb::PlayAction {
     pb::PlayAction { seat: seat(s), kind: pb::ActionKind::Play as i32, cards: Some(cards_msg(&p.cards)), columns: Vec::new() }
 }
 
-fn acting_value(a: Acting) -> i32 {
-    match a {
-        Acting::Turn => pb::TienlenActing::Turn as i32,
-        Acting::MayAct => pb::TienlenActing::MayAct as i32,
-    }
-}
-
 fn offer_msg(o: &tl::OfferGroup) -> pb::TienlenOffer {
     let mut actions: Vec<pb::PlayAction> = o.plays.iter().map(|p| play_action_msg(o.seat, p)).collect();
     if o.may_pass {
@@ -248,7 +240,7 @@ fn offer_msg(o: &tl::OfferGroup) -> pb::TienlenOffer {
         may_pass: o.may_pass,
         plays: o.plays.iter().map(play_msg).collect(),
         actions,
-        acting: acting_value(o.acting),
+        acting: acting_msg(o.acting),
     }
 }
 
