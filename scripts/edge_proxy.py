@@ -181,7 +181,16 @@ class Edge:
     ``target`` is the proxy's gRPC listener, ``probe_target`` its health-only one,
     ``server_target`` the server itself. Logs in ``directory``. ``close()`` stops both."""
 
-    def __init__(self, directory: Path, *serve_args: str, tls: bool = False, start_timeout: float = 60.0):
+    def __init__(
+        self,
+        directory: Path,
+        *serve_args: str,
+        tls: bool = False,
+        edits: Optional[Dict[str, str]] = None,
+        start_timeout: float = 60.0,
+    ):
+        """``edits``: text of the shipped config to replace (each must occur once), for a
+        test that needs one setting changed."""
         binary = nginx_binary()
         if binary is None:
             raise RuntimeError("nginx is not installed (apt-get install nginx)")
@@ -197,7 +206,10 @@ class Edge:
         prefix.mkdir(exist_ok=True)
         os.chmod(prefix, 0o777)  # run as root, nginx's worker is "nobody"
         self.config = self.directory / "nginx.conf"
-        self.config.write_text(render(self.ports, prefix, self.tls))
+        text = CONFIG.read_text()
+        for before, after in (edits or {}).items():
+            text = _once(text, before, after)
+        self.config.write_text(render(self.ports, prefix, self.tls, text))
         self.server_log = self.directory / "server.log"
         self.proxy_log = self.directory / "proxy.log"
         self._logs = [open(self.server_log, "wb"), open(self.proxy_log, "wb")]
@@ -239,6 +251,10 @@ class Edge:
             f"--- proxy log\n{self.proxy_log.read_text(errors='replace')[-3000:]}"
         )
 
+    def log(self) -> str:
+        """Both logs' tails (what a failing test's ``wait_for(..., server=edge)`` shows)."""
+        return self.logs()
+
     def log_lines(self) -> Tuple[int, int]:
         """Lines in the server's log and in the proxy's."""
         return tuple(sum(1 for _ in open(p, "rb")) for p in (self.server_log, self.proxy_log))
@@ -272,9 +288,13 @@ def _host_port(target: str) -> Tuple[str, int]:
 def _connect(target: str, source: str = ATTACKER) -> Optional[RawConnection]:
     host, port = _host_port(target)
     try:
-        return RawConnection(host, port, source=source)
+        c = RawConnection(host, port, source=source)
     except OSError:
         return None
+    # its reader waits for the proxy as long as an attack lasts: ``closed`` is the proxy
+    # closing it, not the reader giving up after the connect timeout
+    c.sock.settimeout(120)
+    return c
 
 
 def continuation_frames(stream: int, authority: str, frames: int, size: int = 8192, headers: bool = True) -> bytes:
