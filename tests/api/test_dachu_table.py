@@ -181,6 +181,8 @@ def test_every_decision_has_a_suggestion_among_the_offers(seed):
                     d = d.apply(_py_deal_action(a))
                 py = d.suggest(seat, seed=seed)
                 assert (py is None) == (not s.HasField("action"))
+                if py is not None:
+                    assert _flat(py) == _flat(_py_deal_action(s.action))
             elif full.phase == dc.DACHU_PHASE_CALLING:
                 phases.add("calling")
                 s = st.calling.suggestion
@@ -200,6 +202,10 @@ def test_every_decision_has_a_suggestion_among_the_offers(seed):
             rec.plays.append(rng.choice([o.play for o in full.offers]))
     surrendered = full.calling.outcome == dc.DACHU_CALLING_OUTCOME_SURRENDER
     assert "calling" in phases and ("play" in phases or surrendered)
+
+
+def _flat(action):
+    return tuple(" ".join(x) if isinstance(x, list) else x for x in action)
 
 
 def _py_deal_action(a):
