@@ -2,13 +2,15 @@
 the wire): every offer carries the action to send back as it is, a record's TIMEOUT
 says what it became and by default throws the weakest single, a `viewer` answer holds
 no card of another seat (changing the other seats' hidden cards changes no byte of it),
-the last card of a 打儲 deal stays hidden until dealt, and each 越式13张 trick carries its
-chop payment."""
+the last card of a 打儲 deal is hidden from the seats until 平宣 turns it up, docs/grpc.md's
+打儲 audit table says what the views do, and each 越式13张 trick carries its chop payment."""
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -327,28 +329,52 @@ def test_tienlen_viewer_sees_only_its_own_cards(seed):
     assert compared > 0
 
 
+def _dachu_public(rec, full):
+    """The cards the rule book has made public in the record (RULES 3.5 [v5], 3.4): played,
+    declared by 夢宣 / 夢踹, the two aces of a 撐儲, the 3h played out for a holder who sits
+    out, and the last card dealt only when 平宣 turned it up at the end of the deal."""
+    public = {c for a in rec.plays for c in a.cards.cards} | {c for a in rec.deal_actions for c in a.cards.cards}
+    for a in rec.deal_actions:
+        if a.kind == dc.DACHU_DEAL_ACTION_KIND_CHENG_CHU:
+            public |= {"Ah", "Ad"} if a.colour == dc.DACHU_COLOUR_RED else {"As", "Ac"}
+    if full.deal.finished and full.deal.chu_source == dc.DACHU_CHU_SOURCE_PING_XUAN:
+        public.add(rec.hands[(rec.first_seat + 3) % 4].cards[12])
+    if full.HasField("play") and full.play.HasField("auto_lead"):
+        public.add("3h")
+    return public
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_dachu_viewer_sees_only_its_own_cards(seed):
-    """A viewer's answer holds none of the others' cards that are not public (played,
-    declared, the last card once dealt), and redealing the others' hidden cards (keeping
-    what decides public facts: the aces fix the sides, the 3h the first leader, the last
-    card the 平宣 colour) changes no byte of it."""
+    """A viewer's answer holds none of the others' cards that are not public, and redealing
+    every card of the others that is not public (the last card dealt included, unless 平宣
+    turned it up; keeping what decides public facts: the aces fix the sides, the 3h the
+    first leader) changes no byte of it. Every state with all cards dealt is checked, so
+    the last card is moved before FINISH and after a 夢宣 or 撐儲."""
     rng = random.Random(seed)
     record, states = play_dachu(rng, timeouts=False)
-    compared = 0
-    for rec, full in states[:: max(1, len(states) // 8)] + states[-1:]:
+    # Declarations make the last card a held card for good: games with one too.
+    while not any(
+        a.kind != dc.DACHU_DEAL_ACTION_KIND_DEAL and a.kind != dc.DACHU_DEAL_ACTION_KIND_FINISH
+        for a in record.deal_actions
+    ):
+        record, states = play_dachu(rng, timeouts=False)
+    sampled = states[:: max(1, len(states) // 8)] + states[-1:]
+    sampled += [
+        (rec, st)
+        for rec, st in states
+        if st.deal.dealt == 13 and st.phase in (dc.DACHU_PHASE_DEAL, dc.DACHU_PHASE_CALLING)
+    ]
+    compared = moved_last = could_move = 0
+    for rec, full in sampled:
         hands = [list(h.cards) for h in rec.hands]
-        public = {c for a in rec.plays for c in a.cards.cards} | {c for a in rec.deal_actions for c in a.cards.cards}
-        if full.deal.last_card:
-            public.add(full.deal.last_card)
-        if full.HasField("play") and full.play.HasField("auto_lead"):
-            public.add("3h")
-        fixed = (
-            public | {c for h in hands for c in h if c[0] == "A" or c == "3h"} | {hands[(rec.first_seat + 3) % 4][12]}
-        )
+        public = _dachu_public(rec, full)
+        fixed = public | {c for h in hands for c in h if c[0] == "A" or c == "3h"}
+        last = hands[(rec.first_seat + 3) % 4][12]
+        could_move += full.deal.dealt == 13 and last not in fixed
         for viewer in range(4):
             rec.viewer = viewer
-            # With the suggestion asked: it is the viewer's own move's or none at all.
+            # With the suggestion asked: it is the viewer's own decision's or none at all.
             rec.suggest.CopyFrom(common_pb2.SuggestQuery(seed=seed))
             view = dc_state(rec)
             assert isinstance(view, dc.DachuGameState) and view.viewer == viewer
@@ -359,11 +385,8 @@ def test_dachu_viewer_sees_only_its_own_cards(seed):
             assert not hidden & set(_strings(view)), (full.deal.dealt, hidden & set(_strings(view)))
             if view.HasField("play"):
                 assert not view.play.actions or view.play.to_move == viewer
-            assert all(
-                a.seat == viewer
-                for a in view.deal.legal_actions
-                if a.kind not in (dc.DACHU_DEAL_ACTION_KIND_DEAL, dc.DACHU_DEAL_ACTION_KIND_FINISH)
-            )
+            assert all(a.seat == viewer for a in view.deal.legal_actions)
+            assert all(o.seat == viewer for o in view.offers)
             for _ in range(3):
                 other = _reshuffle(rng, hands, viewer, fixed)
                 changed = dc.DachuGameRecord.FromString(rec.SerializeToString())
@@ -374,7 +397,11 @@ def test_dachu_viewer_sees_only_its_own_cards(seed):
                     continue  # e.g. a first lead without the 3h that the 3h holder's threes allowed
                 assert got.SerializeToString() == view.SerializeToString(), (viewer, full.deal.dealt)
                 compared += 1
-    assert compared > 0
+                moved_last += (
+                    full.deal.dealt == 13 and last not in fixed and other[(rec.first_seat + 3) % 4][12] != last
+                )
+    # The last card dealt was moved wherever it is not public (nor an ace or the 3h).
+    assert compared > 0 and (moved_last > 0 or not could_move)
 
 
 def test_viewer_out_of_range_is_named():
@@ -385,3 +412,67 @@ def test_viewer_out_of_range_is_named():
     rec = dc.DachuGameRecord(hands=[C(h) for h in deal(rng, 4)], viewer=4)
     err = dc_state(rec)
     assert err.field == "items[0].game.viewer" and err.reason == common_pb2.ERROR_REASON_OUT_OF_RANGE
+
+
+# ---- the audit table of docs/grpc.md, checked against the answers ----
+
+
+def _dachu_audit_rows():
+    """{message name: [(fields, with-viewer text)]} from docs/grpc.md's audit table."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "grpc.md").read_text()
+    rows, state = {}, None
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")] if line.startswith("| ") else None
+        if not cells or len(cells) != 4:
+            continue
+        if cells[0]:
+            state = cells[0].strip("`")
+        if state and state.startswith("Dachu"):
+            rows.setdefault(state, []).append((re.findall(r"`([a-z_]+)`", cells[1]), cells[3]))
+    return rows
+
+
+def test_dachu_audit_table_matches_the_views():
+    """Every field of the 打儲 states is in the audit table once; a field whose seat view is
+    "as is" never differs from the state without a viewer, every other field does in some
+    state of random games."""
+    rows = _dachu_audit_rows()
+    messages = {
+        "DachuGameState": dc.DachuGameState,
+        "DachuDealState": dc.DachuDealState,
+        "DachuCallingState": dc.DachuCallingState,
+        "DachuPlayState": dc.DachuPlayState,
+    }
+    assert set(rows) == set(messages)
+    claims = {}
+    for name, cls in messages.items():
+        fields = [f for fs, _ in rows[name] for f in fs]
+        expected = {f.name for f in cls.DESCRIPTOR.fields} - {"suggestion", "deal", "calling", "play", "viewer"}
+        assert sorted(fields) == sorted(expected), name
+        for fs, with_viewer in rows[name]:
+            for f in fs:
+                claims[(name, f)] = with_viewer == "as is"
+    differs = set()
+    rng = random.Random(5)
+    for _ in range(6):
+        _, states = play_dachu(rng, timeouts=False)
+        deal_end = [(rec, st) for rec, st in states if st.deal.dealt == 13 and st.phase == dc.DACHU_PHASE_DEAL]
+        for rec, full in states[:: max(1, len(states) // 12)] + states[-1:] + deal_end:
+            for viewer in range(4):
+                rec.viewer = viewer
+                view = dc_state(rec)
+                parts = {"DachuGameState": (full, view)}
+                for part, name in (
+                    ("deal", "DachuDealState"),
+                    ("calling", "DachuCallingState"),
+                    ("play", "DachuPlayState"),
+                ):
+                    if full.HasField(part):
+                        parts[name] = (getattr(full, part), getattr(view, part))
+                for name, (a, b) in parts.items():
+                    for field in (f for n, f in claims if n == name):
+                        if getattr(a, field) != getattr(b, field):
+                            assert not claims[(name, field)], f"{name}.{field} is 'as is' in docs/grpc.md but differs"
+                            differs.add((name, field))
+    hidden = {k for k, as_is in claims.items() if not as_is}
+    assert hidden == differs, hidden - differs

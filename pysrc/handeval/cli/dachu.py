@@ -199,7 +199,8 @@ def _cmd_dc_game(args):
         view = g.view(args.viewer)
         out = {"game": {k: view[k] for k in ("viewer", *_dc_game_dict(g), "counts")}}
     out["game"]["timeouts"] = g.timeouts
-    if args.suggest:
+    # A viewer with no decision now gets the state without a suggestion (as over gRPC).
+    if args.suggest and (args.viewer is None or g.offers(args.viewer)):
         try:
             a = g.suggest(args.viewer, seed=args.seed, effort=args.effort)
         except HandevalError as e:
@@ -334,7 +335,10 @@ def add_commands(sub):
     c.add_argument("--carried", type=int_list, help='carried-in amounts per seat, e.g. "500,60,-,-"')
     c.add_argument("--viewer", type=int, help="print the state as this seat sees it (its own cards and choices)")
     c.add_argument(
-        "--suggest", action="store_true", help="also suggest the move of the seat to move (托管, docs/suggest.md)"
+        "--suggest",
+        action="store_true",
+        help="also suggest the move of the seat to move (托管, docs/suggest.md); with --viewer, only "
+        "when that seat is to move",
     )
     c.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
     c.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")

@@ -278,7 +278,7 @@ class DachuDealQuery(_message.Message):
     def __init__(self, hands: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., first_seat: _Optional[int] = ..., actions: _Optional[_Iterable[_Union[DachuDealAction, _Mapping]]] = ...) -> None: ...
 
 class DachuDealState(_message.Message):
-    __slots__ = ("dealt", "finished", "chu", "chu_source", "chu_side", "teams", "multiplier", "declared", "legal_actions", "first_leader", "last_card", "held", "meng_xuan", "meng_chuai", "cheng_chu")
+    __slots__ = ("dealt", "finished", "chu", "chu_source", "chu_side", "teams", "multiplier", "declared", "legal_actions", "first_leader", "last_card", "held", "meng_xuan", "meng_chuai", "cheng_chu", "suggestion")
     DEALT_FIELD_NUMBER: _ClassVar[int]
     FINISHED_FIELD_NUMBER: _ClassVar[int]
     CHU_FIELD_NUMBER: _ClassVar[int]
@@ -294,6 +294,7 @@ class DachuDealState(_message.Message):
     MENG_XUAN_FIELD_NUMBER: _ClassVar[int]
     MENG_CHUAI_FIELD_NUMBER: _ClassVar[int]
     CHENG_CHU_FIELD_NUMBER: _ClassVar[int]
+    SUGGESTION_FIELD_NUMBER: _ClassVar[int]
     dealt: int
     finished: bool
     chu: DachuColour
@@ -309,7 +310,24 @@ class DachuDealState(_message.Message):
     meng_xuan: _containers.RepeatedCompositeFieldContainer[_common_pb2.Cards]
     meng_chuai: _containers.RepeatedCompositeFieldContainer[_common_pb2.Cards]
     cheng_chu: _containers.RepeatedScalarFieldContainer[bool]
-    def __init__(self, dealt: _Optional[int] = ..., finished: _Optional[bool] = ..., chu: _Optional[_Union[DachuColour, str]] = ..., chu_source: _Optional[_Union[DachuChuSource, str]] = ..., chu_side: _Optional[_Iterable[int]] = ..., teams: _Optional[_Union[DachuTeams, str]] = ..., multiplier: _Optional[int] = ..., declared: _Optional[bool] = ..., legal_actions: _Optional[_Iterable[_Union[DachuDealAction, _Mapping]]] = ..., first_leader: _Optional[int] = ..., last_card: _Optional[str] = ..., held: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., meng_xuan: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., meng_chuai: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., cheng_chu: _Optional[_Iterable[bool]] = ...) -> None: ...
+    suggestion: DachuDealSuggestion
+    def __init__(self, dealt: _Optional[int] = ..., finished: _Optional[bool] = ..., chu: _Optional[_Union[DachuColour, str]] = ..., chu_source: _Optional[_Union[DachuChuSource, str]] = ..., chu_side: _Optional[_Iterable[int]] = ..., teams: _Optional[_Union[DachuTeams, str]] = ..., multiplier: _Optional[int] = ..., declared: _Optional[bool] = ..., legal_actions: _Optional[_Iterable[_Union[DachuDealAction, _Mapping]]] = ..., first_leader: _Optional[int] = ..., last_card: _Optional[str] = ..., held: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., meng_xuan: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., meng_chuai: _Optional[_Iterable[_Union[_common_pb2.Cards, _Mapping]]] = ..., cheng_chu: _Optional[_Iterable[bool]] = ..., suggestion: _Optional[_Union[DachuDealSuggestion, _Mapping]] = ...) -> None: ...
+
+class DachuDealSuggestion(_message.Message):
+    __slots__ = ("action", "alternatives")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
+    action: DachuDealAction
+    alternatives: _containers.RepeatedCompositeFieldContainer[DachuDealSuggestionAlternative]
+    def __init__(self, action: _Optional[_Union[DachuDealAction, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[DachuDealSuggestionAlternative, _Mapping]]] = ...) -> None: ...
+
+class DachuDealSuggestionAlternative(_message.Message):
+    __slots__ = ("action", "score")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    action: DachuDealAction
+    score: float
+    def __init__(self, action: _Optional[_Union[DachuDealAction, _Mapping]] = ..., score: _Optional[float] = ...) -> None: ...
 
 class DachuCall(_message.Message):
     __slots__ = ("call", "seat")
@@ -344,7 +362,7 @@ class DachuCallingQuery(_message.Message):
     def __init__(self, deal: _Optional[_Union[DachuDealQuery, _Mapping]] = ..., start: _Optional[_Union[DachuCallingStart, _Mapping]] = ..., start_seat: _Optional[int] = ..., first_side: _Optional[_Union[DachuSide, str]] = ..., calls: _Optional[_Iterable[_Union[DachuCall, _Mapping]]] = ...) -> None: ...
 
 class DachuCallingState(_message.Message):
-    __slots__ = ("turn", "legal_actions", "multiplier", "over", "phase", "calling_side", "outcome", "chu_side", "surrendered", "bei_bao_da", "playing", "surrendered_side")
+    __slots__ = ("turn", "legal_actions", "multiplier", "over", "phase", "calling_side", "outcome", "chu_side", "surrendered", "bei_bao_da", "playing", "surrendered_side", "suggestion")
     TURN_FIELD_NUMBER: _ClassVar[int]
     LEGAL_ACTIONS_FIELD_NUMBER: _ClassVar[int]
     MULTIPLIER_FIELD_NUMBER: _ClassVar[int]
@@ -357,6 +375,7 @@ class DachuCallingState(_message.Message):
     BEI_BAO_DA_FIELD_NUMBER: _ClassVar[int]
     PLAYING_FIELD_NUMBER: _ClassVar[int]
     SURRENDERED_SIDE_FIELD_NUMBER: _ClassVar[int]
+    SUGGESTION_FIELD_NUMBER: _ClassVar[int]
     turn: int
     legal_actions: _containers.RepeatedCompositeFieldContainer[DachuCall]
     multiplier: int
@@ -369,7 +388,24 @@ class DachuCallingState(_message.Message):
     bei_bao_da: _containers.RepeatedScalarFieldContainer[int]
     playing: _containers.RepeatedScalarFieldContainer[int]
     surrendered_side: DachuSide
-    def __init__(self, turn: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[DachuCall, _Mapping]]] = ..., multiplier: _Optional[int] = ..., over: _Optional[bool] = ..., phase: _Optional[_Union[DachuCallingPhase, str]] = ..., calling_side: _Optional[_Union[DachuSide, str]] = ..., outcome: _Optional[_Union[DachuCallingOutcome, str]] = ..., chu_side: _Optional[_Iterable[int]] = ..., surrendered: _Optional[_Iterable[int]] = ..., bei_bao_da: _Optional[_Iterable[int]] = ..., playing: _Optional[_Iterable[int]] = ..., surrendered_side: _Optional[_Union[DachuSide, str]] = ...) -> None: ...
+    suggestion: DachuCallSuggestion
+    def __init__(self, turn: _Optional[int] = ..., legal_actions: _Optional[_Iterable[_Union[DachuCall, _Mapping]]] = ..., multiplier: _Optional[int] = ..., over: _Optional[bool] = ..., phase: _Optional[_Union[DachuCallingPhase, str]] = ..., calling_side: _Optional[_Union[DachuSide, str]] = ..., outcome: _Optional[_Union[DachuCallingOutcome, str]] = ..., chu_side: _Optional[_Iterable[int]] = ..., surrendered: _Optional[_Iterable[int]] = ..., bei_bao_da: _Optional[_Iterable[int]] = ..., playing: _Optional[_Iterable[int]] = ..., surrendered_side: _Optional[_Union[DachuSide, str]] = ..., suggestion: _Optional[_Union[DachuCallSuggestion, _Mapping]] = ...) -> None: ...
+
+class DachuCallSuggestion(_message.Message):
+    __slots__ = ("action", "alternatives")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    ALTERNATIVES_FIELD_NUMBER: _ClassVar[int]
+    action: DachuCall
+    alternatives: _containers.RepeatedCompositeFieldContainer[DachuCallSuggestionAlternative]
+    def __init__(self, action: _Optional[_Union[DachuCall, _Mapping]] = ..., alternatives: _Optional[_Iterable[_Union[DachuCallSuggestionAlternative, _Mapping]]] = ...) -> None: ...
+
+class DachuCallSuggestionAlternative(_message.Message):
+    __slots__ = ("action", "score")
+    ACTION_FIELD_NUMBER: _ClassVar[int]
+    SCORE_FIELD_NUMBER: _ClassVar[int]
+    action: DachuCall
+    score: float
+    def __init__(self, action: _Optional[_Union[DachuCall, _Mapping]] = ..., score: _Optional[float] = ...) -> None: ...
 
 class DachuGameRecord(_message.Message):
     __slots__ = ("hands", "first_seat", "deal_actions", "start_seat", "first_side", "calls", "plays", "viewer", "suggest")
@@ -460,7 +496,7 @@ class DachuTimeoutResult(_message.Message):
     def __init__(self, action: _Optional[int] = ..., became: _Optional[_Union[_common_pb2.PlayAction, _Mapping]] = ...) -> None: ...
 
 class DachuGameState(_message.Message):
-    __slots__ = ("phase", "deal", "calling", "play", "chu", "multiplier", "viewer")
+    __slots__ = ("phase", "deal", "calling", "play", "chu", "multiplier", "viewer", "offers")
     PHASE_FIELD_NUMBER: _ClassVar[int]
     DEAL_FIELD_NUMBER: _ClassVar[int]
     CALLING_FIELD_NUMBER: _ClassVar[int]
@@ -468,6 +504,7 @@ class DachuGameState(_message.Message):
     CHU_FIELD_NUMBER: _ClassVar[int]
     MULTIPLIER_FIELD_NUMBER: _ClassVar[int]
     VIEWER_FIELD_NUMBER: _ClassVar[int]
+    OFFERS_FIELD_NUMBER: _ClassVar[int]
     phase: DachuPhase
     deal: DachuDealState
     calling: DachuCallingState
@@ -475,7 +512,22 @@ class DachuGameState(_message.Message):
     chu: DachuColour
     multiplier: int
     viewer: int
-    def __init__(self, phase: _Optional[_Union[DachuPhase, str]] = ..., deal: _Optional[_Union[DachuDealState, _Mapping]] = ..., calling: _Optional[_Union[DachuCallingState, _Mapping]] = ..., play: _Optional[_Union[DachuPlayState, _Mapping]] = ..., chu: _Optional[_Union[DachuColour, str]] = ..., multiplier: _Optional[int] = ..., viewer: _Optional[int] = ...) -> None: ...
+    offers: _containers.RepeatedCompositeFieldContainer[DachuOffer]
+    def __init__(self, phase: _Optional[_Union[DachuPhase, str]] = ..., deal: _Optional[_Union[DachuDealState, _Mapping]] = ..., calling: _Optional[_Union[DachuCallingState, _Mapping]] = ..., play: _Optional[_Union[DachuPlayState, _Mapping]] = ..., chu: _Optional[_Union[DachuColour, str]] = ..., multiplier: _Optional[int] = ..., viewer: _Optional[int] = ..., offers: _Optional[_Iterable[_Union[DachuOffer, _Mapping]]] = ...) -> None: ...
+
+class DachuOffer(_message.Message):
+    __slots__ = ("seat", "acting", "deal_action", "call", "play")
+    SEAT_FIELD_NUMBER: _ClassVar[int]
+    ACTING_FIELD_NUMBER: _ClassVar[int]
+    DEAL_ACTION_FIELD_NUMBER: _ClassVar[int]
+    CALL_FIELD_NUMBER: _ClassVar[int]
+    PLAY_FIELD_NUMBER: _ClassVar[int]
+    seat: int
+    acting: _common_pb2.Acting
+    deal_action: DachuDealAction
+    call: DachuCall
+    play: _common_pb2.PlayAction
+    def __init__(self, seat: _Optional[int] = ..., acting: _Optional[_Union[_common_pb2.Acting, str]] = ..., deal_action: _Optional[_Union[DachuDealAction, _Mapping]] = ..., call: _Optional[_Union[DachuCall, _Mapping]] = ..., play: _Optional[_Union[_common_pb2.PlayAction, _Mapping]] = ...) -> None: ...
 
 class DachuEvaluateItem(_message.Message):
     __slots__ = ("play", "legal_plays", "timeout_play", "deal", "calling", "game")

@@ -6,7 +6,7 @@
 use crate::result::{card_list, item_error, Names};
 use handeval_core::cards::Card;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyList, PyString, PyTuple};
 use pyo3::PyClass;
 
 /// The interned names (`kind`, `kind_zh`) of a game's play kinds: `legal_plays` returns
@@ -68,51 +68,6 @@ pub fn check<S>(py: Python<'_>, applied: PyResult<S>) -> PyResult<Option<Py<PyAn
 pub fn replay_reduce<'py>(py: Python<'py>, replay: &str, args: impl IntoPyObject<'py>) -> PyResult<Bound<'py, PyTuple>> {
     let replay = py.import("handeval._core")?.getattr(replay)?;
     (replay, args).into_pyobject(py)
-}
-
-/// A game state's `to_dict()` as seat `viewer` sees it (docs/grpc.md "Seat views"): the
-/// `per_seat` fields (a list with one entry per seat: cards) keep the viewer's entry, the
-/// others None; the `to_move` fields (the choices of the seat to move) keep their value
-/// only when the viewer is `turn`, else are emptied (a list: [], a flag: False, else
-/// None); `counts` (each seat's number of cards left) and `viewer` are added. A seat
-/// outside the game is OUT_OF_RANGE at `seat`.
-pub fn seat_view<'py>(
-    state: Bound<'py, PyDict>,
-    viewer: &Bound<'py, PyAny>,
-    turn: Option<usize>,
-    counts: Vec<usize>,
-    per_seat: &[&str],
-    to_move: &[&str],
-) -> PyResult<Bound<'py, PyDict>> {
-    let py = state.py();
-    let players = counts.len();
-    let v = crate::conv::int_from(viewer, "seat")?;
-    let Some(v) = usize::try_from(v).ok().filter(|&v| v < players) else {
-        let e = handeval_core::Error::field("seat", format!("seat {v} is not in the game (seats 0..{})", players - 1));
-        return Err(crate::conv::to_py(e.because(handeval_core::Reason::OutOfRange)));
-    };
-    for &name in per_seat {
-        let all = state.get_item(name)?.expect("a field of the state").cast_into::<PyList>()?;
-        let mine: Vec<Bound<'py, PyAny>> =
-            (0..all.len()).map(|s| if s == v { all.get_item(s) } else { Ok(py.None().into_bound(py)) }).collect::<PyResult<_>>()?;
-        state.set_item(name, PyList::new(py, mine)?)?;
-    }
-    if turn != Some(v) {
-        for &name in to_move {
-            let value = state.get_item(name)?.expect("a field of the state");
-            let empty = if value.is_instance_of::<PyList>() {
-                PyList::empty(py).into_any()
-            } else if value.is_instance_of::<PyBool>() {
-                PyBool::new(py, false).to_owned().into_any()
-            } else {
-                py.None().into_bound(py)
-            };
-            state.set_item(name, empty)?;
-        }
-    }
-    state.set_item("counts", counts)?;
-    state.set_item("viewer", v)?;
-    Ok(state)
 }
 
 /// The arguments of the games' `suggest(seat=None, *, seed=0, effort=None)`: the seat (None:

@@ -42,6 +42,20 @@ impl DealAction {
             DealAction::Finish => "finish",
         }
     }
+    /// A 夢宣 of the cards a record gives: exactly one card (WRONG_COUNT at `cards`).
+    pub fn meng_xuan_of(seat: usize, cards: &[Card]) -> Result<DealAction> {
+        match cards {
+            [card] => Ok(DealAction::MengXuan { seat, card: *card }),
+            _ => bail!(reason = WrongCount, field = "cards", "夢宣 reveals one ace, got {} cards", cards.len()),
+        }
+    }
+    /// A 夢踹 of the cards a record gives: exactly three cards (WRONG_COUNT at `cards`).
+    pub fn meng_chuai_of(seat: usize, cards: &[Card]) -> Result<DealAction> {
+        match cards {
+            &[a, b, c] => Ok(DealAction::MengChuai { seat, cards: [a, b, c] }),
+            _ => bail!(reason = WrongCount, field = "cards", "夢踹 shows three cards, got {}", cards.len()),
+        }
+    }
     pub fn seat(&self) -> Option<usize> {
         match self {
             DealAction::MengXuan { seat, .. } | DealAction::MengChuai { seat, .. } | DealAction::ChengChu { seat, .. } => Some(*seat),

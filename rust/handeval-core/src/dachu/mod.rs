@@ -7,7 +7,8 @@
 //! * [`record`] — a whole game as a record (deal actions, calls, plays), its bounds and
 //!   its replay;
 //! * [`settle`] — money by finishing places, 全殲, 繳, 被包打, escapes and the cap;
-//! * [`rules`] — the house-rule options (every [decision] of RULES §3).
+//! * [`rules`] — the house-rule options (every [decision] of RULES §3);
+//! * [`view`] — the table as each seat sees it: its view, its offers and 托管.
 
 pub mod calling;
 pub mod deal;
@@ -17,12 +18,13 @@ pub mod record;
 pub mod rules;
 pub mod settle;
 pub mod suggest;
+pub mod view;
 
 pub use calling::{Call, Calling, Outcome};
 pub use deal::{Deal, DealAction};
 pub use game::PlayAction;
 pub use play::{beats, beats_play, classify, columns_of, legal_plays, timeout_play, Chu, Constraints, Kind, LegalPlay, Play};
-pub use record::{DealEntry, Record, Replayed, MAX_CALLS, MAX_DEAL_ACTIONS, RECORD_BOUNDS};
+pub use record::{DealEntry, Entries, Record, Replayed, MAX_CALLS, MAX_DEAL_ACTIONS, RECORD_BOUNDS};
 pub use rules::Rules;
 pub use settle::{settle, GameResult, Settlement, Verdict};
 

@@ -6,6 +6,7 @@ use super::deal::{Deal, DealAction};
 use super::game::{Game, PlayAction, MAX_PLAYS};
 use super::play::Chu;
 use super::rules::Rules;
+use super::settle::GameResult;
 use crate::cards::Card;
 use crate::error::{Error, Reason, Result};
 
@@ -147,6 +148,117 @@ impl Record {
             game.apply_in_place(a).map_err(of_entry("plays", i))?;
         }
         Ok(Replayed { deal, calling: Some(calling), game: Some(game) })
+    }
+}
+
+/// Settling a finished 叫牌, defined once for every surface.
+impl Calling {
+    /// What settling this finished calling takes (RULES 3.7): the 儲方, the multiplier,
+    /// 繳 and 被包打 it fixed, with the places, base, escapes and carried-in amounts given.
+    /// A calling not over is ILLEGAL_ACTION at `calling`.
+    pub fn game_result(
+        &self,
+        places: Option<Vec<usize>>,
+        base: i64,
+        escaped: Vec<usize>,
+        carried: Option<Vec<Option<i64>>>,
+    ) -> Result<GameResult> {
+        if !self.is_over() {
+            return Err(Error::field("calling", "the calling is not over yet").because(Reason::IllegalAction));
+        }
+        Ok(GameResult {
+            chu_side: self.chu_side(),
+            multiplier: self.multiplier,
+            base,
+            places,
+            surrendered: self.surrendered(),
+            bei_bao_da: self.bei_bao_da_seats(),
+            escaped,
+            carried,
+        })
+    }
+}
+
+/// A record as a surface read it (Python objects, protobuf messages): each entry read, or
+/// the surface's error for it (`E`: the surface's error, naming the entry), and the
+/// calling's arguments likewise. [`Entries::replay`] decides in one place which error a
+/// record with several bad entries gets: the first the replay reaches, in the order the
+/// game is played.
+pub struct Entries<E> {
+    pub hands: Vec<Vec<Card>>,
+    pub first_seat: usize,
+    pub deal_actions: Vec<std::result::Result<DealEntry, E>>,
+    /// `start_seat` and `first_side`, read only once the deal is finished.
+    pub calling_args: std::result::Result<(Option<usize>, Option<usize>), E>,
+    pub calls: Vec<std::result::Result<(usize, Call), E>>,
+    pub plays: Vec<std::result::Result<PlayAction, E>>,
+}
+
+/// The entries read, up to the first that could not be (its error).
+fn read<T, E>(list: Vec<std::result::Result<T, E>>) -> (Vec<T>, Option<E>) {
+    let mut out = Vec::with_capacity(list.len());
+    for e in list {
+        match e {
+            Ok(t) => out.push(t),
+            Err(e) => return (out, Some(e)),
+        }
+    }
+    (out, None)
+}
+
+impl<E> Entries<E> {
+    /// Replay by [`Record::replay`], the core's errors made `E` by `err`. An entry that
+    /// could not be read fails where the replay reaches it: after every earlier entry
+    /// replayed without error, and only in a phase that has begun (a call before the
+    /// deal's FINISH is refused by its phase, however it is written); the calling's
+    /// arguments fail once the deal is finished.
+    pub fn replay(self, rules: &Rules, err: impl Fn(Error) -> E) -> std::result::Result<Replayed, E> {
+        let Entries { hands, first_seat, deal_actions, calling_args, calls, plays } = self;
+        let (deal_actions, unread_deal) = read(deal_actions);
+        let (calls, unread_calls) = read(calls);
+        let (plays, unread_plays) = read(plays);
+        let mut record = Record { hands, first_seat, deal_actions, start_seat: None, first_side: None, calls: vec![], plays: vec![] };
+        let all_read = unread_deal.is_none() && unread_calls.is_none() && unread_plays.is_none();
+        if let (true, Ok((start, side))) = (all_read, &calling_args) {
+            // Every entry read: one replay.
+            record.start_seat = *start;
+            record.first_side = *side;
+            record.calls = calls;
+            record.plays = plays;
+            return record.replay(rules).map_err(err);
+        }
+        // The deal, up to its first unread entry.
+        record.check_bounds().map_err(&err)?;
+        let (n_calls, n_plays) = (calls.len() + usize::from(unread_calls.is_some()), plays.len() + usize::from(unread_plays.is_some()));
+        let deal = Record { calls: vec![], plays: vec![], ..record.clone() }.replay(rules).map_err(&err)?;
+        if let Some(e) = unread_deal {
+            return Err(e);
+        }
+        if !deal.deal.finished {
+            // Calls or plays before the deal's end: refused by their phase.
+            record.calls = vec![(0, Call::PingDa); n_calls.min(1)];
+            record.plays = vec![PlayAction::Pass { seat: 0 }; n_plays.min(1)];
+            return record.replay(rules).map_err(err);
+        }
+        let (start, side) = calling_args?;
+        record.start_seat = start;
+        record.first_side = side;
+        record.calls = calls;
+        let called = record.replay(rules).map_err(&err)?;
+        if let Some(e) = unread_calls {
+            return Err(e);
+        }
+        if called.game.is_none() && n_plays > 0 {
+            // Plays before the calling is over with a play: refused by their phase.
+            record.plays = vec![PlayAction::Pass { seat: 0 }];
+            return record.replay(rules).map_err(err);
+        }
+        record.plays = plays;
+        let played = record.replay(rules).map_err(&err)?;
+        match unread_plays {
+            Some(e) => Err(e),
+            None => Ok(played),
+        }
     }
 }
 
@@ -316,6 +428,36 @@ mod tests {
         let e = r.replay(&rules).unwrap_err();
         let want = format!("deal_actions[{at}]");
         assert_eq!((e.field.as_deref(), e.action_index, e.reason), (Some(want.as_str()), Some(at), Reason::IllegalAction));
+    }
+
+    /// Several bad entries: the error is the first the replay reaches, an unreadable
+    /// entry included, and an entry of a phase not begun is refused by its phase.
+    #[test]
+    fn entries_fail_where_the_replay_reaches_them() {
+        let rules = Rules::default();
+        let entries = |deal: Vec<std::result::Result<DealEntry, String>>, plays: Vec<std::result::Result<PlayAction, String>>| Entries {
+            hands: rich_hands(),
+            first_seat: 0,
+            deal_actions: deal,
+            calling_args: Ok((None, None)),
+            calls: vec![],
+            plays,
+        };
+        let core = |e: Error| format!("{:?} {:?} {:?}", e.field, e.reason, e.action_index);
+        // An illegal deal_actions[0] before an unreadable plays[0]: the deal action.
+        let e = entries(vec![Ok(DealAction::Finish.into())], vec![Err("plays[0] unreadable".into())]).replay(&rules, core).unwrap_err();
+        assert_eq!(e, format!("{:?} {:?} {:?}", Some("deal_actions[0]"), Reason::IllegalAction, Some(0)));
+        // An unreadable deal action after a legal one: that entry.
+        let e =
+            entries(vec![Ok(DealAction::Deal.into()), Err("deal_actions[1] unreadable".into())], vec![]).replay(&rules, core).unwrap_err();
+        assert_eq!(e, "deal_actions[1] unreadable");
+        // An unreadable play while the deal is not finished: refused by its phase.
+        let e = entries(vec![Ok(DealAction::Deal.into())], vec![Err("plays[0] unreadable".into())]).replay(&rules, core).unwrap_err();
+        assert_eq!(e, format!("{:?} {:?} {:?}", Some("plays[0]"), Reason::IllegalAction, Some(0)));
+        // Every entry read: the record's own replay.
+        let all: Vec<_> = longest_deal().into_iter().map(|a| Ok(a.into())).collect();
+        let r = entries(all, vec![]).replay(&rules, core).unwrap();
+        assert!(r.deal.finished && r.calling.is_some());
     }
 
     /// A whole game played with the first legal play (or a pass) replays to the same

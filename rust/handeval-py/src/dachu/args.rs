@@ -122,9 +122,23 @@ pub(super) fn renamed(py: Python<'_>, e: PyErr, field: &str, index: usize) -> Py
 pub(super) fn replay_each<S>(state: S, actions: &Bound<'_, PyAny>, apply: impl Fn(&S, &Bound<'_, PyAny>) -> PyResult<S>) -> PyResult<S> {
     actions.try_iter()?.try_fold(state, |s, a| apply(&s, &a?))
 }
+/// Each entry of `list` read by `read`, or its error named `field[i]` (a list that cannot
+/// be walked is an error at once): the core decides which error a record gets.
+pub(super) fn each_entry<T>(
+    list: &Bound<'_, PyAny>,
+    field: &str,
+    read: impl Fn(&Bound<'_, PyAny>) -> PyResult<T>,
+) -> PyResult<Vec<PyResult<T>>> {
+    list.try_iter()?.enumerate().map(|(i, a)| Ok(read(&a?).map_err(|e| renamed(list.py(), e, &format!("{field}[{i}]"), i)))).collect()
+}
 
-/// Each item of the list `field` read by `read`; an error names it `field[i]` (see
-/// [`renamed`]).
-pub(super) fn entries<T>(list: &Bound<'_, PyAny>, field: &str, read: impl Fn(&Bound<'_, PyAny>) -> PyResult<T>) -> PyResult<Vec<T>> {
-    list.try_iter()?.enumerate().map(|(i, a)| read(&a?).map_err(|e| renamed(list.py(), e, &format!("{field}[{i}]"), i))).collect()
+/// A viewer seat 0..3 (OUT_OF_RANGE at `seat` otherwise).
+pub(super) fn view_seat(seat: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let v = crate::conv::int_from(seat, "seat")?;
+    usize::try_from(v).ok().filter(|&v| v < 4).ok_or_else(|| {
+        crate::conv::to_py(
+            handeval_core::Error::field("seat", format!("seat {v} is not in the game (seats 0..3)"))
+                .because(handeval_core::Reason::OutOfRange),
+        )
+    })
 }

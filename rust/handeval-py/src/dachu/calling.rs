@@ -247,9 +247,10 @@ pub(super) fn settle_calling(
     rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Settlement> {
     let (rules, places) = rules_and_places(Some(&c.origin.rules), rules, places)?;
-    if !c.inner.is_over() {
-        return Err(crate::conv::bad_as("chu_side", "the calling is not over yet", handeval_core::Reason::IllegalAction));
-    }
+    // What the finished calling fixes, by the core (its error named as this API's
+    // argument `chu_side`, which a Calling stands for).
+    let fixed_parts =
+        c.inner.game_result(None, 1, Vec::new(), None).map_err(|e| handeval_core::Error { field: Some("chu_side".into()), ..e }).py()?;
     if fixed.iter().any(|f| given(*f).is_some()) {
         return Err(crate::conv::bad_as(
             "chu_side",
@@ -258,10 +259,10 @@ pub(super) fn settle_calling(
         ));
     }
     settle_parts(
-        c.chu_side(),
-        c.inner.multiplier,
-        c.inner.surrendered(),
-        c.inner.bei_bao_da_seats(),
+        fixed_parts.chu_side,
+        fixed_parts.multiplier,
+        fixed_parts.surrendered,
+        fixed_parts.bei_bao_da,
         places,
         base,
         escaped,

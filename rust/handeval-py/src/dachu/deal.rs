@@ -6,7 +6,6 @@ use crate::conv::{bad, cards_from, given, list_from, IntoPyResult};
 use crate::game_common::{card_lists, replay_reduce};
 use crate::native_class;
 use crate::result::{card_list, card_str, Cards};
-use handeval_core::cards::Card;
 use handeval_core::dachu::deal::{Deal as CoreDeal, DealAction};
 use handeval_core::dachu::DealEntry;
 use pyo3::prelude::*;
@@ -25,27 +24,12 @@ pub(super) fn deal_entry(action: &Bound<'_, PyAny>) -> PyResult<DealEntry> {
                 DealAction::Finish
             }
         }
-        "meng_xuan" => {
+        "meng_xuan" | "meng_chuai" => {
             arity(&name, &rest, 2, 2)?;
             let seat = seat_from(&rest[0], "action.seat")?;
             let cards = cards_from(&rest[1], "action.cards")?;
-            if cards.len() != 1 {
-                return Err(crate::conv::bad_as(
-                    "action.cards",
-                    format!("夢宣 reveals one ace, got {} cards", cards.len()),
-                    handeval_core::Reason::WrongCount,
-                ));
-            }
-            DealAction::MengXuan { seat, card: cards[0] }
-        }
-        "meng_chuai" => {
-            arity(&name, &rest, 2, 2)?;
-            let seat = seat_from(&rest[0], "action.seat")?;
-            let cards = cards_from(&rest[1], "action.cards")?;
-            let cards: [Card; 3] = cards.try_into().map_err(|c: Vec<Card>| {
-                crate::conv::bad_as("action.cards", format!("夢踹 shows three cards, got {}", c.len()), handeval_core::Reason::WrongCount)
-            })?;
-            DealAction::MengChuai { seat, cards }
+            let action = if name == "meng_xuan" { DealAction::meng_xuan_of(seat, &cards) } else { DealAction::meng_chuai_of(seat, &cards) };
+            action.map_err(|e| e.within("action")).py()?
         }
         "cheng_chu" => {
             arity(&name, &rest, 1, 2)?;
@@ -167,6 +151,38 @@ native_class! {
             let view = handeval_core::dachu::suggest::DealView::new(&self.inner, seat).py()?;
             let s = handeval_core::dachu::suggest::suggest_deal(&view, seed, effort).py()?;
             s.action.as_ref().map(|a| deal_action_py(py, a)).transpose()
+        }
+
+        /// The deal as seat ``seat`` sees it, as a dict (docs/grpc.md "Seat views"): the
+        /// core's view converted: the fields of ``to_dict()`` with ``hands`` and ``held`` the
+        /// viewer's cards dealt so far (the others None), ``legal_actions`` the viewer's own
+        /// declarations, ``last_card`` only once 平宣 turned it up (else ""),
+        /// ``first_leader`` only when the viewer holds the 3♥ (else None), plus ``viewer``.
+        fn view<'py>(slf: &Bound<'py, Self>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+            use handeval_core::dachu::view::{DealView, Sight};
+            let py = slf.py();
+            let me = slf.get();
+            let v = super::args::view_seat(seat)?;
+            let dv = DealView::new(&me.inner, &Sight::new(&me.inner, None, Some(v)).py()?, false);
+            let d = Self::to_dict(slf)?;
+            let held = dv.held.iter().map(|h| h.as_ref().map(|h| card_list(py, h)).transpose()).collect::<PyResult<Vec<_>>>()?;
+            d.set_item("hands", held.clone())?;
+            d.set_item("held", held)?;
+            // As to_dict() writes tuples: as lists.
+            d.set_item("legal_actions", dv.legal_actions.iter().map(|a| Ok(deal_action_py(py, a)?.to_list())).collect::<PyResult<Vec<_>>>()?)?;
+            d.set_item("last_card", dv.last_card.map_or(PyString::new(py, ""), |c| card_str(py, c)))?;
+            d.set_item("first_leader", dv.first_leader)?;
+            d.set_item("viewer", v)?;
+            Ok(d)
+        }
+
+        /// Every declaration ``seat`` may make now, ready to ``apply`` as it is; each may be
+        /// made beside the other seats' (the table's ``("deal",)`` and ``("finish",)`` are
+        /// not a seat's).
+        fn offers<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+            let v = super::args::view_seat(seat)?;
+            let offers = handeval_core::dachu::view::deal_offers(&self.inner, v);
+            offers.iter().filter_map(|o| match &o.action { handeval_core::dachu::view::Action::Deal(a) => Some(deal_action_py(py, a)), _ => None }).collect()
         }
 
         /// The next state; an illegal action is a HandevalError saying why.

@@ -1,7 +1,7 @@
 //! The play of a 打儲 game (RULES 3.4, 3.4a) and the whole record: the `Game` state class
 //! and `replay_game`.
 
-use super::args::{action_parts, arity, entries, opt_seat, rules_from, seat_from, seats_from};
+use super::args::{action_parts, arity, each_entry, opt_seat, rules_from, seat_from, seats_from};
 use super::calling::{call_from, calls_py, side_from, CallingOrigin, DachuCalling};
 use super::deal::{deal_entry, deal_record, DachuDeal};
 use super::play::{set_from, DachuPlay};
@@ -228,13 +228,44 @@ native_class! {
         }
 
         /// The state as seat ``seat`` sees it, as a dict (docs/grpc.md "Seat views"): the
-        /// fields of ``to_dict()`` with the others' ``hands`` and ``held`` None, the choices
-        /// of the seat to move (``legal_plays``, ``legal_actions``, ``may_pass``) only on the
-        /// viewer's turn, plus ``counts`` (cards left per seat) and ``viewer``.
+        /// core's view of the play converted: the fields of ``to_dict()`` with the others'
+        /// ``hands`` and ``held`` None, the choices of the seat to move (``legal_plays``,
+        /// ``legal_actions``, ``may_pass``) only on the viewer's turn, plus ``counts`` (cards
+        /// left per seat) and ``viewer``.
         fn view<'py>(slf: &Bound<'py, Self>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+            let py = slf.py();
             let me = slf.get();
-            let counts = (0..4).map(|s| me.inner.held(s).len()).collect();
-            crate::game_common::seat_view(Self::to_dict(slf)?, seat, me.inner.turn, counts, &["hands", "held"], &["legal_plays", "legal_actions", "may_pass"])
+            let v = super::args::view_seat(seat)?;
+            let sight = dc::view::Sight::new(&me.deal, Some(&me.inner), Some(v)).py()?;
+            let pv = dc::view::PlayView::new(&me.inner, &sight);
+            let d = Self::to_dict(slf)?;
+            let seats = |c: &[Option<Vec<handeval_core::cards::Card>>]| c.iter().map(|h| h.as_ref().map(|h| card_list(py, h)).transpose()).collect::<PyResult<Vec<_>>>();
+            d.set_item("hands", seats(&pv.hands)?)?;
+            d.set_item("held", seats(&pv.held)?)?;
+            // As to_dict() writes them: plays as dicts, actions as lists.
+            let plays = pv.legal_plays.iter().cloned().map(|p| Bound::new(py, DachuPlay::from(p))?.call_method0("to_dict")).collect::<PyResult<Vec<_>>>()?;
+            d.set_item("legal_plays", plays)?;
+            let mut actions: Vec<PlayAction> = Vec::new();
+            if let Some(t) = pv.turn {
+                actions.extend(pv.legal_plays.iter().map(|p| PlayAction::Play { seat: t, cards: p.cards.clone() }));
+                if pv.may_pass {
+                    actions.push(PlayAction::Pass { seat: t });
+                }
+            }
+            d.set_item("legal_actions", actions.iter().map(|a| Ok(play_action_py(py, a)?.to_list())).collect::<PyResult<Vec<_>>>()?)?;
+            d.set_item("may_pass", pv.may_pass)?;
+            d.set_item("counts", pv.counts)?;
+            d.set_item("viewer", v)?;
+            Ok(d)
+        }
+
+        /// Every action ``seat`` may send now, ready to ``apply`` as it is: the plays, the
+        /// pass and ``("timeout", seat)`` of the seat to move; [] for another seat.
+        fn offers<'py>(&self, py: Python<'py>, seat: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
+            let v = super::args::view_seat(seat)?;
+            let offers = py.detach(|| dc::view::play_offers(&self.inner, v));
+            let out: Vec<PlayAction> = offers.into_iter().filter_map(|o| match o.action { dc::view::Action::Play(p) => Some(p), _ => None }).collect();
+            out.iter().map(|a| play_action_py(py, a)).collect()
         }
 
         /// Settle from the record (RULES 3.7, then the cap): the places are derived (once
@@ -322,20 +353,22 @@ fn dc_replay_game(
     let rules = rules_from(rules)?;
     let hands = list_from(hands, "hands", cards_from)?;
     let first_seat = opt_seat(first_seat, "first_seat")?.unwrap_or(0);
-    let start_seat = opt_seat(start_seat, "start_seat")?;
-    let first_side = side_from(first_side)?;
-    let record = dc::Record {
+    let start_seat_arg = start_seat;
+    let calling_args = (|| Ok((opt_seat(start_seat_arg, "start_seat")?, side_from(first_side)?)))();
+    let (start_seat, first_side) = calling_args.as_ref().map_or((None, None), |&(a, b)| (a, b));
+    // Each entry read here, the replay and the choice among several errors by the core:
+    // the first error the replay reaches (as over gRPC).
+    let entries = dc::Entries {
         hands,
         first_seat,
-        deal_actions: entries(deal_actions, "deal_actions", deal_entry)?,
-        start_seat,
-        first_side,
-        calls: entries(calls, "calls", call_from)?,
-        plays: entries(plays, "plays", play_action)?,
+        deal_actions: each_entry(deal_actions, "deal_actions", deal_entry)?,
+        calling_args,
+        calls: each_entry(calls, "calls", call_from)?,
+        plays: each_entry(plays, "plays", play_action)?,
     };
-    // The core's replay (the wire's too); a record that stops before the play is refused
-    // by the step it lacks (the calling of an unfinished deal, the play of a surrender).
-    let dc::Replayed { deal, calling, game } = record.replay(&rules).py()?;
+    let dc::Replayed { deal, calling, game } = entries.replay(&rules, to_py)?;
+    // A record that stops before the play is refused by the step it lacks (the calling
+    // of an unfinished deal, the play of a surrender).
     let calling = match calling {
         Some(c) => c,
         None => deal.calling(start_seat, first_side).py()?,

@@ -155,20 +155,8 @@ fn deal_action(a: &pb::DachuDealAction, field: &str) -> Result<DealEntry, ItemFa
         _ => {
             let seat = seat(a.seat, "seat").map_err(&at)?;
             let cards = cards_at(tokens(&a.cards), "cards").map_err(&at)?;
-            if kind == "meng_xuan" {
-                if cards.len() != 1 {
-                    return Err(at(
-                        Error::field("cards", format!("夢宣 reveals one ace, got {} cards", cards.len())).because(Reason::WrongCount)
-                    ));
-                }
-                DealAction::MengXuan { seat, card: cards[0] }.into()
-            } else {
-                let n = cards.len();
-                let cards: [Card; 3] = cards
-                    .try_into()
-                    .map_err(|_| at(Error::field("cards", format!("夢踹 shows three cards, got {n}")).because(Reason::WrongCount)))?;
-                DealAction::MengChuai { seat, cards }.into()
-            }
+            let action = if kind == "meng_xuan" { DealAction::meng_xuan_of(seat, &cards) } else { DealAction::meng_chuai_of(seat, &cards) };
+            action.map_err(&at)?.into()
         }
     })
 }
@@ -280,28 +268,10 @@ fn play_action(a: &pb::PlayAction, field: &str) -> Result<PlayAction, ItemFail> 
     }
 }
 
-/// A DachuGameRecord read into the core's record, up to the first entry that cannot be
-/// read (`unread`: its error; the record stops before it and holds no later list).
-struct Read {
-    record: dc::Record,
-    unread: Option<(&'static str, ItemFail)>,
-    /// An unreadable `first_side` or `start_seat`: an error once the deal is finished.
-    calling_args: Option<ItemFail>,
-}
-
-/// The entries of `list` read in order, up to the first that cannot be.
-fn read_list<P, T>(list: &[P], read: impl Fn(&P, usize) -> Result<T, ItemFail>) -> (Vec<T>, Option<ItemFail>) {
-    let mut out = Vec::with_capacity(list.len());
-    for (k, p) in list.iter().enumerate() {
-        match read(p, k) {
-            Ok(t) => out.push(t),
-            Err(f) => return (out, Some(of_action(k)(f))),
-        }
-    }
-    (out, None)
-}
-
-fn read_record(r: &pb::DachuGameRecord, path: &str) -> Result<Read, ItemFail> {
+/// Replay a record: its entries read here, the replay and the choice among several
+/// errors by the core ([`dc::Entries::replay`]: the first the replay reaches); errors
+/// under `path` (`game`, `record`).
+fn replay(r: &pb::DachuGameRecord, rules: &Rules, path: &str) -> Result<Replayed, ItemFail> {
     if r.hands.len() != 4 {
         return Err(fail(join(&[path, "hands"]), format!("{} hands: 打儲 deals 4", r.hands.len()), Reason::WrongCount));
     }
@@ -309,52 +279,26 @@ fn read_record(r: &pb::DachuGameRecord, path: &str) -> Result<Read, ItemFail> {
     let hands =
         r.hands.iter().enumerate().map(|(i, h)| cards_at(&h.cards, &format!("hands[{i}]"))).collect::<Result<Vec<_>, _>>().map_err(&at)?;
     let first_seat = seat(r.first_seat, "first_seat").map_err(&at)?;
-    let mut record =
-        dc::Record { hands, first_seat, deal_actions: vec![], start_seat: None, first_side: None, calls: vec![], plays: vec![] };
-    let (deal_actions, unread) = read_list(&r.deal_actions, |a, k| deal_action(a, &format!("{path}.deal_actions[{k}]")));
-    record.deal_actions = deal_actions;
-    if let Some(f) = unread {
-        return Ok(Read { record, unread: Some(("deal_actions", f)), calling_args: None });
-    }
+    let each = |k: usize, f: ItemFail| of_action(k)(f);
     let calling_args = (|| {
-        record.first_side = side_at(r.first_side, &format!("{path}.first_side"))?;
-        record.start_seat = r.start_seat.map(|s| seat(s, "start_seat")).transpose().map_err(&at)?;
-        Ok(())
-    })()
-    .err();
-    let (calls, unread) = read_list(&r.calls, |a, k| call_of(a, &format!("{path}.calls[{k}]")));
-    record.calls = calls;
-    if let Some(f) = unread {
-        return Ok(Read { record, unread: Some(("calls", f)), calling_args });
-    }
-    let (plays, unread) = read_list(&r.plays, |a, k| play_action(a, &format!("{path}.plays[{k}]")));
-    record.plays = plays;
-    Ok(Read { record, unread: unread.map(|f| ("plays", f)), calling_args })
-}
-
-/// Replay a record by the core's [`dc::Record::replay`]; errors under `path` (`game`,
-/// `record`), in the order the record is played: an entry the wire cannot read fails where
-/// the replay reaches it.
-fn replay(r: &pb::DachuGameRecord, rules: &Rules, path: &str) -> Result<Replayed, ItemFail> {
-    let Read { mut record, unread, calling_args } = read_record(r, path)?;
-    let replay = |record: &dc::Record| record.replay(rules).map_err(at(path));
-    if let Some(f) = calling_args {
-        // Read only once the deal is finished (an unfinished deal has no calling).
-        let deal_only = dc::Record { calls: vec![], plays: vec![], ..record.clone() };
-        if replay(&deal_only)?.deal.finished {
-            return Err(f);
-        }
-    }
-    let replayed = replay(&record)?;
-    let Some((list, f)) = unread else { return Ok(replayed) };
-    // The first entry of a phase that has not begun: the core refuses it by its phase.
-    match list {
-        "calls" if replayed.calling.is_none() => record.calls.push((0, Call::PingDa)),
-        "plays" if replayed.game.is_none() => record.plays.push(PlayAction::Pass { seat: 0 }),
-        _ => return Err(f),
-    }
-    replay(&record)?;
-    Err(f)
+        let side = side_at(r.first_side, &format!("{path}.first_side"))?;
+        let start = r.start_seat.map(|s| seat(s, "start_seat")).transpose().map_err(&at)?;
+        Ok((start, side))
+    })();
+    let entries = dc::Entries {
+        hands,
+        first_seat,
+        deal_actions: r
+            .deal_actions
+            .iter()
+            .enumerate()
+            .map(|(k, a)| deal_action(a, &format!("{path}.deal_actions[{k}]")).map_err(|f| each(k, f)))
+            .collect(),
+        calling_args,
+        calls: r.calls.iter().enumerate().map(|(k, a)| call_of(a, &format!("{path}.calls[{k}]")).map_err(|f| each(k, f))).collect(),
+        plays: r.plays.iter().enumerate().map(|(k, a)| play_action(a, &format!("{path}.plays[{k}]")).map_err(|f| each(k, f))).collect(),
+    };
+    entries.replay(rules, at)
 }
 
 // ---- Evaluate ----
@@ -475,13 +419,8 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules, between: &dyn Fn())
         Some(Item::Game(r)) => {
             let replayed = replay(r, rules, "game")?;
             let viewer = r.viewer.map(|v| seat(v, "viewer").map_err(|e| e.because(Reason::OutOfRange))).transpose().map_err(at("game"))?;
-            let mut m = state::game_msg(&replayed, viewer);
-            if let (Some(play), Some(g)) = (m.play.as_mut(), replayed.game.as_ref()) {
-                // A viewer sees a suggestion only for its own move: it holds that seat's cards.
-                if viewer.is_none_or(|v| g.turn == Some(v)) {
-                    play.suggestion = state::suggestion(g, r.suggest.as_ref(), between).map_err(ItemFail::Item)?;
-                }
-            }
+            let mut m = state::game_msg(&replayed, viewer).map_err(at("game"))?;
+            state::add_suggestion(&mut m, &replayed, viewer, r.suggest.as_ref(), between).map_err(ItemFail::Item)?;
             Out::Game(m)
         }
         None => return Err(fail("", "set one of play, legal_plays, timeout_play, deal, calling, game", Reason::Invalid)),
@@ -568,7 +507,7 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
             };
             if c.is_over() {
                 // A whole side surrendered.
-                return Ok(dc::settle(&calling_record(&c, None, base, escaped()?, carried), rules)?);
+                return Ok(dc::settle(&c.game_result(None, base, escaped()?, carried)?, rules)?);
             }
             if deal.escaped.is_empty() {
                 return Err(fail("record.calls", "the game is not over", Reason::IllegalAction));
@@ -623,10 +562,11 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
                 }
                 let c = calling_query(q, rules, "outcome.calling")?;
                 let places = places()?;
-                if !c.is_over() {
-                    return Err(fail("outcome.calling", "the calling is not over yet", Reason::IllegalAction));
-                }
-                calling_record(&c, places, base, seats(&deal.escaped, "escaped")?, carried)
+                let mut g = c
+                    .game_result(places, base, Vec::new(), carried)
+                    .map_err(|e| ItemFail::Item(rename(e, &[("calling", "outcome.calling")], "")))?;
+                g.escaped = seats(&deal.escaped, "escaped")?;
+                g
             } else {
                 let places = places()?;
                 let chu_side = seats(&o.chu_side, "chu_side").map_err(renamed)?;
@@ -646,26 +586,6 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
             dc::settle(&g, rules).map_err(renamed)
         }
         None => Err(fail("", "set outcome or record", Reason::Invalid)),
-    }
-}
-
-/// What a finished calling fixes (the 儲方, the multiplier, 繳 and 被包打) with the rest.
-fn calling_record(
-    c: &Calling,
-    places: Option<Vec<usize>>,
-    base: i64,
-    escaped: Vec<usize>,
-    carried: Option<Vec<Option<i64>>>,
-) -> dc::GameResult {
-    dc::GameResult {
-        chu_side: c.chu_side(),
-        multiplier: c.multiplier,
-        base,
-        places,
-        surrendered: c.surrendered(),
-        bei_bao_da: c.bei_bao_da_seats(),
-        escaped,
-        carried,
     }
 }
 
