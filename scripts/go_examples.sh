@@ -8,7 +8,8 @@
 #      generated is committed; the protos' go_package names the import path);
 #   3. builds examples/go in GOPATH mode (GO111MODULE=off) over /usr/share/gocode;
 #   4. starts `handeval serve` (this Python's) on a free loopback port, waits for its
-#      health check, plays each game with the client and checks its exit status;
+#      health check, plays each game with the client (the trick games with 8 seeds each)
+#      and checks its exit status;
 #      the server is stopped on any exit.
 # Then, unless JAVA_EXAMPLE=0, the Java client examples/java/Shisanshui.java plays a game
 # of 十三水 against the same server, built from Debian's grpc-java the same way
@@ -93,14 +94,30 @@ fi
 
 passed=0
 failed=0
+# Each game once with its whole output; then the trick games with more seeds (quiet
+# unless one fails), so that the run meets every phase: declarations, the calling, chops,
+# timeouts and the 托管 seat's suggestions in each.
+seed=${GO_EXAMPLES_SEED:-1}
 for game in shisanshui tienlen dachu; do
     echo "== $game"
-    if "$TMP/bin/handeval-go" -addr "$ADDR" -seed "${GO_EXAMPLES_SEED:-1}" "$game"; then
+    if "$TMP/bin/handeval-go" -addr "$ADDR" -seed "$seed" "$game"; then
         passed=$((passed + 1))
     else
         failed=$((failed + 1))
         echo "go examples: $game FAILED" >&2
     fi
+done
+for game in tienlen dachu; do
+    for extra in $(seq 1 "${GO_EXAMPLES_MORE:-7}"); do
+        if "$TMP/bin/handeval-go" -addr "$ADDR" -seed "$((seed + extra))" "$game" >"$TMP/game.log" 2>&1; then
+            passed=$((passed + 1))
+            echo "== $game -seed $((seed + extra)): $(grep -E '^game over' "$TMP/game.log" | head -1)"
+        else
+            failed=$((failed + 1))
+            cat "$TMP/game.log" >&2
+            echo "go examples: $game -seed $((seed + extra)) FAILED" >&2
+        fi
+    done
 done
 T3=$(date +%s)
 if [ "$failed" -ne 0 ]; then
