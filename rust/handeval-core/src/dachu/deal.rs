@@ -117,8 +117,8 @@ impl Deal {
             bail!(reason = WrongCount, field = "hands", "打儲 has 4 players, got {} hands", hands.len());
         }
         for (i, h) in hands.iter().enumerate() {
-            if h.len() != 13 {
-                bail!(reason = WrongCount, field = format!("hands[{i}]"), "must have 13 cards, got {}", h.len());
+            if h.len() != crate::cards::HAND_SIZE {
+                bail!(reason = WrongCount, field = format!("hands[{i}]"), "must have {} cards, got {}", crate::cards::HAND_SIZE, h.len());
             }
         }
         let groups: Vec<(String, &[Card])> = hands.iter().enumerate().map(|(i, h)| (format!("hands[{i}]"), h.as_slice())).collect();

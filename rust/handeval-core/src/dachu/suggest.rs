@@ -441,8 +441,9 @@ impl CallView {
             return Err(Error::field("seat", format!("unknown seat {seat} (打儲 seats are 0..3)")).because(Reason::OutOfRange));
         }
         crate::cards::check_distinct(hand).map_err(|e| e.within("hand"))?;
-        if hand.len() != 13 {
-            return Err(Error::field("hand", format!("a 打儲 hand has 13 cards (got {})", hand.len())).because(Reason::WrongCount));
+        if hand.len() != crate::cards::HAND_SIZE {
+            let n = crate::cards::HAND_SIZE;
+            return Err(Error::field("hand", format!("a 打儲 hand has {n} cards (got {})", hand.len())).because(Reason::WrongCount));
         }
         Ok(CallView { seat, hand: hand.to_vec(), chu, calling: calling.clone() })
     }

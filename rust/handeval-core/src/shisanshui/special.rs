@@ -315,8 +315,10 @@ fn may_satisfy(c: &Counts, id: SpecialId) -> bool {
 }
 
 fn check13(cards: &[Card]) -> Result<()> {
-    if cards.len() != 13 {
-        return Err(Error::new(format!("a 十三水 hand has 13 cards, got {}", cards.len())).because(Reason::WrongCount));
+    if cards.len() != crate::cards::HAND_SIZE {
+        return Err(
+            Error::new(format!("a 十三水 hand has {} cards, got {}", crate::cards::HAND_SIZE, cards.len())).because(Reason::WrongCount)
+        );
     }
     crate::cards::check_distinct(cards)
 }

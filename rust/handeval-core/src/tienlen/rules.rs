@@ -122,7 +122,7 @@ impl Rules {
 pub const MIN_PLAYERS: usize = 2;
 pub const MAX_PLAYERS: usize = 4;
 /// The cards dealt to each seat (RULES 2).
-pub const HAND_SIZE: usize = 13;
+pub use crate::cards::HAND_SIZE;
 
 /// `players` must be 2..=4 (`got` says what was counted: "3 hands"; an `i64` so that a
 /// negative count from a caller is refused here too). The error names no field: the caller

@@ -151,9 +151,10 @@ impl Options {
 }
 
 fn check_hand(cards: &[Card]) -> Result<[Card; 13]> {
-    let arr: [Card; 13] = cards
-        .try_into()
-        .map_err(|_| Error::field("cards", format!("a 十三水 hand has 13 cards, got {}", cards.len())).because(Reason::WrongCount))?;
+    let arr: [Card; 13] = cards.try_into().map_err(|_| {
+        Error::field("cards", format!("a 十三水 hand has {} cards, got {}", crate::cards::HAND_SIZE, cards.len()))
+            .because(Reason::WrongCount)
+    })?;
     check_distinct(cards).map_err(|e| e.within("cards"))?;
     Ok(arr)
 }
