@@ -1,6 +1,7 @@
 //! 直接获胜 instant wins on the 13 dealt cards (RULES 2.5).
 
 use super::play::{rank, sorted, strength, suit, ACE, TWO};
+use super::rules::HAND_SIZE;
 use crate::cards::{check_distinct, check_distinct_across, Card};
 use crate::error::{Error, Reason, Result};
 use std::cmp::Ordering;
@@ -74,8 +75,9 @@ impl InstantHand {
 
 /// The highest instant win of 13 dealt cards, or `None`.
 pub fn instant_win(cards: &[Card]) -> Result<Option<InstantHand>> {
-    if cards.len() != 13 {
-        return Err(Error::new(format!("instant wins are checked on the 13 dealt cards (got {})", cards.len())).because(Reason::WrongCount));
+    if cards.len() != HAND_SIZE {
+        return Err(Error::new(format!("instant wins are checked on the {HAND_SIZE} dealt cards (got {})", cards.len()))
+            .because(Reason::WrongCount));
     }
     check_distinct(cards)?;
     let mut by_rank: Vec<Vec<Card>> = vec![Vec::new(); 13];

@@ -4,7 +4,7 @@
 use super::instant::instant_winner;
 use super::play::{rank, sorted, strength, text, Kind, ACE, TWO};
 use super::round::Transfer;
-use super::rules::{check_players, check_seat, Rules};
+use super::rules::{check_players, check_seat, Rules, HAND_SIZE};
 use crate::cards::{check_distinct_across, Card};
 use crate::error::{Error, Reason, Result};
 use crate::money;
@@ -364,10 +364,10 @@ pub fn chop_list(remaining: &[Vec<Card>], chops: &[Chop], base: i64, rules: &Rul
                                 .because(crate::error::Reason::Inconsistent));
                         }
                     }
-                    if remaining[*seat].len() == 13 {
+                    if remaining[*seat].len() == HAND_SIZE {
                         return Err(Error::field(
                             f,
-                            format!("seat {seat} played {} but holds 13 cards, as if it had played none", text(cards)),
+                            format!("seat {seat} played {} but holds {HAND_SIZE} cards, as if it had played none", text(cards)),
                         )
                         .because(crate::error::Reason::Inconsistent));
                     }
@@ -415,15 +415,15 @@ pub fn settle(
             return Err(Error::field("played_any", format!("has {} entries for {players} players", pa.len())).because(Reason::WrongCount));
         }
         for (i, (&p, h)) in pa.iter().zip(remaining).enumerate() {
-            if !p && h.len() != 13 {
+            if !p && h.len() != HAND_SIZE {
                 return Err(Error::field(
                     format!("played_any[{i}]"),
-                    format!("seat {i} played no card, so it must hold 13 cards (it holds {})", h.len()),
+                    format!("seat {i} played no card, so it must hold {HAND_SIZE} cards (it holds {})", h.len()),
                 )
                 .because(Reason::Inconsistent));
             }
-            if p && h.len() == 13 {
-                return Err(Error::field(format!("played_any[{i}]"), format!("seat {i} holds all 13 cards, so it played none"))
+            if p && h.len() == HAND_SIZE {
+                return Err(Error::field(format!("played_any[{i}]"), format!("seat {i} holds all {HAND_SIZE} cards, so it played none"))
                     .because(Reason::Inconsistent));
             }
         }
@@ -434,7 +434,7 @@ pub fn settle(
             continue;
         }
         let n = h.len() as i64;
-        let no_card = h.len() == 13;
+        let no_card = h.len() == HAND_SIZE;
         let (kind, mult, what) = if no_card {
             (LineKind::NoCard, NO_CARD, "playing no card (2 × 13)".to_string())
         } else {
