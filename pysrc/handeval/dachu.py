@@ -55,7 +55,8 @@ Rules = _core.DachuRules
 #: ``len(play)``. Passed back in (as ``table`` or in a pair) its cards are used as is.
 Play = _core.DachuPlay
 #: The deal and its declarations (RULES 3.5), an immutable state machine:
-#: ``Deal(hands, first_seat=0, rules=None)``, ``.apply(action)``, ``.calling()``.
+#: ``Deal(hands, first_seat=0, rules=None)``, ``.apply(action)``, ``.calling()``,
+#: ``.view(seat)`` (the deal as that seat sees it), ``.offers(seat)`` (its declarations).
 Deal = _core.DachuDeal
 #: 叫牌 (RULES 3.6), an immutable state machine: ``Calling(chu_side, declared=False,
 #: multiplier=1, start_seat=0, first_side=None, rules=None)``, ``.apply((call, seat))``,

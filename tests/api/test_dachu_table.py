@@ -284,8 +284,9 @@ def _mutate(rng, rec):
 
 @pytest.mark.parametrize("seed", range(40))
 def test_python_and_grpc_give_the_same_answer_for_a_record(seed):
-    """A random game, mutated: `dachu.replay_game` and the service answer alike: the
-    same history when both replay it, the same (entry, reason, index) when it is refused.
+    """A random game, mutated: `dachu.replay_game`, the service and (every fourth seed) the
+    command line answer alike: the same state when they replay it, the same (entry,
+    reason, index) when it is refused.
     (Python's replay_game gives a Game, so a record that stops before the play is an
     error there and a state over gRPC: only the errors of the record itself compare.)"""
     rng = random.Random(seed)
@@ -307,9 +308,17 @@ def test_python_and_grpc_give_the_same_answer_for_a_record(seed):
         [_py_call(c) for c in rec.calls],
         [_py_play(p) for p in rec.plays],
     )
+    cli = _cli(hands, rec.first_seat, args) if seed % 4 == 0 else None
     try:
         g = dachu.replay_game(*args, first_seat=rec.first_seat)
     except HandevalError as e:
+        if cli is not None:
+            # The command line names the lists by its options (--actions, --calls, --plays).
+            name = e.field.split("[", 1)[0]
+            option = {"deal_actions": "actions"}.get(name, name)
+            want = f"{option}[{e.action_index}]" if e.action_index is not None else e.field
+            assert cli.returncode == 2 and cli.stderr.startswith(f"handeval: {want}"), (cli.stderr, e.field)
+            assert cli.stderr.rstrip().endswith(f"[{e.reason}]"), (cli.stderr, e.reason)
         if isinstance(got, common_pb2.ItemError):
             assert got.field == "items[0].game." + e.field, (got.field, e.field)
             assert common_pb2.ErrorReason.Name(got.reason) == "ERROR_REASON_" + e.reason.upper()
@@ -320,3 +329,27 @@ def test_python_and_grpc_give_the_same_answer_for_a_record(seed):
         return
     assert isinstance(got, dc.DachuGameState), got
     assert g.places == list(got.play.places) and g.turn == (got.play.to_move if got.play.HasField("to_move") else None)
+    if cli is not None:
+        assert cli.returncode == 0, cli.stderr
+        out = json.loads(cli.stdout)["game"]
+        assert (out["places"], out["turn"]) == (g.places, g.turn)
+
+
+def _cli(hands, first_seat, args):
+    """`handeval dachu game` with the record's lists as JSON."""
+    _, deal_actions, calls, plays = args
+    cmd = [
+        sys.executable,
+        "-m",
+        "handeval",
+        "dachu",
+        "game",
+        "--hands",
+        *hands,
+        "--first-seat",
+        str(first_seat),
+        "--json",
+    ]
+    for option, entries in (("--actions", deal_actions), ("--calls", calls), ("--plays", plays)):
+        cmd += [option, json.dumps([list(a) for a in entries])]
+    return subprocess.run(cmd, capture_output=True, text=True)

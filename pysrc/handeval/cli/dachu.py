@@ -179,12 +179,6 @@ def _dc_game_dict(g):
 def _cmd_dc_game(args):
     if len(args.hands) != 4:
         raise Usage("--hands takes 4 seats' 13 cards (each quoted)", "wrong_count")
-    d = apply_all(dachu.Deal(args.hands, first_seat=args.first_seat, rules=args.rules), args.actions or [], "actions")
-    if not d.finished:
-        raise Usage("the play needs a finished deal (end the actions with finish)")
-    c = apply_all(d.calling(), args.calls or [], "calls")
-    if not c.over:
-        raise Usage("the play needs a finished calling (--calls)")
     # A timeout's columns as text: "timeout 0 Kh | 9c | 4d 4h 4s".
     plays = [
         (a[0], a[1], [col.split() for col in a[2].split("|")])
@@ -192,7 +186,25 @@ def _cmd_dc_game(args):
         else a
         for a in args.plays or []
     ]
-    g = apply_all(dachu.Game(d, c), plays, "plays")
+    lists = {
+        "deal_actions": ("actions", args.actions or []),
+        "calls": ("calls", args.calls or []),
+        "plays": ("plays", plays),
+    }
+    # Replayed as replay_game and the service replay a record: the same error (the first
+    # the replay reaches), named by this command's options (--actions, --calls, --plays).
+    try:
+        g = dachu.replay_game(
+            args.hands, lists["deal_actions"][1], args.calls or [], plays, first_seat=args.first_seat, rules=args.rules
+        )
+    except HandevalError as e:
+        field, desc = e.field or "", getattr(e, "description", None) or str(e)
+        name = field.split("[", 1)[0]
+        if e.action_index is not None and name in lists:
+            option, entries = lists[name]
+            action = entries[e.action_index]
+            raise Usage(f"{option}[{e.action_index}] ({action_text(action)}): {desc}", e.reason) from None
+        raise Usage(f"{field}: {desc}" if field else desc, e.reason) from None
     if args.viewer is None:
         out = {"game": _dc_game_dict(g)}
     else:
