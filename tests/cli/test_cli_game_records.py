@@ -162,3 +162,40 @@ def test_python_view_hides_the_others():
     assert dv["legal_actions"] == [] and dv["held"][0] == d.held[0] and dv["held"][1] is None
     assert d.view(1)["legal_actions"] == d.to_dict()["legal_actions"]
     assert pickle.loads(pickle.dumps(d)) == d and pickle.loads(pickle.dumps(d)).timeouts == d.timeouts
+
+
+def test_dachu_deal_suggests_the_declaration_and_the_call_as_python_does():
+    """托管 in the deal and the calling from the shell: the --viewer's declaration (or none)
+    and the call of the seat to call, each Python's Deal.suggest / Calling.suggest; a viewer
+    with no decision gets the state without a suggestion; the deal has no turn, so a
+    suggestion there needs --viewer."""
+    deal = dachu.Deal(DC_HANDS)
+    for _ in range(9):
+        deal = deal.apply(("deal",))
+    common = ["dachu", "deal", "--json", "--hands", *DC_HANDS, "--suggest"]
+    for seat in range(4):
+        out = json.loads(run(*common, "--actions", "deal*9", "--viewer", seat).stdout)
+        assert out["deal"]["viewer"] == seat
+        if not deal.offers(seat):
+            assert "suggest" not in out
+            continue
+        want = deal.suggest(seat)
+        got = out["suggest"]
+        assert got["seat"] == seat
+        if want is None:
+            assert got["action"] is None and got["more"] == []
+        else:
+            assert (got["action"], got["seat"], *got["more"]) == want
+        # What it suggests is one of the seat's offers, ready to send back.
+        assert want is None or want in deal.offers(seat)
+    finished = deal.apply(("finish",))
+    calling = finished.calling()
+    call, seat = calling.suggest(DC_HANDS[calling.turn], finished.chu, calling.turn)
+    out = json.loads(run(*common, "--actions", "deal*9; finish").stdout)
+    assert out["suggest"] == {"seat": seat, "action": call, "more": []}
+    assert out["calling"]["turn"] == seat
+    other = (seat + 1) % 4
+    out = json.loads(run(*common, "--actions", "deal*9; finish", "--viewer", other).stdout)
+    assert "suggest" not in out and out["deal"]["viewer"] == other
+    bad = run(*common, "--actions", "deal*9", check=False)
+    assert bad.returncode == 2 and "--viewer" in bad.stderr

@@ -107,20 +107,62 @@ def _calling_dict(c):
     return {k: getattr(c, k) for k in names}
 
 
+def _suggestion(action):
+    """A suggested action as the CLI prints it: the seat, the action's name and the rest."""
+    return {"seat": action[1], "action": action[0], "more": [list(x) if isinstance(x, list) else x for x in action[2:]]}
+
+
+def _deal_suggest(args, d, c):
+    """托管 for the decision open in the deal or the calling (None: the viewer has none, so
+    the state is answered without a suggestion, as gRPC does)."""
+    try:
+        if c is not None:
+            if c.over or (args.viewer is not None and args.viewer != c.turn):
+                return None
+            call, seat = c.suggest(args.hands[c.turn], d.chu, c.turn, seed=args.seed, effort=args.effort)
+            return _suggestion((call, seat))
+        if args.viewer is None:
+            raise Usage("--suggest in the deal needs --viewer S: the deal has no turn, each seat declares on its own")
+        if not d.offers(args.viewer):
+            return None
+        a = d.suggest(args.viewer, seed=args.seed, effort=args.effort)
+    except HandevalError as e:
+        raise Usage(f"--suggest: {e.field + ': ' if e.field else ''}{e.description} [{e.reason}]") from None
+    # None: declare nothing now (let the deal go on).
+    return {"seat": args.viewer, "action": None, "more": []} if a is None else _suggestion(a)
+
+
 def _cmd_dc_deal(args):
     if len(args.hands) != 4:
         raise Usage("--hands takes 4 seats' 13 cards (each quoted)", "wrong_count")
     d = apply_all(dachu.Deal(args.hands, first_seat=args.first_seat, rules=args.rules), args.actions or [], "actions")
-    out = {"deal": _deal_dict(d)}
-    if args.calls is not None:
+    if args.viewer is None:
+        out = {"deal": _deal_dict(d)}
+    else:
+        view = d.view(args.viewer)
+        out = {"deal": {k: view[k] for k in ("viewer", *_deal_dict(d)) if k in view}}
+    # With --suggest a finished deal's calling starts even without --calls: its first call is
+    # the decision then open.
+    calls = [] if args.calls is None and args.suggest and d.finished else args.calls
+    c = None
+    if calls is not None:
         if not d.finished:
             raise Usage("--calls needs a finished deal (end the actions with finish)")
-        out["calling"] = _calling_dict(apply_all(d.calling(), args.calls, "calls"))
+        c = apply_all(d.calling(), calls, "calls")
+        out["calling"] = _calling_dict(c)
+    if args.suggest:
+        got = _deal_suggest(args, d, c)
+        if got is not None:
+            out["suggest"] = got
     if args.json:
         return print_json(out)
     print_state("deal", out["deal"])
     if "calling" in out:
         print_state("calling", out["calling"])
+    if "suggest" in out:
+        a = out["suggest"]
+        what = "declare nothing" if a["action"] is None else " ".join([a["action"], *map(str, a["more"])])
+        print(f"suggest seat {a['seat']}: {what}")
 
 
 def _cmd_dc_calling(args):
@@ -313,6 +355,15 @@ def add_commands(sub):
     c.add_argument("--first-seat", type=int, default=0, help="the seat dealt to first (default 0)")
     c.add_argument("--actions", type=actions_arg, help="the deal's actions: " + actions_help)
     c.add_argument("--calls", type=actions_arg, help="then the calling's actions (chuai 0; ping_da 1 ...)")
+    c.add_argument("--viewer", type=int, help="print the deal as this seat sees it (its own cards and declarations)")
+    c.add_argument(
+        "--suggest",
+        action="store_true",
+        help="also suggest (托管, docs/suggest.md) the --viewer's declaration in the deal (or none), or the "
+        "call of the seat to call once the deal is finished; with --viewer, only when that seat has the decision",
+    )
+    c.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
+    c.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")
     c = command(
         dcs,
         "calling",
