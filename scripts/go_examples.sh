@@ -8,7 +8,7 @@
 #      generated is committed; the protos' go_package names the import path);
 #   3. builds examples/go in GOPATH mode (GO111MODULE=off) over /usr/share/gocode;
 #   4. starts `handeval serve` (this Python's) on a free loopback port, waits for its
-#      health check, plays each game with the client (the trick games with 8 seeds each)
+#      health check, plays each game with the client (the trick games with more seeds)
 #      and checks its exit status;
 #      the server is stopped on any exit.
 # Then, unless JAVA_EXAMPLE=0, the Java client examples/java/Shisanshui.java plays a game
@@ -95,9 +95,12 @@ fi
 passed=0
 failed=0
 # Each game once with its whole output; then the trick games with more seeds (quiet
-# unless one fails), so that the run meets every phase: declarations, the calling, chops,
-# timeouts and the 托管 seat's suggestions in each.
+# unless one fails), chosen so that the run meets every phase: chops by a connected seat
+# (越式13张 seed 11) and by the 托管 seat on its suggestion (66), declarations by the 托管
+# seat (打儲 16, 39), the calling and timeouts.
 seed=${GO_EXAMPLES_SEED:-1}
+more_tienlen=${GO_EXAMPLES_TIENLEN_SEEDS:-2 3 4 5 6 11 66}
+more_dachu=${GO_EXAMPLES_DACHU_SEEDS:-2 3 4 5 16 39}
 for game in shisanshui tienlen dachu; do
     echo "== $game"
     if "$TMP/bin/handeval-go" -addr "$ADDR" -seed "$seed" "$game"; then
@@ -108,14 +111,16 @@ for game in shisanshui tienlen dachu; do
     fi
 done
 for game in tienlen dachu; do
-    for extra in $(seq 1 "${GO_EXAMPLES_MORE:-7}"); do
-        if "$TMP/bin/handeval-go" -addr "$ADDR" -seed "$((seed + extra))" "$game" >"$TMP/game.log" 2>&1; then
+    more=$more_tienlen
+    [ "$game" = dachu ] && more=$more_dachu
+    for s in $more; do
+        if "$TMP/bin/handeval-go" -addr "$ADDR" -seed "$s" "$game" >"$TMP/game.log" 2>&1; then
             passed=$((passed + 1))
-            echo "== $game -seed $((seed + extra)): $(grep -E '^game over' "$TMP/game.log" | head -1)"
+            echo "== $game -seed $s: $(grep -E '^game over' "$TMP/game.log" | head -1)"
         else
             failed=$((failed + 1))
             cat "$TMP/game.log" >&2
-            echo "go examples: $game -seed $((seed + extra)) FAILED" >&2
+            echo "go examples: $game -seed $s FAILED" >&2
         fi
     done
 done
