@@ -6,7 +6,7 @@ the longest refusal) — scripts/slow_peers.py's probe, through the proxy — wi
 attack, then during it (after 1 s of attack); the server's and the proxy's RSS (idle,
 most during), the calls the server ended (its handeval_requests_total: what got past the
 proxy), the CPU the server and the proxy used while probed during the attack (cores), and
-the lines each wrote. The attacks are scripts/edge_proxy.py's
+the lines each wrote; a fresh server and proxy for each attack. The attacks are scripts/edge_proxy.py's
 (attacker addresses 127.0.0.2 and 127.0.1-2.x; every loop bounded). Held TLS handshakes
 run against the proxy with TLS (the shipped commented lines, a self-signed certificate),
 probed over TLS.
@@ -176,29 +176,28 @@ def main() -> int:
         "calls the server ended (without → with) | CPU during, cores: server / proxy | log lines, server / proxy |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
-    for tls in (False, True):
-        todo = [x for x in chosen if x[2] == tls]
-        if not todo:
-            continue
+    # a fresh server and proxy for each attack: their idle RSS is then the one they start
+    # with, not what the attack before left allocated (nginx keeps what it grew to)
+    tracebacks = 0
+    for name, _, tls in chosen:
         with tempfile.TemporaryDirectory() as d:
             edge = ep.Edge(Path(d), *serve_args, tls=tls)
             saved = slow_peers.grpc
             if tls:
                 slow_peers.grpc = _TLSGrpc(edge.credentials)
             try:
-                for name, _, _ in todo:
-                    r = measure(edge, name + (" (TLS)" if tls else ""), name, a)
-                    print(row(r), flush=True)
-                    for which in ("base", "got"):
-                        if r[which]["codes"]:
-                            print(f"  ({'without' if which == 'base' else 'with'}: {r[which]['codes']})")
-                    if r["stuck"]:
-                        print(f"  ({name} did not stop within 120 s of SIGTERM: killed)")
-                tracebacks = edge.server_log.read_text(errors="replace").count("Traceback")
-                print(f"  (tracebacks in the server log: {tracebacks})")
+                r = measure(edge, name + (" (TLS)" if tls else ""), name, a)
+                print(row(r), flush=True)
+                for which in ("base", "got"):
+                    if r[which]["codes"]:
+                        print(f"  ({'without' if which == 'base' else 'with'}: {r[which]['codes']})")
+                if r["stuck"]:
+                    print(f"  ({name} did not stop within 120 s of SIGTERM: killed)")
+                tracebacks += edge.server_log.read_text(errors="replace").count("Traceback")
             finally:
                 slow_peers.grpc = saved
                 edge.close()
+    print(f"  (tracebacks in the server logs: {tracebacks})")
     return 0
 
 
