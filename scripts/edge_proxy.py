@@ -106,29 +106,45 @@ def _once(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
+#: The Unix socket between the stream{} listener and the http one, as shipped.
+GRPC_SOCKET = "unix:/tmp/nginx-grpc.sock"
+
+
 def render(
-    ports: Dict[str, int], prefix: Path, tls: Optional[Tuple[Path, Path]] = None, text: Optional[str] = None
+    ports: Dict[str, int],
+    prefix: Path,
+    tls: Optional[Tuple[Path, Path]] = None,
+    text: Optional[str] = None,
+    grpc_socket: Optional[Path] = None,
 ) -> str:
     """The shipped config for this machine: ``ports`` (keys of :data:`SHIPPED_PORTS`),
-    listeners on 127.0.0.1, /tmp paths under ``prefix``; ``tls`` = (cert, key): the
+    listeners on 127.0.0.1, /tmp paths under ``prefix`` (the Unix socket between the
+    stream{} and http listeners at ``grpc_socket`` if given); ``tls`` = (cert, key): the
     commented TLS lines instead of the h2c listener."""
     s = CONFIG.read_text() if text is None else text
     p = {**SHIPPED_PORTS, **ports}
     if "/tmp/" not in s:
         raise ValueError("deploy/proxy/nginx.conf: no /tmp paths")
+    # the listener, the stream{} block's proxy_pass and the commented TLS listener
+    if s.count(GRPC_SOCKET) != 3:
+        raise ValueError(f"deploy/proxy/nginx.conf: expected {GRPC_SOCKET} 3 times, found {s.count(GRPC_SOCKET)}")
     s = s.replace("/tmp/", f"{prefix}/")
+    moved = GRPC_SOCKET.replace("/tmp/", f"{prefix}/")
+    sock = f"unix:{grpc_socket}" if grpc_socket else moved
+    s = s.replace(moved, sock)
     if tls:
-        s = _once(s, "        listen 50051 http2;\n", "")
-        lines = re.search(r"(?m)^        #   listen 50051 ssl http2;\n(?:        #   .*\n)+", s)
+        s = _once(s, f"        listen {sock} proxy_protocol http2;\n", "")
+        lines = re.search(
+            rf"(?m)^        #   listen {re.escape(sock)} proxy_protocol ssl http2;\n(?:        #   .*\n)+", s
+        )
         if lines is None:
             raise ValueError("deploy/proxy/nginx.conf: the commented TLS lines are missing")
         block = lines.group(0).replace("        #   ", "        ")
         block = _once(block, "/etc/handeval-tls/tls.crt", str(tls[0]))
         block = _once(block, "/etc/handeval-tls/tls.key", str(tls[1]))
-        block = _once(block, "listen 50051 ssl http2;", f"listen 127.0.0.1:{p['grpc']} ssl http2;")
         s = s.replace(lines.group(0), block)
-    else:
-        s = _once(s, "listen 50051 http2;", f"listen 127.0.0.1:{p['grpc']} http2;")
+    # the stream{} listener, which clients connect to (the http one is its Unix socket)
+    s = _once(s, "listen 50051;", f"listen 127.0.0.1:{p['grpc']};")
     s = _once(s, "listen 8081 http2;", f"listen 127.0.0.1:{p['probe']} http2;")
     s = _once(s, "listen 9100;", f"listen 127.0.0.1:{p['metrics']};")
     s = _once(s, "server 127.0.0.1:50052 ", f"server 127.0.0.1:{p['server']} ")
@@ -205,11 +221,15 @@ class Edge:
         prefix = self.directory / "nginx"
         prefix.mkdir(exist_ok=True)
         os.chmod(prefix, 0o777)  # run as root, nginx's worker is "nobody"
+        # the worker connects to the stream{} block's Unix socket: in a directory it can
+        # reach (``directory`` may be private to root), with a short path (108 bytes at most)
+        self.socket_directory = Path(tempfile.mkdtemp(prefix="handeval-proxy-"))
+        os.chmod(self.socket_directory, 0o755)
         self.config = self.directory / "nginx.conf"
         text = CONFIG.read_text()
         for before, after in (edits or {}).items():
             text = _once(text, before, after)
-        self.config.write_text(render(self.ports, prefix, self.tls, text))
+        self.config.write_text(render(self.ports, prefix, self.tls, text, self.socket_directory / "grpc.sock"))
         self.server_log = self.directory / "server.log"
         self.proxy_log = self.directory / "proxy.log"
         self._logs = [open(self.server_log, "wb"), open(self.proxy_log, "wb")]
@@ -275,6 +295,7 @@ class Edge:
                 proc.wait()
         for f in self._logs:
             f.close()
+        shutil.rmtree(self.socket_directory, ignore_errors=True)
 
 
 # ---- the attacks (through the proxy)
@@ -294,7 +315,17 @@ def _connect(target: str, source: str = ATTACKER) -> Optional[RawConnection]:
     # its reader waits for the proxy as long as an attack lasts: ``closed`` is the proxy
     # closing it, not the reader giving up after the connect timeout
     c.sock.settimeout(120)
+    settled(c)
     return c
+
+
+def settled(c: RawConnection, timeout: float = 10.0) -> bool:
+    """Wait until the proxy's SETTINGS are acknowledged (its connection WINDOW_UPDATE,
+    which follows them, has arrived; the reader acknowledges SETTINGS as it reads them):
+    with http2_body_preread_size below 64 KiB nginx refuses a stream that carries a body
+    before that (REFUSED_STREAM), so an attacker that waits is the stronger one."""
+    with c._credit:
+        return c._credit.wait_for(lambda: c.credit > 65535 or c.closed.is_set(), timeout)
 
 
 def continuation_frames(stream: int, authority: str, frames: int, size: int = 8192, headers: bool = True) -> bytes:
@@ -370,9 +401,10 @@ def attack_ping_flood(target: str, stop: threading.Event, limit: int = 1_000_000
     _flood(target, stop, 4, lambda c: frame(PING, 0, 0, b"\0" * 8) * 100, limit)
 
 
-#: Rows of the Evaluate whose answer is never read: the request (about 48 KB) fits one
-#: stream's receive window at the proxy (64 KiB), the answer is about 3 times as large.
-ROWS = 3_000
+#: Rows of the Evaluate whose answer is never read: the request (7,688 bytes) fits one
+#: stream's receive window at the proxy (http2_body_preread_size, 8 KiB: a larger one
+#: sent whole breaks HTTP/2 flow control and is reset), the answer is about 3 times as large.
+ROWS = 480
 
 
 def big_answer_request() -> bytes:

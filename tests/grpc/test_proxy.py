@@ -74,6 +74,7 @@ def attacker(e, source: str = ep.ATTACKER) -> RawConnection:
     host, port = ep._host_port(e.target)
     c = RawConnection(host, port, source=source)
     c.sock.settimeout(120)
+    ep.settled(c)
     return c
 
 
@@ -90,6 +91,17 @@ def test_calls_health_and_metrics_pass_the_proxy(edge):
         assert b"handeval" in r.read()
     with urllib.request.urlopen(edge.metrics_url.replace("/metrics", "/healthz"), timeout=10) as r:
         assert r.status == 200
+
+
+def test_a_request_larger_than_the_preread_window_passes(edge):
+    """A request of 61 KB, over seven times the stream window a call starts with at the proxy
+    (http2_body_preread_size 8 KiB), is answered: the rest follows as the proxy reads it."""
+    request = pb.EvaluateRequest.FromString(ep.big_answer_request()[5:])
+    big = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=list(request.shisanshui.items) * 8))
+    assert big.ByteSize() > 7 * 8192
+    with edge.channel() as ch:
+        answer = handeval_pb2_grpc.HandevalStub(ch).Evaluate(big, timeout=30)
+    assert len(answer.shisanshui.results) == 8 * ep.ROWS
 
 
 def test_compressed_requests_are_refused_at_the_proxy(edge):
@@ -197,7 +209,8 @@ def test_ping_flood_stays_at_the_proxy(edge):
 
 def test_answers_never_read_are_ended(edge):
     """4 connections with stream windows 0, each with 16 calls asking answers about 3
-    times their 48 KB request: 8 calls of the address reach the server (the rest are
+    times their 7.7 KB request: 8 streams of each connection are refused at once
+    (http2_max_concurrent_streams), 8 calls of the address reach the server (the rest are
     refused, 429, whose body waits for the window too), a new client is served meanwhile,
     and the proxy resets every call whose answer is not read (send_timeout), which frees
     its buffers and its upstream connection."""
@@ -256,6 +269,39 @@ def test_half_sent_calls_are_ended(edge):
         assert call(edge) == grpc.StatusCode.OK
     finally:
         c.close()
+
+
+def test_connections_per_address_are_limited_before_the_handshake(tmp_path):
+    """TLS at the proxy, the handshake time limit out of the way (client_header_timeout
+    120 s): 40 sockets from one address each send part of a ClientHello; all but 16 are
+    closed at once (the stream{} block's limit_conn, before any TLS state is made), the 16
+    stay open, and a TLS client from another address is served meanwhile."""
+    e = ep.Edge(tmp_path, tls=True, edits={"client_header_timeout 4s;": "client_header_timeout 120s;"})
+    held = []
+    try:
+        host, port = ep._host_port(e.target)
+        for _ in range(40):
+            s = socket.socket()
+            s.bind((ep.ATTACKER, 0))
+            s.settimeout(10)
+            s.connect((host, port))
+            try:
+                s.sendall(ep.partial_client_hello())
+            except OSError:
+                pass  # already closed by the proxy
+            held.append(s)
+        wait_for(
+            lambda: sum(map(closed_by_peer, held)) >= 40 - 16,
+            60,
+            lambda: f"the proxy closing the connections over 16 ({sum(map(closed_by_peer, held))} of 40 closed)",
+            e,
+        )
+        assert call(e) == grpc.StatusCode.OK
+        assert sum(map(closed_by_peer, held)) == 40 - 16
+    finally:
+        for s in held:
+            s.close()
+        e.close()
 
 
 def test_held_tls_handshakes_are_closed(tmp_path):
