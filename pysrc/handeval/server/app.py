@@ -352,6 +352,9 @@ async def serve_async(config: ServerConfig, reuse_port: bool = False, metrics_po
     held = gate.held
     stop = asyncio.ensure_future(server.stop(max(0.0, deadline - loop.time())))
     await asyncio.sleep(GOAWAY_SETTLE_S)
+    # From here a new call is refused (UNAVAILABLE): the line an operator (or a test)
+    # waits for.
+    log.info('{"event": "goaway", "held": %d}', held)
     gate.released.set()
     await stop
     # Calls cancelled at the end of the grace: let their tasks see the cancellation (else
