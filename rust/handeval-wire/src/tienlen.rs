@@ -174,7 +174,7 @@ fn round_state(q: &pb::TienlenRoundQuery, rules: &tl::Rules) -> Result<pb::Tienl
     ];
     let st = (|| {
         let actions = round_from(&raw, "round")?;
-        let players = tl::rules::check_player_count(players, &players.to_string()).map_err(|e| e.within("players"))?;
+        let players = tl::rules::players_arg(players)?;
         let mut leader = q.leader.map(|l| seat_from(l, "leader")).transpose()?;
         let mut must = None;
         if let Some(first) = first {

@@ -78,6 +78,15 @@ pub struct Sight {
     known: CardSet,
 }
 
+fn not_a_seat(seat: impl std::fmt::Display) -> Error {
+    Error::field("seat", format!("seat {seat} is not in the game (seats 0..3)")).because(Reason::OutOfRange)
+}
+
+/// A viewer seat as a caller gives it (any integer): 0..3, else OUT_OF_RANGE at `seat`.
+pub fn viewer_seat(seat: i64) -> Result<usize> {
+    usize::try_from(seat).ok().filter(|&v| v < SEATS).ok_or_else(|| not_a_seat(seat))
+}
+
 impl Sight {
     /// The sight of `viewer` on the deal and its play; a seat outside 0..3 is OUT_OF_RANGE
     /// at `seat`.
@@ -86,7 +95,7 @@ impl Sight {
         let known = match viewer {
             None => CardSet::FULL_DECK,
             Some(v) if v < SEATS => CardSet(public.0 | CardSet::from_cards(deal.held(v)).0),
-            Some(v) => return Err(Error::field("seat", format!("seat {v} is not in the game (seats 0..3)")).because(Reason::OutOfRange)),
+            Some(v) => return Err(not_a_seat(v)),
         };
         Ok(Sight { viewer, public, known })
     }

@@ -134,6 +134,12 @@ pub fn check_player_count(players: i64, got: &str) -> Result<usize> {
         .ok_or_else(|| Error::new(format!("越式13张 has {MIN_PLAYERS} to {MAX_PLAYERS} players (got {got})")).because(Reason::WrongCount))
 }
 
+/// The `players` argument of a round query (Python's `players=`, the wire's field): 2..=4,
+/// the error at `players`.
+pub fn players_arg(players: i64) -> Result<usize> {
+    check_player_count(players, &players.to_string()).map_err(|e| e.within("players"))
+}
+
 pub(crate) fn check_players(players: usize) -> Result<()> {
     check_player_count(players as i64, &players.to_string()).map(|_| ())
 }

@@ -132,13 +132,7 @@ pub(super) fn each_entry<T>(
     list.try_iter()?.enumerate().map(|(i, a)| Ok(read(&a?).map_err(|e| renamed(list.py(), e, &format!("{field}[{i}]"), i)))).collect()
 }
 
-/// A viewer seat 0..3 (OUT_OF_RANGE at `seat` otherwise).
+/// A viewer seat (the core's [`viewer_seat`](handeval_core::dachu::view::viewer_seat)).
 pub(super) fn view_seat(seat: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let v = crate::conv::int_from(seat, "seat")?;
-    usize::try_from(v).ok().filter(|&v| v < 4).ok_or_else(|| {
-        crate::conv::to_py(
-            handeval_core::Error::field("seat", format!("seat {v} is not in the game (seats 0..3)"))
-                .because(handeval_core::Reason::OutOfRange),
-        )
-    })
+    handeval_core::dachu::view::viewer_seat(crate::conv::int_from(seat, "seat")?).py()
 }

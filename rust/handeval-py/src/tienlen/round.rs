@@ -21,7 +21,7 @@ pub(super) fn players_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
     match given(obj) {
         Some(o) => {
             let v = int_from(o, "players")?;
-            tl::rules::check_player_count(v, &v.to_string()).map_err(|e| e.within("players")).py()
+            tl::rules::players_arg(v).py()
         }
         _ => Ok(tl::rules::MAX_PLAYERS),
     }
