@@ -20,7 +20,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.load.h2raw import established_peer_ports
 from handeval.load.target import closed_by_peer, free_port, rss_mb  # noqa: F401  (the tests import them from here)
-from handeval.v2 import common_pb2, handeval_pb2_grpc
+from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
 
 def C(cards) -> common_pb2.Cards:
@@ -185,6 +185,31 @@ def channel(server):
 @pytest.fixture(scope="session")
 def stub(channel):
     return handeval_pb2_grpc.HandevalStub(channel)
+
+
+#: The method path of Evaluate, for raw HTTP/2 and generic calls.
+EVALUATE = "/handeval.v2.Handeval/Evaluate"
+#: A tiny request (one 3-card row): what a well-behaved client sends while a test attacks.
+TINY = pb.EvaluateRequest(
+    shisanshui=ssw.ShisanshuiEvaluateRequest(
+        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]
+    )
+)
+
+
+def new_client_call(s: ServerProcess, timeout: float = 10.0, metadata=()) -> grpc.StatusCode:
+    """A tiny Evaluate on a new connection of its own: its status code."""
+    with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
+        try:
+            handeval_pb2_grpc.HandevalStub(ch).Evaluate(TINY, timeout=timeout, metadata=metadata)
+            return grpc.StatusCode.OK
+        except grpc.RpcError as e:
+            return e.code()
+
+
+def no_traceback(s: ServerProcess) -> None:
+    log = s.log()
+    assert "Traceback" not in log, log[-3000:]
 
 
 def wait_for(pred, timeout=30.0, what="condition", server=None):

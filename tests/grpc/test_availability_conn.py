@@ -18,33 +18,22 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.load.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK, RawConnection, peer_ports
 from handeval.server.config import RateLimitedHandler
-from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import ServerProcess, closed_by_peer, rss_mb, server_connections, wait_for
-
-EVALUATE = "/handeval.v2.Handeval/Evaluate"
-TINY = pb.EvaluateRequest(
-    shisanshui=ssw.ShisanshuiEvaluateRequest(
-        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]
-    )
+from grpc_fixtures import (
+    EVALUATE,
+    TINY,
+    ServerProcess,
+    closed_by_peer,
+    new_client_call,
+    no_traceback,
+    rss_mb,
+    server_connections,
+    wait_for,
 )
+
 #: Another loopback address: the attacker's, as the per-address limit sees it.
 ATTACKER = "127.0.0.2"
-
-
-def new_client_call(s: ServerProcess) -> grpc.StatusCode:
-    """A tiny Evaluate on a new connection of its own."""
-    with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
-        try:
-            handeval_pb2_grpc.HandevalStub(ch).Evaluate(TINY, timeout=10)
-            return grpc.StatusCode.OK
-        except grpc.RpcError as e:
-            return e.code()
-
-
-def no_traceback(s: ServerProcess) -> None:
-    log = s.log()
-    assert "Traceback" not in log, log[-3000:]
 
 
 @pytest.fixture

@@ -18,39 +18,18 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from handeval.load.h2raw import RawConnection
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl
 
-from grpc_fixtures import ServerProcess, metric_value, wait_for
+from grpc_fixtures import EVALUATE, TINY, ServerProcess, metric_value, new_client_call, no_traceback, wait_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import attacks_work  # noqa: E402
 
-EVALUATE = "/handeval.v2.Handeval/Evaluate"
 TOKEN = (("authorization", "Bearer sesame"),)
-TINY = pb.EvaluateRequest(
-    shisanshui=ssw.ShisanshuiEvaluateRequest(
-        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]
-    )
-)
 #: 3,000 fronts: a 48 KB request (within a stream's first window) whose answer is ~96 KB.
 WIDE = pb.EvaluateRequest(
     shisanshui=ssw.ShisanshuiEvaluateRequest(
         items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))] * 3000
     )
 ).SerializeToString()
-
-
-def tiny_call(s: ServerProcess, metadata=()) -> grpc.StatusCode:
-    """A tiny Evaluate on a new connection of its own."""
-    with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
-        try:
-            handeval_pb2_grpc.HandevalStub(ch).Evaluate(TINY, timeout=10, metadata=metadata)
-            return grpc.StatusCode.OK
-        except grpc.RpcError as e:
-            return e.code()
-
-
-def no_traceback(s: ServerProcess) -> None:
-    log = s.log()
-    assert "Traceback" not in log, log[-3000:]
 
 
 def first_watch_answer(stream):
@@ -124,7 +103,7 @@ def test_an_unread_answer_frees_its_call_slot(tmp_path):
         assert all(streams)
         wait_for(lambda: set(streams) <= c.answered, what="the answers' HEADERS", server=s)
         assert not c.ended & set(streams)  # the answers are not out: nothing ended them
-        assert tiny_call(s) == grpc.StatusCode.OK
+        assert new_client_call(s) == grpc.StatusCode.OK
         no_traceback(s)
         assert s.terminate() == 0
     finally:
@@ -152,7 +131,7 @@ def test_unread_answers_beyond_the_bound_close_the_connection(tmp_path):
         wait_for(c.closed.is_set, what="the server to close the connection of unread answers", server=s)
         assert sent <= 5, sent  # closed at the 4th answer (384 KB > 300 KB)
         assert '"event": "unread_answers"' in s.log()
-        assert tiny_call(s) == grpc.StatusCode.OK
+        assert new_client_call(s) == grpc.StatusCode.OK
         no_traceback(s)
         assert s.terminate() == 0
     finally:
@@ -185,7 +164,7 @@ def test_compressed_requests_are_refused_unless_accepted_and_bounded_when_accept
         s.wait_serving()
         assert _compressed_call(s, TINY.SerializeToString()) == grpc.StatusCode.UNIMPLEMENTED
         assert _compressed_call(s, bomb) == grpc.StatusCode.UNIMPLEMENTED
-        assert tiny_call(s) == grpc.StatusCode.OK
+        assert new_client_call(s) == grpc.StatusCode.OK
         no_traceback(s)
         assert s.terminate() == 0
     finally:
@@ -222,7 +201,7 @@ def test_logs_of_bad_input_are_escaped_bounded_and_rate_limited(tmp_path):
         streams += [c.call(forged, b"") for _ in range(50)]
         assert all(streams)
         wait_for(lambda: set(streams) <= c.ended or c.closed.is_set(), what="every call to end", server=s)
-        assert tiny_call(s, metadata=TOKEN) == grpc.StatusCode.OK
+        assert new_client_call(s, metadata=TOKEN) == grpc.StatusCode.OK
         lines = s.log().splitlines()
         loud = [line for line in lines if " WARNING " in line or " ERROR " in line]
         assert len(loud) <= LOG_BURST, "\n".join(loud)
@@ -299,7 +278,7 @@ def test_after_the_shutdown_delay_a_new_call_is_unavailable_at_once(tmp_path):
             wait_for(lambda: '"event": "goaway"' in s.log(), what="the GOAWAY", server=s)
             codes = []
             for _ in range(5):
-                codes.append(tiny_call_code(s, 2.0))
+                codes.append(new_client_call(s, 2.0))
                 if codes[-1] != grpc.StatusCode.OK:
                     break
             assert t.is_alive(), "the long call ended first; make it longer"
@@ -310,15 +289,6 @@ def test_after_the_shutdown_delay_a_new_call_is_unavailable_at_once(tmp_path):
         no_traceback(s)
     finally:
         s.close()
-
-
-def tiny_call_code(s: ServerProcess, timeout: float) -> grpc.StatusCode:
-    with s.channel(options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
-        try:
-            handeval_pb2_grpc.HandevalStub(ch).Evaluate(TINY, timeout=timeout)
-            return grpc.StatusCode.OK
-        except grpc.RpcError as e:
-            return e.code()
 
 
 def test_a_rolling_restart_of_two_workers_loses_no_call(tmp_path):
@@ -403,7 +373,7 @@ def test_a_suggestion_batch_past_its_deadline_stops_before_the_next_search(tmp_p
         wait_for(lambda: '"event": "stopped"' in s.log(), what="the work to stop", server=s)
         stop = next(line for line in s.log().splitlines() if '"event": "stopped"' in line)
         assert "before the suggestion of items[" in stop, stop
-        assert tiny_call(s) == grpc.StatusCode.OK
+        assert new_client_call(s) == grpc.StatusCode.OK
         no_traceback(s)
         assert s.terminate() == 0
     finally:

@@ -19,9 +19,9 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.load.h2raw import PING, RawConnection, frame
-from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
 
-from grpc_fixtures import closed_by_peer, wait_for
+from grpc_fixtures import TINY, closed_by_peer, wait_for
 
 _spec = importlib.util.spec_from_file_location("edge_proxy", Path(__file__).parents[2] / "scripts" / "edge_proxy.py")
 ep = importlib.util.module_from_spec(_spec)
@@ -30,12 +30,6 @@ _spec.loader.exec_module(ep)
 
 pytestmark = pytest.mark.skipif(
     ep.nginx_binary() is None, reason="nginx is not installed (apt-get install nginx: Debian 12's 1.22.1)"
-)
-
-TINY = pb.EvaluateRequest(
-    shisanshui=ssw.ShisanshuiEvaluateRequest(
-        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]
-    )
 )
 
 
