@@ -188,6 +188,16 @@ def add_rules_options(games):
 
 # ------------------------------------------------------------------------ parsers
 
+
+def add_seat_options(parser, viewer_help, suggest_help):
+    """A game command's ``--viewer``, ``--suggest`` (托管) and the suggestion's ``--seed``
+    and ``--effort``: one definition for every command that shows a seat's view."""
+    parser.add_argument("--viewer", type=int, help=viewer_help)
+    parser.add_argument("--suggest", action="store_true", help=suggest_help)
+    parser.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
+    parser.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")
+
+
 #: ``--json`` after the subcommand too (a parent of every command); SUPPRESS keeps a
 #: ``--json`` given before it.
 _JSON_AFTER = argparse.ArgumentParser(add_help=False)

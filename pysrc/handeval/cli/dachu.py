@@ -9,6 +9,7 @@ from handeval.cli.common import (
     action_text,
     actions_arg,
     add_cards,
+    add_seat_options,
     apply_all,
     card_text,
     command,
@@ -355,15 +356,12 @@ def add_commands(sub):
     c.add_argument("--first-seat", type=int, default=0, help="the seat dealt to first (default 0)")
     c.add_argument("--actions", type=actions_arg, help="the deal's actions: " + actions_help)
     c.add_argument("--calls", type=actions_arg, help="then the calling's actions (chuai 0; ping_da 1 ...)")
-    c.add_argument("--viewer", type=int, help="print the deal as this seat sees it (its own cards and declarations)")
-    c.add_argument(
-        "--suggest",
-        action="store_true",
-        help="also suggest (托管, docs/suggest.md) the --viewer's declaration in the deal (or none), or the "
+    add_seat_options(
+        c,
+        "print the deal as this seat sees it (its own cards and declarations)",
+        "also suggest (托管, docs/suggest.md) the --viewer's declaration in the deal (or none), or the "
         "call of the seat to call once the deal is finished; with --viewer, only when that seat has the decision",
     )
-    c.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
-    c.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")
     c = command(
         dcs,
         "calling",
@@ -396,13 +394,10 @@ def add_commands(sub):
     )
     c.add_argument("--base", type=int, help="settle from the record at this base (once decided)")
     c.add_argument("--carried", type=int_list, help='carried-in amounts per seat, e.g. "500,60,-,-"')
-    c.add_argument("--viewer", type=int, help="print the state as this seat sees it (its own cards and choices)")
-    c.add_argument(
-        "--suggest",
-        action="store_true",
-        help="also suggest the move of the seat to move (托管, docs/suggest.md); with --viewer, only "
+    add_seat_options(
+        c,
+        "print the state as this seat sees it (its own cards and choices)",
+        "also suggest the move of the seat to move (托管, docs/suggest.md); with --viewer, only "
         "when that seat is to move",
     )
-    c.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
-    c.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")
     return list(dcs.choices.values())

@@ -11,6 +11,7 @@ from handeval import tienlen
 from handeval.cli.common import (
     Usage,
     add_cards,
+    add_seat_options,
     card_text,
     command,
     int_list,
@@ -221,13 +222,10 @@ def add_commands(sub):
     )
     c.add_argument("--base", type=int, help="settle the finished game at this base")
     c.add_argument("--carried", type=int_list, help='carried-in amounts per seat, e.g. "500,60,-,-" (- uncapped)')
-    c.add_argument("--viewer", type=int, help="print the state as this seat sees it (its own cards and choices)")
-    c.add_argument(
-        "--suggest",
-        action="store_true",
-        help="also suggest the move of the seat to move, or with --viewer the viewer's when it has a decision"
+    add_seat_options(
+        c,
+        "print the state as this seat sees it (its own cards and choices)",
+        "also suggest the move of the seat to move, or with --viewer the viewer's when it has a decision"
         " (a chop out of turn included; none otherwise) (托管, docs/suggest.md)",
     )
-    c.add_argument("--seed", type=int, default=0, help="the suggestion's seed (default 0)")
-    c.add_argument("--effort", type=int, help="the suggestion's effort (default 0: the fast heuristic)")
     return list(tls.choices.values())
