@@ -813,3 +813,4 @@ def wire_answer(rpc: str, data: bytes, call: WireCall, max_batch: int, max_sampl
 def wire_inline(rpc: str, data: bytes, budget: float) -> bool: ...
 
 WIRE_INLINE_BYTES: int
+WIRE_MESSAGE_BYTES: int

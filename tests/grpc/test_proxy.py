@@ -7,6 +7,7 @@ Every wait is an event or a polled condition with a hang guard; no timing assert
 from __future__ import annotations
 
 import importlib.util
+import re
 import socket
 import ssl
 import sys
@@ -27,6 +28,15 @@ _spec = importlib.util.spec_from_file_location("edge_proxy", Path(__file__).pare
 ep = importlib.util.module_from_spec(_spec)
 sys.modules["edge_proxy"] = ep
 _spec.loader.exec_module(ep)
+
+
+def _setting(pattern: str) -> int:
+    """A number of the shipped config (its first match): the tests follow the config."""
+    return int(re.search(pattern, ep.CONFIG.read_text()).group(1))
+
+
+#: Calls in flight per client address on the gRPC port.
+CALLS_PER_ADDRESS = _setting(r"\n\s*limit_conn per_address (\d+);")
 
 pytestmark = pytest.mark.skipif(
     ep.nginx_binary() is None, reason="nginx is not installed (apt-get install nginx: Debian 12's 1.22.1)"
@@ -85,6 +95,51 @@ def test_calls_health_and_metrics_pass_the_proxy(edge):
         assert b"handeval" in r.read()
     with urllib.request.urlopen(edge.metrics_url.replace("/metrics", "/healthz"), timeout=10) as r:
         assert r.status == 200
+
+
+def test_the_longest_error_passes_the_proxy_as_itself(edge):
+    """An INVALID_ARGUMENT with the longest description the server sends (the wire's
+    bound, WIRE_MESSAGE_BYTES, all in 3-byte characters: percent-encoded in grpc-message
+    and twice in grpc-status-details-bin) reaches a client with default options as
+    INVALID_ARGUMENT with its details, through the proxy (its grpc_buffer_size holds the
+    trailers; with nginx's default 4k the client got UNAVAILABLE, and retried) and
+    directly. The server is replaced by one that answers with exactly that status."""
+    from concurrent import futures
+
+    from google.rpc import error_details_pb2, status_pb2
+
+    from handeval import _core
+    from handeval.server.service import bad_request_status
+
+    field = "tienlen.deals[1023].record.actions[207].cards"
+    status = bad_request_status(field, "♥" * (_core.WIRE_MESSAGE_BYTES // 3))
+
+    def answer(request, context):
+        context.set_trailing_metadata((("grpc-status-details-bin", status.SerializeToString()),))
+        context.abort(grpc.StatusCode.INVALID_ARGUMENT, status.message)
+
+    edge.server.terminate()
+    edge.server.wait(30)
+    fake = grpc.server(futures.ThreadPoolExecutor(2))
+    handler = grpc.unary_unary_rpc_method_handler(answer)
+    fake.add_generic_rpc_handlers(
+        (grpc.method_handlers_generic_handler("handeval.v2.Handeval", {"Evaluate": handler}),)
+    )
+    fake.add_insecure_port(edge.server_target)
+    fake.start()
+    try:
+        for target in (edge.target, edge.server_target):
+            with grpc.insecure_channel(target) as ch:
+                with pytest.raises(grpc.RpcError) as err:
+                    handeval_pb2_grpc.HandevalStub(ch).Evaluate(TINY, timeout=10)
+            assert err.value.code() == grpc.StatusCode.INVALID_ARGUMENT, (target, err.value.details())
+            assert err.value.details() == status.message
+            sent = dict(err.value.trailing_metadata())["grpc-status-details-bin"]
+            bad = error_details_pb2.BadRequest()
+            status_pb2.Status.FromString(sent).details[0].Unpack(bad)
+            assert bad.field_violations[0].field == field
+    finally:
+        fake.stop(0)
 
 
 def test_a_request_larger_than_the_preread_window_passes(edge):
@@ -203,9 +258,9 @@ def test_ping_flood_stays_at_the_proxy(edge):
 
 def test_answers_never_read_are_ended(edge):
     """4 connections with stream windows 0, each with 16 calls asking answers about 3
-    times their 7.7 KB request: 8 streams of each connection are refused at once
-    (http2_max_concurrent_streams), 8 calls of the address reach the server (the rest are
-    refused, 429, whose body waits for the window too), a new client is served meanwhile,
+    times their 7.7 KB request: the streams of each connection over
+    http2_max_concurrent_streams are refused at once, the address's limit_conn calls reach
+    the server (the rest are refused, 429, whose body waits for the window too), a new client is served meanwhile,
     and the proxy resets every call whose answer is not read (send_timeout), which frees
     its buffers and its upstream connection."""
     request = ep.big_answer_request()
@@ -229,8 +284,8 @@ def test_answers_never_read_are_ended(edge):
 def test_half_sent_calls_from_many_addresses(tmp_path, addresses):
     """59 addresses x 2 connections x 16 calls that send 10 of their 1,000 request bytes,
     with the time limits out of the way (client_body_timeout and the server's
-    --max-request-wait 120 s): the per-address limit alone refuses all but 8 calls of
-    each address at once, so the calls held stay under the proxy's max_conns and a new
+    --max-request-wait 120 s): the per-address limit alone refuses all but its number of
+    calls of each address at once, so the calls held stay under the proxy's max_conns and a new
     client is served while they hold."""
     e = ep.Edge(tmp_path, "--max-request-wait", "120", edits={"client_body_timeout 5s;": "client_body_timeout 120s;"})
     conns = []
@@ -241,7 +296,7 @@ def test_half_sent_calls_from_many_addresses(tmp_path, addresses):
                 c.open_slow_calls(16, ep.EVALUATE)
                 conns.append(c)
         wait_for(
-            lambda: sum(len(c.ended) for c in conns) >= 59 * (32 - 8),
+            lambda: sum(len(c.ended) for c in conns) >= 59 * (32 - CALLS_PER_ADDRESS),
             60,
             lambda: f"the per-address refusals ({sum(len(c.ended) for c in conns)} streams ended)",
             e,
@@ -254,12 +309,13 @@ def test_half_sent_calls_from_many_addresses(tmp_path, addresses):
 
 
 def test_half_sent_calls_are_ended(edge):
-    """8 calls that send 10 of their 1,000 request bytes: every one is ended
+    """An address's calls that send 10 of their 1,000 request bytes: every one is ended
     (client_body_timeout, or the server's --max-request-wait), freeing its slot."""
     c = attacker(edge)
+    n = CALLS_PER_ADDRESS
     try:
-        c.open_slow_calls(8, ep.EVALUATE)
-        wait_for(lambda: len(c.ended) == 8 or c.closed.is_set(), 60, lambda: f"{len(c.ended)} of 8 ended", edge)
+        c.open_slow_calls(n, ep.EVALUATE)
+        wait_for(lambda: len(c.ended) == n or c.closed.is_set(), 60, lambda: f"{len(c.ended)} of {n} ended", edge)
         assert call(edge) == grpc.StatusCode.OK
     finally:
         c.close()

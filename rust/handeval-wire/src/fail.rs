@@ -5,15 +5,26 @@
 use crate::pb;
 use handeval_core::{Error, Reason};
 
-/// Longest description the server sends (a message quoting several cut values).
-pub const MESSAGE_CHARS: usize = 1024;
+/// Longest description the server sends, in UTF-8 bytes (a message quoting several cut
+/// values). In bytes, not characters: an INVALID_ARGUMENT carries it three times (the
+/// percent-encoded `grpc-message`, and twice in `grpc-status-details-bin`), so 1,024
+/// bytes keep its trailers under 8 KiB, what a gRPC client takes by default and what the
+/// front proxy's `grpc_buffer_size` holds (deploy/proxy/nginx.conf); 1,024 characters
+/// of `♥` did not (the client got RESOURCE_EXHAUSTED, through the proxy UNAVAILABLE).
+pub const MESSAGE_BYTES: usize = 1024;
 
-/// `message` cut to [`MESSAGE_CHARS`] characters.
-pub fn clip(message: String) -> String {
-    match message.char_indices().nth(MESSAGE_CHARS) {
-        Some((i, _)) => format!("{}…", &message[..i]),
-        None => message,
+/// `message` cut to at most [`MESSAGE_BYTES`] bytes (at a character boundary) and `…`.
+pub fn clip(mut message: String) -> String {
+    if message.len() <= MESSAGE_BYTES {
+        return message;
     }
+    let mut end = MESSAGE_BYTES - '…'.len_utf8();
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    message.truncate(end);
+    message.push('…');
+    message
 }
 
 /// Field path parts → `a.b[2].c` (empty parts skipped, `[i]` glued on).
@@ -94,5 +105,28 @@ pub fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
     move |mut e| {
         e.field = (!field.is_empty()).then(|| field.to_string());
         ItemFail::Item(e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clip_bounds_bytes_at_a_character_boundary() {
+        for ch in ['a', 'é', '♥', '𝄞'] {
+            for n in [0, 1, 100, 255, 256, 257, 341, 342, 1023, 1024, 1025, 5000] {
+                let m: String = std::iter::repeat_n(ch, n).collect();
+                let c = clip(m.clone());
+                assert!(c.len() <= MESSAGE_BYTES, "{ch} x {n}: {} bytes", c.len());
+                if m.len() <= MESSAGE_BYTES {
+                    assert_eq!(c, m);
+                } else {
+                    assert!(c.ends_with('…') && m.starts_with(c.trim_end_matches('…')), "{ch} x {n}");
+                    // as much kept as fits: one more character would pass the bound
+                    assert!(c.len() + ch.len_utf8() > MESSAGE_BYTES, "{ch} x {n}: {} bytes", c.len());
+                }
+            }
+        }
     }
 }
