@@ -6,6 +6,7 @@ import fcntl
 import json
 import os
 import random
+import re
 import signal
 import struct
 import subprocess
@@ -418,6 +419,23 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
     assert p.wait(timeout=120) == 0
     bar = b"".join(chunks).decode(errors="replace")
     assert "600/600" in bar and "hand" in bar, bar
+
+
+def test_top_level_help_names_every_command_of_each_game():
+    """``handeval --help``'s line for a game group names each command the group has (read
+    from the parser itself, so a command added later cannot be missing)."""
+    import argparse
+
+    from handeval.cli import _build_parser
+
+    text = run("--help").stdout
+    groups = next(a for a in _build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    for game in ("tienlen", "dachu"):
+        line = re.search(rf"^ +{game} +(.*(?:\n {{8,}}\S.*)*)", text, re.M).group(1)  # with its wrapped lines
+        commands = next(a for a in groups[game]._actions if isinstance(a, argparse._SubParsersAction)).choices
+        assert {"game"} <= set(commands) and (game != "dachu" or "timeout" in commands)
+        for name in commands:
+            assert re.search(rf"\b{name}\b", line), (name, line)
 
 
 @pytest.mark.parametrize("argv", [["tienlen", "--help"], ["dachu", "--help"], ["arrange", "--help"]])
