@@ -189,7 +189,7 @@ def test_logs_of_bad_input_are_escaped_bounded_and_rate_limited(tmp_path):
     a newline starting a fake line, 8,000 characters): at most LOG_BURST lines at
     WARNING and above (the rest counted), every line one escaped JSON line, none longer
     than LOG_LINE_CHARS; no forged line."""
-    from handeval.server.config import LOG_BURST, LOG_LINE_CHARS
+    from handeval.server.logs import LOG_BURST, LOG_LINE_CHARS
 
     s = ServerProcess(tmp_path, env={"HANDEVAL_TOKEN": "sesame"}, metrics=False)
     c = None

@@ -503,7 +503,8 @@ def test_internal_fault_is_internal_without_details(monkeypatch, caplog):
 
 def test_serve_settings_from_environment_and_flags(monkeypatch, tmp_path):
     from handeval.cli import _build_parser
-    from handeval.server.config import ServerConfig, config_from_args
+    from handeval.server.config import ServerConfig
+    from handeval.server.flags import config_from_args
 
     for k in ("HOST", "PORT", "WORKERS", "METRICS_PORT", "MAX_BATCH", "TOKEN", "TOKEN_FILE", "TLS_CERT", "TLS_KEY"):
         monkeypatch.delenv(f"HANDEVAL_{k}", raising=False)
