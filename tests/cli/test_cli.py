@@ -18,8 +18,10 @@ import pytest
 
 import handeval
 from handeval import dachu, shisanshui, tienlen
+from harness.deck import DECK
+from harness.process import interruptible
 
-from strategies import DC_HANDS_SEAT0_AH as DC_HANDS, DECK, SSW_HAND as HAND
+from strategies import DC_HANDS_SEAT0_AH as DC_HANDS, SSW_HAND as HAND
 
 CMD = [sys.executable, "-m", "handeval"]
 
@@ -377,7 +379,7 @@ def test_ctrl_c_stops_a_long_batch_with_130(tmp_path):
     f.write_text("\n".join(random_hands(2000)) + "\n")
     out = tmp_path / "out.jsonl"
     # --samples makes each hand take a while: the batch would run for many minutes
-    p = subprocess.Popen(
+    p = interruptible(
         CMD + ["arrange", "--file", str(f), "--samples", "300", "-o", str(out)], stderr=subprocess.PIPE, text=True
     )
     deadline = time.monotonic() + 600  # a hang guard only

@@ -1,6 +1,6 @@
 """Availability on the connection side: no client can hold the call slots,
 the connections or the log that the others need. Real `handeval serve` processes on
-loopback; the attacks speak HTTP/2 by hand (handeval.load.h2raw). Every wait is an event
+loopback; the attacks speak HTTP/2 by hand (harness.h2raw). Every wait is an event
 or a polled condition with a hang guard, never a timing assert."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.load.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK, RawConnection, peer_ports
 from handeval.server.logs import RateLimitedHandler
 from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from harness.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK, RawConnection, peer_ports
 
 from grpc_fixtures import (
     EVALUATE,
