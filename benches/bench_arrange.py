@@ -23,8 +23,8 @@ import os
 import random
 
 from handeval import shisanshui
+from harness.deck import DECK
 
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 HANDS = [random.Random(i).sample(DECK, 13) for i in range(500)]
 HAND = HANDS[0]
 

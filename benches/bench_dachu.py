@@ -8,10 +8,10 @@ conftest prints items/s and the ratio to the baseline; run
 import random
 
 from handeval import dachu
+from harness.deck import DECK
 
 from hands13 import HANDS13
 
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 N = 2000
 GROUP = f"dachu classify+beats, {N:,} pairs"
 

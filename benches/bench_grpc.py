@@ -15,6 +15,8 @@ import asyncio
 import importlib
 import importlib.util
 import random
+import sys
+from pathlib import Path
 
 import grpc
 import pytest
@@ -30,6 +32,9 @@ from handeval.v2 import (
     tienlen_pb2 as tl,
 )
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's root: harness/
+from harness.deck import DECK
+
 
 def C(text: str) -> common_pb2.Cards:
     return common_pb2.Cards(cards=text.split())
@@ -39,7 +44,6 @@ def arrangement(p) -> ssw.ShisanshuiArrangement:
     return ssw.ShisanshuiArrangement(**{k: C(v) for k, v in p.items()})
 
 
-DECK = scenarios.DECK
 rng = random.Random(7)
 ROWS = [rng.sample(DECK, 5) for _ in range(10_000)]
 ROW_STRINGS = [" ".join(r) for r in ROWS]

@@ -2,11 +2,11 @@
 Debian's packages) in front of `handeval serve`, each against a control in the same run:
 a well-behaved client's tiny Evaluate calls back to back on one connection (p50 / p99 /
 max) and a tiny call on a new connection every 0.1 s with a 1 s deadline (refused ones,
-the longest refusal) — scripts/slow_peers.py's probe, through the proxy — without the
+the longest refusal) — harness/attacks.py's probe, through the proxy — without the
 attack, then during it (after 1 s of attack); the server's and the proxy's RSS (idle,
 most during), the calls the server ended (its handeval_requests_total: what got past the
 proxy), the CPU the server and the proxy used while probed during the attack (cores), and
-the lines each wrote; a fresh server and proxy for each attack. The attacks are scripts/edge_proxy.py's
+the lines each wrote; a fresh server and proxy for each attack. The attacks are harness/attacks.py's
 (attacker addresses 127.0.0.2 and 127.0.1-2.x; every loop bounded). Held TLS handshakes
 run against the proxy with TLS (the shipped commented lines, a self-signed certificate),
 probed over TLS.
@@ -21,7 +21,6 @@ Loopback only.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import platform
 import subprocess
 import sys
@@ -32,23 +31,15 @@ from pathlib import Path
 
 import grpc
 
-SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-ep = _load("edge_proxy")
-slow_peers = _load("slow_peers")
+ROOT = Path(__file__).resolve().parent.parent
+SCRIPTS = ROOT / "scripts"
+sys.path.insert(0, str(ROOT))  # the checkout's root: harness/
+from harness import attacks  # noqa: E402
+from harness.edge import Edge, nginx_binary, nginx_version  # noqa: E402
 
 
 class _TLSGrpc:
-    """slow_peers.probe opens its channels with ``grpc.insecure_channel``: for the proxy
+    """attacks.probe opens its channels with ``grpc.insecure_channel``: for the proxy
     with TLS, the same probe over TLS (everything else is grpc's)."""
 
     def __init__(self, credentials):
@@ -84,7 +75,7 @@ def cpu(edge):
 def measure(edge, name, attack: str, a) -> dict:
     idle = edge.rss()
     c0 = server_calls(edge)
-    base = slow_peers.probe(edge.target, a.seconds)
+    base = attacks.probe(edge.target, a.seconds)
     c1 = server_calls(edge)
     lines0 = edge.log_lines()
     stop = threading.Event()
@@ -115,7 +106,7 @@ def measure(edge, name, attack: str, a) -> dict:
     sampler.start()
     time.sleep(a.warmup)
     cpu0, p0 = cpu(edge), time.monotonic()
-    got = slow_peers.probe(edge.target, a.seconds)
+    got = attacks.probe(edge.target, a.seconds)
     cpu1, p1 = cpu(edge), time.monotonic()
     stop.set()
     attacker.terminate()
@@ -158,16 +149,16 @@ def main() -> int:
     argv = sys.argv[1:]
     serve_args = argv[argv.index("--") + 1 :] if "--" in argv else []
     a = p.parse_args(argv[: len(argv) - len(serve_args) - (1 if "--" in argv else 0)])
-    binary = ep.nginx_binary()
+    binary = nginx_binary()
     if binary is None:
         print("nginx is not installed (apt-get install nginx)", file=sys.stderr)
         return 2
-    if not ep.addresses_bindable():
+    if not attacks.addresses_bindable():
         print("cannot bind 127.0.2.x: the attackers' addresses (Linux loopback needed)", file=sys.stderr)
         return 2
-    chosen = [x for x in ep.ATTACKS if not a.only or x[0] in a.only]
+    chosen = [x for x in attacks.PROXY_ATTACKS if not a.only or x[0] in a.only]
     print(
-        f"nginx {ep.nginx_version(binary)} in front of handeval serve {' '.join(serve_args) or '(defaults)'}; "
+        f"nginx {nginx_version(binary)} in front of handeval serve {' '.join(serve_args) or '(defaults)'}; "
         f"{platform.python_version()}, grpcio {grpc.__version__}; probes {a.seconds:g} s without and with each attack"
     )
     print(
@@ -181,10 +172,10 @@ def main() -> int:
     tracebacks = 0
     for name, _, tls in chosen:
         with tempfile.TemporaryDirectory() as d:
-            edge = ep.Edge(Path(d), *serve_args, tls=tls)
-            saved = slow_peers.grpc
+            edge = Edge(Path(d), *serve_args, tls=tls)
+            saved = attacks.grpc
             if tls:
-                slow_peers.grpc = _TLSGrpc(edge.credentials)
+                attacks.grpc = _TLSGrpc(edge.credentials)
             try:
                 r = measure(edge, name + (" (TLS)" if tls else ""), name, a)
                 print(row(r), flush=True)
@@ -195,7 +186,7 @@ def main() -> int:
                     print(f"  ({name} did not stop within 120 s of SIGTERM: killed)")
                 tracebacks += edge.server_log.read_text(errors="replace").count("Traceback")
             finally:
-                slow_peers.grpc = saved
+                attacks.grpc = saved
                 edge.close()
     print(f"  (tracebacks in the server logs: {tracebacks})")
     return 0

@@ -13,11 +13,10 @@ import random
 import pytest
 
 from handeval import _core, shisanshui as ssw
+from harness.deck import DECK
 
 treys = pytest.importorskip("treys")
 
-RANKS = "23456789TJQKA"
-DECK = [r + s for r in RANKS for s in "shdc"]
 rng = random.Random(1)
 HANDS = [rng.sample(DECK, 5) for _ in range(10_000)]
 HAND_STRINGS = [" ".join(h) for h in HANDS]

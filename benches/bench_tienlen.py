@@ -7,10 +7,10 @@ import random
 from collections import Counter
 
 from handeval import tienlen as tl
+from harness.deck import DECK
 
 from hands13 import HANDS13
 
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 ORDER_RANKS = "3456789TJQKA2"
 ORDER_SUITS = "scdh"
 STRENGTH = {c: ORDER_RANKS.index(c[0]) * 4 + ORDER_SUITS.index(c[1]) for c in DECK}

@@ -40,8 +40,10 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 from handeval.load import scenarios, target as load
 from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's root: harness/
+from harness.deck import DECK
+
 HERE = Path(__file__).resolve().parent
-DECK = scenarios.DECK
 OPTIONS = [
     ("grpc.max_receive_message_length", 64 << 20),
     ("grpc.max_send_message_length", 64 << 20),

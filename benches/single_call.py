@@ -25,11 +25,15 @@ import importlib.util
 import os
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from handeval import _core, shisanshui as ssw
 
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's root: harness/
+from harness.deck import DECK
+
 ONE, TWO = "As Kd Qh Js 9c", "2s 3s 4s 5s 7d"
 
 

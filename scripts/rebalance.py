@@ -15,7 +15,6 @@ import argparse
 import os
 import re
 import signal
-import subprocess
 import sys
 import tempfile
 import threading
@@ -25,8 +24,10 @@ from pathlib import Path
 
 import grpc
 
-from handeval.load.target import free_port
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's root: harness/
+from harness.server import ServerProcess
 
 LINE = re.compile(r"^(\S+ \S+) \w+ handeval\.server\[(\d+)\] \{\"event\": \"(call|serving)\"")
 
@@ -55,29 +56,14 @@ def events(log: str):
 
 
 def run(age: float, clients: int, rate: float, window: float, bucket: float):
-    port = free_port()
     log_path = Path(tempfile.mkdtemp(prefix="handeval-rebalance-")) / "server.log"
-    with open(log_path, "wb") as log:
-        server = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "handeval",
-                "serve",
-                "--port",
-                str(port),
-                "--workers",
-                "2",
-                "--threads",
-                "1",
-                "--log-level",
-                "debug",
-                "--max-connection-age",
-                str(age),
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-        )
+    process = ServerProcess(
+        log_path.parent,
+        *("--workers", "2", "--threads", "1", "--log-level", "debug", "--max-connection-age", str(age)),
+        metrics=False,
+        log_path=log_path,
+    )
+    server, port = process.proc, process.port
     target = f"127.0.0.1:{port}"
     stop = threading.Event()
     codes = {}
@@ -118,8 +104,7 @@ def run(age: float, clients: int, rate: float, window: float, bucket: float):
         stop.set()
         for t in threads:
             t.join(30)
-        server.send_signal(signal.SIGTERM)
-        server.wait(60)
+        process.terminate(60)
     evs = list(events(log_path.read_text()))
     t_serving = max(t for t, pid, kind in evs if kind == "serving" and pid == restarted)
     n = int(window // bucket)

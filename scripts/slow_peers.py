@@ -45,13 +45,9 @@ them from the probes); every wait is bounded.
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import inspect
 import math
-import os
 import random
 import resource
-import signal
 import socket
 import subprocess
 import sys
@@ -65,9 +61,13 @@ from typing import Callable, List, Tuple
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.load.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK, RawConnection, peer_ports
-from handeval.load.target import closed_by_peer, free_port, rss_mb
-from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's root: harness/
+from handeval.v2 import handeval_pb2_grpc
+from harness.attacks import ATTACKER, DIRECT_ATTACKS, GARBAGE_METHODS, TINY, probe
+from harness.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK, closed_by_peer, peer_ports
+from harness.process import rss_mb
+from harness.server import ServerProcess
+from harness.work_attacks import ATTACKS as WORK_ATTACKS
 
 HALF_REQUEST = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
 
@@ -88,381 +88,13 @@ def served(target: str, timeout=1.0, credentials=None) -> bool:
             return False
 
 
-# ---- attacks: def attack(target, stop) -> None
-
-#: The attackers' source address: another loopback address than the probes' 127.0.0.1,
-#: as a real attacker's address differs from the real clients'.
-ATTACKER = "127.0.0.2"
-EVALUATE = "/handeval.v2.Handeval/Evaluate"
-#: How often a hold attack opens again the calls the server ended: an attacker keeping
-#: its calls open, not a flood of new calls (which costs the server CPU per call, a
-#: different attack).
-HOLD_REFILL_S = float(os.environ.get("SLOW_PEERS_REFILL_S", "2"))
-
-
-def _host_port(target: str) -> Tuple[str, int]:
-    host, _, port = target.rpartition(":")
-    return host, int(port)
-
-
-def _hold_streams(target: str, stop: threading.Event, sockets: int, calls: int, refill: float) -> None:
-    """``sockets`` connections, each opening ``calls`` Evaluate calls that announce 1,000
-    request bytes and send 10; every ``refill`` seconds the calls the server ended (or
-    refused) are opened again, and a connection the server closed is opened again, until
-    ``stop``."""
-    host, port = _host_port(target)
-    conns: List[RawConnection] = []
-    sent: List[int] = []
-    while not stop.is_set():
-        for i in range(sockets):
-            if stop.is_set():
-                break
-            if i >= len(conns) or conns[i].closed.is_set():
-                try:
-                    c = RawConnection(host, port, source=ATTACKER)
-                except OSError:
-                    continue
-                if i < len(conns):
-                    conns[i].close()
-                    conns[i], sent[i] = c, 0
-                else:
-                    conns.append(c)
-                    sent.append(0)
-                sent[i] += c.open_slow_calls(calls, EVALUATE)
-            else:
-                c = conns[i]
-                missing = calls - (sent[i] - len(c.ended))  # the server ended the others
-                if missing > 0:
-                    sent[i] += c.open_slow_calls(missing, EVALUATE)
-        stop.wait(refill)
-    for c in conns:
-        c.close()
-
-
-def attack_stream_hold_one_connection(target: str, stop: threading.Event) -> None:
-    """1,100 calls on one connection, each with 10 of its 1,000 request bytes."""
-    _hold_streams(target, stop, 1, 1100, HOLD_REFILL_S)
-
-
-def attack_stream_hold_200_sockets(target: str, stop: threading.Event) -> None:
-    """200 connections × 100 such calls."""
-    _hold_streams(target, stop, 200, 100, HOLD_REFILL_S)
-
-
-GARBAGE_METHODS = (
-    "/grpc.health.v1.Health/Check",
-    "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
-    EVALUATE,
-    "/handeval.v2.Handeval/Settle",
-    "/handeval.v2.Handeval/Arrange",
-)
-
-
-def _garbage(rng: random.Random) -> bytes:
-    return bytes(rng.getrandbits(8) for _ in range(rng.randrange(1, 200)))
-
-
-def garbage_call(channel, method: str, rng: random.Random, timeout=5.0) -> grpc.StatusCode:
-    try:
-        if "Reflection" in method:
-            call = channel.stream_stream(method, request_serializer=None, response_deserializer=None)
-            for _ in call(iter([_garbage(rng)]), timeout=timeout):
-                pass
-        else:
-            channel.unary_unary(method, request_serializer=None, response_deserializer=None)(
-                _garbage(rng), timeout=timeout
-            )
-        return grpc.StatusCode.OK
-    except grpc.RpcError as e:
-        return e.code()
-
-
-def attack_garbage_flood(target: str, stop: threading.Event) -> None:
-    """Random bytes to health, reflection and the Handeval methods, back to back."""
-    rng = random.Random(1)
-    with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
-        while not stop.is_set():
-            garbage_call(ch, rng.choice(GARBAGE_METHODS), rng)
-
-
-def attack_deadline_flood(target: str, stop: threading.Event) -> None:
-    """Settle calls of 2,000 deals with a 5 ms deadline, back to back: each expires."""
-    deals = pb.SettleRequest(shisanshui=ssw.ShisanshuiSettleRequest(deals=[_deal(random.Random(i)) for i in range(50)]))
-    data = deals.SerializeToString()
-    big = pb.SettleRequest()
-    big.MergeFromString(data * 40)
-    with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
-        stub = handeval_pb2_grpc.HandevalStub(ch)
-        while not stop.is_set():
-            try:
-                stub.Settle(big, timeout=0.005)
-            except grpc.RpcError:
-                pass
-
-
-def _connections(target: str, n: int, **kw) -> List[RawConnection]:
-    host, port = _host_port(target)
-    out = []
-    for _ in range(n):
-        try:
-            out.append(RawConnection(host, port, source=ATTACKER, timeout=60, **kw))
-        except OSError:
-            pass
-    return out
-
-
-def _reopen(target: str, conns: List[RawConnection], **kw) -> None:
-    """Replace the connections the server closed (an attacker reconnects)."""
-    for i, c in enumerate(conns):
-        if c.closed.is_set():
-            c.close()
-            fresh = _connections(target, 1, **kw)
-            if fresh:
-                conns[i] = fresh[0]
-
-
-def attack_continuation_flood(target: str, stop: threading.Event) -> None:
-    """4 connections, each a call whose header block never ends: HEADERS without
-    END_HEADERS, then CONTINUATION frames of small complete header fields, as fast as
-    the server reads them (each connection first makes one complete call, so the
-    janitor sees a served connection); a closed connection is opened again."""
-    conns = _connections(target, 4)
-    for c in conns:
-        c.call(EVALUATE, b"", wait=5)
-    while not stop.is_set():
-        for c in conns:
-            if not c.closed.is_set():
-                c.open_continuation_flood(EVALUATE, 16, endless_value=False)
-        _reopen(target, conns)
-    for c in conns:
-        c.close()
-
-
-def attack_watch_flood(target: str, stop: threading.Event) -> None:
-    """16 connections × 16 health Watch streams (no token), reopened when ended."""
-    conns = _connections(target, 16)
-    watch = "/grpc.health.v1.Health/Watch"
-    while not stop.is_set():
-        for c in conns:
-            live = sum(1 for s in getattr(c, "watches", ()) if s not in c.ended)
-            for _ in range(16 - live):
-                sid = c.call(watch, b"", wait=1)
-                if sid:
-                    c.__dict__.setdefault("watches", []).append(sid)
-        _reopen(target, conns)
-        stop.wait(1.0)
-    for c in conns:
-        c.close()
-
-
-#: 3,000 fronts: 48 KB asking a ~96 KB answer.
-_WIDE = pb.EvaluateRequest(
-    shisanshui=ssw.ShisanshuiEvaluateRequest(
-        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))] * 3000
-    )
-).SerializeToString()
-
-
-def attack_unread_answers(target: str, stop: threading.Event) -> None:
-    """20 connections announcing a window of 0 (they never read), each making calls with
-    ~96 KB answers back to back; a closed connection is opened again."""
-    conns = _connections(target, 20, window=0)
-    while not stop.is_set():
-        for c in conns:
-            if not c.closed.is_set():
-                c.call(EVALUATE, _WIDE, wait=0.05)
-        _reopen(target, conns, window=0)
-    for c in conns:
-        c.close()
-
-
-def attack_rapid_reset(target: str, stop: threading.Event) -> None:
-    """20 connections, each sending HEADERS of an Evaluate then RST_STREAM at once, in
-    batches of 100 streams (CVE-2023-44487); a closed connection is opened again."""
-    from handeval.load.h2raw import RST_STREAM, call_headers, frame
-
-    conns = _connections(target, 20)
-    while not stop.is_set():
-        for c in conns:
-            out = bytearray()
-            for _ in range(100):
-                sid = c.next_stream
-                c.next_stream += 2
-                out += call_headers(sid, EVALUATE, c.authority) + frame(RST_STREAM, 0, sid, b"\x00\x00\x00\x08")
-            c.send(bytes(out))
-        _reopen(target, conns)
-    for c in conns:
-        c.close()
-
-
-def attack_ping_flood(target: str, stop: threading.Event) -> None:
-    """4 connections sending PING frames back to back; reconnecting when closed."""
-    from handeval.load.h2raw import PING, frame
-
-    conns = _connections(target, 4)
-    pings = frame(PING, 0, 0, bytes(8)) * 256
-    while not stop.is_set():
-        for c in conns:
-            if not c.closed.is_set():
-                c.send(pings)
-        _reopen(target, conns)
-    for c in conns:
-        c.close()
-
-
-def attack_gzip_bomb(target: str, stop: threading.Event) -> None:
-    """4 connections sending gzip Evaluate requests that inflate to 32 MiB (~32 KB
-    sent each), back to back."""
-    import gzip
-
-    bomb = gzip.compress(bytes(32 << 20), 9)
-    conns = _connections(target, 4)
-    while not stop.is_set():
-        for c in conns:
-            if not c.closed.is_set():
-                c.call(EVALUATE, bomb, wait=0.2, extra=[("grpc-encoding", "gzip")], compressed=True)
-        _reopen(target, conns)
-    for c in conns:
-        c.close()
-
-
-def attack_bad_encoding(target: str, stop: threading.Event) -> None:
-    """Calls with ``grpc-encoding: br`` (gRPC core logs a line for each), back to back."""
-    conns = _connections(target, 1)
-    while not stop.is_set():
-        for c in conns:
-            c.call(EVALUATE, b"", wait=1, extra=[("grpc-encoding", "br")])
-        _reopen(target, conns)
-    for c in conns:
-        c.close()
-
-
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
-
-
-def _deal(rng: random.Random):
-    c = rng.sample(DECK, 52)
-    return ssw.ShisanshuiDeal(
-        players=[
-            ssw.ShisanshuiPlayer(
-                arrangement=ssw.ShisanshuiArrangement(
-                    front=common_pb2.Cards(cards=c[13 * i : 13 * i + 3]),
-                    middle=common_pb2.Cards(cards=c[13 * i + 3 : 13 * i + 8]),
-                    back=common_pb2.Cards(cards=c[13 * i + 8 : 13 * i + 13]),
-                )
-            )
-            for i in range(4)
-        ]
-    )
-
-
-ATTACKS: List[Tuple[str, Callable[[str, threading.Event], None]]] = [
-    ("stream_hold_one_connection", attack_stream_hold_one_connection),
-    ("stream_hold_200_sockets", attack_stream_hold_200_sockets),
-    ("garbage_flood", attack_garbage_flood),
-    ("deadline_flood", attack_deadline_flood),
-    ("continuation_flood", attack_continuation_flood),
-    ("watch_flood", attack_watch_flood),
-    ("unread_answers", attack_unread_answers),
-    ("rapid_reset", attack_rapid_reset),
-    ("ping_flood", attack_ping_flood),
-    ("gzip_bomb", attack_gzip_bomb),
-    ("bad_encoding", attack_bad_encoding),
-]
-
-
 def all_attacks() -> List[Tuple[str, Callable[[str, threading.Event], None]]]:
-    """This module's attacks, then scripts/attacks_work.py's ``ATTACKS`` when it exists
-    (a list of (name, attack) pairs or a dict; an attack that also takes a duration gets
-    one longer than any probe: ``stop`` ends it)."""
-    out = list(ATTACKS)
-    work = Path(__file__).with_name("attacks_work.py")
-    if not work.exists():
-        return out
-    spec = importlib.util.spec_from_file_location("attacks_work", work)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["attacks_work"] = module
-    spec.loader.exec_module(module)
-    pairs = module.ATTACKS.items() if isinstance(module.ATTACKS, dict) else module.ATTACKS
-    for name, fn in pairs:
-        if len(inspect.signature(fn).parameters) > 2:
-            fn = (lambda f: lambda target, stop: f(target, stop, 3600.0))(fn)
-        out.append((name, fn))
+    """The attacks on the server (harness/attacks.py), then harness/work_attacks.py's (an
+    attack that also takes a duration gets one longer than any probe: ``stop`` ends it)."""
+    out = list(DIRECT_ATTACKS)
+    for name, fn in WORK_ATTACKS.items():
+        out.append((name, (lambda f: lambda target, stop: f(target, stop, 3600.0))(fn)))
     return out
-
-
-# ---- probes
-
-TINY = pb.EvaluateRequest(
-    shisanshui=ssw.ShisanshuiEvaluateRequest(
-        items=[ssw.ShisanshuiEvaluateItem(row=common_pb2.Cards(cards="As Ks Qs".split()))]
-    )
-)
-
-
-def probe(target: str, seconds: float) -> dict:
-    """For ``seconds``: tiny calls back to back on one connection (their latencies), and
-    every 0.1 s a tiny call on a new connection (1 s deadline; the longest run of refused
-    ones, from the first refused call's start to the next served one's end)."""
-    stop = threading.Event()
-    lat: List[float] = []
-    failed = [0]
-    codes: dict = {}
-    news: List[Tuple[float, float, bool]] = []
-
-    def connected():
-        with grpc.insecure_channel(target) as ch:
-            stub = handeval_pb2_grpc.HandevalStub(ch)
-            while not stop.is_set():
-                t = time.perf_counter()
-                try:
-                    stub.Evaluate(TINY, timeout=10)
-                    lat.append(time.perf_counter() - t)
-                except grpc.RpcError as e:
-                    failed[0] += 1
-                    codes[e.code().name] = codes.get(e.code().name, 0) + 1
-
-    def new_clients():
-        while not stop.is_set():
-            t = time.monotonic()
-            with grpc.insecure_channel(target, options=[("grpc.use_local_subchannel_pool", 1)]) as ch:
-                try:
-                    handeval_pb2_grpc.HandevalStub(ch).Evaluate(TINY, timeout=1.0)
-                    ok = True
-                except grpc.RpcError as e:
-                    ok = False
-                    codes["new " + e.code().name] = codes.get("new " + e.code().name, 0) + 1
-            news.append((t, time.monotonic(), ok))
-            stop.wait(0.1)
-
-    threads_ = [threading.Thread(target=connected, daemon=True), threading.Thread(target=new_clients, daemon=True)]
-    for t in threads_:
-        t.start()
-    stop.wait(seconds)
-    stop.set()
-    for t in threads_:
-        t.join(30)
-    longest, since = 0.0, None
-    for start, end, ok in news:
-        if not ok and since is None:
-            since = start
-        elif ok and since is not None:
-            longest, since = max(longest, end - since), None
-    if since is not None:
-        longest = max(longest, news[-1][1] - since)
-    ms = sorted(x * 1000 for x in lat)
-    q = (lambda f: ms[min(len(ms) - 1, int(f * len(ms)))]) if ms else (lambda f: float("nan"))
-    return {
-        "calls": len(ms),
-        "failed": failed[0],
-        "p50": q(0.5),
-        "p99": q(0.99),
-        "max": ms[-1] if ms else float("nan"),
-        "codes": codes,
-        "new": len(news),
-        "new_refused": sum(not ok for _, _, ok in news),
-        "refused_s": longest,
-    }
 
 
 def log_lines(path: Path) -> int:
@@ -673,11 +305,8 @@ def main() -> int:
     want = a.sockets + 512
     if soft < want:
         resource.setrlimit(resource.RLIMIT_NOFILE, (want if hard == resource.RLIM_INFINITY else min(want, hard), hard))
-    port, mport = free_port(), free_port()
-    target = f"127.0.0.1:{port}"
     log_dir = tempfile.TemporaryDirectory()
     log_path = Path(log_dir.name) / "server.log"
-    log = open(log_path, "wb")
     credentials = None
     if a.what == "tls":
         cert, key = Path(log_dir.name) / "server.pem", Path(log_dir.name) / "server.key"
@@ -688,11 +317,8 @@ def main() -> int:
         )  # fmt: skip
         a.serve_args += ["--tls-cert", str(cert), "--tls-key", str(key)]
         credentials = grpc.ssl_channel_credentials(cert.read_bytes())
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "handeval", "serve", "--port", str(port), "--metrics-port", str(mport), *a.serve_args],
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
+    server = ServerProcess(Path(log_dir.name), *a.serve_args, log_path=log_path)
+    proc, port, mport, target = server.proc, server.port, server.metrics_port, server.target
     flood = []
     try:
         deadline = time.monotonic() + a.limit
@@ -761,14 +387,7 @@ def main() -> int:
     finally:
         for c in flood:
             c.close()
-        if proc.poll() is None:
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
-        log.close()
+        server.stop()
         log_dir.cleanup()
     return 0
 

@@ -29,14 +29,12 @@ import json
 import os
 import random
 import signal
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import grpc
 
-from handeval.load.target import free_port
 from handeval.v2 import (
     common_pb2,
     dachu_pb2 as dc,
@@ -46,7 +44,10 @@ from handeval.v2 import (
     tienlen_pb2 as tl,
 )
 
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the checkout's root: harness/
+from harness.deck import DECK
+from harness.server import ServerProcess
+
 MAX_DURATION = 3600.0
 
 
@@ -250,26 +251,13 @@ def cpu_seconds(pid: int) -> float:
 
 
 def start_server(args, log_path: Path):
-    port = free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "handeval",
-        "serve",
-        "--host",
-        "127.0.0.1",
-        "--port",
-        str(port),
-        "--workers",
-        str(args.workers),
-        "--max-concurrent-rpcs",
-        "0",
-    ]
+    """``handeval serve`` (harness.server, the one way) with the soak's flags: its process,
+    its target and the server object (stopped by the caller)."""
+    extra = ["--host", "127.0.0.1", "--workers", str(args.workers), "--max-concurrent-rpcs", "0"]
     if args.threads:
-        cmd += ["--threads", str(args.threads)]
-    log = open(log_path, "wb")
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-    return proc, f"127.0.0.1:{port}", log
+        extra += ["--threads", str(args.threads)]
+    server = ServerProcess(log_path.parent, *extra, metrics=False, log_path=log_path)
+    return server.proc, server.target, server
 
 
 async def wait_serving(target, proc, timeout=60.0):
@@ -318,7 +306,7 @@ async def probe(stub, mix):
 async def run(args) -> dict:
     out_dir = Path(args.out).parent if args.out else Path(".")
     log_path = out_dir / "soak-server.log"
-    proc, target, log = start_server(args, log_path)
+    proc, target, server = start_server(args, log_path)
     try:
         await wait_serving(target, proc)
         channels = [grpc.aio.insecure_channel(target) for _ in range(args.channels)]
@@ -383,10 +371,7 @@ async def run(args) -> dict:
         proc.send_signal(signal.SIGTERM)
         rc = proc.wait(timeout=60)
     finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        log.close()
+        server.close()  # kills it if still running, closes its log
     return summarize(args, windows, left_out, mix, alive, rc, log_path)
 
 

@@ -4,22 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$SECONDS
-# Where to install: the active virtualenv; with none, the Python that runs this when pip may
-# install into it (CI's, a container's); else (Debian's and Ubuntu's system Python refuse,
-# PEP 668 "externally-managed-environment") the virtualenv .venv of this checkout, made when
-# missing. Everything below runs that Python as python3.
-if [ -z "${VIRTUAL_ENV:-}" ] && python3 -c '
-import sys, sysconfig, os
-in_venv = sys.prefix != sys.base_prefix
-managed = os.path.exists(os.path.join(sysconfig.get_path("stdlib"), "EXTERNALLY-MANAGED"))
-sys.exit(0 if managed and not in_venv else 1)'; then
-    if [ ! -x .venv/bin/python3 ]; then
-        echo "scripts/test.sh: this Python is externally managed: making the virtualenv .venv"
-        python3 -m venv .venv
-    fi
-    # shellcheck disable=SC1091
-    . .venv/bin/activate
-fi
+# The environment (scripts/test_env.sh): the active virtualenv, else the checkout's .venv (the
+# README's first command made it), else this Python or a new .venv.
+# shellcheck source=scripts/test_env.sh
+. scripts/test_env.sh
 echo "scripts/test.sh: installing into $(python3 -c 'import sys; print(sys.prefix)'); building the extension" \
     "in release (about a minute on two cores, pip quiet meanwhile)"
 # The core's unit tests (--lib: the examples and the criterion benches are compiled by

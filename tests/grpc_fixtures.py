@@ -5,22 +5,19 @@ that imports it)."""
 
 from __future__ import annotations
 
-import os
 import random
-import signal
 import subprocess
-import sys
 import time
-import urllib.request
 from pathlib import Path
 
 import grpc
 import pytest
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.load.h2raw import established_peer_ports
-from handeval.load.target import closed_by_peer, free_port, rss_mb  # noqa: F401  (the tests import them from here)
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from harness.deck import DECK
+from harness.h2raw import closed_by_peer, established_peer_ports  # noqa: F401  (the tests import them from here)
+from harness.process import rss_mb  # noqa: F401
+from harness.server import ServerProcess, free_port  # noqa: F401
 
 
 def C(cards) -> common_pb2.Cards:
@@ -46,75 +43,6 @@ def N(enum, value):
     prefix = enum.DESCRIPTOR.values_by_number[0].name[: -len("UNSPECIFIED")]
     name = enum.Name(value)[len(prefix) :]
     return {"ONE_VS_THREE": "1v3", "TWO_VS_TWO": "2v2"}.get(name, name.lower())
-
-
-START_TIMEOUT = 60.0  # generous: the test machine may be loaded
-
-
-class ServerProcess:
-    """``python -m handeval serve`` on a free loopback port, stderr kept in a file."""
-
-    def __init__(self, tmp_path: Path, *args: str, env=None, metrics=True, prelude: str = ""):
-        """``prelude``: Python statements the server's interpreter runs before handeval's
-        command line (``import gc; gc.disable()``)."""
-        self.port = free_port()
-        self.metrics_port = free_port() if metrics else None
-        self.target = f"127.0.0.1:{self.port}"
-        run = (
-            ["-c", f"{prelude}\nimport runpy; runpy.run_module('handeval', run_name='__main__')"]
-            if prelude
-            else ["-m", "handeval"]
-        )
-        cmd = [sys.executable, *run, "serve", "--port", str(self.port), *args]
-        if metrics:
-            cmd += ["--metrics-port", str(self.metrics_port)]
-        self.log_path = tmp_path / f"server-{self.port}.log"
-        self._log = open(self.log_path, "wb")
-        self.proc = subprocess.Popen(
-            cmd, stdout=self._log, stderr=subprocess.STDOUT, env=dict(os.environ, **(env or {}))
-        )
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def wait_serving(self, credentials=None, timeout=START_TIMEOUT):
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise AssertionError(f"server exited with {self.proc.returncode}:\n{self.log()}")
-            try:
-                with self.channel(credentials) as ch:
-                    r = health_pb2_grpc.HealthStub(ch).Check(health_pb2.HealthCheckRequest(), timeout=1)
-                if r.status == health_pb2.HealthCheckResponse.SERVING:
-                    return self
-            except grpc.RpcError:
-                pass
-            if time.monotonic() > deadline:
-                raise AssertionError(f"server not serving after {timeout}s:\n{self.log()}")
-            time.sleep(0.1)
-
-    def channel(self, credentials=None, options=()):
-        if credentials is not None:
-            return grpc.secure_channel(self.target, credentials, options=list(options))
-        return grpc.insecure_channel(self.target, options=list(options))
-
-    def metrics(self) -> str:
-        with urllib.request.urlopen(f"http://127.0.0.1:{self.metrics_port}/metrics", timeout=10) as r:
-            return r.read().decode()
-
-    def terminate(self, timeout=30) -> int:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-        try:
-            return self.proc.wait(timeout=timeout)
-        finally:
-            self.close()
-
-    def close(self):
-        if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait()
-        self._log.close()
 
 
 class FakeContext:
@@ -224,9 +152,6 @@ def wait_for(pred, timeout=30.0, what="condition", server=None):
                 f"timed out waiting for {said}" + (f"; server log:\n{server.log()[-3000:]}" if server else "")
             )
         time.sleep(0.02)
-
-
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 
 
 def random_deals(n, seed=0):

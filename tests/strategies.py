@@ -4,10 +4,8 @@ tests/cli, tests/grpc); importable from any test folder because tests/ is on sys
 from hypothesis import strategies as st
 
 from handeval import shisanshui as ssw
+from harness.deck import DECK, RANKS
 
-RANKS = "23456789TJQKA"
-SUITS = "shdc"
-DECK = [r + s for r in RANKS for s in SUITS]
 #: A 十三水 hand of 13.
 SSW_HAND = "As Ks Qh Jd 9c 8c 7s 6h 5d 4c 3s 2h 2d"
 #: Four 越式13张 hands of 13 for whole game records: seat 0 holds the 3s, seat 3 the four

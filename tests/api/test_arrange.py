@@ -9,8 +9,8 @@ from hypothesis import given, settings, strategies as st
 import handeval
 from handeval import HandevalError, shisanshui
 from handeval.cli import main as cli_main
-
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
+from harness.deck import DECK
+from harness.process import interruptible
 
 SEED_PLAYERS = [
     {"front": "Qs Qh Qd", "middle": "2h 5h 7h 9h Jh", "back": "Ks Kh Kd 4s 4h"},
@@ -261,7 +261,7 @@ def test_long_arrange_calls_honour_signals(kind):
     import subprocess
     import sys
 
-    p = subprocess.Popen(
+    p = interruptible(
         [sys.executable, "-c", _LONG_CALL, kind], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
     )
     try:

@@ -5,10 +5,7 @@ from hypothesis import given, strategies as st
 
 import handeval
 from handeval import HandevalError
-
-RANKS = "23456789TJQKA"
-SUITS = "shdc"
-DECK = [r + s for r in RANKS for s in SUITS]
+from harness.deck import DECK, RANKS, SUITS
 
 
 def test_notations():

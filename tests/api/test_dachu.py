@@ -10,8 +10,9 @@ from hypothesis import given, settings, strategies as st
 
 import handeval
 from handeval import HandevalError, dachu
+from harness.deck import DECK
 
-from strategies import DC_HANDS_SEAT0_AH as HANDS, DECK
+from strategies import DC_HANDS_SEAT0_AH as HANDS
 
 VECTORS = json.loads((pathlib.Path(__file__).parents[1] / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
 

@@ -14,10 +14,9 @@ import pytest
 
 from handeval import HandevalError, _core, dachu
 from handeval.v2 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb
+from harness.deck import DECK
 
 from strategies import DC_HANDS
-
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 
 
 def evaluate_game(record: dc.DachuGameRecord):

@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import handeval
 from handeval import HandevalError
+from harness.deck import DECK
 
 EXAMPLES = int(os.environ.get("HANDEVAL_FUZZ_EXAMPLES", "30"))
 SETTINGS = settings(
@@ -33,8 +34,6 @@ SETTINGS = settings(
     suppress_health_check=list(HealthCheck),
     database=None,
 )
-
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 
 
 def _game_modules():

@@ -10,8 +10,9 @@ from hypothesis import given, settings, strategies as st
 
 import handeval
 from handeval import HandevalError, shisanshui as ssw
+from harness.deck import DECK, RANKS, SUITS
 
-from strategies import DECK, RANKS, SUITS, ssw_deal as deal
+from strategies import ssw_deal as deal
 
 rank_of = {c: RANKS.index(c[0]) for c in DECK}
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from handeval import HandevalError, shisanshui
+from harness.deck import DECK
 
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 RULES = [None, shisanshui.Rules(suit_tiebreak=False), shisanshui.Rules(a2345="second_highest", suit_order="dchs")]
 
 

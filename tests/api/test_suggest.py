@@ -15,10 +15,10 @@ from hypothesis import given, settings, strategies as st
 
 from handeval import HandevalError, _core, dachu, tienlen
 from handeval.v2 import common_pb2, dachu_pb2, handeval_pb2 as pb, tienlen_pb2
+from harness.deck import TL_DECK as DECK
 
 from strategies import DC_HANDS
 
-DECK = [r + s for r in "3456789TJQKA2" for s in "scdh"]
 PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
 
 

@@ -10,12 +10,12 @@ from hypothesis import assume, given, settings, strategies as st
 
 import handeval
 from handeval import HandevalError, tienlen as tl
+from harness.deck import DECK
 
 # --- an independent model of RULES 2.1-2.3, written from the rule book ----------------
 
 ORDER_RANKS = "3456789TJQKA2"  # low to high
 ORDER_SUITS = "scdh"  # ♠ < ♣ < ♦ < ♥
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 TWO = 12
 
 

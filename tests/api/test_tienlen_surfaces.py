@@ -14,8 +14,8 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from handeval import HandevalError, _core, tienlen
 from handeval.v2 import common_pb2, handeval_pb2 as pb, tienlen_pb2 as tl
+from harness.deck import DECK
 
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 WINDOWS = ["first_actor", "strict", "own_pass", "open"]
 PREFIX = "items[0].game."
 

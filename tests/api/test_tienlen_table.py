@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from handeval import HandevalError, tienlen
+from harness.deck import DECK
 
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 WINDOWS = ["first_actor", "strict", "own_pass", "open"]
 
 

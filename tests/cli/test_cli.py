@@ -6,6 +6,7 @@ import fcntl
 import json
 import os
 import random
+import re
 import signal
 import struct
 import subprocess
@@ -17,8 +18,10 @@ import pytest
 
 import handeval
 from handeval import dachu, shisanshui, tienlen
+from harness.deck import DECK
+from harness.process import interruptible
 
-from strategies import DC_HANDS_SEAT0_AH as DC_HANDS, DECK, SSW_HAND as HAND
+from strategies import DC_HANDS_SEAT0_AH as DC_HANDS, SSW_HAND as HAND
 
 CMD = [sys.executable, "-m", "handeval"]
 
@@ -376,7 +379,7 @@ def test_ctrl_c_stops_a_long_batch_with_130(tmp_path):
     f.write_text("\n".join(random_hands(2000)) + "\n")
     out = tmp_path / "out.jsonl"
     # --samples makes each hand take a while: the batch would run for many minutes
-    p = subprocess.Popen(
+    p = interruptible(
         CMD + ["arrange", "--file", str(f), "--samples", "300", "-o", str(out)], stderr=subprocess.PIPE, text=True
     )
     deadline = time.monotonic() + 600  # a hang guard only
@@ -418,6 +421,23 @@ def test_progress_bar_only_on_a_terminal(tmp_path):
     assert p.wait(timeout=120) == 0
     bar = b"".join(chunks).decode(errors="replace")
     assert "600/600" in bar and "hand" in bar, bar
+
+
+def test_top_level_help_names_every_command_of_each_game():
+    """``handeval --help``'s line for a game group names each command the group has (read
+    from the parser itself, so a command added later cannot be missing)."""
+    import argparse
+
+    from handeval.cli import _build_parser
+
+    text = run("--help").stdout
+    groups = next(a for a in _build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    for game in ("tienlen", "dachu"):
+        line = re.search(rf"^ +{game} +(.*(?:\n {{8,}}\S.*)*)", text, re.M).group(1)  # with its wrapped lines
+        commands = next(a for a in groups[game]._actions if isinstance(a, argparse._SubParsersAction)).choices
+        assert {"game"} <= set(commands) and (game != "dachu" or "timeout" in commands)
+        for name in commands:
+            assert re.search(rf"\b{name}\b", line), (name, line)
 
 
 @pytest.mark.parametrize("argv", [["tienlen", "--help"], ["dachu", "--help"], ["arrange", "--help"]])

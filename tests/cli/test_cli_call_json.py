@@ -1,6 +1,7 @@
 """``handeval call --json``: the answer as one line of JSON (the same value as the indented
 text), and a failed call as one JSON object on stdout, exit 1."""
 
+import base64
 import json
 import subprocess
 import sys
@@ -34,6 +35,16 @@ def test_json_is_one_line_with_the_same_answer(server):
         timeout=60,
     )
     assert before.stdout == js.stdout
+
+
+def test_packed_categories_only_answer_packed_rows(server):
+    """十三水's packed bulk answer is printed when the request sent packed rows (base64 of
+    one byte per row), and left out of every other 十三水 answer (not an empty string)."""
+    items = json.loads(call(server, "Evaluate", REQ, "--json").stdout)["shisanshui"]
+    assert "packed_categories" not in items and items["results"]
+    packed = json.dumps({"shisanshui": {"packed_rows": base64.b64encode(bytes([48, 44, 40, 36, 32])).decode()}})
+    answer = json.loads(call(server, "Evaluate", packed, "--json").stdout)["shisanshui"]
+    assert base64.b64decode(answer["packed_categories"]) == bytes([8])  # As Ks Qs Js Ts: straight_flush
 
 
 def test_a_failed_call_with_json_is_a_json_object(server):

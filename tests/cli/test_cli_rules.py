@@ -116,5 +116,16 @@ def test_a_bad_rules_value_is_one_line_naming_the_option(words, value, says):
     assert len(lines) == 1 and lines[0].startswith("handeval: --rules: ") and says in lines[0], r.stderr
 
 
+@pytest.mark.parametrize(
+    "words", [("classify", "As Ks Qs"), ("tienlen", "classify", "3s"), ("dachu", "classify", "3s", "--chu", "red")]
+)
+def test_an_unknown_rule_prints_its_reason(words):
+    """An option the game does not have is a bad rule like a bad value: its line ends with
+    the reason in brackets, as every HandevalError's does (what a script branches on)."""
+    bad = run(*words, "--rules", "nosuch=1")
+    assert bad.returncode == 2 and bad.stderr.rstrip().endswith("[bad_rule]"), bad.stderr
+    assert "'nosuch'" in bad.stderr
+
+
 def test_an_empty_object_is_the_defaults():
     assert cli.parse_rules("shisanshui", "{}").to_dict() == shisanshui.Rules().to_dict()

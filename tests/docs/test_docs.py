@@ -268,3 +268,26 @@ def test_generated_option_tables_are_current():
         [sys.executable, str(ROOT / "scripts" / "gen_docs.py"), "--check"], capture_output=True, text=True
     )
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+
+
+def test_grpc_md_shows_each_dachu_play_shape():
+    """docs/grpc.md shows a 打儲 Evaluate ``play`` with its cards inside a ``Cards`` message
+    (``{"play": {"cards": {"cards": […]}}}``, the shape a client most often gets wrong), and
+    that example parses as an EvaluateRequest with those cards (it is run against the
+    server by test_cli_examples_run)."""
+    import json
+
+    from google.protobuf import json_format
+
+    from handeval.v2 import handeval_pb2
+
+    text = (ROOT / "docs" / "grpc.md").read_text(encoding="utf-8")
+    calls = re.findall(r"^handeval call Evaluate '(\{\"dachu\": \{\"items\": \[\{\"play\".*)'$", text, re.M)
+    assert calls, "no 打儲 Evaluate play example in docs/grpc.md"
+    request = json_format.Parse(calls[0], handeval_pb2.EvaluateRequest())
+    item = request.dachu.items[0]
+    assert (
+        item.WhichOneof("item") == "play"
+        and list(item.play.cards.cards) == json.loads(calls[0])["dachu"]["items"][0]["play"]["cards"]["cards"]
+    )
+    assert '{"play": {"cards": {"cards": […]}' in text

@@ -1,6 +1,6 @@
 """Availability on the connection side: no client can hold the call slots,
 the connections or the log that the others need. Real `handeval serve` processes on
-loopback; the attacks speak HTTP/2 by hand (handeval.load.h2raw). Every wait is an event
+loopback; the attacks speak HTTP/2 by hand (harness.h2raw). Every wait is an event
 or a polled condition with a hang guard, never a timing assert."""
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.load.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK, RawConnection, peer_ports
-from handeval.server.config import RateLimitedHandler
+from handeval.server.logs import RateLimitedHandler
 from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from harness.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK, RawConnection, peer_ports
 
 from grpc_fixtures import (
     EVALUATE,
@@ -380,14 +380,15 @@ def test_calls_without_the_token_are_refused_at_their_headers(tmp_path):
 
 
 def test_peer_addresses_as_grpc_and_proc_write_them():
-    from handeval.server.admission import _proc_address, peer_address
+    from handeval.server.janitor import proc_address
+    from handeval.server.peers import peer_address
 
     assert peer_address("ipv4:127.0.0.1:5000") == ("127.0.0.1", 5000)
     assert peer_address("ipv6:[::1]:443") == ("::1", 443)
     assert peer_address("ipv6:[::ffff:127.0.0.2]:7") == ("127.0.0.2", 7)  # v4-mapped: the v4 address
     assert peer_address("unix:/tmp/s") is None
-    assert _proc_address("0100007F:1F90") == ("127.0.0.1", 8080)
-    assert _proc_address("00000000000000000000000001000000:0050") == ("::1", 80)
+    assert proc_address("0100007F:1F90") == ("127.0.0.1", 8080)
+    assert proc_address("00000000000000000000000001000000:0050") == ("::1", 80)
 
 
 def test_janitor_closes_only_connections_without_a_complete_request():
@@ -396,7 +397,8 @@ def test_janitor_closes_only_connections_without_a_complete_request():
     complete request or a call in progress; served or busy ones are kept."""
     import os
 
-    from handeval.server.admission import Admission, ConnectionJanitor, _Connection
+    from handeval.server.admission import Admission, _Connection
+    from handeval.server.janitor import ConnectionJanitor
 
     admission = Admission(5.0, 0, track_connections=True)
     janitor = ConnectionJanitor(admission, [1], first_call_wait=4.0)

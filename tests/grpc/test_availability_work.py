@@ -7,10 +7,8 @@ in flight) and checks what is answered while it lasts."""
 from __future__ import annotations
 
 import asyncio
-import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import grpc
 import pytest
@@ -20,11 +18,9 @@ from handeval import _core
 from handeval.server import service
 from handeval.server.config import ServerConfig
 from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
+from harness import work_attacks as attacks_work
 
 from grpc_fixtures import FakeContext, ServerProcess, metric_value, settle_request, wait_for
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import attacks_work  # noqa: E402
 
 #: Longest any wait of these tests may take before it counts as a hang.
 HANG_GUARD = 60.0

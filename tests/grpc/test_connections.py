@@ -17,8 +17,8 @@ import time
 import grpc
 import pytest
 
-from handeval.load.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from harness.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK
 
 from grpc_fixtures import ServerProcess, children, closed_by_peer, server_connections, wait_for
 

@@ -22,6 +22,7 @@ import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v2 import common_pb2, dachu_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from harness.deck import DECK
 
 from grpc_fixtures import (
     ServerProcess,
@@ -34,7 +35,6 @@ from grpc_fixtures import (
     wait_for,
 )
 
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -501,14 +501,8 @@ def test_sigterm_under_load_finishes_calls_in_flight(tmp_path):
 @pytest.mark.skipif(subprocess.run(["which", "ss"], capture_output=True).returncode != 0, reason="needs ss (iproute2)")
 def test_binds_loopback_by_default(tmp_path):
     """No --host: the listening socket is loopback only, not every interface."""
-    port = free_port()
-    env = {k: v for k, v in os.environ.items() if k != "HANDEVAL_HOST"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "handeval", "serve", "--port", str(port)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        env=env,
-    )
+    server = ServerProcess(tmp_path, metrics=False, env={"HANDEVAL_HOST": None})
+    port, proc = server.port, server.proc
     try:
 
         def listening():
@@ -520,8 +514,7 @@ def test_binds_loopback_by_default(tmp_path):
         # gRPC listens on an IPv6 socket with the v4-mapped loopback address
         assert addrs and set(addrs) <= {f"127.0.0.1:{port}", f"[::ffff:127.0.0.1]:{port}"}, addrs
     finally:
-        proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 0
+        assert server.terminate() == 0
 
 
 @needs_openssl

@@ -1,7 +1,7 @@
 """The HTTP/2 floods of issue 38 against real `handeval serve` processes on loopback:
 Health/Watch streams, clients that never read their answers, compressed requests, the
 logs of bad input, the start beyond loopback and rollouts. The attacks speak HTTP/2 by
-hand (handeval.load.h2raw); every wait is an event or a polled condition with a hang
+hand (harness.h2raw); every wait is an event or a polled condition with a hang
 guard, never a timing assert."""
 
 from __future__ import annotations
@@ -9,19 +9,16 @@ from __future__ import annotations
 import json
 import random
 import sys
-from pathlib import Path
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.load.h2raw import RawConnection
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw, tienlen_pb2 as tl
+from harness import work_attacks as attacks_work
+from harness.h2raw import RawConnection
 
 from grpc_fixtures import EVALUATE, TINY, ServerProcess, metric_value, new_client_call, no_traceback, wait_for
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
-import attacks_work  # noqa: E402
 
 TOKEN = (("authorization", "Bearer sesame"),)
 #: 3,000 fronts: a 48 KB request (within a stream's first window) whose answer is ~96 KB.
@@ -189,7 +186,7 @@ def test_logs_of_bad_input_are_escaped_bounded_and_rate_limited(tmp_path):
     a newline starting a fake line, 8,000 characters): at most LOG_BURST lines at
     WARNING and above (the rest counted), every line one escaped JSON line, none longer
     than LOG_LINE_CHARS; no forged line."""
-    from handeval.server.config import LOG_BURST, LOG_LINE_CHARS
+    from handeval.server.logs import LOG_BURST, LOG_LINE_CHARS
 
     s = ServerProcess(tmp_path, env={"HANDEVAL_TOKEN": "sesame"}, metrics=False)
     c = None

@@ -20,6 +20,7 @@ from google.protobuf import descriptor as _d
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from handeval.v2 import handeval_pb2 as pb
+from harness.deck import DECK
 
 from grpc_fixtures import ServerProcess
 
@@ -32,7 +33,6 @@ RPCS = {
     "Arrange": pb.ArrangeRequest,
 }
 ALLOWED = {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED}
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 CARD_FIELDS = {
     "row",
     "hand",

@@ -16,6 +16,7 @@ import pytest
 from handeval import dachu, shisanshui, tienlen
 from handeval.server.client import bad_request_fields
 from handeval.v2 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, shisanshui_pb2 as ssw, tienlen_pb2 as tl
+from harness.deck import TL_DECK
 
 from grpc_fixtures import C, E, N
 from strategies import DC_DECLARING_HANDS
@@ -32,7 +33,6 @@ def act(seat, cards):
 
 
 VECTORS = json.loads((Path(__file__).parents[1] / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
-TL_DECK = [r + s for r in "3456789TJQKA2" for s in "scdh"]
 
 
 # ---- 十三水 arrange / best_response ----

@@ -13,8 +13,8 @@ import pytest
 from handeval import shisanshui
 from handeval.server.client import bad_request_fields
 from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
+from harness.deck import DECK
 
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 #: One 5-card row of every category, lowest first (so the check covers all 9 codes).
 EVERY_CATEGORY = [
     "2s 5h 7d 9c Jc",

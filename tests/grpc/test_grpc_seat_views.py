@@ -16,11 +16,11 @@ import pytest
 
 from handeval import _core, dachu
 from handeval.v2 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, tienlen_pb2 as tl
+from harness.deck import DECK
 
 from strategies import TL_HANDS
 
 PLAY, PASS, TIMEOUT = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS, common_pb2.ACTION_KIND_TIMEOUT
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 SEEDS = range(24)
 
 

@@ -19,12 +19,11 @@ from grpc_reflection.v1alpha import reflection_pb2, reflection_pb2_grpc
 from handeval import HandevalError, shisanshui
 from handeval.server.client import bad_request_fields
 from handeval.v2 import common_pb2, handeval_pb2 as pb, shisanshui_pb2 as ssw
+from harness.deck import DECK
 
 from grpc_fixtures import C, FakeContext, metric_value
 
 VECTORS = json.loads((Path(__file__).parents[1] / "vectors" / "seed_examples.json").read_text(encoding="utf-8"))
-RANKS, SUITS = "23456789TJQKA", "shdc"
-DECK = [r + s for r in RANKS for s in SUITS]
 
 
 def rows_equal(msg: ssw.ShisanshuiRow, row: shisanshui.Row):
@@ -503,7 +502,8 @@ def test_internal_fault_is_internal_without_details(monkeypatch, caplog):
 
 def test_serve_settings_from_environment_and_flags(monkeypatch, tmp_path):
     from handeval.cli import _build_parser
-    from handeval.server.config import ServerConfig, config_from_args
+    from handeval.server.config import ServerConfig
+    from handeval.server.flags import config_from_args
 
     for k in ("HOST", "PORT", "WORKERS", "METRICS_PORT", "MAX_BATCH", "TOKEN", "TOKEN_FILE", "TLS_CERT", "TLS_KEY"):
         monkeypatch.delenv(f"HANDEVAL_{k}", raising=False)

@@ -11,11 +11,9 @@ import grpc
 import pytest
 
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from harness.deck import DECK
 
 from grpc_fixtures import C, ServerProcess, metric_value, wait_for
-
-RANKS, SUITS = "23456789TJQKA", "shdc"
-DECK = [r + s for r in RANKS for s in SUITS]
 
 
 @pytest.fixture(scope="module")

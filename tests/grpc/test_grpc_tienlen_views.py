@@ -16,10 +16,10 @@ import pytest
 
 from handeval import _core, tienlen
 from handeval.v2 import common_pb2, handeval_pb2 as pb, tienlen_pb2 as tl
+from harness.deck import DECK
 
 ROOT = Path(__file__).resolve().parents[2]
 PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
-DECK = [r + s for r in "23456789TJQKA" for s in "shdc"]
 WINDOWS = {
     "first_actor": tl.TIENLEN_CHOP_WINDOW_FIRST_ACTOR,
     "strict": tl.TIENLEN_CHOP_WINDOW_STRICT,

@@ -11,9 +11,9 @@ import pytest
 
 from handeval import _core, tienlen
 from handeval.v2 import common_pb2, handeval_pb2 as pb, tienlen_pb2 as tl
+from harness.deck import TL_DECK as DECK
 
 PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
-DECK = [r + s for r in "3456789TJQKA2" for s in "scdh"]
 
 
 def C(cards):

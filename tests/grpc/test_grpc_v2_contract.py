@@ -14,12 +14,12 @@ import pytest
 from handeval import dachu, tienlen
 from handeval.server.client import bad_request_fields, error_info
 from handeval.v2 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, tienlen_pb2 as tl
+from harness.deck import TL_DECK
 
 from grpc_fixtures import C, N
 
 PLAY, PASS = common_pb2.ACTION_KIND_PLAY, common_pb2.ACTION_KIND_PASS
 RED = dc.DACHU_COLOUR_RED
-TL_DECK = [r + s for r in "3456789TJQKA2" for s in "scdh"]
 HAS_RECORDS = hasattr(tienlen, "Game") and hasattr(dachu, "Game")
 records = pytest.mark.skipif(not HAS_RECORDS, reason="the game records of the Python API (tienlen.Game, dachu.Game)")
 

@@ -9,8 +9,9 @@ from hypothesis import given, settings
 
 from handeval import _core, shisanshui as ssw
 from handeval.v2 import common_pb2, handeval_pb2, shisanshui_pb2 as pb
+from harness.deck import DECK, RANKS
 
-from strategies import DECK, RANKS, ssw_deal as deal  # 2-4 seats, specials, fouls, caps, rules
+from strategies import ssw_deal as deal  # 2-4 seats, specials, fouls, caps, rules
 
 
 def settlement_from_fields(s) -> pb.ShisanshuiSettlement:

@@ -16,8 +16,7 @@ from hypothesis import given, settings, strategies as st
 
 from handeval import _core
 from handeval.v2 import common_pb2, handeval_pb2, shisanshui_pb2 as pb
-
-from strategies import DECK
+from harness.deck import DECK
 
 #: An unknown field (15, varint 0) of EvaluateRequest: prost skips it.
 PROST_WAY = b"\x78\x00"

@@ -1,51 +1,45 @@
 """The front proxy as shipped (deploy/proxy/nginx.conf: nginx from Debian's packages) in
 front of a real `handeval serve` on loopback, and the HTTP/2 attacks of issue 38 through
-it (scripts/edge_proxy.py starts both and holds the attacks; the frames come from
-handeval.load.h2raw). Skipped when nginx is not installed (.ci/run installs it).
+it (harness/edge.py starts both, harness/attacks.py holds the attacks; the frames come from
+harness.h2raw). Skipped when nginx is not installed (.ci/run installs it).
 Every wait is an event or a polled condition with a hang guard; no timing asserts."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import socket
 import ssl
-import sys
 import threading
 import urllib.request
-from pathlib import Path
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from handeval.load.h2raw import PING, RawConnection, frame
 from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc, shisanshui_pb2 as ssw
+from harness import attacks
+from harness.edge import CONFIG, Edge, nginx_binary
+from harness.h2raw import PING, RawConnection, frame
 
 from grpc_fixtures import TINY, closed_by_peer, wait_for
-
-_spec = importlib.util.spec_from_file_location("edge_proxy", Path(__file__).parents[2] / "scripts" / "edge_proxy.py")
-ep = importlib.util.module_from_spec(_spec)
-sys.modules["edge_proxy"] = ep
-_spec.loader.exec_module(ep)
 
 
 def _setting(pattern: str) -> int:
     """A number of the shipped config (its first match): the tests follow the config."""
-    return int(re.search(pattern, ep.CONFIG.read_text()).group(1))
+    return int(re.search(pattern, CONFIG.read_text()).group(1))
 
 
 #: Calls in flight per client address on the gRPC port.
 CALLS_PER_ADDRESS = _setting(r"\n\s*limit_conn per_address (\d+);")
 
 pytestmark = pytest.mark.skipif(
-    ep.nginx_binary() is None, reason="nginx is not installed (apt-get install nginx: Debian 12's 1.22.1)"
+    nginx_binary() is None, reason="nginx is not installed (apt-get install nginx: Debian 12's 1.22.1)"
 )
 
 
 @pytest.fixture
 def edge(tmp_path):
-    e = ep.Edge(tmp_path)
+    e = Edge(tmp_path)
     try:
         yield e
     finally:
@@ -54,7 +48,7 @@ def edge(tmp_path):
 
 @pytest.fixture
 def addresses():
-    if not ep.addresses_bindable():
+    if not attacks.addresses_bindable():
         pytest.skip("cannot bind 127.0.2.x (not Linux loopback)")
 
 
@@ -72,13 +66,13 @@ def server_lines(e) -> int:
     return e.log_lines()[0]
 
 
-def attacker(e, source: str = ep.ATTACKER) -> RawConnection:
+def attacker(e, source: str = attacks.ATTACKER) -> RawConnection:
     """A raw connection from ``source``; its reader waits 120 s for the proxy (beyond every
     hang guard here), so ``closed`` is the proxy closing it, not the reader giving up."""
-    host, port = ep._host_port(e.target)
+    host, port = attacks.host_port(e.target)
     c = RawConnection(host, port, source=source)
     c.sock.settimeout(120)
-    ep.settled(c)
+    attacks.settled(c)
     return c
 
 
@@ -145,12 +139,12 @@ def test_the_longest_error_passes_the_proxy_as_itself(edge):
 def test_a_request_larger_than_the_preread_window_passes(edge):
     """A request of 61 KB, over seven times the stream window a call starts with at the proxy
     (http2_body_preread_size 8 KiB), is answered: the rest follows as the proxy reads it."""
-    request = pb.EvaluateRequest.FromString(ep.big_answer_request()[5:])
+    request = pb.EvaluateRequest.FromString(attacks.big_answer_request()[5:])
     big = pb.EvaluateRequest(shisanshui=ssw.ShisanshuiEvaluateRequest(items=list(request.shisanshui.items) * 8))
     assert big.ByteSize() > 7 * 8192
     with edge.channel() as ch:
         answer = handeval_pb2_grpc.HandevalStub(ch).Evaluate(big, timeout=30)
-    assert len(answer.shisanshui.results) == 8 * ep.ROWS
+    assert len(answer.shisanshui.results) == 8 * attacks.ROWS
 
 
 def test_compressed_requests_are_refused_at_the_proxy(edge):
@@ -163,7 +157,7 @@ def test_compressed_requests_are_refused_at_the_proxy(edge):
     assert err.value.code() == grpc.StatusCode.UNIMPLEMENTED
     c = attacker(edge)
     try:
-        streams = {ep.send_bomb(c, ep.bomb_request()) for _ in range(4)}
+        streams = {attacks.send_bomb(c, attacks.bomb_request()) for _ in range(4)}
         wait_for(lambda: streams <= c.ended, 30, "the proxy ending the four bomb calls", edge)
     finally:
         c.close()
@@ -183,11 +177,11 @@ def test_continuation_flood_is_cut_off(edge):
         for c in conns:
             stream = c.next_stream
             c.next_stream += 2
-            c.send(ep.continuation_frames(stream, c.authority, 32))
+            c.send(attacks.continuation_frames(stream, c.authority, 32))
             for _ in range(128):  # 32 + 128 x 32 frames of 8 KiB: 32 MiB
                 if c.closed.is_set() or stream in c.ended or c.goaway:
                     break
-                if not c.send(ep.continuation_frames(stream, c.authority, 32, headers=False)):
+                if not c.send(attacks.continuation_frames(stream, c.authority, 32, headers=False)):
                     break
                 most[0] = max(most[0], edge.rss()[1])
             wait_for(
@@ -212,7 +206,7 @@ def test_rapid_reset_is_ended_by_goaway(edge):
     c = attacker(edge)
     try:
         for _ in range(50):
-            if c.goaway or c.closed.is_set() or not c.send(ep.rapid_reset_burst(c)):
+            if c.goaway or c.closed.is_set() or not c.send(attacks.rapid_reset_burst(c)):
                 break
         wait_for(lambda: c.goaway or c.closed.is_set(), 30, "GOAWAY after the connection's 1,000 streams", edge)
         assert c.next_stream - 1 <= 2 * 5000
@@ -263,11 +257,11 @@ def test_answers_never_read_are_ended(edge):
     the server (the rest are refused, 429, whose body waits for the window too), a new client is served meanwhile,
     and the proxy resets every call whose answer is not read (send_timeout), which frees
     its buffers and its upstream connection."""
-    request = ep.big_answer_request()
+    request = attacks.big_answer_request()
     conns = [attacker(edge) for _ in range(4)]
     try:
         for c in conns:
-            ep.open_unread_calls(c, 16, request)
+            attacks.open_unread_calls(c, 16, request)
         assert call(edge) == grpc.StatusCode.OK
         wait_for(
             lambda: all(len(c.ended) == 16 or c.closed.is_set() for c in conns),
@@ -287,13 +281,13 @@ def test_half_sent_calls_from_many_addresses(tmp_path, addresses):
     --max-request-wait 120 s): the per-address limit alone refuses all but its number of
     calls of each address at once, so the calls held stay under the proxy's max_conns and a new
     client is served while they hold."""
-    e = ep.Edge(tmp_path, "--max-request-wait", "120", edits={"client_body_timeout 5s;": "client_body_timeout 120s;"})
+    e = Edge(tmp_path, "--max-request-wait", "120", edits={"client_body_timeout 5s;": "client_body_timeout 120s;"})
     conns = []
     try:
         for a in range(59):
             for _ in range(2):
                 c = attacker(e, source=f"127.0.2.{a + 2}")
-                c.open_slow_calls(16, ep.EVALUATE)
+                c.open_slow_calls(16, attacks.EVALUATE)
                 conns.append(c)
         wait_for(
             lambda: sum(len(c.ended) for c in conns) >= 59 * (32 - CALLS_PER_ADDRESS),
@@ -314,7 +308,7 @@ def test_half_sent_calls_are_ended(edge):
     c = attacker(edge)
     n = CALLS_PER_ADDRESS
     try:
-        c.open_slow_calls(n, ep.EVALUATE)
+        c.open_slow_calls(n, attacks.EVALUATE)
         wait_for(lambda: len(c.ended) == n or c.closed.is_set(), 60, lambda: f"{len(c.ended)} of {n} ended", edge)
         assert call(edge) == grpc.StatusCode.OK
     finally:
@@ -326,17 +320,17 @@ def test_connections_per_address_are_limited_before_the_handshake(tmp_path):
     120 s): 40 sockets from one address each send part of a ClientHello; all but 16 are
     closed at once (the stream{} block's limit_conn, before any TLS state is made), the 16
     stay open, and a TLS client from another address is served meanwhile."""
-    e = ep.Edge(tmp_path, tls=True, edits={"client_header_timeout 4s;": "client_header_timeout 120s;"})
+    e = Edge(tmp_path, tls=True, edits={"client_header_timeout 4s;": "client_header_timeout 120s;"})
     held = []
     try:
-        host, port = ep._host_port(e.target)
+        host, port = attacks.host_port(e.target)
         for _ in range(40):
             s = socket.socket()
-            s.bind((ep.ATTACKER, 0))
+            s.bind((attacks.ATTACKER, 0))
             s.settimeout(10)
             s.connect((host, port))
             try:
-                s.sendall(ep.partial_client_hello())
+                s.sendall(attacks.partial_client_hello())
             except OSError:
                 pass  # already closed by the proxy
             held.append(s)
@@ -358,16 +352,16 @@ def test_held_tls_handshakes_are_closed(tmp_path):
     """TLS at the proxy: 300 sockets each send part of a ClientHello and nothing more; a
     TLS client is served while they hold, and the proxy closes every one of them
     (client_header_timeout)."""
-    e = ep.Edge(tmp_path, tls=True)
+    e = Edge(tmp_path, tls=True)
     held = []
     try:
-        host, port = ep._host_port(e.target)
+        host, port = attacks.host_port(e.target)
         for _ in range(300):
             s = socket.socket()
-            s.bind((ep.ATTACKER, 0))
+            s.bind((attacks.ATTACKER, 0))
             s.settimeout(10)
             s.connect((host, port))
-            s.sendall(ep.partial_client_hello())
+            s.sendall(attacks.partial_client_hello())
             held.append(s)
         assert call(e) == grpc.StatusCode.OK
         wait_for(lambda: all(map(closed_by_peer, held)), 60, "the proxy closing every held handshake", e)

@@ -647,7 +647,7 @@ def test_sweep_prints_capacity_per_core_and_draws_the_knee(tmp_path):
 
 
 def test_capacity_is_the_fastest_step_within_the_slo():
-    from handeval.load.run import capacity, sweep_users
+    from handeval.load.capacity import capacity, sweep_users
 
     assert sweep_users(256) == [1, 2, 4, 8, 16, 32, 64, 128, 256] and sweep_users(12) == [1, 2, 4, 8, 12]
     assert sweep_users(1) == [1] and sweep_users(100, 26) == [26, 52, 100] and sweep_users(10, 26) == [10]
@@ -682,7 +682,8 @@ def test_capacity_is_the_fastest_step_within_the_slo():
 
 
 def test_sweep_plan_steps_users_or_the_rate_of_the_whole_mix():
-    from handeval.load.run import build_parser, sweep_plan
+    from handeval.load.capacity import sweep_plan
+    from handeval.load.run import build_parser
 
     weight = sum(s.weight for s in scenarios.SCENARIOS.values())
     by_rate = build_parser().parse_args(

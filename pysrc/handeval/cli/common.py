@@ -151,7 +151,8 @@ def parse_rules(game, text):
     unknown = [k for k in options if k not in known]
     if unknown:
         raise Usage(
-            f"--rules: {unknown[0]!r} is not a {RULES_GAMES[game]} ({game}) rule; the options: {', '.join(known)}"
+            f"--rules: {unknown[0]!r} is not a {RULES_GAMES[game]} ({game}) rule; the options: {', '.join(known)}",
+            "bad_rule",
         )
     try:
         return module.Rules(**options)
@@ -209,6 +210,17 @@ def command(group, name, func, help, **kw):
     c = group.add_parser(name, help=help, parents=[_JSON_AFTER], **kw)
     c.set_defaults(func=func)
     return c
+
+
+def name_commands(sub, group, title):
+    """Sets the top-level help line of ``group`` (a parser added to ``sub``, whose commands
+    are all added) to ``title`` and the names of its commands, read from its subparsers,
+    so that ``handeval --help`` lists every command there is."""
+    names = next(a for a in group._actions if isinstance(a, argparse._SubParsersAction)).choices
+    line = f"{title}: {', '.join(names)}"
+    for choice in sub._choices_actions:  # argparse keeps each subcommand's help line here
+        if choice.dest == group.prog.split()[-1]:
+            choice.help = line
 
 
 def add_cards(c, name="cards", help="cards, one quoted argument or several: As Ks Qs", nargs="+"):

@@ -14,6 +14,7 @@ from handeval.cli.common import (
     card_text,
     command,
     int_list,
+    name_commands,
     play_text,
     print_json,
     print_plays,
@@ -289,7 +290,7 @@ def _cmd_dc_game(args):
 
 def add_commands(sub):
     """The group ``dachu`` in ``sub`` (the top level's subparsers); returns its commands' parsers."""
-    dc = sub.add_parser("dachu", help="打儲: classify, beats, legal, settle, deal and calling from actions")
+    dc = sub.add_parser("dachu", help="打儲")
     dcs = dc.add_subparsers(dest="game_command", required=True, metavar="COMMAND")
     chu = dict(choices=["red", "black"], required=True, help="the 儲 colour")
     c = command(dcs, "classify", _cmd_dc_classify, "the play a set of cards makes")
@@ -400,4 +401,5 @@ def add_commands(sub):
         "also suggest the move of the seat to move (托管, docs/suggest.md); with --viewer, only "
         "when that seat is to move",
     )
+    name_commands(sub, dc, "打儲")
     return list(dcs.choices.values())

@@ -15,6 +15,7 @@ from handeval.cli.common import (
     card_text,
     command,
     int_list,
+    name_commands,
     play_text,
     print_json,
     print_plays,
@@ -176,7 +177,7 @@ def _cmd_tl_game(args):
 
 def add_commands(sub):
     """The group ``tienlen`` in ``sub`` (the top level's subparsers); returns its commands' parsers."""
-    tl = sub.add_parser("tienlen", help="越式13张 (Tiến lên): classify, beats, legal, instant, settle")
+    tl = sub.add_parser("tienlen", help="越式13张 (Tiến lên)")
     tls = tl.add_subparsers(dest="game_command", required=True, metavar="COMMAND")
     c = command(tls, "classify", _cmd_tl_classify, "the play a set of cards makes")
     add_cards(c)
@@ -228,4 +229,5 @@ def add_commands(sub):
         "also suggest the move of the seat to move, or with --viewer the viewer's when it has a decision"
         " (a chop out of turn included; none otherwise) (托管, docs/suggest.md)",
     )
+    name_commands(sub, tl, "越式13张 (Tiến lên)")
     return list(tls.choices.values())

@@ -48,7 +48,7 @@ def _cmd_serve(args):
     if _lacks_extra("serve", "server"):
         return 2
     from handeval.server import serve
-    from handeval.server.config import config_from_args
+    from handeval.server.flags import config_from_args
 
     try:
         config = config_from_args(args)
@@ -79,7 +79,7 @@ def _cmd_bench_load(args):
 def add_commands(sub):
     """serve, call and bench-load in ``sub`` (the top level's subparsers)."""
     # The server's flags are defined with its settings (no gRPC import: --help works without the extra).
-    from handeval.server.config import add_serve_arguments
+    from handeval.server.flags import add_serve_arguments
 
     v = sub.add_parser("serve", help="run the gRPC service handeval.v2 (needs the server extra; see docs/grpc.md)")
     add_serve_arguments(v)

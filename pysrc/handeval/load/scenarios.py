@@ -20,7 +20,9 @@ from typing import Callable, Dict, List, Optional, Tuple
 SERVICE = "handeval.v2.Handeval"
 RPCS = ("Evaluate", "Compare", "Settle", "Arrange")
 RANKS = "23456789TJQKA"
-DECK = [r + s for r in RANKS for s in "shdc"]  # index = card id = rank * 4 + suit (packed rows)
+#: The deck, index = card id = rank * 4 + suit (packed rows): the one deck of the tests too
+#: (harness/deck.py).
+DECK = [r + s for r in RANKS for s in "shdc"]
 
 
 @dataclass(frozen=True)

@@ -108,22 +108,6 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def closed_by_peer(s: socket.socket) -> bool:
-    """Whether the peer closed ``s``, without waiting (reads and drops what it sent first,
-    e.g. a server's HTTP/2 settings). Puts ``s`` in non-blocking mode: with a timeout set,
-    Python waits for data before even a MSG_DONTWAIT read. (The slow-peer tests and
-    scripts/slow_peers.py watch their flood sockets with it.)"""
-    s.setblocking(False)
-    while True:
-        try:
-            if s.recv(65536) == b"":
-                return True
-        except BlockingIOError:
-            return False
-        except OSError:
-            return True
-
-
 def tree_cpu_seconds(pid: int) -> Optional[float]:
     """User + system CPU seconds of process ``pid`` and its live descendants (Linux /proc),
     or None when unavailable."""
@@ -149,18 +133,6 @@ def tree_cpu_seconds(pid: int) -> Optional[float]:
         total += stats[p][1]
         todo += [c for c, (pp, _) in stats.items() if pp == p]
     return total / tick
-
-
-def rss_mb(pid: int) -> float:
-    """Resident memory of process ``pid`` in MiB (Linux /proc), or NaN when unavailable."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return float("nan")
 
 
 def machine_info() -> dict:
@@ -191,39 +163,49 @@ def machine_info() -> dict:
 
 class SpawnedServer:
     """``python -m handeval serve`` (or the floor server) on a free loopback port;
-    stopped with SIGTERM."""
+    stopped with SIGTERM. The one way a server is started for a measurement or a test
+    (``bench-load --spawn-server``; the test harness's ``ServerProcess`` extends it)."""
 
     def __init__(
         self,
-        workers: int = 1,
+        workers: Optional[int] = 1,
         extra: Tuple[str, ...] = (),
         log_path: Optional[str] = None,
         kind: str = "handeval",
         python: Optional[str] = None,
+        env: Optional[Dict[str, Optional[str]]] = None,
+        prelude: str = "",
+        host: Optional[str] = "127.0.0.1",
+        port: Optional[int] = None,
     ):
-        # ``python``: the interpreter to run, by default this one (another install's, e.g.
-        # an older build's virtualenv, to compare builds in one run)
+        """``workers``/``host``: their flags (None: not passed, the server's default);
+        ``extra``: more ``serve`` flags; ``python``: the interpreter to run, by default
+        this one (another install's, e.g. an older build's virtualenv, to compare builds
+        in one run); ``env``: changes to this process's environment (None removes a
+        variable); ``prelude``: Python statements the server's interpreter runs before
+        handeval's command line (``import gc; gc.disable()``); ``port``: the port (else a
+        free one)."""
         python = python or sys.executable
-        self.port = free_port()
+        self.port = port or free_port()
         self.target = f"127.0.0.1:{self.port}"
         if kind == "floor":
             cmd: List[str] = [python, "-m", "handeval.load.target", "serve-floor", str(self.port)]
         else:
-            cmd = [
-                python,
-                "-m",
-                "handeval",
-                "serve",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--workers",
-                str(workers),
-                *extra,
-            ]
+            run = ["-c", f"{prelude}\nimport runpy; runpy.run_module('handeval', run_name='__main__')"]
+            cmd = [python, *(run if prelude else ["-m", "handeval"]), "serve", "--port", str(self.port)]
+            cmd += ["--host", host] if host is not None else []
+            cmd += ["--workers", str(workers)] if workers is not None else []
+            cmd += list(extra)
+        environ = dict(os.environ)
+        for name, value in (env or {}).items():
+            if value is None:
+                environ.pop(name, None)
+            else:
+                environ[name] = value
         self._log_file = open(log_path, "wb") if log_path else None
-        self.proc = subprocess.Popen(cmd, stdout=self._log_file or subprocess.DEVNULL, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(
+            cmd, stdout=self._log_file or subprocess.DEVNULL, stderr=subprocess.STDOUT, env=environ
+        )
 
     def wait_serving(self, timeout: float = 60.0) -> SpawnedServer:
         import grpc

@@ -20,100 +20,27 @@ others need: every handler (Handeval, health, reflection) is wrapped here.
 * Request bytes that are no valid message of a health or reflection method are
   INVALID_ARGUMENT naming the message type (gRPC's own deserialization answers UNKNOWN
   and logs a traceback).
-* :class:`ConnectionJanitor` closes connections that have not sent one complete request
-  within ``--max-first-call-wait`` (floods of sockets that complete the HTTP/2 handshake
-  and open no call, or only calls they never finish), so that gRPC's idle time
-  (``--max-connection-idle``) can be minutes for the connections of real clients.
+* Connections that never send a complete request are the socket janitor's
+  (``janitor.ConnectionJanitor``); a failed handler's traceback is cleared of its request
+  bytes (``tracebacks.forgetful``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
-import ipaddress
-import json
 import logging
-import os
-import socket
-import time
-import traceback
-from typing import Any, Callable, Dict, Iterable, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Optional, Tuple
 
 import grpc
+
+from handeval.server.logs import log_event
+from handeval.server.peers import Address, peer_address
+from handeval.server.tracebacks import forgetful
 
 log = logging.getLogger("handeval.server")
 
 _timeout = getattr(asyncio, "timeout", None)
-
-#: How often the janitor looks at the process's connections.
-JANITOR_PERIOD_S = 1.0
-
-Address = Tuple[str, int]  # (ip, port) of a peer, as ipaddress normalises the ip
-
-
-def peer_address(peer: str) -> Optional[Address]:
-    """``context.peer()`` ("ipv4:127.0.0.1:5000", "ipv6:[::1]:5000") as (ip, port);
-    None for other transports (unix sockets)."""
-    if peer.startswith("ipv4:"):
-        host, _, port = peer[5:].rpartition(":")
-    elif peer.startswith("ipv6:"):
-        host, _, port = peer[5:].rpartition(":")
-        host = host.strip("[]").split("%")[0]
-    else:
-        return None
-    try:
-        return _normal_ip(host), int(port)
-    except ValueError:
-        return None
-
-
-def _normal_ip(text: str) -> str:
-    ip = ipaddress.ip_address(text)
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
-    return str(ip)
-
-
-def _drop_locals(exc: BaseException) -> None:
-    """Clears the local variables of the finished frames in ``exc``'s tracebacks (its
-    context's and cause's too). gRPC keeps an aborted call's exception on the call's state,
-    which the handler frames in its traceback reference through their ``context``: a
-    cycle that only Python's rare full garbage collection frees, and with it every frame's
-    request bytes (up to ``--max-message-bytes`` a call). Without the locals the cycle
-    holds nothing large."""
-    seen: Set[int] = set()
-    link: Optional[BaseException] = exc
-    while link is not None and id(link) not in seen:
-        seen.add(id(link))
-        traceback.clear_frames(link.__traceback__)  # skips the frames still running
-        link = link.__cause__ or link.__context__
-
-
-def _forgetful(handler: Callable) -> Callable:
-    """``handler`` (a coroutine or async generator function) whose failures leave no
-    request bytes behind (:func:`_drop_locals`). A frame of its own: the handler's frame
-    (which holds the request) must have finished to be cleared, so the clearing cannot be
-    done inside it."""
-    if inspect.isasyncgenfunction(handler):
-
-        async def streamed(request_iterator, context):
-            try:
-                async for out in handler(request_iterator, context):
-                    yield out
-            except BaseException as e:
-                _drop_locals(e)
-                raise
-
-        return streamed
-
-    async def unary(request_iterator, context):
-        try:
-            return await handler(request_iterator, context)
-        except BaseException as e:
-            _drop_locals(e)
-            raise
-
-    return unary
 
 
 class _Connection:
@@ -274,16 +201,14 @@ class Admission:
             if address[0] == ip and conn.unread and not conn.closing:
                 conn.closing = True
                 self.closed_unread += 1
-                log.warning(
-                    json.dumps(
-                        {
-                            "event": "unread_answers",
-                            "peer": f"{address[0]}:{address[1]}",
-                            "unread_bytes": conn.unread,
-                            "limit": self.max_unread,
-                            "action": "connection closed",
-                        }
-                    )
+                log_event(
+                    log,
+                    logging.WARNING,
+                    "unread_answers",
+                    peer=f"{address[0]}:{address[1]}",
+                    unread_bytes=conn.unread,
+                    limit=self.max_unread,
+                    action="connection closed",
                 )
                 asyncio.get_running_loop().run_in_executor(None, close, address)
 
@@ -339,7 +264,7 @@ class Admission:
                 finally:
                     self._leave(ip, conn)
 
-            return _forgetful(streamed)
+            return forgetful(streamed)
 
         async def handler(request_iterator, context):
             ip, conn, request = await prologue(context)
@@ -350,7 +275,7 @@ class Admission:
             self._answered(ip, conn, context, answer)
             return answer
 
-        return _forgetful(handler)
+        return forgetful(handler)
 
     def watch(self, behavior: Callable, what: str, deserializer: Optional[Callable]) -> Callable:
         """A Watch-like handler (one request, an answer stream that lasts): admitted by
@@ -378,7 +303,7 @@ class Admission:
                 finally:
                     self._leave_watch(ip)
 
-            return _forgetful(streamed)
+            return forgetful(streamed)
 
         async def written(request_iterator, context):  # the stream written with context.write
             ip, request = await prologue(context)
@@ -387,7 +312,7 @@ class Admission:
             finally:
                 self._leave_watch(ip)
 
-        return _forgetful(written)
+        return forgetful(written)
 
     def streaming(self, behavior: Callable, what: str, deserializer: Optional[Callable]) -> Callable:
         """A stream-request handler running ``behavior(requests, context)`` on requests
@@ -418,7 +343,7 @@ class Admission:
                 finally:
                     self._leave(ip, conn)
 
-            return _forgetful(streamed)
+            return forgetful(streamed)
 
         async def handler(request_iterator, context):
             ip, conn = await self._enter(context)
@@ -427,7 +352,7 @@ class Admission:
             finally:
                 self._leave(ip, conn)
 
-        return _forgetful(handler)
+        return forgetful(handler)
 
     @staticmethod
     def _decoder(deserializer: Optional[Callable], what: str) -> Callable[[bytes], Any]:
@@ -490,166 +415,3 @@ def add_wrapped(
     for name, handlers in services.items():
         wrapped = {m: admission.wrap(h, messages.get(m, "request message"), m) for m, h in handlers.items()}
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, wrapped),))
-
-
-# ---- connections that never send a complete request
-
-
-def _proc_address(hex_addr: str) -> Address:
-    """An address of /proc/net/tcp{,6} ("0100007F:1F90") as (ip, port)."""
-    host, port = hex_addr.split(":")
-    raw = bytes.fromhex(host)
-    if len(raw) == 4:
-        ip = socket.inet_ntop(socket.AF_INET, raw[::-1])
-    else:  # four 32-bit words, each in host (little-endian) order
-        ip = socket.inet_ntop(socket.AF_INET6, b"".join(raw[i : i + 4][::-1] for i in range(0, 16, 4)))
-    return _normal_ip(ip), int(port, 16)
-
-
-def open_connections(ports: Set[int]) -> Dict[Address, Tuple[int, int]]:
-    """This process's established TCP connections whose local port is in ``ports``:
-    peer address → (descriptor, socket inode). Linux (/proc) only."""
-    by_inode: Dict[int, Address] = {}
-    for name in ("/proc/self/net/tcp", "/proc/self/net/tcp6"):
-        try:
-            with open(name) as f:
-                next(f, None)
-                for line in f:
-                    fields = line.split()
-                    if len(fields) < 10 or fields[3] != "01":  # ESTABLISHED
-                        continue
-                    if int(fields[1].rpartition(":")[2], 16) in ports:
-                        by_inode[int(fields[9])] = _proc_address(fields[2])
-        except OSError:
-            continue
-    out: Dict[Address, Tuple[int, int]] = {}
-    if not by_inode:
-        return out
-    for fd in os.listdir("/proc/self/fd"):
-        try:
-            target = os.readlink(f"/proc/self/fd/{fd}")
-        except OSError:
-            continue
-        if target.startswith("socket:["):
-            inode = int(target[8:-1])
-            address = by_inode.get(inode)
-            if address is not None:
-                out[address] = (int(fd), inode)
-    return out
-
-
-def close_connection(fd: int, inode: int) -> bool:
-    """Shut the connection on ``fd`` down (gRPC then sees its end and frees it), unless
-    the descriptor is no longer that socket."""
-    try:
-        dup = os.dup(fd)
-    except OSError:
-        return False
-    try:
-        if os.fstat(dup).st_ino != inode:
-            return False
-        with socket.socket(fileno=dup) as s:
-            dup = -1
-            s.shutdown(socket.SHUT_RDWR)
-        return True
-    except OSError:
-        return False
-    finally:
-        if dup >= 0:
-            os.close(dup)
-
-
-#: Allocations at least this large get their own memory map, returned to the system
-#: when freed. glibc's default threshold (128 KiB) rises up to 32 MiB with every such
-#: block freed, after which the megabyte-sized buffers of large requests come from the
-#: heap and fragment it: RSS then grows with every flood of large requests.
-MMAP_THRESHOLD = 256 * 1024
-
-
-def _glibc():
-    import ctypes
-    import ctypes.util
-
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        trim, mallopt = libc.malloc_trim, libc.mallopt
-    except (OSError, AttributeError):
-        return None, None
-    trim.argtypes, trim.restype = [ctypes.c_size_t], ctypes.c_int
-    mallopt.argtypes, mallopt.restype = [ctypes.c_int, ctypes.c_int], ctypes.c_int
-    return trim, mallopt
-
-
-def bound_memory() -> Optional[Callable[[], None]]:
-    """On glibc: fixes the mmap threshold (:data:`MMAP_THRESHOLD`) and returns a function
-    that gives the heap's free memory back to the system (``malloc_trim``), for the
-    janitor's tick; None on another C library."""
-    trim, mallopt = _glibc()
-    if trim is None:
-        return None
-    M_MMAP_THRESHOLD = -3
-    mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
-    return lambda: trim(0) and None
-
-
-def close_peer(ports: Set[int], address: Address) -> bool:
-    """Shut down this process's connection from ``address`` to one of ``ports`` (Linux)."""
-    found = open_connections(ports).get(address)
-    return found is not None and close_connection(*found)
-
-
-def janitor_supported() -> bool:
-    return os.path.exists("/proc/self/net/tcp") and os.path.isdir("/proc/self/fd")
-
-
-class ConnectionJanitor:
-    """Every :data:`JANITOR_PERIOD_S`, closes each connection to the server's ports that
-    has been open ``first_call_wait`` seconds without a call in progress and without one
-    complete request: gRPC has no timer for that (its idle timer counts every connection
-    alike), so this is what lets the idle time be long for real clients."""
-
-    def __init__(
-        self,
-        admission: Admission,
-        ports: Iterable[int],
-        first_call_wait: float,
-        ticks: Iterable[Callable[[], None]] = (),
-    ):
-        self.admission = admission
-        self.ports = set(ports)
-        self.first_call_wait = first_call_wait
-        self.first_seen: Dict[Address, float] = {}
-        self.closed = 0
-        self.ticks = list(ticks)
-
-    def sweep(self, now: float, connections: Dict[Address, Tuple[int, int]]) -> int:
-        tracked = self.admission.connections
-        for address in [a for a in self.first_seen if a not in connections]:
-            del self.first_seen[address]
-        for address in [a for a, c in tracked.items() if a not in connections and not c.active]:
-            del tracked[address]
-        closed = 0
-        for address, (fd, inode) in connections.items():
-            seen = self.first_seen.setdefault(address, now)
-            conn = tracked.get(address)
-            if conn is not None and (conn.served or conn.active):
-                continue
-            if now - seen >= self.first_call_wait and close_connection(fd, inode):
-                closed += 1
-        self.closed += closed
-        return closed
-
-    async def run(self) -> None:
-        loop = asyncio.get_running_loop()
-        while True:
-            await asyncio.sleep(JANITOR_PERIOD_S)
-            for tick in self.ticks:
-                tick()
-            if self.first_call_wait <= 0:
-                continue
-            try:
-                connections = await loop.run_in_executor(None, open_connections, self.ports)
-            except OSError as e:  # /proc unreadable: leave the connections to gRPC's idle time
-                log.warning('{"event": "janitor_stopped", "message": "%s"}', e)
-                return
-            self.sweep(time.monotonic(), connections)

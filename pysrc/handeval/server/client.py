@@ -8,7 +8,8 @@ The answer is printed as the Python API would show it: snake_case field names, e
 field of a message including zero values (``0``, ``false``, ``""``, ``[]``), integers as
 JSON numbers (proto3 JSON would quote int64), enums by their value names (as proto3 JSON
 does), unset ``optional`` fields and messages as
-``null``; only the oneof members that are not set are left out."""
+``null``; left out are the oneof members that are not set and the answer of the packed
+bulk path (``packed_categories``) when the request sent no packed rows."""
 
 from __future__ import annotations
 
@@ -82,6 +83,11 @@ def error_info(err: grpc.RpcError):
     return None
 
 
+#: Fields that answer only one kind of request, left out when empty (the request did not
+#: ask for them): an empty ``packed_categories`` is "no packed rows", not an answer.
+OMITTED_WHEN_EMPTY = frozenset({"handeval.v2.ShisanshuiEvaluateResponse.packed_categories"})
+
+
 def to_python(msg) -> dict:
     """A message as JSON-ready Python values (see the module docstring)."""
     out: Dict[str, Any] = {}
@@ -90,6 +96,8 @@ def to_python(msg) -> dict:
         if oneof is not None and oneof.name != "_" + fd.name and msg.WhichOneof(oneof.name) != fd.name:
             continue  # a real oneof: only its set member
         value = getattr(msg, fd.name)
+        if fd.full_name in OMITTED_WHEN_EMPTY and not value:
+            continue
         if fd.is_repeated:
             out[fd.name] = [_value(fd, v) for v in value]
         elif fd.has_presence and not msg.HasField(fd.name):

@@ -11,7 +11,6 @@ when the deadline passes or the client cancels."""
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 import uuid
@@ -25,6 +24,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from handeval import _core
 from handeval.server import metrics, scheduler
 from handeval.server.config import ServerConfig
+from handeval.server.logs import cut, log_event
 from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc
 
 log = logging.getLogger("handeval.server")
@@ -181,9 +181,7 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             if e.code != "INVALID_ARGUMENT":
                 # Logged here, where the work stops: when gRPC has cancelled the call at
                 # its deadline, nobody awaits this answer any more.
-                log.warning(
-                    json.dumps({"event": "stopped", "rpc": rpc, "game": call.game, "code": e.code, "message": str(e)})
-                )
+                log_event(log, logging.WARNING, "stopped", rpc=rpc, game=call.game, code=e.code, message=str(e))
             raise
         if len(out) > self.config.max_message_bytes:
             raise ResponseTooLarge(
@@ -213,16 +211,14 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
                 except asyncio.CancelledError:
                     call.cancel()  # the worker thread stops at its next check
                     if work.cancel():  # still queued: it never runs, so the stop is logged here
-                        log.warning(
-                            json.dumps(
-                                {
-                                    "event": "stopped",
-                                    "rpc": rpc,
-                                    "game": call.game,
-                                    "code": "CANCELLED",
-                                    "message": "the call was cancelled; stopped before its work began",
-                                }
-                            )
+                        log_event(
+                            log,
+                            logging.WARNING,
+                            "stopped",
+                            rpc=rpc,
+                            game=call.game,
+                            code="CANCELLED",
+                            message="the call was cancelled; stopped before its work began",
                         )
                     # The call stays in flight until its work stops (a large request's
                     # decoding runs to its end before the first check).
@@ -255,19 +251,17 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
             elapsed = time.perf_counter() - start
             self._observe(rpc, call.game or "none", code, elapsed, call.items, call.item_errors)
             if log.isEnabledFor(logging.DEBUG):
-                log.debug(
-                    json.dumps(
-                        {
-                            "event": "call",
-                            "rpc": rpc,
-                            "game": call.game,
-                            "items": call.items,
-                            "item_errors": call.item_errors,
-                            "code": code,
-                            "ms": round(elapsed * 1000, 3),
-                            "peer": context.peer(),
-                        }
-                    )
+                log_event(
+                    log,
+                    logging.DEBUG,
+                    "call",
+                    rpc=rpc,
+                    game=call.game,
+                    items=call.items,
+                    item_errors=call.item_errors,
+                    code=code,
+                    ms=round(elapsed * 1000, 3),
+                    peer=context.peer(),
                 )
 
     def _observe(self, rpc, game, code, elapsed, items, item_errors):
@@ -292,17 +286,14 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
 
     @staticmethod
     def _warn(rpc, game, items, code, message, context):
-        log.warning(
-            json.dumps(
-                {
-                    "event": "error",
-                    "rpc": rpc,
-                    "game": game,
-                    "items": items,
-                    "code": code,
-                    "message": message if len(message) <= MESSAGE_CHARS else message[:MESSAGE_CHARS] + "…",
-                    "peer": context.peer(),
-                },
-                ensure_ascii=False,
-            )
+        log_event(
+            log,
+            logging.WARNING,
+            "error",
+            rpc=rpc,
+            game=game,
+            items=items,
+            code=code,
+            message=cut(message, MESSAGE_CHARS),
+            peer=context.peer(),
         )

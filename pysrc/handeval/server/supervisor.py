@@ -19,7 +19,9 @@ import tempfile
 import time
 from typing import Dict, Tuple
 
-from handeval.server.config import EXIT_STARTUP, TOKEN_ENV, ServerConfig, StartupError, check_port_free
+from handeval.server.config import TOKEN_ENV, ServerConfig
+from handeval.server.logs import log_event
+from handeval.server.startup import EXIT_STARTUP, StartupError, check_port_free
 
 log = logging.getLogger("handeval.server.supervisor")
 
@@ -51,7 +53,7 @@ class Supervisor:
         finally:
             os.close(r)
         self.procs[index] = (proc, time.monotonic())
-        log.info('{"event": "worker_started", "worker": %d, "pid": %d}', index, proc.pid)
+        log_event(log, logging.INFO, "worker_started", worker=index, pid=proc.pid)
 
     def _on_signal(self, signum, frame):
         self.stopping = True
@@ -96,7 +98,7 @@ class Supervisor:
                 if rc == EXIT_STARTUP:  # the worker printed why; restarting would not help
                     self._shutdown(quiet=True)
                     return EXIT_STARTUP
-                log.warning('{"event": "worker_died", "worker": %d, "pid": %d, "returncode": %d}', i, proc.pid, rc)
+                log_event(log, logging.WARNING, "worker_died", worker=i, pid=proc.pid, returncode=rc)
                 multiprocess.mark_process_dead(proc.pid, self.metrics_dir)
                 if time.monotonic() - started < MIN_UPTIME:
                     time.sleep(MIN_UPTIME)
@@ -105,7 +107,7 @@ class Supervisor:
 
     def _shutdown(self, quiet=False) -> int:
         if not quiet:
-            log.info('{"event": "shutdown", "workers": %d}', len(self.procs))
+            log_event(log, logging.INFO, "shutdown", workers=len(self.procs))
         for proc, _ in self.procs.values():
             if proc.poll() is None:
                 proc.send_signal(signal.SIGTERM)
@@ -115,7 +117,7 @@ class Supervisor:
             try:
                 code = proc.wait(timeout=max(0.1, deadline - time.monotonic()))
             except subprocess.TimeoutExpired:
-                log.warning('{"event": "worker_killed", "pid": %d}', proc.pid)
+                log_event(log, logging.WARNING, "worker_killed", pid=proc.pid)
                 proc.kill()
                 code = proc.wait()
             # -SIGTERM: a worker still starting up, stopped before it set its handler

@@ -248,3 +248,19 @@ class RawConnection:
             self.sock.close()
         except OSError:
             pass
+
+
+def closed_by_peer(s: socket.socket) -> bool:
+    """Whether the peer closed ``s``, without waiting (reads and drops what it sent first,
+    e.g. a server's HTTP/2 settings). Puts ``s`` in non-blocking mode: with a timeout set,
+    Python waits for data before even a MSG_DONTWAIT read. (The slow-peer tests and
+    scripts/slow_peers.py watch their flood sockets with it.)"""
+    s.setblocking(False)
+    while True:
+        try:
+            if s.recv(65536) == b"":
+                return True
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True
