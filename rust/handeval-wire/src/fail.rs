@@ -73,8 +73,10 @@ pub fn at(field: &str) -> impl Fn(Error) -> ItemFail + '_ {
 /// The proto `ErrorReason` value of a core reason (the enums mirror each other; a test
 /// keeps them equal).
 pub fn reason_value(reason: Reason) -> i32 {
-    let name = format!("ERROR_REASON_{}", reason.as_str().to_ascii_uppercase());
-    pb::ErrorReason::from_str_name(&name).map_or(pb::ErrorReason::Invalid as i32, |r| r as i32)
+    match crate::enums::value_of::<pb::ErrorReason>(reason.as_str()) {
+        0 => pb::ErrorReason::Invalid as i32,
+        v => v,
+    }
 }
 
 /// The `ItemError` of an item's core error at `name[i]`.

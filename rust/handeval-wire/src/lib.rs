@@ -8,11 +8,13 @@
 //! keeps auth, deadlines, cancellation, metrics and logs.
 //!
 //! Modules from the bottom up (each imports only from the ones above it in this list):
-//! [`pb`], [`codec`] and [`sched`]; [`fail`] (errors and field paths); [`call`] (a call
+//! [`pb`]; [`enums`] (the proto enums ↔ the core's names), [`codec`] and [`sched`]; [`fail`] (errors and field paths); [`call`] (a call
 //! in flight and what its work sees); [`convert`] (conversions the games share); the
 //! games [`shisanshui`], [`tienlen`], [`dachu`]; [`dispatch`] (the entry point).
 
 pub mod pb;
+
+pub mod enums;
 
 pub mod codec;
 pub mod sched;

@@ -4,7 +4,8 @@
 //! state (the game flow, stateless: the client sends the record), beating, settlement.
 
 use crate::call::Ctx;
-use crate::convert::{acting_msg, cards, cards_msg, enum_value, rename};
+use crate::convert::{acting_msg, cards, cards_msg, rename};
+use crate::enums::value_of;
 use crate::fail::{only, reason_value, Fail, ItemFail};
 use crate::pb;
 use crate::wire_rules;
@@ -25,13 +26,11 @@ handeval_core::tienlen_rule_options!(wire_rules! {
 /// The proto value of each play kind (by `Kind as usize`), looked up once.
 fn kind_value(k: Kind) -> i32 {
     static VALUES: OnceLock<Vec<i32>> = OnceLock::new();
-    VALUES
-        .get_or_init(|| Kind::ALL.iter().map(|k| enum_value(pb::TienlenPlayKind::from_str_name, "TIENLEN_PLAY_KIND_", k.name())).collect())
-        [k as usize]
+    VALUES.get_or_init(|| Kind::ALL.iter().map(|k| value_of::<pb::TienlenPlayKind>(k.name())).collect())[k as usize]
 }
 
 fn instant_value(w: Option<tl::InstantWin>) -> i32 {
-    w.map_or(0, |w| enum_value(pb::TienlenInstantWinKind::from_str_name, "TIENLEN_INSTANT_WIN_KIND_", w.name()))
+    w.map_or(0, |w| value_of::<pb::TienlenInstantWinKind>(w.name()))
 }
 
 fn play_msg(p: &tl::Play) -> pb::TienlenPlay {
@@ -57,7 +56,7 @@ impl From<&tl::Settlement> for pb::TienlenSettlement {
                 .lines
                 .iter()
                 .map(|l| pb::TienlenLine {
-                    kind: enum_value(pb::TienlenLineKind::from_str_name, "TIENLEN_LINE_KIND_", l.kind.name()),
+                    kind: value_of::<pb::TienlenLineKind>(l.kind.name()),
                     seat: seat(l.seat),
                     other: l.other.map(seat),
                     amount: l.amount,

@@ -2,19 +2,17 @@
 //! their `handeval.v2` messages here, the game's work done by `handeval_core::dachu`:
 //! plays, legal and timeout plays, the deal's declarations, the calling, a whole game
 //! record's state (stateless: the client sends the record and gets the state back),
-//! beating, and settlement. The states' messages are written by `state`, the proto enums
-//! read and written by `enums`.
+//! beating, and settlement. The states' messages are written by `state`.
 
-mod enums;
 mod state;
 
 use crate::call::Ctx;
 use crate::convert::{cards_msg, rename};
+use crate::enums::name_of;
 use crate::fail::{at, join, Fail, ItemFail};
 use crate::pb;
 use crate::wire_rules;
 use dc::Replayed;
-use enums::name_of;
 use handeval_core::cards::{parse_tokens, Card};
 use handeval_core::dachu::calling::Call;
 use handeval_core::dachu::{self as dc, Calling, Chu, Constraints, Deal, DealAction, DealEntry, PlayAction, Rules};

@@ -3,7 +3,8 @@
 //! shape of Evaluate in place and falls back on this module for everything else.
 
 use crate::call::{Ctx, CHECK_EVERY};
-use crate::convert::{api_name, cards, cards_msg, rename};
+use crate::convert::{cards, cards_msg, rename};
+use crate::enums::{name_of, value_of};
 use crate::fail::{at, only, Fail, ItemFail};
 use crate::pb;
 use handeval_core::cards::{self, Card};
@@ -17,21 +18,6 @@ pub mod fast;
 /// A seat index as the protos' `int32` (at most 4 seats).
 fn seat(i: usize) -> i32 {
     i as i32
-}
-
-const SPECIAL: &str = "SHISANSHUI_SPECIAL_KIND_";
-const PAIR_KIND: &str = "SHISANSHUI_PAIR_KIND_";
-
-/// The proto enum value of the core's name `name` (e.g. `"liu_dui_ban"`): the enum value
-/// named `prefix` + the name upper-cased. Every name has one (`tests/grpc/test_grpc_protos.py`
-/// checks the enums against the core's lists); 0 (UNSPECIFIED) if not.
-fn enum_value(prefix: &str, name: &str) -> i32 {
-    let full = format!("{prefix}{}", name.to_ascii_uppercase());
-    if prefix == SPECIAL {
-        pb::ShisanshuiSpecialKind::from_str_name(&full).map_or(0, |k| k as i32)
-    } else {
-        pb::ShisanshuiPairKind::from_str_name(&full).map_or(0, |k| k as i32)
-    }
 }
 
 // ---- reading requests ----
@@ -82,15 +68,7 @@ fn row_into(m: Option<&pb::Cards>, buf: &mut [Card; 5]) -> Result<usize, Error> 
 /// The `ShisanshuiCategory` value of each category, indexed like `Category::ALL`.
 fn category_value(cat: eval::Category) -> i32 {
     static VALUES: OnceLock<Vec<i32>> = OnceLock::new();
-    let values = VALUES.get_or_init(|| {
-        eval::Category::ALL
-            .iter()
-            .map(|c| {
-                pb::ShisanshuiCategory::from_str_name(&format!("SHISANSHUI_CATEGORY_{}", c.name().to_ascii_uppercase()))
-                    .map_or(0, |v| v as i32)
-            })
-            .collect()
-    });
+    let values = VALUES.get_or_init(|| eval::Category::ALL.iter().map(|c| value_of::<pb::ShisanshuiCategory>(c.name())).collect());
     values[cat as usize]
 }
 
@@ -106,7 +84,7 @@ fn row_msg(strength: u32, order: &[Card]) -> pb::ShisanshuiRow {
 }
 
 fn special_kind(id: SpecialId) -> i32 {
-    enum_value(SPECIAL, id.id())
+    value_of::<pb::ShisanshuiSpecialKind>(id.id())
 }
 
 fn special_msg(s: &ssw::SpecialHand) -> pb::ShisanshuiSpecial {
@@ -135,7 +113,7 @@ impl From<&ssw::Settlement> for pb::ShisanshuiSettlement {
                 .map(|p| pb::ShisanshuiPair {
                     a: seat(p.a),
                     b: seat(p.b),
-                    kind: enum_value(PAIR_KIND, p.kind.as_str()),
+                    kind: value_of::<pb::ShisanshuiPairKind>(p.kind.as_str()),
                     rows: p.rows.to_vec(),
                     scooper: p.scooper().map(seat),
                     home_run: p.home_run,
@@ -325,12 +303,11 @@ fn players(deal: &pb::ShisanshuiDeal) -> Result<Vec<Hand>, Error> {
             Some(P::Arrangement(_)) => None,
             Some(P::Special(s)) => {
                 let field = format!("players[{i}].special.kind");
-                let kind = pb::ShisanshuiSpecialKind::try_from(s.kind)
-                    .map_err(|_| Error::field(field.clone(), format!("{} is not a value of ShisanshuiSpecialKind", s.kind)))?;
-                if s.kind == 0 {
-                    return Err(Error::field(field, "set the declared special hand"));
-                }
-                let name = api_name(kind.as_str_name(), pb::ShisanshuiSpecialKind::Unspecified.as_str_name());
+                let name = match name_of::<pb::ShisanshuiSpecialKind>(s.kind) {
+                    Err(msg) => return Err(Error::field(field, msg)),
+                    Ok(None) => return Err(Error::field(field, "set the declared special hand")),
+                    Ok(Some(name)) => name,
+                };
                 Some(SpecialId::parse(&name).map_err(|e| e.within(&format!("players[{i}].special")))?)
             }
             None => return Err(Error::field(format!("players[{i}]"), "set arrangement or special")),
