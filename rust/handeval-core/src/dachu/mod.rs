@@ -26,7 +26,7 @@ pub use game::PlayAction;
 pub use play::{beats, beats_play, classify, columns_of, legal_plays, timeout_play, Chu, Constraints, Kind, LegalPlay, Play};
 pub use record::{DealEntry, Entries, Record, Replayed, MAX_CALLS, MAX_DEAL_ACTIONS, RECORD_BOUNDS};
 pub use rules::Rules;
-pub use settle::{settle, GameResult, Settlement, Verdict};
+pub use settle::{settle, GameResult, LineKind, Settlement, Verdict};
 
 #[cfg(test)]
 mod tests;

@@ -36,6 +36,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add("TL_SPECIAL_KINDS", specials)?;
     m.add("TL_INSTANT_WINS", PyTuple::new(py, InstantWin::ALL.iter().map(|w| w.name()))?)?;
+    let line_kinds = PyDict::new(py);
+    for k in handeval_core::tienlen::LineKind::ALL {
+        line_kinds.set_item(k.name(), k.doc())?;
+    }
+    m.add("TL_LINE_KINDS", line_kinds)?;
     add_class::<TienlenRules>(m, "TienlenRules")?;
     add_class::<TienlenPlay>(m, "TienlenPlay")?;
     add_class::<InstantHand>(m, "TienlenInstantHand")?;

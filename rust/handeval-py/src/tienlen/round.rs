@@ -95,15 +95,17 @@ native_class! {
     #[pyclass(module = "handeval.tienlen")]
     /// A round after the actions given (RULES 2.4).
     pub struct RoundState {
-        /// ``[(seat, Play)]`` in order; the last one is on the table.
+        /// `[(seat, Play)]` in order; the last one is on the table.
         pub plays: Vec<(usize, TienlenPlay)>,
-        /// Seats that have passed (they may still chop with a special).
+        /// The seats that have passed (they may still chop with a special).
         pub passed: Vec<usize>,
-        /// Whose turn it is; None once the round is over.
+        /// Whose turn it is; `None` once the round is over.
         pub to_move: Option<usize>,
+        /// Whether everyone else passed on the last play.
         pub over: bool,
         /// When over: the seat that leads the next round.
         pub next_leader: Option<usize>,
+        /// The seat that led the round.
         pub leader: usize,
     }
     impl {
