@@ -6,6 +6,7 @@
 //! precomputed row keys, because the simulations score millions of pairs and `settle`
 //! validates and allocates on every call; a property test checks it against `settle`.
 
+#[cfg(any(test, feature = "train"))]
 use crate::cards::Card;
 use crate::error::Result;
 use crate::shisanshui::eval::{row_value, row_waters};
@@ -18,6 +19,7 @@ use crate::shisanshui::special::SpecialId;
 pub struct Rng(u64);
 
 impl Rng {
+    #[cfg(any(test, feature = "train"))]
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
@@ -45,6 +47,7 @@ impl Rng {
 }
 
 /// A shuffled deck.
+#[cfg(any(test, feature = "train"))]
 pub fn deck(rng: &mut Rng) -> Vec<Card> {
     let mut d: Vec<Card> = (0..52).map(Card).collect();
     rng.shuffle(&mut d);
@@ -98,6 +101,7 @@ pub fn pair(a: &Play, b: &Play) -> (i64, i8) {
 }
 
 /// Total waters of every seat (RULES §1.6), equal to `settle(..).waters`.
+#[cfg(any(test, feature = "train"))]
 pub fn seat_waters(plays: &[Play], rules: &Rules) -> Vec<i64> {
     let n = plays.len();
     let mut w = vec![vec![0i64; n]; n];
