@@ -1,5 +1,5 @@
 //! Conversions the games' wire modules share: cards, error paths renamed to the proto's
-//! fields, and the rules messages read into the core's rules ([`WireOption`], [`wire_rules!`](crate::wire_rules)).
+//! fields, and the rules messages read into the core's rules ([`WireOption`], [`wire_rules!`]).
 
 use crate::call::Ctx;
 use crate::enums::name_of;
@@ -10,12 +10,12 @@ use handeval_core::{Error, Reason};
 
 /// The cards of a `Cards` message (each entry one card token, parsed by the core; unset =
 /// none), like the Python API given `list(m.cards)`.
-pub fn cards(m: Option<&pb::Cards>) -> Result<Vec<Card>, Error> {
+pub(crate) fn cards(m: Option<&pb::Cards>) -> Result<Vec<Card>, Error> {
     handeval_core::cards::parse_tokens(m.map_or(&[][..], |c| &c.cards[..]))
 }
 
 /// A card as the protos write it (`As`): two characters, no formatting machinery.
-pub fn card_string(c: Card) -> String {
+pub(crate) fn card_string(c: Card) -> String {
     let mut s = String::with_capacity(2);
     s.push(RANK_CHARS[c.rank() as usize]);
     s.push(SUIT_CHARS[c.suit() as usize]);
@@ -24,7 +24,7 @@ pub fn card_string(c: Card) -> String {
 
 /// A `Cards` message of `cards`, in the order given.
 /// How a seat may act on an offer, as both trick games' offers carry it.
-pub fn acting_msg(a: handeval_core::table::Acting) -> i32 {
+pub(crate) fn acting_msg(a: handeval_core::table::Acting) -> i32 {
     use handeval_core::table::Acting;
     match a {
         Acting::Turn => pb::Acting::Turn as i32,
@@ -32,14 +32,14 @@ pub fn acting_msg(a: handeval_core::table::Acting) -> i32 {
     }
 }
 
-pub fn cards_msg(cards: &[Card]) -> pb::Cards {
+pub(crate) fn cards_msg(cards: &[Card]) -> pb::Cards {
     pb::Cards { cards: cards.iter().map(|&c| card_string(c)).collect() }
 }
 
 /// A core error's field as the proto names it: the first segment of its
 /// path renamed by `renames` (the API's argument name → the proto field; `""` drops it),
 /// the whole under `prefix`.
-pub fn rename(mut e: Error, renames: &[(&str, &str)], prefix: &str) -> Error {
+pub(crate) fn rename(mut e: Error, renames: &[(&str, &str)], prefix: &str) -> Error {
     let field = e.field.take().unwrap_or_default();
     let (head, rest) = field.split_once('.').map_or((field.as_str(), ""), |(h, r)| (h, r));
     let (base, index) = head.find('[').map_or((head, ""), |i| head.split_at(i));
@@ -57,7 +57,7 @@ pub fn rename(mut e: Error, renames: &[(&str, &str)], prefix: &str) -> Error {
 /// A rule option's value as its proto field carries it (`P`: bool, int32, string or an
 /// enum's int32) → the core's type; `Ok(None)` for an enum's UNSPECIFIED (the default).
 /// The error is the description (the field and the reason BAD_RULE are the caller's).
-pub trait WireOption<P>: Sized {
+pub(crate) trait WireOption<P>: Sized {
     fn from_wire(value: &P) -> Result<Option<Self>, String>;
 }
 
@@ -107,7 +107,7 @@ enum_options! {
 
 /// A rules error of the core's `validate()` at `<game>.rules.<option>`: the core's reason
 /// when it names one, else BAD_RULE.
-pub fn rules_fail(ctx: &Ctx, e: Error) -> Fail {
+pub(crate) fn rules_fail(ctx: &Ctx, e: Error) -> Fail {
     let reason = if e.reason == Reason::Invalid { Reason::BadRule } else { e.reason };
     ctx.bad(&join(&["rules", e.field.as_deref().unwrap_or("")]), e.message, reason)
 }
@@ -117,7 +117,6 @@ pub fn rules_fail(ctx: &Ctx, e: Error) -> Fail {
 /// options are not listed twice): an unset option (or an enum's UNSPECIFIED) is the
 /// core's default, each set one read by its type's [`WireOption`], the whole checked by
 /// the core's `validate()`; a bad value fails the request at `<game>.rules.<option>`.
-#[macro_export]
 macro_rules! wire_rules {
     (
         $(#[$meta:meta])*
@@ -125,7 +124,7 @@ macro_rules! wire_rules {
         $( $(#[$ometa:meta])* $opt:ident : $ty:ty = $default:expr; )+
     ) => {
         $(#[$meta])*
-        pub fn $fname(m: Option<&$msg>, ctx: &$crate::call::Ctx) -> Result<$core, $crate::fail::Fail> {
+        pub(crate) fn $fname(m: Option<&$msg>, ctx: &$crate::call::Ctx) -> Result<$core, $crate::fail::Fail> {
             type Core = $core; // a path cannot name a struct literal; an alias can
             let d = Core::default();
             let Some(m) = m else { return Ok(d) };
@@ -140,3 +139,4 @@ macro_rules! wire_rules {
         }
     };
 }
+pub(crate) use wire_rules;

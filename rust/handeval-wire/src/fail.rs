@@ -6,10 +6,10 @@ use crate::pb;
 use handeval_core::{Error, Reason};
 
 /// Longest description the server sends (a message quoting several cut values).
-pub const MESSAGE_CHARS: usize = 1024;
+pub(crate) const MESSAGE_CHARS: usize = 1024;
 
 /// `message` cut to [`MESSAGE_CHARS`] characters.
-pub fn clip(message: String) -> String {
+pub(crate) fn clip(message: String) -> String {
     match message.char_indices().nth(MESSAGE_CHARS) {
         Some((i, _)) => format!("{}…", &message[..i]),
         None => message,
@@ -17,7 +17,7 @@ pub fn clip(message: String) -> String {
 }
 
 /// Field path parts → `a.b[2].c` (empty parts skipped, `[i]` glued on).
-pub fn join(parts: &[&str]) -> String {
+pub(crate) fn join(parts: &[&str]) -> String {
     let mut out = String::new();
     for p in parts.iter().filter(|p| !p.is_empty()) {
         if !out.is_empty() && !p.starts_with('[') {
@@ -39,7 +39,7 @@ pub enum Fail {
 }
 
 impl Fail {
-    pub fn bad(field: impl Into<String>, message: impl Into<String>, reason: Reason) -> Fail {
+    pub(crate) fn bad(field: impl Into<String>, message: impl Into<String>, reason: Reason) -> Fail {
         Fail::Bad { field: field.into(), message: clip(message.into()), reason }
     }
 }
@@ -47,7 +47,7 @@ impl Fail {
 /// What stops one item: its own error (written as the item's `ItemError`, the rest of
 /// the batch goes on) or the request's (the call fails).
 #[derive(Debug)]
-pub enum ItemFail {
+pub(crate) enum ItemFail {
     Item(Error),
     Request(Fail),
 }
@@ -66,13 +66,13 @@ impl From<Fail> for ItemFail {
 
 /// A core error at the field `field` of the item (the proto field that held the
 /// argument; empty: the item itself), the core's own path appended.
-pub fn at(field: &str) -> impl Fn(Error) -> ItemFail + '_ {
+pub(crate) fn at(field: &str) -> impl Fn(Error) -> ItemFail + '_ {
     move |e| ItemFail::Item(if field.is_empty() { e } else { e.within(field) })
 }
 
 /// The proto `ErrorReason` value of a core reason (the enums mirror each other; a test
 /// keeps them equal).
-pub fn reason_value(reason: Reason) -> i32 {
+pub(crate) fn reason_value(reason: Reason) -> i32 {
     match crate::enums::value_of::<pb::ErrorReason>(reason.as_str()) {
         0 => pb::ErrorReason::Invalid as i32,
         v => v,
@@ -80,7 +80,7 @@ pub fn reason_value(reason: Reason) -> i32 {
 }
 
 /// The `ItemError` of an item's core error at `name[i]`.
-pub fn item_error(name: &str, i: usize, e: Error) -> pb::ItemError {
+pub(crate) fn item_error(name: &str, i: usize, e: Error) -> pb::ItemError {
     let head = format!("{name}[{i}]");
     pb::ItemError {
         field: join(&[&head, e.field.as_deref().unwrap_or("")]),
@@ -92,7 +92,7 @@ pub fn item_error(name: &str, i: usize, e: Error) -> pb::ItemError {
 
 /// A core error reported at `field` alone (the proto field that held the
 /// argument, in place of the core's own path).
-pub fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
+pub(crate) fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
     move |mut e| {
         e.field = (!field.is_empty()).then(|| field.to_string());
         ItemFail::Item(e)

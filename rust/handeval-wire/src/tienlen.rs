@@ -4,11 +4,11 @@
 //! state (the game flow, stateless: the client sends the record), beating, settlement.
 
 use crate::call::Ctx;
+use crate::convert::wire_rules;
 use crate::convert::{acting_msg, cards, cards_msg, rename};
 use crate::enums::value_of;
 use crate::fail::{only, reason_value, Fail, ItemFail};
 use crate::pb;
-use crate::wire_rules;
 use handeval_core::cards::Card;
 use handeval_core::tienlen::{self as tl, Action, Kind};
 use handeval_core::{Error, Reason};
@@ -352,7 +352,7 @@ fn over(ctx: &Ctx, field: impl FnOnce() -> String, n: usize, limit: usize, what:
     Ok(())
 }
 
-pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::TienlenEvaluateResponse, Fail> {
+pub(crate) fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::TienlenEvaluateResponse, Fail> {
     use pb::tienlen_evaluate_item::Item;
     use pb::tienlen_evaluate_result::Result as R;
     ctx.batch("items", req.items.len(), req.items.len())?;
@@ -426,7 +426,7 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::Tienle
 
 // ---- Compare ----
 
-pub fn compare(req: pb::TienlenCompareRequest, ctx: &Ctx) -> Result<pb::TienlenCompareResponse, Fail> {
+pub(crate) fn compare(req: pb::TienlenCompareRequest, ctx: &Ctx) -> Result<pb::TienlenCompareResponse, Fail> {
     use pb::tienlen_compare_result::Result as R;
     ctx.batch("items", req.items.len(), req.items.len())?;
     // No option of 越式13张 changes beating; the rules are validated all the same.
@@ -552,7 +552,7 @@ fn settle_deal(deal: &pb::TienlenDeal, rules: &tl::Rules) -> Result<pb::TienlenS
     Ok((&s).into())
 }
 
-pub fn settle(req: pb::TienlenSettleRequest, ctx: &Ctx) -> Result<pb::TienlenSettleResponse, Fail> {
+pub(crate) fn settle(req: pb::TienlenSettleRequest, ctx: &Ctx) -> Result<pb::TienlenSettleResponse, Fail> {
     use pb::tienlen_deal::Deal;
     use pb::tienlen_settle_result::Result as R;
     ctx.batch("deals", req.deals.len(), req.deals.len())?;

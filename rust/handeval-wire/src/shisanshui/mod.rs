@@ -13,7 +13,7 @@ use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
 use handeval_core::{Error, Reason};
 use std::sync::OnceLock;
 
-pub mod fast;
+pub(crate) mod fast;
 
 /// A seat index as the protos' `int32` (at most 4 seats).
 fn seat(i: usize) -> i32 {
@@ -22,7 +22,7 @@ fn seat(i: usize) -> i32 {
 
 // ---- reading requests ----
 
-use crate::wire_rules;
+use crate::convert::wire_rules;
 handeval_core::shisanshui_rule_options!(wire_rules! {
     /// The request's `rules` (unset: the defaults), a bad value failing the request at
     /// `shisanshui.rules.<option>`.
@@ -216,7 +216,7 @@ fn evaluate_item(item: pb::ShisanshuiEvaluateItem, rules: &Rules) -> Result<pb::
     })
 }
 
-pub fn evaluate(req: pb::ShisanshuiEvaluateRequest, ctx: &Ctx) -> Result<pb::ShisanshuiEvaluateResponse, Fail> {
+pub(crate) fn evaluate(req: pb::ShisanshuiEvaluateRequest, ctx: &Ctx) -> Result<pb::ShisanshuiEvaluateResponse, Fail> {
     use pb::shisanshui_evaluate_result::Result as R;
     ctx.batch("items", req.items.len(), req.items.len())?;
     let rules = rules_from(req.rules.as_ref(), ctx)?;
@@ -263,7 +263,7 @@ fn order(rows: &[pb::Cards], rules: &Rules, ctx: &Ctx) -> Result<Vec<i32>, ItemF
     Ok(keyed.into_iter().map(|(_, j)| j as i32).collect())
 }
 
-pub fn compare(req: pb::ShisanshuiCompareRequest, ctx: &Ctx) -> Result<pb::ShisanshuiCompareResponse, Fail> {
+pub(crate) fn compare(req: pb::ShisanshuiCompareRequest, ctx: &Ctx) -> Result<pb::ShisanshuiCompareResponse, Fail> {
     use pb::shisanshui_compare_item::Item as I;
     use pb::shisanshui_compare_result::Result as R;
     // Rows inside `order` items count as items against --max-batch.
@@ -353,7 +353,7 @@ fn player_path(mut e: Error) -> Error {
     e
 }
 
-pub fn settle(req: pb::ShisanshuiSettleRequest, ctx: &Ctx) -> Result<pb::ShisanshuiSettleResponse, Fail> {
+pub(crate) fn settle(req: pb::ShisanshuiSettleRequest, ctx: &Ctx) -> Result<pb::ShisanshuiSettleResponse, Fail> {
     use pb::shisanshui_settle_result::Result as R;
     ctx.batch("deals", req.deals.len(), req.deals.len())?;
     let rules = rules_from(req.rules.as_ref(), ctx)?;
@@ -386,7 +386,7 @@ fn options(req: &pb::ShisanshuiArrangeRequest) -> Result<Options, Error> {
     Options::from_ints(wide(req.opponents), wide(req.top_k), req.seed.map(i128::from), wide(req.samples))
 }
 
-pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::ShisanshuiArrangeResponse, Fail> {
+pub(crate) fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::ShisanshuiArrangeResponse, Fail> {
     use pb::shisanshui_arrange_item::Item as I;
     use pb::shisanshui_arrange_result::Result as R;
     let total = req.items.len();
