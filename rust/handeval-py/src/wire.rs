@@ -140,7 +140,7 @@ fn wire_inline(rpc: &str, data: &[u8], budget: f64) -> bool {
     handeval_wire::inline(Rpc::from_name(rpc), data, budget)
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<WireCall>()?;
     m.add_class::<WireTurns>()?;
     m.add_function(wrap_pyfunction!(wire_inline, m)?)?;

@@ -14,12 +14,12 @@ mod game;
 mod play;
 mod settle;
 
-pub use args::DachuRules;
-pub use calling::DachuCalling;
-pub use deal::DachuDeal;
-pub use game::DachuGame;
-pub use play::DachuPlay;
-pub use settle::{Line, Settlement};
+pub(crate) use args::DachuRules;
+pub(crate) use calling::DachuCalling;
+pub(crate) use deal::DachuDeal;
+pub(crate) use game::DachuGame;
+pub(crate) use play::DachuPlay;
+pub(crate) use settle::{Line, Settlement};
 
 use crate::conv::{bad, list_from};
 use crate::result::add_class;
@@ -86,7 +86,7 @@ fn dc_settle(
     )
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The core's lists: play kinds (weakest tier first) and the calls of 叫牌.
     m.add("DC_KINDS", PyTuple::new(m.py(), Kind::ALL.iter().map(|k| k.name()))?)?;
     m.add("DC_CALLS", PyTuple::new(m.py(), Call::ALL.iter().map(|c| c.name()))?)?;

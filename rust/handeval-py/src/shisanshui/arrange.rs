@@ -179,7 +179,7 @@ fn ssw_arrange_greedy(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>
     Ok([Cards(a.front), Cards(a.middle), Cards(a.back)])
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ssw_arrange, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_arrange_many, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_best_response, m)?)?;

@@ -5,7 +5,7 @@
 mod args;
 mod arrange;
 
-pub use args::ShisanshuiRules;
+pub(crate) use args::ShisanshuiRules;
 use args::{hand_from, rules_from};
 
 use crate::conv::{bad, base_from, cards_from, carried_from, check_list, given, int_from, list_from, quick_cards_into, IntoPyResult};
@@ -322,7 +322,7 @@ fn ssw_settle(
     })
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ssw_classify, m)?)?;
     m.add_function(wrap_pyfunction!(_call_floor, m)?)?;
     add_class::<ShisanshuiRules>(m, "ShisanshuiRules")?;

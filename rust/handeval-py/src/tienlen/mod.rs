@@ -13,7 +13,7 @@ mod plays;
 mod round;
 mod settle;
 
-pub use args::TienlenRules;
+pub(crate) use args::TienlenRules;
 use game::*;
 use instant::*;
 use plays::*;
@@ -25,7 +25,7 @@ use handeval_core::tienlen::{InstantWin, Kind};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     // The core's lists: play kinds in legal_plays' order, specials with their
     // multipliers, instant wins lowest first.
