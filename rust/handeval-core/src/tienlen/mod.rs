@@ -18,10 +18,10 @@ pub mod settle;
 pub mod suggest;
 pub mod view;
 
-pub use game::{Game, Trick, MAX_ACTIONS};
+pub use game::{Game, MAX_ACTIONS};
 pub use instant::{instant_win, instant_winner, InstantHand, InstantWin};
-pub use play::{beats, beats_key, classify, legal_plays, Kind, Play, PlayKey};
-pub use round::{chop_chain, chop_transfers, first_leader, first_round, Action, RoundState, Transfer};
+pub use play::{beats, beats_key, classify, legal_plays, Kind, Play};
+pub use round::{chop_transfers, first_leader, first_round, Action, RoundState, Transfer};
 pub use rules::{ChopWindow, Rules, TurnAfterChop};
-pub use settle::{chop_list, settle, settle_instant, special_groups, Chop, Group, Line, LineKind, Settlement};
+pub use settle::{chop_list, settle, settle_instant, special_groups, Chop, Line, LineKind, Settlement};
 pub use view::{OfferGroup, SeatView};

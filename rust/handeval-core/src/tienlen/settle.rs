@@ -10,11 +10,11 @@ use crate::error::{Error, Reason, Result};
 use crate::money;
 
 /// Multiplier of a red 2 (♥♦) left in hand.
-pub const RED_TWO: i64 = 5;
+pub(crate) const RED_TWO: i64 = 5;
 /// Multiplier of a black 2 (♠♣) left in hand.
-pub const BLACK_TWO: i64 = 2;
+pub(crate) const BLACK_TWO: i64 = 2;
 /// A loser who played no card pays 2 × 13 (and every instant-win loser pays 13 × 2).
-pub const NO_CARD: i64 = 26;
+pub(crate) const NO_CARD: i64 = 26;
 
 /// A special group found in a hand: 炸弹, 3连对 or 4连对 with its cards.
 #[derive(Clone, Debug, PartialEq, Eq)]

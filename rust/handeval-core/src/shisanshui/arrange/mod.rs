@@ -34,6 +34,8 @@ mod classes;
 mod counting_sort;
 mod hand;
 pub mod model;
+// Its simulated players and deck are public through `sim` (feature `train`).
+#[cfg_attr(not(feature = "train"), allow(unreachable_pub))]
 mod play;
 mod policy;
 // The earlier searches: the baselines of the speed benchmarks (feature `bench`) and, in
@@ -291,7 +293,7 @@ fn arrange_using_with(
 
 /// Monte-Carlo samples computed in one parallel block: between blocks the threads are free
 /// for other callers' work, and [`arrange_yielding`]'s `between` runs.
-pub const SAMPLE_BLOCK: u64 = 256;
+pub(crate) const SAMPLE_BLOCK: u64 = 256;
 
 /// Sum of exact waters of each candidate play (and of the special) over `samples`
 /// opponent deals from the 39 other cards, the opponents playing `Policy::Solver(model)`;

@@ -134,7 +134,7 @@ pub fn seat_waters(plays: &[Play], rules: &Rules) -> Vec<i64> {
 
 /// Seat 0's exact waters for many candidate plays against fixed opponents: precomputes
 /// the opponents' scoops of one another (their 全垒打 needs them) once.
-pub struct Table<'a> {
+pub(crate) struct Table<'a> {
     opps: &'a [Play],
     /// Opponent j scooped every other opponent.
     scoops_others: Vec<bool>,
@@ -142,14 +142,14 @@ pub struct Table<'a> {
 }
 
 impl<'a> Table<'a> {
-    pub fn new(opps: &'a [Play], rules: &Rules) -> Table<'a> {
+    pub(crate) fn new(opps: &'a [Play], rules: &Rules) -> Table<'a> {
         let n = opps.len();
         let scoops_others = (0..n).map(|j| (0..n).filter(|&k| k != j).all(|k| pair(&opps[j], &opps[k]).1 == 1)).collect();
         Table { opps, scoops_others, home_runs: n as u32 >= rules.home_run_min_opponents }
     }
 
     #[inline]
-    pub fn score(&self, me: &Play) -> i64 {
+    pub(crate) fn score(&self, me: &Play) -> i64 {
         let (mut total, mut mine) = (0i64, 0usize);
         let mut extra = 0i64;
         for (j, o) in self.opps.iter().enumerate() {

@@ -5,7 +5,7 @@
 use super::super::rules::Rules;
 use super::classes::class_of;
 use super::model::{Model, Tables};
-pub use super::play::{deck, pair, seat_waters, Play, Rng, Table};
+pub use super::play::{deck, pair, seat_waters, Play, Rng};
 use super::policy::{policy_play, Policy};
 use crate::cards::Card;
 use rayon::prelude::*;
@@ -21,7 +21,7 @@ pub const TOLERANCE: f64 = 0.02;
 
 /// Deal `deals` 4-player deals with every seat playing `policy`, and count what the
 /// tables count. Deterministic for a seed whatever the thread count.
-pub fn simulate(policy: &Policy, deals: u64, seed: u64, iteration: u32, rules: &Rules) -> Tables {
+pub(crate) fn simulate(policy: &Policy, deals: u64, seed: u64, iteration: u32, rules: &Rules) -> Tables {
     let chunk = 256u64;
     let chunks = deals.div_ceil(chunk);
     let parts: Vec<Tables> = (0..chunks)
