@@ -218,7 +218,7 @@ fn replay(record: &pb::TienlenGameRecord, rules: &tl::Rules, field: &str) -> Res
     let hands_field = format!("{field}.hands");
     let actions_field = format!("{field}.actions");
     let at_hands = |e: Error| rename(e, &[("hands", &hands_field)], "");
-    tl::game::check_hands_len(record.hands.len()).map_err(at_hands)?;
+    tl::check_hands_len(record.hands.len()).map_err(at_hands)?;
     let hands = hand_list(&record.hands, "hands").map_err(at_hands)?;
     let actions = round_from(&raw_actions(&record.actions, &actions_field)?, &actions_field)?;
     tl::Game::replay(&hands, &actions, rules).map_err(|e| rename(e, &[("hands", &hands_field), ("actions", &actions_field)], ""))
@@ -310,7 +310,7 @@ fn suggest_action(seat: usize, a: &Action) -> pb::PlayAction {
         Action::Play(c) => pb::PlayAction {
             seat: seat as i32,
             kind: pb::ActionKind::Play as i32,
-            cards: Some(cards_msg(&tl::play::sorted(c))),
+            cards: Some(cards_msg(&tl::sorted(c))),
             columns: Vec::new(),
         },
         Action::Pass => pb::PlayAction { seat: seat as i32, kind: pb::ActionKind::Pass as i32, cards: None, columns: Vec::new() },

@@ -181,7 +181,7 @@ fn seat_list(seats: &[usize]) -> String {
 
 /// The outcome for the 儲方 from the places of the playing seats (RULES 3.7), with 全殲.
 /// `chu_places` / `other_places` are 1-based places among `n` players.
-pub fn outcome(chu_places: &[usize], other_places: &[usize], n: usize) -> (Verdict, bool) {
+pub(crate) fn outcome(chu_places: &[usize], other_places: &[usize], n: usize) -> (Verdict, bool) {
     let mut a = chu_places.to_vec();
     a.sort_unstable();
     if a.len() == 2 && other_places.len() == 2 {

@@ -56,7 +56,7 @@ pub(super) fn game_action(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<(usiz
 /// ([`tl::MAX_ACTIONS`]) is refused before any item is read.
 pub(super) fn round_named(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<(usize, Action)>> {
     if let Ok(n) = obj.len() {
-        tl::game::check_record_len(n, field).py()?;
+        handeval_core::cards::check_record_len(n, field).py()?;
     }
     crate::game_common::actions_from(obj, field, game_action)
 }

@@ -149,7 +149,7 @@ pub(super) fn tl_settle(
     let chops = opt(chops, |c| {
         // A game of 52 cards has at most 52 rounds (each holds a play): refuse more first.
         if let Ok(n) = c.len() {
-            tl::game::check_record_len(n, "chops").py()?;
+            handeval_core::cards::check_record_len(n, "chops").py()?;
         }
         list_from(c, "chops", chop_item)
     })?

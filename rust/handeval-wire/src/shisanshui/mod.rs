@@ -363,7 +363,7 @@ pub(crate) fn settle(req: pb::ShisanshuiSettleRequest, ctx: &Ctx) -> Result<pb::
         |_, deal| {
             // The deal's shape before any of it is read (a huge list fails at its length).
             let carried = (!deal.carried.is_empty()).then_some(deal.carried.len());
-            ssw::settle::check_deal_shape(deal.players.len(), carried)?;
+            ssw::check_deal_shape(deal.players.len(), carried)?;
             let hands = players(&deal).map_err(player_path)?;
             let carried: Option<Vec<Option<i64>>> = carried.map(|_| deal.carried.iter().map(|c| c.amount).collect());
             let s = ssw::settle(&hands, deal.base.unwrap_or(1), carried.as_deref(), &rules).map_err(player_path)?;

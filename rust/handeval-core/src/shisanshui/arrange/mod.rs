@@ -33,7 +33,7 @@ mod bitset;
 mod classes;
 mod counting_sort;
 mod hand;
-pub mod model;
+pub(crate) mod model;
 // Its simulated players and deck are public through `sim` (feature `train`).
 #[cfg_attr(not(feature = "train"), allow(unreachable_pub))]
 mod play;

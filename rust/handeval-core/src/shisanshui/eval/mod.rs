@@ -6,10 +6,10 @@
 //! * [`order`] — order keys for sorting rows that need not come from one deck;
 //! * [`bulk`] — categories of many rows packed as card ids, in vector lanes.
 
-pub mod bulk;
-pub mod compare;
-pub mod order;
-pub mod strength;
+pub(crate) mod bulk;
+pub(crate) mod compare;
+pub(crate) mod order;
+pub(crate) mod strength;
 
 pub use bulk::{categories_from_ids, categories_from_ids_into};
 pub(crate) use compare::{check_row_sizes, row_waters};
