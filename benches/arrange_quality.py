@@ -49,6 +49,8 @@ def main(argv=None):
         "--quiet",
         "-p",
         "handeval-core",
+        "--features",
+        "train",
         "--example",
         "arrange_quality",
         "--",

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Regenerate the 十三水 arrangement tables (docs/arrange.md).
 
-Runs the Rust example ``train_arrange`` (simulated 4-player deals; iteration 0 with
+Runs the Rust example ``train_arrange`` (feature ``train`` of the core; simulated
+4-player deals; iteration 0 with
 greedy arrangers, then players using the solver with the previous iteration's tables,
 damped, until the tables stop moving) and writes the shipped files
 
@@ -10,7 +11,9 @@ damped, until the tables stop moving) and writes the shipped files
 
 which the core crate embeds with ``include_bytes!``: rebuild afterwards
 (``pip install -e .`` or ``cargo build``). Deterministic for a given --seed and --deals
-(whatever the number of threads). Default run: about 2–3 minutes of CPU.
+(whatever the number of threads). The defaults are the example's, the run that made the
+shipped tables (``sim::DEALS``, ``SEED``, ``MAX_ITERATIONS``, ``TOLERANCE`` in
+rust/handeval-core/src/shisanshui/arrange/sim.rs): about 2–3 minutes of CPU.
 """
 
 import argparse
@@ -25,38 +28,21 @@ DATA = ROOT / "rust/handeval-core/src/shisanshui/arrange/data"
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--deals", type=int, default=25_000, help="4-player deals per iteration (default 25000)")
-    p.add_argument("--seed", type=int, default=20261129)
-    p.add_argument("--max-iterations", type=int, default=8)
-    p.add_argument(
-        "--tolerance",
-        type=float,
-        default=0.02,
-        help="stop when no row's cumulative distribution moves more than this (default 0.02)",
-    )
+    # Unset options are not passed: the example's defaults (sim.rs) apply.
+    p.add_argument("--deals", type=int, help="4-player deals per iteration")
+    p.add_argument("--seed", type=int)
+    p.add_argument("--max-iterations", type=int)
+    p.add_argument("--tolerance", type=float, help="stop when no row's cumulative distribution moves more than this")
     p.add_argument("--out", type=pathlib.Path, default=DATA)
     a = p.parse_args(argv)
-    cmd = [
-        "cargo",
-        "run",
-        "--release",
-        "--quiet",
-        "-p",
-        "handeval-core",
-        "--example",
-        "train_arrange",
-        "--",
-        "--deals",
-        str(a.deals),
-        "--seed",
-        str(a.seed),
-        "--max-iterations",
-        str(a.max_iterations),
-        "--tolerance",
-        str(a.tolerance),
-        "--out",
-        str(a.out),
-    ]
+    cmd = ["cargo", "run", "--release", "--quiet", "-p", "handeval-core", "--features", "train"]
+    cmd += ["--example", "train_arrange", "--"]
+    for flag, value in (("--deals", a.deals), ("--seed", a.seed), ("--max-iterations", a.max_iterations)):
+        if value is not None:
+            cmd += [flag, str(value)]
+    if a.tolerance is not None:
+        cmd += ["--tolerance", str(a.tolerance)]
+    cmd += ["--out", str(a.out)]
     print("$", " ".join(cmd), file=sys.stderr)
     run = subprocess.run(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True, check=True)
     for line in run.stdout.splitlines():

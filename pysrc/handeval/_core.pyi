@@ -1,5 +1,13 @@
 # Type stubs of the compiled extension handeval._core (rust/handeval-py), checked against
 # the built module by scripts/check_types.sh (python -m mypy.stubtest handeval._core).
+#
+# Generated parts (scripts/gen_docs.py writes them from the built module; `--check`, run by
+# tests/docs, fails on any drift): each game's Rules class, and in each result class the
+# part between "# BEGIN generated: <Class> fields" and "# END generated": __match_args__
+# and the field properties with their descriptions (the binding's doc comments). A
+# field's type is written once, in that class's __new__ (hand-written, its parameters the
+# fields in order), and read back as list where __new__ takes a Sequence. Everything else
+# here is hand-written.
 # The public API is the Python modules beside this file, which re-export these classes
 # and functions.
 #
@@ -93,100 +101,142 @@ class ShisanshuiRules(_Native):
 @final
 class ShisanshuiRow(_Native):
     """handeval.shisanshui.Row"""
-    __match_args__ = ('category', 'category_zh', 'strength', 'cards',)
     def __new__(cls, category: str, category_zh: str, strength: int, cards: _Cards) -> ShisanshuiRow: ...
+    # BEGIN generated: ShisanshuiRow fields (scripts/gen_docs.py)
+    __match_args__ = ("category", "category_zh", "strength", "cards")
     @property
-    def category(self) -> str: ...
+    def category(self) -> str:
+        """One of `CATEGORIES`, e.g. `"straight_flush"` (a front is only high card, pair or trips)."""
     @property
-    def category_zh(self) -> str: ...
+    def category_zh(self) -> str:
+        """Its Chinese name, e.g. `同花顺`."""
     @property
-    def strength(self) -> int: ...
+    def strength(self) -> int:
+        """Orders rows by category and ranks, without suits; comparable across 3 and 5 cards (the foul check uses it)."""
     @property
-    def cards(self) -> List[str]: ...
+    def cards(self) -> List[str]:
+        """The cards in order of significance (biggest group first; the A last in `A2345`)."""
+    # END generated: ShisanshuiRow fields
     def replace(self, **changes: Any) -> ShisanshuiRow: ...
 
 @final
 class ShisanshuiSpecialHand(_Native):
     """handeval.shisanshui.SpecialHand"""
-    __match_args__ = ('id', 'name_zh', 'waters', 'split',)
     def __new__(cls, id: str, name_zh: str, waters: int, split: Optional[Sequence[_Cards]]) -> ShisanshuiSpecialHand: ...
+    # BEGIN generated: ShisanshuiSpecialHand fields (scripts/gen_docs.py)
+    __match_args__ = ("id", "name_zh", "waters", "split")
     @property
-    def id(self) -> str: ...
+    def id(self) -> str:
+        """The special's id, e.g. `"san_shunzi"`."""
     @property
-    def name_zh(self) -> str: ...
+    def name_zh(self) -> str:
+        """Its Chinese name, e.g. `三顺子`."""
     @property
-    def waters(self) -> int: ...
+    def waters(self) -> int:
+        """Waters it scores from each opponent."""
     @property
-    def split(self) -> Optional[List[List[str]]]: ...
+    def split(self) -> Optional[List[List[str]]]:
+        """`[front, middle, back]` card lists for 三同花顺 / 三顺子 / 三同花, else `None`."""
+    # END generated: ShisanshuiSpecialHand fields
     def replace(self, **changes: Any) -> ShisanshuiSpecialHand: ...
 
 @final
 class ShisanshuiPairResult(_Native):
     """handeval.shisanshui.PairResult"""
-    __match_args__ = ('a', 'b', 'kind', 'rows', 'scooper', 'home_run', 'waters',)
     def __new__(cls, a: int, b: int, kind: str, rows: Sequence[int], scooper: Optional[int], home_run: bool, waters: int) -> ShisanshuiPairResult: ...
+    # BEGIN generated: ShisanshuiPairResult fields (scripts/gen_docs.py)
+    __match_args__ = ("a", "b", "kind", "rows", "scooper", "home_run", "waters")
     @property
-    def a(self) -> int: ...
+    def a(self) -> int:
+        """The lower seat; the pair is scored from its point of view."""
     @property
-    def b(self) -> int: ...
+    def b(self) -> int:
+        """The higher seat."""
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> str:
+        """`"rows"`, `"foul"` or `"special"`: how the pair was scored."""
     @property
-    def rows(self) -> List[int]: ...
+    def rows(self) -> List[int]:
+        """Signed waters of front, middle, back before doubling (`[0, 0, 0]` unless rows were compared)."""
     @property
-    def scooper(self) -> Optional[int]: ...
+    def scooper(self) -> Optional[int]:
+        """The seat that scooped (打枪) the other, or `None`."""
     @property
-    def home_run(self) -> bool: ...
+    def home_run(self) -> bool:
+        """The scooper's 全垒打 doubled this pair again."""
     @property
-    def waters(self) -> int: ...
+    def waters(self) -> int:
+        """What `a` wins from `b`, in waters; negative when `a` pays."""
+    # END generated: ShisanshuiPairResult fields
     def replace(self, **changes: Any) -> ShisanshuiPairResult: ...
 
 @final
 class ShisanshuiSettlement(_Native):
     """handeval.shisanshui.Settlement"""
-    __match_args__ = ('waters', 'deltas', 'pairwise', 'fouls', 'specials', 'home_runs', 'theoretical', 'rake', 'pairs',)
     def __new__(cls, waters: Sequence[int], deltas: Sequence[int], pairwise: Sequence[Sequence[int]], fouls: Sequence[bool], specials: Sequence[Optional[str]], home_runs: Sequence[bool], theoretical: Sequence[int], rake: int, pairs: Sequence[ShisanshuiPairResult]) -> ShisanshuiSettlement: ...
+    # BEGIN generated: ShisanshuiSettlement fields (scripts/gen_docs.py)
+    __match_args__ = ("waters", "deltas", "pairwise", "fouls", "specials", "home_runs", "theoretical", "rake", "pairs")
     @property
-    def waters(self) -> List[int]: ...
+    def waters(self) -> List[int]:
+        """Total waters per seat."""
     @property
-    def deltas(self) -> List[int]: ...
+    def deltas(self) -> List[int]:
+        """Money per seat after the cap and the rake."""
     @property
-    def pairwise(self) -> List[List[int]]: ...
+    def pairwise(self) -> List[List[int]]:
+        """`pairwise[i][j]`: the waters seat i wins from seat j."""
     @property
-    def fouls(self) -> List[bool]: ...
+    def fouls(self) -> List[bool]:
+        """Whether each seat fouled (倒水)."""
     @property
-    def specials(self) -> List[Optional[str]]: ...
+    def specials(self) -> List[Optional[str]]:
+        """The declared special id per seat, or `None`."""
     @property
-    def home_runs(self) -> List[bool]: ...
+    def home_runs(self) -> List[bool]:
+        """Whether each seat scored a 全垒打."""
     @property
-    def theoretical(self) -> List[int]: ...
+    def theoretical(self) -> List[int]:
+        """`base × waters`, before the cap."""
     @property
-    def rake(self) -> int: ...
+    def rake(self) -> int:
+        """The total rake; `sum(deltas) + rake == 0`."""
     @property
-    def pairs(self) -> List[ShisanshuiPairResult]: ...
+    def pairs(self) -> List[ShisanshuiPairResult]:
+        """One per pair of seats `a < b`."""
+    # END generated: ShisanshuiSettlement fields
     def replace(self, **changes: Any) -> ShisanshuiSettlement: ...
 
 @final
 class ShisanshuiArrangement(_Native):
     """handeval.shisanshui.Arrangement"""
-    __match_args__ = ('front', 'middle', 'back', 'expected', 'special', 'declare_special', 'special_expected', 'alternatives',)
     def __new__(cls, front: _Cards, middle: _Cards, back: _Cards, expected: float, special: Optional[str], declare_special: bool, special_expected: Optional[float], alternatives: Sequence[ShisanshuiArrangement]) -> ShisanshuiArrangement: ...
+    # BEGIN generated: ShisanshuiArrangement fields (scripts/gen_docs.py)
+    __match_args__ = ("front", "middle", "back", "expected", "special", "declare_special", "special_expected", "alternatives")
     @property
-    def front(self) -> List[str]: ...
+    def front(self) -> List[str]:
+        """The front row (3 cards)."""
     @property
-    def middle(self) -> List[str]: ...
+    def middle(self) -> List[str]:
+        """The middle row (5 cards)."""
     @property
-    def back(self) -> List[str]: ...
+    def back(self) -> List[str]:
+        """The back row (5 cards)."""
     @property
-    def expected(self) -> float: ...
+    def expected(self) -> float:
+        """Expected waters against the opponents (`arrange`), or the exact waters against the given opponents (`best_response`)."""
     @property
-    def special(self) -> Optional[str]: ...
+    def special(self) -> Optional[str]:
+        """The special hand (§1.7) the 13 cards make, or `None`."""
     @property
-    def declare_special(self) -> bool: ...
+    def declare_special(self) -> bool:
+        """Declaring that special scores more than this arrangement."""
     @property
-    def special_expected(self) -> Optional[float]: ...
+    def special_expected(self) -> Optional[float]:
+        """Expected (or exact) waters of declaring that special, or `None`."""
     @property
-    def alternatives(self) -> List[ShisanshuiArrangement]: ...
+    def alternatives(self) -> List[ShisanshuiArrangement]:
+        """The `top_k` best arrangements, best first (`alternatives[0]` is this one without its alternatives); each has the same fields and no alternatives of its own."""
+    # END generated: ShisanshuiArrangement fields
     def replace(self, **changes: Any) -> ShisanshuiArrangement: ...
 
 def ssw_classify(cards: _Cards, rules: object = None) -> ShisanshuiRow: ...
@@ -218,6 +268,7 @@ def ssw_arrange_greedy(cards: _Cards, rules: object = None) -> List[List[str]]: 
 # dachu
 DC_KINDS: Tuple[str, ...]
 DC_CALLS: Tuple[str, ...]
+DC_LINE_KINDS: Dict[str, str]
 # BEGIN generated: dachu.Rules (scripts/gen_docs.py)
 @final
 class DachuRules(_Native):
@@ -273,32 +324,44 @@ class DachuRules(_Native):
 @final
 class DachuPlay(_Native):
     """handeval.dachu.Play"""
-    __match_args__ = ("kind", "kind_zh", "cards", "strength")
     def __new__(cls, kind: str, kind_zh: str, cards: _Cards, strength: int) -> DachuPlay: ...
+    # BEGIN generated: DachuPlay fields (scripts/gen_docs.py)
+    __match_args__ = ("kind", "kind_zh", "cards", "strength")
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> str:
+        """One of `KINDS`."""
     @property
-    def kind_zh(self) -> str: ...
+    def kind_zh(self) -> str:
+        """Its Chinese name, e.g. `獨儲`."""
     @property
-    def cards(self) -> List[str]: ...
+    def cards(self) -> List[str]:
+        """The cards (from ``legal_plays``: in the game's order, weakest first)."""
     @property
-    def strength(self) -> int: ...
+    def strength(self) -> int:
+        """Higher is stronger within a kind and length: singles 1 = 3 … 11 = K, 12 plain A, 13 the 2, 14 儲A; pairs and bombs 1 = 3 … 12 = A, 13 = 2; straights the top card's place in A(1) 2 3 … K(13) A(14)."""
+    # END generated: DachuPlay fields
     def __len__(self) -> int: ...
     def replace(self, **changes: Any) -> DachuPlay: ...
 
 @final
 class DachuLine(_Native):
     """handeval.dachu.Line"""
-    __match_args__ = ("kind", "seat", "amount", "text")
     def __new__(cls, kind: str, seat: int, amount: int, text: str) -> DachuLine: ...
+    # BEGIN generated: DachuLine fields (scripts/gen_docs.py)
+    __match_args__ = ("kind", "seat", "amount", "text")
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> str:
+        """What the line is for: a `LineKind` value (`"jiao"` 繳, `"result"` the game's result, `"escape"` 逃跑, `"cap"` the cap)."""
     @property
-    def seat(self) -> int: ...
+    def seat(self) -> int:
+        """The seat whose money the line changes."""
     @property
-    def amount(self) -> int: ...
+    def amount(self) -> int:
+        """The signed change to `seat`."""
     @property
-    def text(self) -> str: ...
+    def text(self) -> str:
+        """A sentence saying how the amount came about, ending with `= ` and the line's amount without its sign, e.g. `"儲方 win with 全殲 (×2): 3 × base × 2 = 60, shared by 3: 60 / 3 = 20"` on a −20 line."""
+    # END generated: DachuLine fields
     # Deprecated old names of kind and text (a DeprecationWarning when read).
     @property
     def item(self) -> str: ...
@@ -309,23 +372,31 @@ class DachuLine(_Native):
 @final
 class DachuSettlement(_Native):
     """handeval.dachu.Settlement"""
-    __match_args__ = ("verdict", "wipe_out", "result_multiplier", "lines", "theoretical", "deltas")
     def __new__(
         cls, verdict: Optional[str], wipe_out: bool, result_multiplier: int, lines: Sequence[DachuLine],
         theoretical: Sequence[int], deltas: Sequence[int],
     ) -> DachuSettlement: ...
+    # BEGIN generated: DachuSettlement fields (scripts/gen_docs.py)
+    __match_args__ = ("verdict", "wipe_out", "result_multiplier", "lines", "theoretical", "deltas")
     @property
-    def verdict(self) -> Optional[str]: ...
+    def verdict(self) -> Optional[str]:
+        """The 儲方's result, `"win"`, `"draw"` or `"loss"`; `None` when places were not scored."""
     @property
-    def wipe_out(self) -> bool: ...
+    def wipe_out(self) -> bool:
+        """全殲 doubled the result."""
     @property
-    def result_multiplier(self) -> int: ...
+    def result_multiplier(self) -> int:
+        """The multiplier of the result (×2 with 全殲)."""
     @property
-    def lines(self) -> List[DachuLine]: ...
+    def lines(self) -> List[DachuLine]:
+        """The itemised breakdown; each seat's lines add up to its delta."""
     @property
-    def theoretical(self) -> List[int]: ...
+    def theoretical(self) -> List[int]:
+        """Before the cap."""
     @property
-    def deltas(self) -> List[int]: ...
+    def deltas(self) -> List[int]:
+        """Money per seat after the cap; adds up to 0."""
+    # END generated: DachuSettlement fields
     def replace(self, **changes: Any) -> DachuSettlement: ...
 
 # The state machines: frozen, == by state, hashable, pickled by replaying their history
@@ -532,6 +603,7 @@ def dc_game_replay(
 TL_KINDS: Tuple[str, ...]
 TL_SPECIAL_KINDS: Dict[str, int]
 TL_INSTANT_WINS: Tuple[str, ...]
+TL_LINE_KINDS: Dict[str, str]
 # BEGIN generated: tienlen.Rules (scripts/gen_docs.py)
 @final
 class TienlenRules(_Native):
@@ -567,18 +639,25 @@ class TienlenRules(_Native):
 @final
 class TienlenPlay(_Native):
     """handeval.tienlen.Play"""
-    __match_args__ = ("kind", "kind_zh", "cards", "top", "strength")
     def __new__(cls, kind: str, kind_zh: str, cards: _Cards, top: str, strength: int) -> TienlenPlay: ...
+    # BEGIN generated: TienlenPlay fields (scripts/gen_docs.py)
+    __match_args__ = ("kind", "kind_zh", "cards", "top", "strength")
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> str:
+        """One of `KINDS`."""
     @property
-    def kind_zh(self) -> str: ...
+    def kind_zh(self) -> str:
+        """Its Chinese name, e.g. `3连对`."""
     @property
-    def cards(self) -> List[str]: ...
+    def cards(self) -> List[str]:
+        """The cards in the game's order, lowest first."""
     @property
-    def top(self) -> str: ...
+    def top(self) -> str:
+        """The highest card."""
     @property
-    def strength(self) -> int: ...
+    def strength(self) -> int:
+        """0 = 3♠ … 51 = 2♥: the top card's place in the game's order."""
+    # END generated: TienlenPlay fields
     @property
     def is_special(self) -> bool: ...
     def __len__(self) -> int: ...
@@ -587,49 +666,67 @@ class TienlenPlay(_Native):
 @final
 class TienlenInstantHand(_Native):
     """handeval.tienlen.InstantHand"""
-    __match_args__ = ("kind", "kind_zh", "cards")
     def __new__(cls, kind: str, kind_zh: str, cards: _Cards) -> TienlenInstantHand: ...
+    # BEGIN generated: TienlenInstantHand fields (scripts/gen_docs.py)
+    __match_args__ = ("kind", "kind_zh", "cards")
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> str:
+        """One of `INSTANT_WINS`."""
     @property
-    def kind_zh(self) -> str: ...
+    def kind_zh(self) -> str:
+        """Its Chinese name, e.g. `六对`."""
     @property
-    def cards(self) -> List[str]: ...
+    def cards(self) -> List[str]:
+        """The cards that form it, lowest first."""
+    # END generated: TienlenInstantHand fields
     def replace(self, **changes: Any) -> TienlenInstantHand: ...
 
 @final
 class TienlenFirstLead(_Native):
     """handeval.tienlen.FirstLead"""
-    __match_args__ = ("seat", "card", "must_contain")
     def __new__(cls, seat: int, card: str, must_contain: bool) -> TienlenFirstLead: ...
+    # BEGIN generated: TienlenFirstLead fields (scripts/gen_docs.py)
+    __match_args__ = ("seat", "card", "must_contain")
     @property
-    def seat(self) -> int: ...
+    def seat(self) -> int:
+        """The seat that leads the first round."""
     @property
-    def card(self) -> str: ...
+    def card(self) -> str:
+        """The lowest card dealt."""
     @property
-    def must_contain(self) -> bool: ...
+    def must_contain(self) -> bool:
+        """Whether the first play must contain `card` (the rule option `first_lead_must_contain_lowest`)."""
+    # END generated: TienlenFirstLead fields
     def replace(self, **changes: Any) -> TienlenFirstLead: ...
 
 @final
 class TienlenRoundState(_Native):
     """handeval.tienlen.RoundState"""
-    __match_args__ = ("plays", "passed", "to_move", "over", "next_leader", "leader")
     def __new__(
         cls, plays: Sequence[Tuple[int, TienlenPlay]], passed: Sequence[int], to_move: Optional[int], over: bool,
         next_leader: Optional[int], leader: int,
     ) -> TienlenRoundState: ...
+    # BEGIN generated: TienlenRoundState fields (scripts/gen_docs.py)
+    __match_args__ = ("plays", "passed", "to_move", "over", "next_leader", "leader")
     @property
-    def plays(self) -> List[Tuple[int, TienlenPlay]]: ...
+    def plays(self) -> List[Tuple[int, TienlenPlay]]:
+        """`[(seat, Play)]` in order; the last one is on the table."""
     @property
-    def passed(self) -> List[int]: ...
+    def passed(self) -> List[int]:
+        """The seats that have passed (they may still chop with a special)."""
     @property
-    def to_move(self) -> Optional[int]: ...
+    def to_move(self) -> Optional[int]:
+        """Whose turn it is; `None` once the round is over."""
     @property
-    def over(self) -> bool: ...
+    def over(self) -> bool:
+        """Whether everyone else passed on the last play."""
     @property
-    def next_leader(self) -> Optional[int]: ...
+    def next_leader(self) -> Optional[int]:
+        """When over: the seat that leads the next round."""
     @property
-    def leader(self) -> int: ...
+    def leader(self) -> int:
+        """The seat that led the round."""
+    # END generated: TienlenRoundState fields
     @property
     def table(self) -> Optional[TienlenPlay]: ...
     def replace(self, **changes: Any) -> TienlenRoundState: ...
@@ -637,52 +734,72 @@ class TienlenRoundState(_Native):
 @final
 class TienlenLine(_Native):
     """handeval.tienlen.Line"""
-    __match_args__ = ("kind", "seat", "other", "multiplier", "amount", "cards", "text")
     def __new__(
         cls, kind: str, seat: int, other: Optional[int], multiplier: int, amount: int, cards: _Cards, text: str
     ) -> TienlenLine: ...
+    # BEGIN generated: TienlenLine fields (scripts/gen_docs.py)
+    __match_args__ = ("kind", "seat", "other", "multiplier", "amount", "cards", "text")
     @property
-    def kind(self) -> str: ...
+    def kind(self) -> str:
+        """What the line is for: a `LineKind` value (`"cards"`, `"no_card"`, `"instant_win"`, `"red_two"`, `"black_two"`, `"bomb"`, `"three_pair_run"`, `"four_pair_run"`, `"win"`, `"chop"`, `"cap"`, `"rake"`)."""
     @property
-    def seat(self) -> int: ...
+    def seat(self) -> int:
+        """The seat whose money the line changes."""
     @property
-    def other(self) -> Optional[int]: ...
+    def other(self) -> Optional[int]:
+        """The seat on the other side of a payment, or `None` (cap, rake)."""
     @property
-    def multiplier(self) -> int: ...
+    def multiplier(self) -> int:
+        """The multiple of `base` (0 for win, chop, cap and rake lines)."""
     @property
-    def amount(self) -> int: ...
+    def amount(self) -> int:
+        """The signed change to `seat`."""
     @property
-    def cards(self) -> List[str]: ...
+    def cards(self) -> List[str]:
+        """The cards the amount is for (none for win, chop, cap and rake lines)."""
     @property
-    def text(self) -> str: ...
+    def text(self) -> str:
+        """A sentence, e.g. `"seat 1 pays 10 × 5 = 50 to seat 0 for the red 2 2h"`."""
+    # END generated: TienlenLine fields
     def replace(self, **changes: Any) -> TienlenLine: ...
 
 @final
 class TienlenSettlement(_Native):
     """handeval.tienlen.Settlement"""
-    __match_args__ = ("deltas", "rake", "lines", "winner", "pays", "chops", "theoretical", "capped", "instant")
     def __new__(
         cls, deltas: Sequence[int], rake: int, lines: Sequence[TienlenLine], winner: int, pays: Sequence[int],
         chops: Sequence[int], theoretical: Sequence[int], capped: Sequence[int], instant: Sequence[Optional[str]],
     ) -> TienlenSettlement: ...
+    # BEGIN generated: TienlenSettlement fields (scripts/gen_docs.py)
+    __match_args__ = ("deltas", "rake", "lines", "winner", "pays", "chops", "theoretical", "capped", "instant")
     @property
-    def deltas(self) -> List[int]: ...
+    def deltas(self) -> List[int]:
+        """Final money per seat, after the cap and the rake; `sum(deltas) + rake == 0`."""
     @property
-    def rake(self) -> int: ...
+    def rake(self) -> int:
+        """Taken from the winner's positive amount."""
     @property
-    def lines(self) -> List[TienlenLine]: ...
+    def lines(self) -> List[TienlenLine]:
+        """The itemised breakdown; each seat's lines add up to its delta."""
     @property
-    def winner(self) -> int: ...
+    def winner(self) -> int:
+        """The winning seat."""
     @property
-    def pays(self) -> List[int]: ...
+    def pays(self) -> List[int]:
+        """What each loser pays the winner before chops (0 for the winner)."""
     @property
-    def chops(self) -> List[int]: ...
+    def chops(self) -> List[int]:
+        """The signed sum of chop transfers per seat."""
     @property
-    def theoretical(self) -> List[int]: ...
+    def theoretical(self) -> List[int]:
+        """Before the cap."""
     @property
-    def capped(self) -> List[int]: ...
+    def capped(self) -> List[int]:
+        """After the cap, before the rake."""
     @property
-    def instant(self) -> List[Optional[str]]: ...
+    def instant(self) -> List[Optional[str]]:
+        """`settle_instant`: each seat's instant win (or `None`); `settle`: all `None`."""
+    # END generated: TienlenSettlement fields
     def replace(self, **changes: Any) -> TienlenSettlement: ...
 
 # The whole-game record: frozen, == by state, hashable, pickled by replaying its history

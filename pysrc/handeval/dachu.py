@@ -48,11 +48,9 @@ CALLS = _core.DC_CALLS
 #: its attribute's ``__doc__`` (``help(Rules)``), written once in the core; docs/api.md lists them.
 Rules = _core.DachuRules
 
-#: A classified play: ``kind`` (one of :data:`KINDS`), ``kind_zh``, ``cards`` (from
-#: ``legal_plays``: in the game's order, weakest first), ``strength`` (higher is stronger
-#: within a kind: singles 1 (3) … 11 (K), 12 plain A, 13 the 2, 14 儲A; pairs and bombs
-#: 1 (3) … 12 (A), 13 (2); straights the top card's place in A(1) 2 3 … K(13) A(14));
-#: ``len(play)``. Passed back in (as ``table`` or in a pair) its cards are used as is.
+#: A classified play; ``len(play)`` besides its fields. Passed back in (as ``table`` or in
+#: a pair) its cards are used as is.
+#: Its fields' descriptions are the binding's (``help(Play)``); docs/api.md lists them.
 Play = _core.DachuPlay
 #: The deal and its declarations (RULES 3.5), an immutable state machine:
 #: ``Deal(hands, first_seat=0, rules=None)``, ``.apply(action)``, ``.calling()``,
@@ -62,9 +60,10 @@ Deal = _core.DachuDeal
 #: multiplier=1, start_seat=0, first_side=None, rules=None)``, ``.apply((call, seat))``,
 #: ``.settle(places, …)``.
 Calling = _core.DachuCalling
-#: One line of a settlement: ``kind`` (a :class:`LineKind` value), ``seat``, ``amount``,
-#: ``text``; each seat's lines add up to its delta. ``item`` and ``note``, the old names of
-#: ``kind`` and ``text``, still read (with a DeprecationWarning) for one release.
+#: One line of a settlement; each seat's lines add up to its delta. ``item`` and ``note``,
+#: the old names of ``kind`` and ``text``, still read (with a DeprecationWarning) for one
+#: release.
+#: Its fields' descriptions are the binding's (``help(Line)``); docs/api.md lists them.
 Line = _core.DachuLine
 
 
@@ -75,6 +74,7 @@ class LineKind(StrEnum):
     ``line.kind == LineKind.CAP`` and ``LineKind(line.kind)`` both work.
     """
 
+    # BEGIN generated: LineKind (scripts/gen_docs.py)
     #: 繳: a surrendering seat pays the other side.
     JIAO = "jiao"
     #: The game's result (win or loss of the 儲方).
@@ -83,9 +83,11 @@ class LineKind(StrEnum):
     ESCAPE = "escape"
     #: The change the cap (RULES 4) made to a seat's total.
     CAP = "cap"
+    # END generated: LineKind
 
 
-#: ``verdict``, ``wipe_out``, ``result_multiplier``, ``lines``, ``theoretical``, ``deltas``.
+#: A settled game (RULES 3.7, the cap of RULES 4).
+#: Its fields' descriptions are the binding's (``help(Settlement)``); docs/api.md lists them.
 Settlement = _core.DachuSettlement
 
 #: ``classify(cards, chu, rules=None) -> Play`` (RULES 3.2), ``chu`` ``"red"``/``"black"``.

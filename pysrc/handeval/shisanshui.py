@@ -48,24 +48,21 @@ SPECIALS = tuple(_core.ssw_special_table())
 #: its attribute's ``__doc__`` (``help(Rules)``), written once in the core; docs/api.md lists them.
 Rules = _core.ShisanshuiRules
 
-#: A classified 3- or 5-card row: ``category``, ``category_zh``, ``strength``, ``cards``.
+#: A classified 3- or 5-card row.
+#: Its fields' descriptions are the binding's (``help(Row)``); docs/api.md lists them.
 Row = _core.ShisanshuiRow
 
 
-#: A special hand found in 13 cards: ``id``, ``name_zh``, ``waters``, ``split``
-#: (``[front, middle, back]`` for 三同花顺 / 三顺子 / 三同花, else None).
+#: A special hand (特殊牌型, RULES 1.7) found in 13 cards.
+#: Its fields' descriptions are the binding's (``help(SpecialHand)``); docs/api.md lists them.
 SpecialHand = _core.ShisanshuiSpecialHand
 
-#: How seats ``a < b`` were scored, from ``a``'s point of view: ``a``, ``b``, ``kind``
-#: (``"rows"``, ``"foul"`` or ``"special"``), ``rows`` (signed waters of front, middle,
-#: back before doubling), ``scooper`` (the seat that scooped 打枪, or None), ``home_run``
-#: (the scooper's 全垒打 doubled the pair again), ``waters`` (what ``a`` wins from ``b``).
+#: How seats ``a < b`` were scored, from ``a``'s point of view.
+#: Its fields' descriptions are the binding's (``help(PairResult)``); docs/api.md lists them.
 PairResult = _core.ShisanshuiPairResult
 
-#: A settled deal: ``waters`` (per seat), ``deltas`` (money after the cap and the rake),
-#: ``pairwise`` (``[i][j]``: waters seat i wins from seat j), ``fouls``, ``specials``
-#: (declared special id per seat, or None), ``home_runs``, ``theoretical`` (base ×
-#: waters, before the cap), ``rake`` and ``pairs`` (:class:`PairResult`).
+#: A settled deal (RULES 1.6 scoring, RULES 4 money).
+#: Its fields' descriptions are the binding's (``help(Settlement)``); docs/api.md lists them.
 Settlement = _core.ShisanshuiSettlement
 
 #: ``classify(cards, rules=None) -> Row``: classify a 3-card front or a 5-card row.
@@ -129,12 +126,8 @@ def settle(players, base: int = 1, carried=None, rules=None) -> Settlement:
 
 __all__ += ["Arrangement", "MAX_SAMPLES", "MAX_TOP_K", "arrange", "arrange_many", "best_response"]
 
-#: An arrangement of 13 cards with its score: ``front``, ``middle``, ``back``,
-#: ``expected`` (expected waters for :func:`arrange`, exact waters for
-#: :func:`best_response`), ``special`` (the special id the cards make, or None),
-#: ``declare_special`` (declaring it scores more), ``special_expected`` (its expected or
-#: exact waters, or None) and ``alternatives`` (the ``top_k`` best, best first;
-#: ``alternatives[0]`` is this one; they have no alternatives of their own).
+#: An arrangement of 13 cards with its score (:func:`arrange`, :func:`best_response`).
+#: Its fields' descriptions are the binding's (``help(Arrangement)``); docs/api.md lists them.
 Arrangement = _core.ShisanshuiArrangement
 
 #: The largest ``samples`` of :func:`arrange` / :func:`arrange_many` (each sample costs

@@ -60,20 +60,21 @@ INSTANT_WINS = _core.TL_INSTANT_WINS
 #: its attribute's ``__doc__`` (``help(Rules)``), written once in the core; docs/api.md lists them.
 Rules = _core.TienlenRules
 
-#: A classified play: ``kind`` (one of :data:`KINDS`), ``kind_zh``, ``cards`` (lowest
-#: first), ``top`` (the highest card), ``strength`` (0 = 3♠ … 51 = 2♥, the top card's
-#: place); ``is_special`` and ``len(play)``. Passed back in (as ``table``, in a pair, in
-#: a round) it is used as is.
+#: A classified play; ``is_special`` and ``len(play)`` besides its fields. Passed back in
+#: (as ``table``, in a pair, in a round) it is used as is.
+#: Its fields' descriptions are the binding's (``help(Play)``); docs/api.md lists them.
 Play = _core.TienlenPlay
-#: An instant win: ``kind`` (one of :data:`INSTANT_WINS`), ``kind_zh``, ``cards``.
+#: An instant win (直接获胜, RULES 2.5) and the cards that form it.
+#: Its fields' descriptions are the binding's (``help(InstantHand)``); docs/api.md lists them.
 InstantHand = _core.TienlenInstantHand
-#: Who leads the game: ``seat``, ``card`` (the lowest dealt), ``must_contain``.
+#: Who leads the game (RULES 2.4).
+#: Its fields' descriptions are the binding's (``help(FirstLead)``); docs/api.md lists them.
 FirstLead = _core.TienlenFirstLead
-#: A replayed round: ``plays`` (``[(seat, Play)]``), ``passed``, ``to_move``, ``over``,
-#: ``next_leader``, ``leader``, and ``table`` (the last play or None).
+#: A replayed round; ``table`` (the last play or None) besides its fields.
+#: Its fields' descriptions are the binding's (``help(RoundState)``); docs/api.md lists them.
 RoundState = _core.TienlenRoundState
-#: One amount of a settlement: ``kind`` (a :class:`LineKind` value), ``seat``, ``other``,
-#: ``multiplier``, ``amount``, ``cards``, ``text``; each seat's lines add up to its delta.
+#: One amount of a settlement; each seat's lines add up to its delta.
+#: Its fields' descriptions are the binding's (``help(Line)``); docs/api.md lists them.
 Line = _core.TienlenLine
 
 
@@ -84,6 +85,7 @@ class LineKind(StrEnum):
     ``line.kind == LineKind.CHOP`` and ``LineKind(line.kind)`` both work.
     """
 
+    # BEGIN generated: LineKind (scripts/gen_docs.py)
     #: base × cards left.
     CARDS = "cards"
     #: base × 26: a loser who played no card.
@@ -108,10 +110,11 @@ class LineKind(StrEnum):
     CAP = "cap"
     #: 抽水 taken from a seat's positive amount.
     RAKE = "rake"
+    # END generated: LineKind
 
 
-#: ``deltas``, ``rake``, ``lines``, ``winner``, ``pays``, ``chops``, ``theoretical``,
-#: ``capped``, ``instant``; ``sum(deltas) + rake == 0``.
+#: A settled game; ``sum(deltas) + rake == 0``.
+#: Its fields' descriptions are the binding's (``help(Settlement)``); docs/api.md lists them.
 Settlement = _core.TienlenSettlement
 
 #: ``classify(cards) -> Play`` (RULES 2.2); a set that is not a play raises why.

@@ -260,13 +260,18 @@ def test_nothing_user_facing_points_outside_the_repository(path):
     assert needle not in path.read_text(encoding="utf-8", errors="replace")
 
 
-def test_generated_option_tables_are_current():
-    """The option tables of docs/api.md and docs/rules.md and the stub's Rules classes are
-    generated from the classes (each option's ``__doc__`` comes from the core's list of
-    options): ``python3 scripts/gen_docs.py`` rewrites them."""
-    r = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "gen_docs.py"), "--check"], capture_output=True, text=True
+def gen_docs_check(*args):
+    return subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "gen_docs.py"), "--check", *args], capture_output=True, text=True
     )
+
+
+def test_generated_parts_are_current():
+    """The option tables of docs/api.md and docs/rules.md, the result classes' field tables,
+    the stub's Rules classes and result fields and the LineKind enums are generated from
+    the built classes (each description comes from the core's list of options or the
+    binding's doc comments): ``python3 scripts/gen_docs.py`` rewrites them."""
+    r = gen_docs_check()
     assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
 
 
@@ -291,3 +296,39 @@ def test_grpc_md_shows_each_dachu_play_shape():
         and list(item.play.cards.cards) == json.loads(calls[0])["dachu"]["items"][0]["play"]["cards"]["cards"]
     )
     assert '{"play": {"cards": {"cards": […]}' in text
+
+
+STUB = ROOT / "pysrc" / "handeval" / "_core.pyi"
+# Hand edits of the stub's generated parts, each of which the check must refuse: a field's
+# description, a field dropped from __match_args__, a field's type changed in the property
+# only (the type is written in __new__), a Rules option's description.
+STUB_EDITS = [
+    ('"""`pairwise[i][j]`: the waters seat i wins', '"""`pairwise[i][j]`: what seat i wins'),
+    ('"waters", "deltas", "pairwise", "fouls"', '"waters", "deltas", "fouls"'),
+    ("def pairwise(self) -> List[List[int]]:", "def pairwise(self) -> List[Any]:"),
+    ('"""抽水: percent of each positive result', '"""Rake: percent of each positive result'),
+]
+
+
+@pytest.mark.parametrize("old,new", STUB_EDITS, ids=range(len(STUB_EDITS)))
+def test_a_hand_edit_of_the_stub_fails_the_check(tmp_path, old, new):
+    text = STUB.read_text(encoding="utf-8")
+    copy = tmp_path / "_core.pyi"
+    copy.write_text(text, encoding="utf-8")
+    assert gen_docs_check("--stub", str(copy)).returncode == 0  # the copy as it is: current
+    assert text.count(old) == 1, old
+    copy.write_text(text.replace(old, new), encoding="utf-8")
+    r = gen_docs_check("--stub", str(copy))
+    assert r.returncode == 1 and "_core.pyi" in r.stdout, r.stdout[-2000:] + r.stderr[-2000:]
+
+
+def test_a_field_without_its_type_in_new_fails_the_check(tmp_path):
+    """A field's type is written once, in ``__new__``: a ``__new__`` that does not take the
+    fields in order is an error naming the class."""
+    text = STUB.read_text(encoding="utf-8")
+    old = "def __new__(cls, a: int, b: int, kind: str,"
+    assert text.count(old) == 1
+    copy = tmp_path / "_core.pyi"
+    copy.write_text(text.replace(old, "def __new__(cls, b: int, a: int, kind: str,"), encoding="utf-8")
+    r = gen_docs_check("--stub", str(copy))
+    assert r.returncode != 0 and "ShisanshuiPairResult.__new__ must take the fields" in r.stderr, r.stderr[-2000:]

@@ -1,9 +1,12 @@
 //! Train the 十三水 arrangement tables (see docs/arrange.md):
 //!
 //! ```text
-//! cargo run --release -p handeval-core --example train_arrange -- \
-//!     --deals 25000 --seed 20261129 --max-iterations 6 --tolerance 0.01 --out DIR
+//! cargo run --release -p handeval-core --features train --example train_arrange -- \
+//!     [--deals N] [--seed S] [--max-iterations I] [--tolerance T] [--out DIR]
 //! ```
+//!
+//! The defaults are the run that made the shipped tables (`sim::DEALS`, `SEED`,
+//! `MAX_ITERATIONS`, `TOLERANCE`).
 //!
 //! Iteration 0 counts the rows of greedy arrangers; iteration i counts the rows of
 //! players who use the solver with the tables of iteration i-1. It stops when the
@@ -11,12 +14,12 @@
 //! Writes `DIR/tables_iter0.bin`, `DIR/tables.bin` (the last iteration) and prints one
 //! JSON line per iteration.
 
-use handeval_core::shisanshui::arrange::sim::train;
+use handeval_core::shisanshui::arrange::sim::{train, DEALS, MAX_ITERATIONS, SEED, TOLERANCE};
 use std::time::Instant;
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let (mut deals, mut seed, mut max_it, mut tol, mut out) = (25_000u64, 20_261_129u64, 6u32, 0.01f64, String::from("."));
+    let (mut deals, mut seed, mut max_it, mut tol, mut out) = (DEALS, SEED, MAX_ITERATIONS, TOLERANCE, String::from("."));
     while let Some(a) = args.next() {
         let mut v = || args.next().unwrap_or_else(|| panic!("{a} needs a value"));
         match a.as_str() {

@@ -267,7 +267,7 @@ pub fn cards(text: &str) -> Vec<Card> {
 pub const MAX_RECORD_ACTIONS: usize = 52 * 4;
 
 /// The cards dealt to each seat, in every game of this crate (RULES 1, 2, 3).
-pub const HAND_SIZE: usize = 13;
+pub(crate) const HAND_SIZE: usize = 13;
 
 /// Refuse a record of `n` actions longer than [`MAX_RECORD_ACTIONS`] (reason `TooLarge`),
 /// before any of it is read.

@@ -107,7 +107,7 @@ pub type Result<T> = std::result::Result<T, Error>;
 /// (`bad card "Xs"`, `"middle" is not one of …`); a quoted value longer than this is cut
 /// (`"XXXX…" (1048576 chars)`), so a huge bad value cannot bloat an error, a gRPC status
 /// trailer or a log line. Done here, once, for every message of the engine.
-pub const ECHO_CHARS: usize = 64;
+pub(crate) const ECHO_CHARS: usize = 64;
 
 impl Error {
     pub fn new(message: impl Into<String>) -> Self {

@@ -49,7 +49,7 @@ fn div_wide((hi, lo): (u128, u128), d: u128) -> (u128, u128) {
 /// [`share_proportional`] on 128-bit amounts, for totals that do not fit in an `i64`
 /// while each share does (RULES §0: compute wider inside). The weights must add up to
 /// less than 2^127 (any number of `i64` weights does).
-pub fn share_wide(total: i128, weights: &[i128]) -> Result<Vec<i128>> {
+pub(crate) fn share_wide(total: i128, weights: &[i128]) -> Result<Vec<i128>> {
     if weights.iter().any(|&w| w < 0) {
         return Err(Error::new("proportional shares need non-negative weights").because(Reason::OutOfRange));
     }
@@ -88,7 +88,7 @@ pub fn share_wide(total: i128, weights: &[i128]) -> Result<Vec<i128>> {
 }
 
 /// An `i128` amount as an `i64`, or an error naming what overflowed.
-pub fn narrow(v: i128, what: &str) -> Result<i64> {
+pub(crate) fn narrow(v: i128, what: &str) -> Result<i64> {
     i64::try_from(v).map_err(|_| Error::new(format!("{what}: {v} overflows a 64-bit integer")).because(Reason::OutOfRange))
 }
 
@@ -104,7 +104,7 @@ pub fn share_proportional(total: i64, weights: &[i64]) -> Result<Vec<i64>> {
 
 /// `carried` (the carried-in amounts, one per seat) has `entries` entries for `players`
 /// seats: anything else is refused before any work (a huge list fails at its length).
-pub fn check_carried_len(entries: usize, players: usize) -> Result<()> {
+pub(crate) fn check_carried_len(entries: usize, players: usize) -> Result<()> {
     if entries != players {
         return Err(Error::field("carried", format!("has {entries} entries for {players} players")).because(Reason::WrongCount));
     }
@@ -159,7 +159,7 @@ pub fn cap(theoretical: &[i64], carried: &[Option<i64>]) -> Result<Vec<i64>> {
 }
 
 /// A base stake (底分) is at least 1 in every game (RULES §0); 0 or less is an error.
-pub fn check_base(base: i64) -> Result<()> {
+pub(crate) fn check_base(base: i64) -> Result<()> {
     if base < 1 {
         return Err(Error::field("base", format!("must be at least 1 (got {base})")).because(Reason::OutOfRange));
     }
@@ -175,7 +175,7 @@ pub fn rake(amounts: &[i64], percent: u32) -> Result<(Vec<i64>, i64)> {
 
 /// [`rake`] of the positive amounts of the seats `raked` accepts only (越式13张 rakes the
 /// winner alone, RULES 2.6); every other amount passes unchanged.
-pub fn rake_only(amounts: &[i64], percent: u32, raked: impl Fn(usize) -> bool) -> Result<(Vec<i64>, i64)> {
+pub(crate) fn rake_only(amounts: &[i64], percent: u32, raked: impl Fn(usize) -> bool) -> Result<(Vec<i64>, i64)> {
     if percent > 100 {
         return Err(Error::field("rake_percent", format!("must be 0..100 (got {percent})")).because(Reason::BadRule));
     }

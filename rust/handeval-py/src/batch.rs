@@ -8,11 +8,11 @@ use std::sync::mpsc;
 use std::time::Duration;
 
 /// How often a waiting call looks at signals.
-pub const POLL: Duration = Duration::from_millis(50);
+pub(crate) const POLL: Duration = Duration::from_millis(50);
 
 /// `f(chunk)` over `items` in chunks of `chunk` items, GIL released for each chunk and
 /// signals checked between chunks; the results in order.
-pub fn chunked<T: Sync, R: Send>(py: Python<'_>, items: &[T], chunk: usize, f: impl Fn(&[T]) -> Vec<R> + Sync) -> PyResult<Vec<R>> {
+pub(crate) fn chunked<T: Sync, R: Send>(py: Python<'_>, items: &[T], chunk: usize, f: impl Fn(&[T]) -> Vec<R> + Sync) -> PyResult<Vec<R>> {
     let mut out = Vec::with_capacity(items.len());
     for part in items.chunks(chunk.max(1)) {
         out.extend(py.detach(|| f(part)));
@@ -26,7 +26,7 @@ pub fn chunked<T: Sync, R: Send>(py: Python<'_>, items: &[T], chunk: usize, f: i
 /// from a signal handler the call returns it at once; the worker, which cannot be
 /// stopped from outside the core, finishes its (bounded) work in the background and its
 /// result is dropped.
-pub fn interruptible<R: Send + 'static>(py: Python<'_>, f: impl FnOnce() -> R + Send + 'static) -> PyResult<R> {
+pub(crate) fn interruptible<R: Send + 'static>(py: Python<'_>, f: impl FnOnce() -> R + Send + 'static) -> PyResult<R> {
     let (tx, rx) = mpsc::channel();
     std::thread::Builder::new()
         .name("handeval-long-call".into())

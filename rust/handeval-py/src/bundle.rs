@@ -53,6 +53,6 @@ fn native_part<R: GameRules + Into<pyo3::PyClassInitializer<R>>>(
     }
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     crate::result::add_class::<Rules>(m, "Rules")
 }

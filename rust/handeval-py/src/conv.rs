@@ -14,7 +14,7 @@ pyo3::create_exception!(
 
 /// Map a core error to `HandevalError` with `.field` and `.description` kept apart
 /// (nobody downstream re-parses the sentence).
-pub fn to_py(e: Error) -> PyErr {
+pub(crate) fn to_py(e: Error) -> PyErr {
     Python::attach(|py| {
         let err = HandevalError::new_err(e.to_string());
         let v = err.value(py);
@@ -29,7 +29,7 @@ pub fn to_py(e: Error) -> PyErr {
 /// A `HandevalError` whose field starts at `from` (`cards`, `cards[2]`, `cards.x`), named
 /// from `to` instead: the Python API's parameter when the core's differs. Other errors
 /// pass unchanged.
-pub fn field_renamed(e: PyErr, from: &str, to: &str) -> PyErr {
+pub(crate) fn field_renamed(e: PyErr, from: &str, to: &str) -> PyErr {
     Python::attach(|py| {
         if !e.is_instance_of::<HandevalError>(py) {
             return e;
@@ -56,14 +56,14 @@ pub fn field_renamed(e: PyErr, from: &str, to: &str) -> PyErr {
 
 /// The same `HandevalError`, of another reason (for an error raised by the binding's own
 /// conversions, e.g. a rule option's integer).
-pub fn with_reason(e: PyErr, reason: handeval_core::Reason) -> PyErr {
+pub(crate) fn with_reason(e: PyErr, reason: handeval_core::Reason) -> PyErr {
     Python::attach(|py| {
         let _ = e.value(py).setattr(pyo3::intern!(py, "reason"), reason.as_str());
     });
     e
 }
 
-pub trait IntoPyResult<T> {
+pub(crate) trait IntoPyResult<T> {
     fn py(self) -> PyResult<T>;
 }
 
@@ -73,16 +73,16 @@ impl<T> IntoPyResult<T> for Result<T, Error> {
     }
 }
 
-pub fn bad(field: &str, message: impl Into<String>) -> PyErr {
+pub(crate) fn bad(field: &str, message: impl Into<String>) -> PyErr {
     to_py(Error::field(field, message))
 }
 
 /// [`bad`] of a given reason.
-pub fn bad_as(field: &str, message: impl Into<String>, reason: handeval_core::Reason) -> PyErr {
+pub(crate) fn bad_as(field: &str, message: impl Into<String>, reason: handeval_core::Reason) -> PyErr {
     to_py(Error::field(field, message).because(reason))
 }
 
-pub fn type_name(obj: &Bound<'_, PyAny>) -> String {
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
     obj.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into())
 }
 
@@ -132,7 +132,7 @@ fn ascii_card(t: &[u8]) -> Option<Card> {
 /// anything else (commas, symbols, padding, a bad or repeated card), which the core
 /// parser in [`cards_from`] then reads with its full error messages. Accepts a subset of
 /// what the core accepts, with the same cards (tests/test_cards.py checks both).
-pub fn quick_cards(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
+pub(crate) fn quick_cards(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
     let mut buf = [Card(0); 52];
     let n = quick_cards_into(obj, &mut buf)?;
     Some(buf[..n].to_vec())
@@ -140,7 +140,7 @@ pub fn quick_cards(obj: &Bound<'_, PyAny>) -> Option<Vec<Card>> {
 
 /// [`quick_cards`] into `out` (no allocation); `None` also when more than `out.len()`
 /// cards are given.
-pub fn quick_cards_into(obj: &Bound<'_, PyAny>, out: &mut [Card]) -> Option<usize> {
+pub(crate) fn quick_cards_into(obj: &Bound<'_, PyAny>, out: &mut [Card]) -> Option<usize> {
     if let Ok(s) = obj.cast::<PyString>() {
         if let Some(n) = canonical_cards(s.to_str().ok()?.as_bytes(), out) {
             return Some(n);
@@ -177,17 +177,17 @@ pub fn quick_cards_into(obj: &Bound<'_, PyAny>, out: &mut [Card]) -> Option<usiz
 }
 
 /// An optional argument: `None` when absent or Python `None`.
-pub fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
+pub(crate) fn given<'a, 'py>(value: Option<&'a Bound<'py, PyAny>>) -> Option<&'a Bound<'py, PyAny>> {
     value.filter(|v| !v.is_none())
 }
 
 /// An optional argument read by `read`: `None` when absent or Python `None`.
-pub fn opt<'py, T>(value: Option<&Bound<'py, PyAny>>, read: impl FnOnce(&Bound<'py, PyAny>) -> PyResult<T>) -> PyResult<Option<T>> {
+pub(crate) fn opt<'py, T>(value: Option<&Bound<'py, PyAny>>, read: impl FnOnce(&Bound<'py, PyAny>) -> PyResult<T>) -> PyResult<Option<T>> {
     given(value).map(read).transpose()
 }
 
 /// An optional flag: absent or `None` is false, else `True`/`False` ([`bool_from`]).
-pub fn opt_flag(value: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
+pub(crate) fn opt_flag(value: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<bool> {
     Ok(opt(value, |v| bool_from(v, field))?.unwrap_or(false))
 }
 
@@ -215,7 +215,7 @@ fn canonical_cards(text: &[u8], out: &mut [Card]) -> Option<usize> {
 }
 
 /// Cards from a string (`"As Td"`) or a list/tuple of one-card strings.
-pub fn cards_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
+pub(crate) fn cards_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
     if let Some(cards) = quick_cards(obj) {
         return Ok(cards);
     }
@@ -239,16 +239,16 @@ pub fn cards_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<Card>> {
 
 /// The base stake (底分) of every game's settle: an integer, or None (left out) for 1
 /// (RULES §0: where the base may be omitted, every game treats it alike).
-pub fn base_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<i64> {
+pub(crate) fn base_from(obj: Option<&Bound<'_, PyAny>>) -> PyResult<i64> {
     given(obj).map_or(Ok(1), |b| int_from(b, "base"))
 }
 
-pub fn card_strings(cards: &[Card]) -> Vec<String> {
+pub(crate) fn card_strings(cards: &[Card]) -> Vec<String> {
     cards.iter().map(|c| c.to_string()).collect()
 }
 
 /// An integer that fits in i64 (bools are refused: they are almost always a mistake).
-pub fn int_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<i64> {
+pub(crate) fn int_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<i64> {
     if obj.is_instance_of::<pyo3::types::PyBool>() || !obj.is_instance_of::<pyo3::types::PyInt>() {
         return Err(bad(field, format!("expected an integer, got {}", type_name(obj))));
     }
@@ -256,12 +256,12 @@ pub fn int_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<i64> {
 }
 
 /// A bool (only `True`/`False`: a bad flag is a HandevalError, not a TypeError).
-pub fn bool_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<bool> {
+pub(crate) fn bool_from(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<bool> {
     obj.extract::<bool>().map_err(|_| bad(field, format!("expected True or False, got {}", type_name(obj))))
 }
 
 /// A list or tuple (not a string).
-pub fn check_list(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<()> {
+pub(crate) fn check_list(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<()> {
     if obj.is_instance_of::<PyString>() || !(obj.is_instance_of::<PyList>() || obj.is_instance_of::<PyTuple>()) {
         return Err(bad(field, format!("expected a list, got {}", type_name(obj))));
     }
@@ -269,7 +269,11 @@ pub fn check_list(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<()> {
 }
 
 /// A list (or tuple) of items converted one by one, errors naming `field[i]`.
-pub fn list_from<T>(obj: &Bound<'_, PyAny>, field: &str, mut item: impl FnMut(&Bound<'_, PyAny>, &str) -> PyResult<T>) -> PyResult<Vec<T>> {
+pub(crate) fn list_from<T>(
+    obj: &Bound<'_, PyAny>,
+    field: &str,
+    mut item: impl FnMut(&Bound<'_, PyAny>, &str) -> PyResult<T>,
+) -> PyResult<Vec<T>> {
     check_list(obj, field)?;
     let mut out = Vec::new();
     for (i, x) in obj.try_iter()?.enumerate() {
@@ -279,7 +283,7 @@ pub fn list_from<T>(obj: &Bound<'_, PyAny>, field: &str, mut item: impl FnMut(&B
 }
 
 /// `None` or a list of optional integers (carried-in amounts).
-pub fn carried_from(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Option<Vec<Option<i64>>>> {
+pub(crate) fn carried_from(obj: Option<&Bound<'_, PyAny>>, field: &str) -> PyResult<Option<Vec<Option<i64>>>> {
     match obj {
         None => Ok(None),
         Some(o) if o.is_none() => Ok(None),
@@ -305,7 +309,7 @@ fn cap(theoretical: &Bound<'_, PyAny>, carried: &Bound<'_, PyAny>) -> PyResult<V
     money::cap(&t, &c).py()
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_cards, m)?)?;
     m.add_function(wrap_pyfunction!(card_ids, m)?)?;
     m.add_function(wrap_pyfunction!(cap, m)?)?;

@@ -12,15 +12,15 @@ use pyo3::PyClass;
 /// The interned names (`kind`, `kind_zh`) of a game's play kinds: `legal_plays` returns
 /// dozens of plays per call. One static per game, e.g.
 /// `static NAMES: KindNames = KindNames::new(); NAMES.get(py, k as usize, &Kind::ALL, Kind::name, Kind::name_zh)`.
-pub struct KindNames(Names, Names);
+pub(crate) struct KindNames(Names, Names);
 
 impl KindNames {
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         KindNames(Names::new(), Names::new())
     }
 
     /// The names of kind number `i` of `all` (the game's kinds, in their enum's order).
-    pub fn get<'py, K: Copy>(
+    pub(crate) fn get<'py, K: Copy>(
         &self,
         py: Python<'py>,
         i: usize,
@@ -36,7 +36,7 @@ impl KindNames {
 /// The first `(field, value)` of `given` that `me`'s field does not equal, as `(field,
 /// repr of me's, repr of the given)`; None when all agree. A `Play(kind, …, cards, …)`
 /// constructor checks so that its cards make the play it is told.
-pub fn first_mismatch<T: PyClass>(
+pub(crate) fn first_mismatch<T: PyClass>(
     me: &Bound<'_, T>,
     given: &[(&'static str, &Bound<'_, PyAny>)],
 ) -> PyResult<Option<(&'static str, String, String)>> {
@@ -50,13 +50,13 @@ pub fn first_mismatch<T: PyClass>(
 }
 
 /// Each seat's cards as a list of card strings (a game's `hands`, `held`).
-pub fn card_lists<'py, C: AsRef<[Card]>>(py: Python<'py>, seats: impl IntoIterator<Item = C>) -> PyResult<Vec<Bound<'py, PyList>>> {
+pub(crate) fn card_lists<'py, C: AsRef<[Card]>>(py: Python<'py>, seats: impl IntoIterator<Item = C>) -> PyResult<Vec<Bound<'py, PyList>>> {
     seats.into_iter().map(|c| card_list(py, c.as_ref())).collect()
 }
 
 /// A state class's `check(action)`: the HandevalError its `apply(action)` gave, as an
 /// instance (not raised), or None when the action was allowed. Any other error is raised.
-pub fn check<S>(py: Python<'_>, applied: PyResult<S>) -> PyResult<Option<Py<PyAny>>> {
+pub(crate) fn check<S>(py: Python<'_>, applied: PyResult<S>) -> PyResult<Option<Py<PyAny>>> {
     match applied {
         Ok(_) => Ok(None),
         Err(e) => item_error(py, e).map(Some),
@@ -65,14 +65,14 @@ pub fn check<S>(py: Python<'_>, applied: PyResult<S>) -> PyResult<Option<Py<PyAn
 
 /// A state class's `__reduce__`: `(handeval._core.<replay>, args)`, rebuilt by replaying
 /// its record.
-pub fn replay_reduce<'py>(py: Python<'py>, replay: &str, args: impl IntoPyObject<'py>) -> PyResult<Bound<'py, PyTuple>> {
+pub(crate) fn replay_reduce<'py>(py: Python<'py>, replay: &str, args: impl IntoPyObject<'py>) -> PyResult<Bound<'py, PyTuple>> {
     let replay = py.import("handeval._core")?.getattr(replay)?;
     (replay, args).into_pyobject(py)
 }
 
 /// The arguments of the games' `suggest(seat=None, *, seed=0, effort=None)`: the seat (None:
 /// the caller's default), a seed ≥ 0 and an effort in 0..=MAX_EFFORT (None: the default).
-pub fn suggest_args(
+pub(crate) fn suggest_args(
     seat: Option<&Bound<'_, PyAny>>,
     seed: Option<&Bound<'_, PyAny>>,
     effort: Option<&Bound<'_, PyAny>>,
@@ -113,7 +113,7 @@ pub fn suggest_args(
 
 /// [`crate::conv::list_from`] for a record's actions: an error in item `i` also carries
 /// `action_index` `i` (as the core's replay and the wire name it), unless it has one.
-pub fn actions_from<T>(
+pub(crate) fn actions_from<T>(
     obj: &Bound<'_, PyAny>,
     field: &str,
     mut item: impl FnMut(&Bound<'_, PyAny>, &str) -> PyResult<T>,

@@ -6,6 +6,9 @@
 // A value class's constructor (pyo3's `new = "from_fields"` in `native_class!`) takes one
 // argument per field, as Python calls it: clippy's argument count does not apply.
 #![allow(clippy::too_many_arguments)]
+// Nothing here is a Rust API (the crate is the extension module): every item is
+// crate-private, which `unreachable_pub` (denied with the other warnings in CI) keeps so.
+#![warn(unreachable_pub)]
 
 use pyo3::prelude::*;
 

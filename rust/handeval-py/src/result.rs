@@ -45,7 +45,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple, PyType};
 use pyo3::PyClass;
 
 /// A class declared by [`native_class!`]: its public fields, in order, and its repr.
-pub trait NativeClass: PyClass {
+pub(crate) trait NativeClass: PyClass {
     const FIELDS: &'static [&'static str];
     /// `Name(field=repr, …)` of every field; a state class lists fewer (see the module doc).
     fn repr(slf: &Bound<'_, Self>) -> PyResult<String> {
@@ -54,7 +54,7 @@ pub trait NativeClass: PyClass {
 }
 
 /// `to_dict()` of a result: field → plain value (nested results as dicts).
-pub fn to_dict<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn to_dict<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(slf.py());
     for f in T::FIELDS {
         d.set_item(*f, plain(&slf.as_any().getattr(*f)?)?)?;
@@ -63,7 +63,7 @@ pub fn to_dict<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, 
 }
 
 /// A value as JSON-like data: results → dicts, lists/tuples → lists, the rest as is.
-pub fn plain<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn plain<'py>(v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
         let out = PyList::empty(v.py());
         for x in v.try_iter()? {
@@ -92,7 +92,7 @@ fn field_values<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Vec<Bound<
 }
 
 /// `Name(field=repr, …)` of `fields`, with the Python class name.
-pub fn repr_of<T: PyClass>(slf: &Bound<'_, T>, fields: &[&str]) -> PyResult<String> {
+pub(crate) fn repr_of<T: PyClass>(slf: &Bound<'_, T>, fields: &[&str]) -> PyResult<String> {
     let mut s = slf.as_any().get_type().name()?.to_string();
     s.push('(');
     for (i, f) in fields.iter().enumerate() {
@@ -108,7 +108,7 @@ pub fn repr_of<T: PyClass>(slf: &Bound<'_, T>, fields: &[&str]) -> PyResult<Stri
 }
 
 /// Same class and equal fields; `NotImplemented` for anything else.
-pub fn eq<T: NativeClass>(slf: &Bound<'_, T>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+pub(crate) fn eq<T: NativeClass>(slf: &Bound<'_, T>, other: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
     let py = slf.py();
     let Ok(other) = other.cast::<T>() else { return Ok(py.NotImplemented()) };
     let mut same = slf.as_any().is(other.as_any());
@@ -125,7 +125,7 @@ pub fn eq<T: NativeClass>(slf: &Bound<'_, T>, other: &Bound<'_, PyAny>) -> PyRes
 }
 
 /// Hash of the fields, lists hashed as tuples (consistent with [`eq`]).
-pub fn hash<T: NativeClass>(slf: &Bound<'_, T>) -> PyResult<isize> {
+pub(crate) fn hash<T: NativeClass>(slf: &Bound<'_, T>) -> PyResult<isize> {
     let parts: Vec<Bound<'_, PyAny>> = field_values(slf)?.iter().map(frozen).collect::<PyResult<_>>()?;
     PyTuple::new(slf.py(), parts)?.hash()
 }
@@ -148,7 +148,7 @@ fn kwargs<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyDic
 }
 
 /// Pickling: `copyreg.__newobj_ex__(cls, (), fields)`, i.e. `cls(**fields)`.
-pub fn reduce<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyTuple>> {
+pub(crate) fn reduce<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, PyTuple>> {
     let py = slf.py();
     static NEWOBJ_EX: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
     let newobj = NEWOBJ_EX.get_or_try_init(py, || py.import("copyreg")?.getattr("__newobj_ex__").map(Bound::unbind))?;
@@ -157,7 +157,7 @@ pub fn reduce<'py, T: NativeClass>(slf: &Bound<'py, T>) -> PyResult<Bound<'py, P
 }
 
 /// `replace(**changes)`: `cls(**(fields | changes))`; an unknown name is a HandevalError.
-pub fn replace<'py, T: NativeClass>(slf: &Bound<'py, T>, changes: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
+pub(crate) fn replace<'py, T: NativeClass>(slf: &Bound<'py, T>, changes: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyAny>> {
     let kw = kwargs(slf)?;
     if let Some(ch) = changes {
         for (k, v) in ch.iter() {
@@ -175,13 +175,13 @@ pub fn replace<'py, T: NativeClass>(slf: &Bound<'py, T>, changes: Option<&Bound<
 }
 
 /// `__match_args__`: the fields, for positional patterns in `match` (and for tests).
-pub fn match_args<'py>(py: Python<'py>, fields: &[&str]) -> PyResult<Bound<'py, PyTuple>> {
+pub(crate) fn match_args<'py>(py: Python<'py>, fields: &[&str]) -> PyResult<Bound<'py, PyTuple>> {
     PyTuple::new(py, fields)
 }
 
 /// `==` of a state class: `same(other)` when `other` is of the same class, else
 /// NotImplemented.
-pub fn state_eq<C>(other: &Bound<'_, PyAny>, same: impl FnOnce(&C) -> bool) -> Py<PyAny>
+pub(crate) fn state_eq<C>(other: &Bound<'_, PyAny>, same: impl FnOnce(&C) -> bool) -> Py<PyAny>
 where
     C: PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync,
 {
@@ -193,7 +193,7 @@ where
 }
 
 /// Hash of a core state consistent with its `==` (equal states print the same).
-pub fn state_hash(state: &impl std::fmt::Debug) -> isize {
+pub(crate) fn state_hash(state: &impl std::fmt::Debug) -> isize {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     format!("{state:?}").hash(&mut h);
@@ -201,7 +201,7 @@ pub fn state_hash(state: &impl std::fmt::Debug) -> isize {
 }
 
 /// The `HandevalError` instance a `*_many` item holds in place of its result.
-pub fn item_error(py: Python<'_>, e: PyErr) -> PyResult<Py<PyAny>> {
+pub(crate) fn item_error(py: Python<'_>, e: PyErr) -> PyResult<Py<PyAny>> {
     if e.is_instance_of::<crate::conv::HandevalError>(py) {
         Ok(e.value(py).clone().into_any().unbind())
     } else {
@@ -212,7 +212,7 @@ pub fn item_error(py: Python<'_>, e: PyErr) -> PyResult<Py<PyAny>> {
 /// The list a `*_many` call returns: `work` runs on every input that parsed, with the GIL
 /// released; then each input gives its result (`out`) or, in its place, the
 /// HandevalError of its parsing or of its work ([`item_error`]).
-pub fn many_items<T: Sync, R: Send>(
+pub(crate) fn many_items<T: Sync, R: Send>(
     py: Python<'_>,
     parsed: Vec<PyResult<T>>,
     work: impl Fn(usize, &T) -> Result<R, handeval_core::Error> + Sync,
@@ -235,14 +235,14 @@ pub fn many_items<T: Sync, R: Send>(
 
 /// Interned Python names of an enum's variants (a play kind, a category …), made once, so
 /// results hand them out without building a string per object.
-pub struct Names(PyOnceLock<Vec<Py<PyString>>>);
+pub(crate) struct Names(PyOnceLock<Vec<Py<PyString>>>);
 
 impl Names {
-    pub const fn new() -> Self {
+    pub(crate) const fn new() -> Self {
         Names(PyOnceLock::new())
     }
     /// Name `i` of `all()` (called once, on first use).
-    pub fn get<'py>(&self, py: Python<'py>, i: usize, all: impl FnOnce() -> Vec<&'static str>) -> Bound<'py, PyString> {
+    pub(crate) fn get<'py>(&self, py: Python<'py>, i: usize, all: impl FnOnce() -> Vec<&'static str>) -> Bound<'py, PyString> {
         self.0.get_or_init(py, || all().into_iter().map(|n| PyString::intern(py, n).unbind()).collect())[i].bind(py).clone()
     }
 }
@@ -539,7 +539,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for RowCards {
 }
 
 /// The 52 canonical card strings, interned once.
-pub fn card_str(py: Python<'_>, c: Card) -> Bound<'_, PyString> {
+pub(crate) fn card_str(py: Python<'_>, c: Card) -> Bound<'_, PyString> {
     static TABLE: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
     let t = TABLE.get_or_init(py, || {
         (0..52u8)
@@ -552,7 +552,7 @@ pub fn card_str(py: Python<'_>, c: Card) -> Bound<'_, PyString> {
     t[c.0 as usize].bind(py).clone()
 }
 
-pub fn card_list<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound<'py, PyList>> {
+pub(crate) fn card_list<'py>(py: Python<'py>, cards: &[Card]) -> PyResult<Bound<'py, PyList>> {
     PyList::new(py, cards.iter().map(|&c| card_str(py, c)))
 }
 
@@ -585,7 +585,7 @@ impl<'a, 'py> FromPyObject<'a, 'py> for Cards {
 /// name (`ShisanshuiRules`, `ShisanshuiRow`) because games share class names; the class's
 /// own `name`/`module` (`handeval.shisanshui.Rules`) are where the public module re-exports
 /// it, which is also what pickling looks up.
-pub fn add_class<T: PyClass>(m: &Bound<'_, PyModule>, name: &str) -> PyResult<()> {
+pub(crate) fn add_class<T: PyClass>(m: &Bound<'_, PyModule>, name: &str) -> PyResult<()> {
     let ty: Bound<'_, PyType> = m.py().get_type::<T>();
     m.add(name, ty)
 }

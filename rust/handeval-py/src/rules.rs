@@ -25,7 +25,7 @@ use pyo3::types::PyBool;
 
 /// How an option of a given core type is read from Python (an absent or `None` value is
 /// the core default) and given back.
-pub trait OptionValue: Sized {
+pub(crate) trait OptionValue: Sized {
     type Out;
     fn read(value: Option<&Bound<'_, PyAny>>, name: &str, default: Self) -> PyResult<Self>;
     fn get(&self) -> Self::Out;
@@ -79,7 +79,7 @@ choice_options! {
 }
 
 /// A game's native `Rules` class.
-pub trait GameRules: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync {
+pub(crate) trait GameRules: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True> + Sync {
     type Core: Clone + Default;
     /// The attribute of the `handeval.Rules` bundle holding this game's part.
     const GAME: &'static str;
@@ -88,7 +88,7 @@ pub trait GameRules: pyo3::PyClass<Frozen = pyo3::pyclass::boolean_struct::True>
 
 /// The `rules=` argument: `None` (the defaults), the game's own `Rules`, or the
 /// `handeval.Rules` bundle (its [`GameRules::GAME`] part); anything else is an error.
-pub fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResult<R::Core> {
+pub(crate) fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResult<R::Core> {
     let Some(o) = given(obj) else { return Ok(R::Core::default()) };
     if let Ok(r) = o.cast::<R>() {
         return Ok(r.get().core().clone());
@@ -108,7 +108,7 @@ fn field(name: &str) -> String {
 }
 
 /// A bool option (only `True`/`False`).
-pub fn flag(value: Option<&Bound<'_, PyAny>>, name: &str, default: bool) -> PyResult<bool> {
+pub(crate) fn flag(value: Option<&Bound<'_, PyAny>>, name: &str, default: bool) -> PyResult<bool> {
     match given(value) {
         None => Ok(default),
         Some(v) if v.is_instance_of::<PyBool>() => v.extract(),
@@ -117,14 +117,14 @@ pub fn flag(value: Option<&Bound<'_, PyAny>>, name: &str, default: bool) -> PyRe
 }
 
 /// A non-negative integer option (fits in u32; the core's `validate` checks its range).
-pub fn count(value: Option<&Bound<'_, PyAny>>, name: &str, default: u32) -> PyResult<u32> {
+pub(crate) fn count(value: Option<&Bound<'_, PyAny>>, name: &str, default: u32) -> PyResult<u32> {
     let Some(v) = given(value) else { return Ok(default) };
     let n = int_from(v, &field(name)).map_err(|e| crate::conv::with_reason(e, Reason::BadRule))?;
     u32::try_from(n).map_err(|_| bad_as(&field(name), format!("must be a non-negative integer (got {n})"), Reason::BadRule))
 }
 
 /// A text option parsed by the core (`parse` names the option in its error).
-pub fn choice<T>(value: Option<&Bound<'_, PyAny>>, name: &str, default: T, parse: impl Fn(&str) -> Result<T, Error>) -> PyResult<T> {
+pub(crate) fn choice<T>(value: Option<&Bound<'_, PyAny>>, name: &str, default: T, parse: impl Fn(&str) -> Result<T, Error>) -> PyResult<T> {
     let Some(v) = given(value) else { return Ok(default) };
     let text: String =
         v.extract().map_err(|_| bad_as(&field(name), format!("expected a string, got {}", type_name(v)), Reason::BadRule))?;
@@ -132,7 +132,7 @@ pub fn choice<T>(value: Option<&Bound<'_, PyAny>>, name: &str, default: T, parse
 }
 
 /// The core's `validate()` result, its field under `rules.`.
-pub fn validated<T>(rules: T, check: impl Fn(&T) -> Result<(), Error>) -> PyResult<T> {
+pub(crate) fn validated<T>(rules: T, check: impl Fn(&T) -> Result<(), Error>) -> PyResult<T> {
     check(&rules).map_err(|e| {
         let reason = if e.reason == Reason::Invalid { Reason::BadRule } else { e.reason };
         crate::conv::to_py(e.within("rules").because(reason))

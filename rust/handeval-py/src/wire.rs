@@ -140,12 +140,12 @@ fn wire_inline(rpc: &str, data: &[u8], budget: f64) -> bool {
     handeval_wire::inline(Rpc::from_name(rpc), data, budget)
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<WireCall>()?;
     m.add_class::<WireTurns>()?;
     m.add_function(wrap_pyfunction!(wire_inline, m)?)?;
     m.add("WIRE_INLINE_BYTES", handeval_wire::INLINE_BYTES)?;
-    m.add("WIRE_MESSAGE_BYTES", handeval_wire::fail::MESSAGE_BYTES)?;
+    m.add("WIRE_MESSAGE_BYTES", handeval_wire::MESSAGE_BYTES)?;
     m.add("WireError", m.py().get_type::<WireError>())?;
     m.add_function(wrap_pyfunction!(wire_answer, m)?)?;
     Ok(())

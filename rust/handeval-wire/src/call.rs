@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// A call's turn as its checks see it: passed on when due (see [`Turn::pass`]).
-pub trait Pass: Sync {
+pub(crate) trait Pass: Sync {
     fn pass(&self, call: &Call) -> Result<(), Fail>;
 }
 
@@ -23,7 +23,7 @@ impl Pass for Mutex<Turn<'_>> {
 }
 
 /// Deadline and cancellation are checked after this many items (and inside long work).
-pub const CHECK_EVERY: usize = 16;
+pub(crate) const CHECK_EVERY: usize = 16;
 /// gRPC cancels a call whose deadline passes by its own clock, which can run a few ms
 /// ahead of ours: a cancel this close to the deadline is the deadline.
 const DEADLINE_SLACK: Duration = Duration::from_millis(250);
@@ -91,7 +91,7 @@ impl Call {
     }
     /// Err when the deadline passed or the call was cancelled; `where_` says where (e.g.
     /// "after 32 of 100 items").
-    pub fn check_stop(&self, where_: impl FnOnce() -> String) -> Result<(), Fail> {
+    pub(crate) fn check_stop(&self, where_: impl FnOnce() -> String) -> Result<(), Fail> {
         let mut stop = self.stop.load(Ordering::Relaxed);
         // A call past its deadline stops for it, even when the cancel came first: a
         // loaded server can see the client's cancel at the deadline ahead of its own
@@ -112,7 +112,7 @@ impl Call {
 /// plays out each weighed candidate to the end of the game, at most ~1.3 ms (越式13张) and
 /// ~1.9 ms (打儲) single-threaded (`tournament … --effort 1 --latency`, docs/suggest.md);
 /// 32 units (~2.2 ms) cover the slower.
-pub const SUGGEST_WORK_PER_EFFORT: u64 = 32;
+pub(crate) const SUGGEST_WORK_PER_EFFORT: u64 = 32;
 
 /// The server's limits, as its config sets them.
 #[derive(Clone, Copy, Debug)]
@@ -125,7 +125,7 @@ pub struct Limits {
 }
 
 /// What the work of one call sees: its limits, its clock, its counts.
-pub struct Ctx<'a> {
+pub(crate) struct Ctx<'a> {
     call: &'a Call,
     /// The call's turn on the compute threads (pooled calls), passed on at its checks.
     turn: Option<&'a dyn Pass>,
@@ -137,19 +137,19 @@ pub struct Ctx<'a> {
 
 impl Ctx<'_> {
     /// `game.rest` — a request-level field path.
-    pub fn field(&self, rest: &str) -> String {
+    pub(crate) fn field(&self, rest: &str) -> String {
         join(&[self.game, rest])
     }
 
     /// A request-level error at `game.rest`.
-    pub fn bad(&self, rest: &str, message: impl Into<String>, reason: Reason) -> Fail {
+    pub(crate) fn bad(&self, rest: &str, message: impl Into<String>, reason: Reason) -> Fail {
         Fail::bad(self.field(rest), message, reason)
     }
 
     /// Counts `n` items of the batch field `name` (of which `len` are entries of the
     /// field itself; the rest are rows inside them) against `--max-batch`: a larger batch
     /// is the request's fault (TOO_LARGE), found before any work.
-    pub fn batch(&self, name: &str, len: usize, n: usize) -> Result<(), Fail> {
+    pub(crate) fn batch(&self, name: &str, len: usize, n: usize) -> Result<(), Fail> {
         self.call.items.store(n, Ordering::Relaxed);
         self.work(name, n as u64, || format!("{n} {name}"))?;
         let max = self.limits.max_batch;
@@ -167,7 +167,7 @@ impl Ctx<'_> {
     /// Refuses a request whose work, `units` (described by `what`, e.g. "10000 items ×
     /// (100 samples + 1)"), is over the request work budget: TOO_LARGE at `name`, before
     /// any work.
-    pub fn work(&self, name: &str, units: u64, what: impl FnOnce() -> String) -> Result<(), Fail> {
+    pub(crate) fn work(&self, name: &str, units: u64, what: impl FnOnce() -> String) -> Result<(), Fail> {
         let max = self.limits.max_work;
         if max == 0 || units <= max {
             return Ok(());
@@ -183,7 +183,7 @@ impl Ctx<'_> {
     /// request work budget with the items: `efforts`, the effort each asks (over
     /// [`MAX_EFFORT`](handeval_core::tienlen::suggest::MAX_EFFORT) counted as the
     /// largest: the item fails OUT_OF_RANGE without work).
-    pub fn suggestions(&self, name: &str, n: usize, efforts: impl Iterator<Item = u32>) -> Result<(), Fail> {
+    pub(crate) fn suggestions(&self, name: &str, n: usize, efforts: impl Iterator<Item = u32>) -> Result<(), Fail> {
         let max = handeval_core::tienlen::suggest::MAX_EFFORT;
         let (asked, total) = efforts.fold((0u64, 0u64), |(k, t), e| (k + 1, t + e.min(max) as u64));
         if total == 0 {
@@ -196,7 +196,7 @@ impl Ctx<'_> {
     /// Adds `n` to the items counted for the metrics (packed rows: not items of
     /// `--max-batch`, bounded by the message size).
     /// They count against the request work budget with the items (`name`: their field).
-    pub fn count_more(&self, name: &str, n: usize) -> Result<(), Fail> {
+    pub(crate) fn count_more(&self, name: &str, n: usize) -> Result<(), Fail> {
         let items = self.call.items.fetch_add(n, Ordering::Relaxed);
         if items == 0 {
             return self.work(name, n as u64, || format!("{n} {name}"));
@@ -206,7 +206,7 @@ impl Ctx<'_> {
 
     /// Stops the work when the deadline passed or the call was cancelled; `where_` says
     /// where (e.g. "after 32 of 100 items").
-    pub fn check_at(&self, where_: impl FnOnce() -> String) -> Result<(), Fail> {
+    pub(crate) fn check_at(&self, where_: impl FnOnce() -> String) -> Result<(), Fail> {
         self.call.check_stop(where_)?;
         match self.turn {
             // Waiting for the next turn, the call still stops when cancelled.
@@ -218,18 +218,18 @@ impl Ctx<'_> {
     /// Before the suggestion search (托管) of the item `name[i]`, the longest work of one
     /// item (~0.1-0.6 s at the largest effort): a cancelled call, or one past its
     /// deadline, stops here rather than up to [`CHECK_EVERY`] searches later.
-    pub fn before_search(&self, name: &str, i: usize) -> Result<(), Fail> {
+    pub(crate) fn before_search(&self, name: &str, i: usize) -> Result<(), Fail> {
         self.call.check_stop(|| format!("before the suggestion of {name}[{i}]"))
     }
 
-    pub fn check(&self, done: usize, total: usize) -> Result<(), Fail> {
+    pub(crate) fn check(&self, done: usize, total: usize) -> Result<(), Fail> {
         self.check_at(|| format!("after {done} of {total} items"))
     }
 
     /// Inside work that cannot stop (a hand's sample blocks): passes the turn on when
     /// due. A stop found meanwhile leaves the turn given back; the next [`Ctx::check`]
     /// ends the call.
-    pub fn pass_turn(&self) {
+    pub(crate) fn pass_turn(&self) {
         if let Some(turn) = self.turn {
             let _ = turn.pass(self.call);
         }
@@ -239,7 +239,7 @@ impl Ctx<'_> {
 impl Ctx<'_> {
     /// The `ItemError` of the item `name[i]` (counted), for work that answers items out of
     /// [`Ctx::each`] (e.g. in chunks).
-    pub fn item_failed(&self, name: &str, i: usize, e: Error) -> pb::ItemError {
+    pub(crate) fn item_failed(&self, name: &str, i: usize, e: Error) -> pb::ItemError {
         self.call.item_errors.fetch_add(1, Ordering::Relaxed);
         item_error(name, i, e)
     }
@@ -247,7 +247,7 @@ impl Ctx<'_> {
     /// One result per item of the batch field `name`: `f(i, item)` answers the item; its
     /// core error becomes the result `error(ItemError)` at `name[i].…` (counted); a
     /// request error fails the call. The deadline is checked every [`CHECK_EVERY`] items.
-    pub fn each<I, R>(
+    pub(crate) fn each<I, R>(
         &self,
         name: &str,
         items: impl IntoIterator<Item = I, IntoIter: ExactSizeIterator>,
@@ -263,7 +263,7 @@ impl Ctx<'_> {
     /// [`Ctx::each`] writing each item's answer into `sink` (e.g. straight into an encoded
     /// answer): `f(sink, i, item)` writes the item's answer, `error(sink, ItemError)` an
     /// item's error in its place.
-    pub fn each_in<I, S>(
+    pub(crate) fn each_in<I, S>(
         &self,
         name: &str,
         items: impl IntoIterator<Item = I, IntoIter: ExactSizeIterator>,

@@ -1,8 +1,8 @@
-//! Conversions the games' wire modules share: cards, proto enums and the core's names,
-//! error paths renamed to the proto's fields, and the rules messages read into the core's
-//! rules ([`WireOption`], [`wire_rules!`](crate::wire_rules)).
+//! Conversions the games' wire modules share: cards, error paths renamed to the proto's
+//! fields, and the rules messages read into the core's rules ([`WireOption`], [`wire_rules!`]).
 
 use crate::call::Ctx;
+use crate::enums::name_of;
 use crate::fail::{join, Fail};
 use crate::pb;
 use handeval_core::cards::{Card, RANK_CHARS, SUIT_CHARS};
@@ -10,12 +10,12 @@ use handeval_core::{Error, Reason};
 
 /// The cards of a `Cards` message (each entry one card token, parsed by the core; unset =
 /// none), like the Python API given `list(m.cards)`.
-pub fn cards(m: Option<&pb::Cards>) -> Result<Vec<Card>, Error> {
+pub(crate) fn cards(m: Option<&pb::Cards>) -> Result<Vec<Card>, Error> {
     handeval_core::cards::parse_tokens(m.map_or(&[][..], |c| &c.cards[..]))
 }
 
 /// A card as the protos write it (`As`): two characters, no formatting machinery.
-pub fn card_string(c: Card) -> String {
+pub(crate) fn card_string(c: Card) -> String {
     let mut s = String::with_capacity(2);
     s.push(RANK_CHARS[c.rank() as usize]);
     s.push(SUIT_CHARS[c.suit() as usize]);
@@ -24,7 +24,7 @@ pub fn card_string(c: Card) -> String {
 
 /// A `Cards` message of `cards`, in the order given.
 /// How a seat may act on an offer, as both trick games' offers carry it.
-pub fn acting_msg(a: handeval_core::table::Acting) -> i32 {
+pub(crate) fn acting_msg(a: handeval_core::table::Acting) -> i32 {
     use handeval_core::table::Acting;
     match a {
         Acting::Turn => pb::Acting::Turn as i32,
@@ -32,39 +32,14 @@ pub fn acting_msg(a: handeval_core::table::Acting) -> i32 {
     }
 }
 
-pub fn cards_msg(cards: &[Card]) -> pb::Cards {
+pub(crate) fn cards_msg(cards: &[Card]) -> pb::Cards {
     pb::Cards { cards: cards.iter().map(|&c| card_string(c)).collect() }
-}
-
-/// The proto enum value named `prefix` + the core's `name` upper-cased (e.g.
-/// `TIENLEN_PLAY_KIND_` + `three_pair_run`); 0 (UNSPECIFIED) if the enum has none
-/// (tests/grpc/test_grpc_protos.py keeps the enums equal to the core's lists).
-pub fn enum_value<E: Into<i32>>(from_str_name: fn(&str) -> Option<E>, prefix: &str, name: &str) -> i32 {
-    from_str_name(&format!("{prefix}{}", name.to_ascii_uppercase())).map_or(0, Into::into)
-}
-
-/// The core's name of the proto enum value `value` (its name after `prefix`, lower-cased):
-/// `Ok(None)` for 0 (UNSPECIFIED); an unknown number (a newer client) is an error message
-/// naming the enum (`enum_name`).
-pub fn enum_name<E: TryFrom<i32>>(
-    value: i32,
-    prefix: &str,
-    enum_name: &str,
-    as_str_name: fn(&E) -> &'static str,
-) -> Result<Option<String>, String> {
-    if value == 0 {
-        return Ok(None);
-    }
-    match E::try_from(value) {
-        Ok(e) => Ok(Some(as_str_name(&e).strip_prefix(prefix).unwrap_or("").to_ascii_lowercase())),
-        Err(_) => Err(format!("{value} is not a value of {enum_name}")),
-    }
 }
 
 /// A core error's field as the proto names it: the first segment of its
 /// path renamed by `renames` (the API's argument name → the proto field; `""` drops it),
 /// the whole under `prefix`.
-pub fn rename(mut e: Error, renames: &[(&str, &str)], prefix: &str) -> Error {
+pub(crate) fn rename(mut e: Error, renames: &[(&str, &str)], prefix: &str) -> Error {
     let field = e.field.take().unwrap_or_default();
     let (head, rest) = field.split_once('.').map_or((field.as_str(), ""), |(h, r)| (h, r));
     let (base, index) = head.find('[').map_or((head, ""), |i| head.split_at(i));
@@ -82,7 +57,7 @@ pub fn rename(mut e: Error, renames: &[(&str, &str)], prefix: &str) -> Error {
 /// A rule option's value as its proto field carries it (`P`: bool, int32, string or an
 /// enum's int32) → the core's type; `Ok(None)` for an enum's UNSPECIFIED (the default).
 /// The error is the description (the field and the reason BAD_RULE are the caller's).
-pub trait WireOption<P>: Sized {
+pub(crate) trait WireOption<P>: Sized {
     fn from_wire(value: &P) -> Result<Option<Self>, String>;
 }
 
@@ -104,31 +79,17 @@ impl WireOption<String> for handeval_core::shisanshui::SuitOrder {
     }
 }
 
-/// Proto enum value names whose API name is not their suffix lower-cased.
-const ENUM_ALIASES: &[(&str, &str)] = &[("DACHU_TEAMS_ONE_VS_THREE", "1v3"), ("DACHU_TEAMS_TWO_VS_TWO", "2v2")];
-
-/// The API name of the enum value named `value` (`SHISANSHUI_A2345_SECOND_HIGHEST`) of the
-/// enum whose zero is named `unspecified` (`SHISANSHUI_A2345_UNSPECIFIED`):
-/// `second_highest`.
-pub fn api_name(value: &str, unspecified: &str) -> String {
-    if let Some((_, alias)) = ENUM_ALIASES.iter().find(|(v, _)| *v == value) {
-        return (*alias).to_string();
-    }
-    let prefix = unspecified.trim_end_matches("UNSPECIFIED");
-    value.strip_prefix(prefix).unwrap_or(value).to_ascii_lowercase()
-}
-
 /// Enum-valued rule options: `Core => proto enum`, read by the core's `parse` of the
-/// value's API name; a number the enum does not have is refused, naming the enum.
+/// value's core name ([`name_of`]); a number the enum does not have is refused, naming the
+/// enum.
 macro_rules! enum_options {
     ($($core:ty => $proto:ident;)+) => {$(
         impl WireOption<i32> for $core {
             fn from_wire(value: &i32) -> Result<Option<Self>, String> {
-                let e = pb::$proto::try_from(*value).map_err(|_| format!("{value} is not a value of {}", stringify!($proto)))?;
-                if *value == 0 {
-                    return Ok(None);
+                match name_of::<pb::$proto>(*value)? {
+                    None => Ok(None),
+                    Some(name) => <$core>::parse(&name).map(Some).map_err(|e| e.message),
                 }
-                <$core>::parse(&api_name(e.as_str_name(), pb::$proto::Unspecified.as_str_name())).map(Some).map_err(|e| e.message)
             }
         }
     )+};
@@ -146,7 +107,7 @@ enum_options! {
 
 /// A rules error of the core's `validate()` at `<game>.rules.<option>`: the core's reason
 /// when it names one, else BAD_RULE.
-pub fn rules_fail(ctx: &Ctx, e: Error) -> Fail {
+pub(crate) fn rules_fail(ctx: &Ctx, e: Error) -> Fail {
     let reason = if e.reason == Reason::Invalid { Reason::BadRule } else { e.reason };
     ctx.bad(&join(&["rules", e.field.as_deref().unwrap_or("")]), e.message, reason)
 }
@@ -156,7 +117,6 @@ pub fn rules_fail(ctx: &Ctx, e: Error) -> Fail {
 /// options are not listed twice): an unset option (or an enum's UNSPECIFIED) is the
 /// core's default, each set one read by its type's [`WireOption`], the whole checked by
 /// the core's `validate()`; a bad value fails the request at `<game>.rules.<option>`.
-#[macro_export]
 macro_rules! wire_rules {
     (
         $(#[$meta:meta])*
@@ -164,7 +124,7 @@ macro_rules! wire_rules {
         $( $(#[$ometa:meta])* $opt:ident : $ty:ty = $default:expr; )+
     ) => {
         $(#[$meta])*
-        pub fn $fname(m: Option<&$msg>, ctx: &$crate::call::Ctx) -> Result<$core, $crate::fail::Fail> {
+        pub(crate) fn $fname(m: Option<&$msg>, ctx: &$crate::call::Ctx) -> Result<$core, $crate::fail::Fail> {
             type Core = $core; // a path cannot name a struct literal; an alias can
             let d = Core::default();
             let Some(m) = m else { return Ok(d) };
@@ -179,3 +139,4 @@ macro_rules! wire_rules {
         }
     };
 }
+pub(crate) use wire_rules;

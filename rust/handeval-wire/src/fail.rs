@@ -14,7 +14,7 @@ use handeval_core::{Error, Reason};
 pub const MESSAGE_BYTES: usize = 1024;
 
 /// `message` cut to at most [`MESSAGE_BYTES`] bytes (at a character boundary) and `…`.
-pub fn clip(mut message: String) -> String {
+pub(crate) fn clip(mut message: String) -> String {
     if message.len() <= MESSAGE_BYTES {
         return message;
     }
@@ -28,7 +28,7 @@ pub fn clip(mut message: String) -> String {
 }
 
 /// Field path parts → `a.b[2].c` (empty parts skipped, `[i]` glued on).
-pub fn join(parts: &[&str]) -> String {
+pub(crate) fn join(parts: &[&str]) -> String {
     let mut out = String::new();
     for p in parts.iter().filter(|p| !p.is_empty()) {
         if !out.is_empty() && !p.starts_with('[') {
@@ -50,7 +50,7 @@ pub enum Fail {
 }
 
 impl Fail {
-    pub fn bad(field: impl Into<String>, message: impl Into<String>, reason: Reason) -> Fail {
+    pub(crate) fn bad(field: impl Into<String>, message: impl Into<String>, reason: Reason) -> Fail {
         Fail::Bad { field: field.into(), message: clip(message.into()), reason }
     }
 }
@@ -58,7 +58,7 @@ impl Fail {
 /// What stops one item: its own error (written as the item's `ItemError`, the rest of
 /// the batch goes on) or the request's (the call fails).
 #[derive(Debug)]
-pub enum ItemFail {
+pub(crate) enum ItemFail {
     Item(Error),
     Request(Fail),
 }
@@ -77,19 +77,21 @@ impl From<Fail> for ItemFail {
 
 /// A core error at the field `field` of the item (the proto field that held the
 /// argument; empty: the item itself), the core's own path appended.
-pub fn at(field: &str) -> impl Fn(Error) -> ItemFail + '_ {
+pub(crate) fn at(field: &str) -> impl Fn(Error) -> ItemFail + '_ {
     move |e| ItemFail::Item(if field.is_empty() { e } else { e.within(field) })
 }
 
 /// The proto `ErrorReason` value of a core reason (the enums mirror each other; a test
 /// keeps them equal).
-pub fn reason_value(reason: Reason) -> i32 {
-    let name = format!("ERROR_REASON_{}", reason.as_str().to_ascii_uppercase());
-    pb::ErrorReason::from_str_name(&name).map_or(pb::ErrorReason::Invalid as i32, |r| r as i32)
+pub(crate) fn reason_value(reason: Reason) -> i32 {
+    match crate::enums::value_of::<pb::ErrorReason>(reason.as_str()) {
+        0 => pb::ErrorReason::Invalid as i32,
+        v => v,
+    }
 }
 
 /// The `ItemError` of an item's core error at `name[i]`.
-pub fn item_error(name: &str, i: usize, e: Error) -> pb::ItemError {
+pub(crate) fn item_error(name: &str, i: usize, e: Error) -> pb::ItemError {
     let head = format!("{name}[{i}]");
     pb::ItemError {
         field: join(&[&head, e.field.as_deref().unwrap_or("")]),
@@ -101,7 +103,7 @@ pub fn item_error(name: &str, i: usize, e: Error) -> pb::ItemError {
 
 /// A core error reported at `field` alone (the proto field that held the
 /// argument, in place of the core's own path).
-pub fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
+pub(crate) fn only(field: &str) -> impl FnOnce(Error) -> ItemFail + '_ {
     move |mut e| {
         e.field = (!field.is_empty()).then(|| field.to_string());
         ItemFail::Item(e)

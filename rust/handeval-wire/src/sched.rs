@@ -57,7 +57,7 @@ impl Turns {
     /// it holds goes back first, in the same step, so it is in line before anyone takes
     /// it); `Err(stop)` when `stopped()` says the call is over (cancelled or past its
     /// deadline) first.
-    pub fn acquire<E>(&self, served: Duration, giving_back: bool, mut stopped: impl FnMut() -> Result<(), E>) -> Result<(), E> {
+    pub(crate) fn acquire<E>(&self, served: Duration, giving_back: bool, mut stopped: impl FnMut() -> Result<(), E>) -> Result<(), E> {
         let mut s = self.state.lock().unwrap();
         let me = (served, s.arrivals);
         s.arrivals += 1;
@@ -97,7 +97,7 @@ impl Turns {
     }
 
     /// Gives a turn back.
-    pub fn release(&self) {
+    pub(crate) fn release(&self) {
         self.state.lock().unwrap().free += 1;
         self.wake.notify_all();
     }
@@ -105,7 +105,7 @@ impl Turns {
 
 /// The turn of one call: taken by [`Turn::start`], given up and taken again by
 /// [`Turn::pass`] at the call's checks, given back when dropped.
-pub struct Turn<'a> {
+pub(crate) struct Turn<'a> {
     turns: &'a Turns,
     served: Duration,
     since: Instant,
@@ -113,14 +113,14 @@ pub struct Turn<'a> {
 }
 
 impl<'a> Turn<'a> {
-    pub fn start<E>(turns: &'a Turns, stopped: impl FnMut() -> Result<(), E>) -> Result<Turn<'a>, E> {
+    pub(crate) fn start<E>(turns: &'a Turns, stopped: impl FnMut() -> Result<(), E>) -> Result<Turn<'a>, E> {
         turns.acquire(Duration::ZERO, false, stopped)?;
         Ok(Turn { turns, served: Duration::ZERO, since: Instant::now(), held: true })
     }
 
     /// At a check: when the turn has lasted a quantum and another call waits, gives it up
     /// and waits for the next (least served first).
-    pub fn pass<E>(&mut self, stopped: impl FnMut() -> Result<(), E>) -> Result<(), E> {
+    pub(crate) fn pass<E>(&mut self, stopped: impl FnMut() -> Result<(), E>) -> Result<(), E> {
         if !self.held {
             return Ok(());
         }

@@ -4,10 +4,11 @@
 //! state (the game flow, stateless: the client sends the record), beating, settlement.
 
 use crate::call::Ctx;
-use crate::convert::{acting_msg, cards, cards_msg, enum_value, rename};
+use crate::convert::wire_rules;
+use crate::convert::{acting_msg, cards, cards_msg, rename};
+use crate::enums::value_of;
 use crate::fail::{only, reason_value, Fail, ItemFail};
 use crate::pb;
-use crate::wire_rules;
 use handeval_core::cards::Card;
 use handeval_core::tienlen::{self as tl, Action, Kind};
 use handeval_core::{Error, Reason};
@@ -25,13 +26,11 @@ handeval_core::tienlen_rule_options!(wire_rules! {
 /// The proto value of each play kind (by `Kind as usize`), looked up once.
 fn kind_value(k: Kind) -> i32 {
     static VALUES: OnceLock<Vec<i32>> = OnceLock::new();
-    VALUES
-        .get_or_init(|| Kind::ALL.iter().map(|k| enum_value(pb::TienlenPlayKind::from_str_name, "TIENLEN_PLAY_KIND_", k.name())).collect())
-        [k as usize]
+    VALUES.get_or_init(|| Kind::ALL.iter().map(|k| value_of::<pb::TienlenPlayKind>(k.name())).collect())[k as usize]
 }
 
 fn instant_value(w: Option<tl::InstantWin>) -> i32 {
-    w.map_or(0, |w| enum_value(pb::TienlenInstantWinKind::from_str_name, "TIENLEN_INSTANT_WIN_KIND_", w.name()))
+    w.map_or(0, |w| value_of::<pb::TienlenInstantWinKind>(w.name()))
 }
 
 fn play_msg(p: &tl::Play) -> pb::TienlenPlay {
@@ -57,7 +56,7 @@ impl From<&tl::Settlement> for pb::TienlenSettlement {
                 .lines
                 .iter()
                 .map(|l| pb::TienlenLine {
-                    kind: enum_value(pb::TienlenLineKind::from_str_name, "TIENLEN_LINE_KIND_", l.kind.name()),
+                    kind: value_of::<pb::TienlenLineKind>(l.kind.name()),
                     seat: seat(l.seat),
                     other: l.other.map(seat),
                     amount: l.amount,
@@ -219,7 +218,7 @@ fn replay(record: &pb::TienlenGameRecord, rules: &tl::Rules, field: &str) -> Res
     let hands_field = format!("{field}.hands");
     let actions_field = format!("{field}.actions");
     let at_hands = |e: Error| rename(e, &[("hands", &hands_field)], "");
-    tl::game::check_hands_len(record.hands.len()).map_err(at_hands)?;
+    tl::check_hands_len(record.hands.len()).map_err(at_hands)?;
     let hands = hand_list(&record.hands, "hands").map_err(at_hands)?;
     let actions = round_from(&raw_actions(&record.actions, &actions_field)?, &actions_field)?;
     tl::Game::replay(&hands, &actions, rules).map_err(|e| rename(e, &[("hands", &hands_field), ("actions", &actions_field)], ""))
@@ -311,7 +310,7 @@ fn suggest_action(seat: usize, a: &Action) -> pb::PlayAction {
         Action::Play(c) => pb::PlayAction {
             seat: seat as i32,
             kind: pb::ActionKind::Play as i32,
-            cards: Some(cards_msg(&tl::play::sorted(c))),
+            cards: Some(cards_msg(&tl::sorted(c))),
             columns: Vec::new(),
         },
         Action::Pass => pb::PlayAction { seat: seat as i32, kind: pb::ActionKind::Pass as i32, cards: None, columns: Vec::new() },
@@ -353,7 +352,7 @@ fn over(ctx: &Ctx, field: impl FnOnce() -> String, n: usize, limit: usize, what:
     Ok(())
 }
 
-pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::TienlenEvaluateResponse, Fail> {
+pub(crate) fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::TienlenEvaluateResponse, Fail> {
     use pb::tienlen_evaluate_item::Item;
     use pb::tienlen_evaluate_result::Result as R;
     ctx.batch("items", req.items.len(), req.items.len())?;
@@ -427,7 +426,7 @@ pub fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::Tienle
 
 // ---- Compare ----
 
-pub fn compare(req: pb::TienlenCompareRequest, ctx: &Ctx) -> Result<pb::TienlenCompareResponse, Fail> {
+pub(crate) fn compare(req: pb::TienlenCompareRequest, ctx: &Ctx) -> Result<pb::TienlenCompareResponse, Fail> {
     use pb::tienlen_compare_result::Result as R;
     ctx.batch("items", req.items.len(), req.items.len())?;
     // No option of 越式13张 changes beating; the rules are validated all the same.
@@ -553,7 +552,7 @@ fn settle_deal(deal: &pb::TienlenDeal, rules: &tl::Rules) -> Result<pb::TienlenS
     Ok((&s).into())
 }
 
-pub fn settle(req: pb::TienlenSettleRequest, ctx: &Ctx) -> Result<pb::TienlenSettleResponse, Fail> {
+pub(crate) fn settle(req: pb::TienlenSettleRequest, ctx: &Ctx) -> Result<pb::TienlenSettleResponse, Fail> {
     use pb::tienlen_deal::Deal;
     use pb::tienlen_settle_result::Result as R;
     ctx.batch("deals", req.deals.len(), req.deals.len())?;

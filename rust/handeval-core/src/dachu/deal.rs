@@ -10,7 +10,7 @@ use crate::bail;
 use crate::cards::{check_distinct, check_distinct_across, format_cards, rank, Card};
 use crate::error::{Error, Reason, Result};
 
-pub const SEATS: usize = 4;
+pub(crate) const SEATS: usize = 4;
 
 // Declaration kinds, as named in errors' fields and the Python actions.
 const MENG_XUAN: &str = "meng_xuan";

@@ -13,10 +13,10 @@
 pub mod calling;
 pub mod deal;
 pub mod game;
-pub mod play;
-pub mod record;
+pub(crate) mod play;
+pub(crate) mod record;
 pub mod rules;
-pub mod settle;
+pub(crate) mod settle;
 pub mod suggest;
 pub mod view;
 
@@ -24,9 +24,9 @@ pub use calling::{Call, Calling, Outcome};
 pub use deal::{Deal, DealAction};
 pub use game::PlayAction;
 pub use play::{beats, beats_play, classify, columns_of, legal_plays, timeout_play, Chu, Constraints, Kind, LegalPlay, Play};
-pub use record::{DealEntry, Entries, Record, Replayed, MAX_CALLS, MAX_DEAL_ACTIONS, RECORD_BOUNDS};
+pub use record::{check_len, DealEntry, Entries, Record, Replayed, MAX_CALLS, MAX_DEAL_ACTIONS, RECORD_BOUNDS};
 pub use rules::Rules;
-pub use settle::{settle, GameResult, Settlement, Verdict};
+pub use settle::{settle, GameResult, LineKind, Settlement, Verdict};
 
 #[cfg(test)]
 mod tests;

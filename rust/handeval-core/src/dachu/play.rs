@@ -2,7 +2,7 @@
 
 use super::rules::Rules;
 use crate::bail;
-use crate::cards::{check_distinct, check_distinct_across, rank, suit, Card, RANK_CHARS};
+use crate::cards::{check_distinct, check_distinct_across, rank, suit, Card};
 use crate::error::{Error, Reason, Result};
 
 /// The colour whose two aces are the 儲 this deal.
@@ -51,7 +51,7 @@ impl Chu {
 }
 
 /// 3♥: its holder leads first (RULES 3.4).
-pub const THREE_OF_HEARTS: Card = Card::new(rank::THREE, suit::HEARTS);
+pub(crate) const THREE_OF_HEARTS: Card = Card::new(rank::THREE, suit::HEARTS);
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -116,7 +116,7 @@ pub struct Play {
 
 /// Rank value for singles (without the 儲 bonus), pairs and bombs: 3 → 1 … K → 11, A → 12, 2 → 13.
 #[inline]
-pub fn rank_value(r: u8) -> u8 {
+pub(crate) fn rank_value(r: u8) -> u8 {
     match r {
         rank::TWO => 13,
         rank::ACE => 12,
@@ -479,9 +479,4 @@ pub fn timeout_play(
         }
         None => Ok(None),
     }
-}
-
-/// Rank letter for messages.
-pub fn rank_char(r: u8) -> char {
-    RANK_CHARS[r as usize]
 }

@@ -47,10 +47,41 @@ impl Verdict {
     }
 }
 
+/// What a line of the breakdown is for: the one list of line kinds (the Python
+/// `dachu.LineKind` is generated from it, the proto's `DachuLineKind` checked against it).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum LineKind {
+    Jiao,
+    Result,
+    Escape,
+    Cap,
+}
+
+impl LineKind {
+    pub const ALL: [LineKind; 4] = [LineKind::Jiao, LineKind::Result, LineKind::Escape, LineKind::Cap];
+    pub fn name(self) -> &'static str {
+        match self {
+            LineKind::Jiao => "jiao",
+            LineKind::Result => "result",
+            LineKind::Escape => "escape",
+            LineKind::Cap => "cap",
+        }
+    }
+    /// What a line of this kind is for, in one sentence.
+    pub fn doc(self) -> &'static str {
+        match self {
+            LineKind::Jiao => "繳: a surrendering seat pays the other side.",
+            LineKind::Result => "The game's result (win or loss of the 儲方).",
+            LineKind::Escape => "逃跑: a seat ran away.",
+            LineKind::Cap => "The change the cap (RULES 4) made to a seat's total.",
+        }
+    }
+}
+
 /// One line of the breakdown: `amount` (signed) for `seat` because of `kind`, which `text` explains.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
-    /// `"jiao"` 繳, `"result"` the game's result, `"escape"` 逃跑, `"cap"` the cap's adjustment.
+    /// A [`LineKind`]'s name.
     pub kind: &'static str,
     pub seat: usize,
     pub amount: i64,
@@ -94,7 +125,7 @@ fn members(mask: u8) -> Vec<usize> {
 /// A line before the per-seat check: amounts in 128 bits (RULES §0: a side's total may
 /// exceed an i64 while each seat's result fits).
 struct Wide {
-    kind: &'static str,
+    kind: LineKind,
     seat: usize,
     amount: i128,
     text: String,
@@ -105,7 +136,7 @@ struct Wide {
 /// ends with `= ` and the amount that line carries.
 fn transfer(
     lines: &mut Vec<Wide>,
-    kind: &'static str,
+    kind: LineKind,
     payers: &[usize],
     payees: &[usize],
     total: i128,
@@ -116,7 +147,7 @@ fn transfer(
         return Ok(());
     }
     if payees.is_empty() {
-        return Err(Error::new(format!("{kind}: nobody to receive {total}")).because(Reason::Inconsistent));
+        return Err(Error::new(format!("{}: nobody to receive {total}", kind.name())).because(Reason::Inconsistent));
     }
     for (group, sign) in [(payers, -1i128), (payees, 1)] {
         let n = group.len() as i128;
@@ -150,7 +181,7 @@ fn seat_list(seats: &[usize]) -> String {
 
 /// The outcome for the 儲方 from the places of the playing seats (RULES 3.7), with 全殲.
 /// `chu_places` / `other_places` are 1-based places among `n` players.
-pub fn outcome(chu_places: &[usize], other_places: &[usize], n: usize) -> (Verdict, bool) {
+pub(crate) fn outcome(chu_places: &[usize], other_places: &[usize], n: usize) -> (Verdict, bool) {
     let mut a = chu_places.to_vec();
     a.sort_unstable();
     if a.len() == 2 && other_places.len() == 2 {
@@ -232,7 +263,7 @@ pub fn settle(g: &GameResult, rules: &Rules) -> Result<Settlement> {
         let total = jiao_each * payers.len() as i128;
         let head = format!("繳 by seat {}", seat_list(&payers));
         let formula = times(payers.len(), &format!("{half} ({jiao_each})"));
-        transfer(&mut lines, "jiao", &payers, &receivers, total, &head, &formula)?;
+        transfer(&mut lines, LineKind::Jiao, &payers, &receivers, total, &head, &formula)?;
     }
 
     let whole_side_out = chu & !jiao == 0 || other & !jiao == 0;
@@ -264,7 +295,7 @@ pub fn settle(g: &GameResult, rules: &Rules) -> Result<Settlement> {
             let formula = times(payers.len(), &format!("base × {m} × {}", rules.escape_units));
             transfer(
                 &mut lines,
-                "escape",
+                LineKind::Escape,
                 &payers,
                 &members(receivers),
                 wide_mul(penalty, payers.len() as i128, "escape penalty")?,
@@ -313,7 +344,7 @@ pub fn settle(g: &GameResult, rules: &Rules) -> Result<Settlement> {
             let total = wide_mul(g.base as i128 * result_multiplier as i128, units as i128, "result")?;
             let head = format!("儲方 {}{}", v.as_str(), if w { " with 全殲 (×2)" } else { "" });
             let formula = times(units, &format!("base × {result_multiplier}"));
-            transfer(&mut lines, "result", &losers, &winners, total, &head, &formula)?;
+            transfer(&mut lines, LineKind::Result, &losers, &winners, total, &head, &formula)?;
         }
     }
 
@@ -331,9 +362,9 @@ pub fn settle(g: &GameResult, rules: &Rules) -> Result<Settlement> {
         .into_iter()
         .map(|l| {
             Ok(Line {
-                kind: l.kind,
+                kind: l.kind.name(),
                 seat: l.seat,
-                amount: money::narrow(l.amount, &format!("seat {}'s {} line", l.seat, l.kind))?,
+                amount: money::narrow(l.amount, &format!("seat {}'s {} line", l.seat, l.kind.name()))?,
                 text: l.text,
             })
         })
@@ -348,7 +379,7 @@ pub fn settle(g: &GameResult, rules: &Rules) -> Result<Settlement> {
             // The difference fits in an i64 unless the result was i64::MIN itself.
             let amount = money::narrow(deltas[s] as i128 - theoretical[s] as i128, &format!("seat {s}'s cap line"))?;
             let note = format!("防以小博大 (RULES §4): {} capped to {}, difference = {}", theoretical[s], deltas[s], amount.unsigned_abs());
-            lines.push(Line { kind: "cap", seat: s, amount, text: note });
+            lines.push(Line { kind: LineKind::Cap.name(), seat: s, amount, text: note });
         }
     }
     Ok(Settlement { verdict, wipe_out, result_multiplier, lines, theoretical, deltas })

@@ -43,7 +43,7 @@ pub enum Phase {
 /// The cards the rule book has made public in a deal and its play: played cards
 /// (the 3♥ played out for a holder who sits out included), the 夢宣 ace, the 夢踹 triples,
 /// the aces a 撐儲 declares, and the last card dealt once 平宣 has turned it up.
-pub fn public_cards(deal: &Deal, game: Option<&Game>) -> CardSet {
+pub(crate) fn public_cards(deal: &Deal, game: Option<&Game>) -> CardSet {
     let mut m = 0u64;
     for a in &deal.history {
         match a {
@@ -417,7 +417,7 @@ fn deal_offers_among(legal: &[DealAction], seat: usize) -> Vec<Offer<Action>> {
 }
 
 /// The calls of `seat` when it is to call.
-pub fn call_offers(calling: &Calling, seat: usize) -> Vec<Offer<Action>> {
+pub(crate) fn call_offers(calling: &Calling, seat: usize) -> Vec<Offer<Action>> {
     if calling.turn() != Some(seat) {
         return Vec::new();
     }

@@ -8,11 +8,11 @@
 pub mod arrange;
 pub mod eval;
 pub mod rules;
-pub mod settle;
-pub mod special;
+pub(crate) mod settle;
+pub(crate) mod special;
 
 pub use arrange::{arrange, arrange_many, best_response, ArrangeResult, Arrangement};
-pub use eval::{compare_rows, is_foul, row_value, Category, RowValue};
+pub use eval::{compare_rows, is_foul, row_value, Category};
 pub use rules::{Rules, SuitOrder, WheelRank};
-pub use settle::{settle, Hand, PairKind, PairResult, Settlement};
+pub use settle::{check_deal_shape, settle, Hand, PairResult, Settlement};
 pub use special::{satisfies_special, special, verify_special, SpecialHand, SpecialId};

@@ -8,7 +8,7 @@ use crate::error::{Error, Reason, Result};
 pub struct SuitOrder(pub [u8; 4]);
 
 /// Longest text a suit order may be: 4 letters (of at most 4 bytes each in UTF-8).
-pub const SUIT_ORDER_MAX_BYTES: usize = 16;
+pub(crate) const SUIT_ORDER_MAX_BYTES: usize = 16;
 
 impl SuitOrder {
     /// **[decision]** ♠ > ♥ > ♣ > ♦ (黑桃 > 红桃 > 梅花 > 方块).

@@ -17,9 +17,10 @@ use crate::cards::{check_distinct_across, Card};
 use crate::error::{Error, Reason, Result};
 use crate::money;
 
+use crate::cards::check_record_len;
 /// The most actions a game record can hold: 52 cards are at most 52 plays, and after a
 /// play at most three seats pass before the next play or the round's end.
-pub use crate::cards::{check_record_len, MAX_RECORD_ACTIONS as MAX_ACTIONS};
+pub use crate::cards::MAX_RECORD_ACTIONS as MAX_ACTIONS;
 
 /// The state of a game after the actions of its record. Immutable in use:
 /// [`Game::apply`] returns the next state.

@@ -9,19 +9,19 @@
 //! * [`view`] — the table model: what a seat may see and every action it may send now;
 //! * [`rules`] — the house-rule options.
 
-pub mod game;
-pub mod instant;
+pub(crate) mod game;
+pub(crate) mod instant;
 pub mod play;
-pub mod round;
+pub(crate) mod round;
 pub mod rules;
-pub mod settle;
+pub(crate) mod settle;
 pub mod suggest;
-pub mod view;
+pub(crate) mod view;
 
-pub use game::{Game, Trick, MAX_ACTIONS};
+pub use game::{check_hands_len, Game, MAX_ACTIONS};
 pub use instant::{instant_win, instant_winner, InstantHand, InstantWin};
-pub use play::{beats, beats_key, classify, legal_plays, Kind, Play, PlayKey};
-pub use round::{chop_chain, chop_transfers, first_leader, first_round, Action, RoundState, Transfer};
+pub use play::{beats, beats_key, classify, legal_plays, sorted, Kind, Play};
+pub use round::{chop_transfers, first_leader, first_round, Action, RoundState, Transfer};
 pub use rules::{ChopWindow, Rules, TurnAfterChop};
-pub use settle::{chop_list, settle, settle_instant, special_groups, Chop, Group, Line, LineKind, Settlement};
+pub use settle::{chop_list, settle, settle_instant, special_groups, Chop, Line, LineKind, Settlement};
 pub use view::{OfferGroup, SeatView};

@@ -8,9 +8,9 @@ use crate::cards::{check_distinct, Card};
 use crate::error::{Error, Reason, Result};
 
 /// Tienlen rank of the 2, the highest.
-pub const TWO: u8 = 12;
+pub(crate) const TWO: u8 = 12;
 /// Tienlen rank of the A, the highest rank a straight or pair run may reach.
-pub const ACE: u8 = 11;
+pub(crate) const ACE: u8 = 11;
 
 /// Neutral suit (s h d c) → tienlen suit (♠ 0 < ♣ 1 < ♦ 2 < ♥ 3). The map is its own
 /// inverse, so it also turns a tienlen suit back into the neutral one.
@@ -36,7 +36,7 @@ pub const fn strength(c: Card) -> u8 {
 
 /// The card of a strength (inverse of [`strength`]).
 #[inline]
-pub const fn card_of(strength: u8) -> Card {
+pub(crate) const fn card_of(strength: u8) -> Card {
     Card::new((strength / 4 + 1) % 13, SUIT_MAP[(strength % 4) as usize])
 }
 
@@ -318,7 +318,7 @@ fn product(parts: &[Vec<Vec<Card>>], kind: Kind, out: &mut Vec<Play>) {
 }
 
 /// Every play that can be made from `hand` (no filtering).
-pub fn all_plays(hand: &[Card]) -> Vec<Play> {
+pub(crate) fn all_plays(hand: &[Card]) -> Vec<Play> {
     let hand = sorted(hand);
     let mut by_rank: Vec<Vec<Card>> = vec![Vec::new(); 13];
     for &c in &hand {
@@ -371,7 +371,7 @@ pub fn all_plays(hand: &[Card]) -> Vec<Play> {
 }
 
 /// The order of [`legal_plays`]: type, then size, then strength, then the cards.
-pub fn weakest_first(a: &Play, b: &Play) -> std::cmp::Ordering {
+pub(crate) fn weakest_first(a: &Play, b: &Play) -> std::cmp::Ordering {
     (a.key.kind, a.key.len, a.key.top).cmp(&(b.key.kind, b.key.len, b.key.top)).then_with(|| {
         let sa: Vec<u8> = a.cards.iter().rev().map(|&c| strength(c)).collect();
         let sb: Vec<u8> = b.cards.iter().rev().map(|&c| strength(c)).collect();

@@ -313,7 +313,7 @@ impl RoundState {
 /// The chop chain of a round's plays (RULES 2.6): from the first play a special beat to
 /// the last play. Returns `(index of its first play, value, payer, payee)`; `None` when
 /// no special beat anything. Assumes a legal sequence (each play beats the one before).
-pub fn chop_chain(plays: &[(usize, Play)]) -> Option<(usize, i64, usize, usize)> {
+pub(crate) fn chop_chain(plays: &[(usize, Play)]) -> Option<(usize, i64, usize, usize)> {
     // In a legal round only specials beat specials, so once a special has beaten a play,
     // every later play is a special too.
     let first = (1..plays.len()).find(|&j| plays[j].1.is_special())? - 1;

@@ -119,15 +119,15 @@ impl Rules {
 }
 
 /// The fewest and the most players of a game (RULES 2): seats are `0..players`.
-pub const MIN_PLAYERS: usize = 2;
+pub(crate) const MIN_PLAYERS: usize = 2;
 pub const MAX_PLAYERS: usize = 4;
 /// The cards dealt to each seat (RULES 2).
-pub use crate::cards::HAND_SIZE;
+pub(crate) use crate::cards::HAND_SIZE;
 
 /// `players` must be 2..=4 (`got` says what was counted: "3 hands"; an `i64` so that a
 /// negative count from a caller is refused here too). The error names no field: the caller
 /// names the list (or parameter) that counts the players.
-pub fn check_player_count(players: i64, got: &str) -> Result<usize> {
+pub(crate) fn check_player_count(players: i64, got: &str) -> Result<usize> {
     usize::try_from(players)
         .ok()
         .filter(|n| (MIN_PLAYERS..=MAX_PLAYERS).contains(n))
@@ -168,7 +168,7 @@ pub fn seat_number(seat: i64, field: &str) -> Result<usize> {
     })
 }
 
-pub fn check_seat(seat: usize, players: usize, field: &str) -> Result<()> {
+pub(crate) fn check_seat(seat: usize, players: usize, field: &str) -> Result<()> {
     if seat >= players {
         return Err(Error::field(field, format!("seat {seat} is not in the game (seats 0..{})", players - 1)).because(Reason::OutOfRange));
     }

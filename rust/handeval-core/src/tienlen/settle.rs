@@ -10,11 +10,11 @@ use crate::error::{Error, Reason, Result};
 use crate::money;
 
 /// Multiplier of a red 2 (♥♦) left in hand.
-pub const RED_TWO: i64 = 5;
+pub(crate) const RED_TWO: i64 = 5;
 /// Multiplier of a black 2 (♠♣) left in hand.
-pub const BLACK_TWO: i64 = 2;
+pub(crate) const BLACK_TWO: i64 = 2;
 /// A loser who played no card pays 2 × 13 (and every instant-win loser pays 13 × 2).
-pub const NO_CARD: i64 = 26;
+pub(crate) const NO_CARD: i64 = 26;
 
 /// A special group found in a hand: 炸弹, 3连对 or 4连对 with its cards.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,34 +82,58 @@ pub fn special_groups(cards: &[Card]) -> (Vec<Group>, i64) {
     (groups, total)
 }
 
-/// What a line of the breakdown is for.
+/// What a line of the breakdown is for: the one list of line kinds (the Python
+/// `tienlen.LineKind` is generated from it, the proto's `TienlenLineKind` checked against
+/// it); [`LineKind::doc`] says what each is.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum LineKind {
-    /// base × cards left.
     Cards,
-    /// base × 26: a loser who played no card.
     NoCard,
-    /// base × 26: a loser against an instant win.
     InstantWin,
-    /// base × 5 per red 2 left.
     RedTwo,
-    /// base × 2 per black 2 left.
     BlackTwo,
-    /// base × the multiplier of a special group left in hand.
     Bomb,
     ThreePairRun,
     FourPairRun,
-    /// The winner receives one loser's payment.
     Win,
-    /// A 压牌 chop transfer (one line per side).
     Chop,
-    /// The change the cap (RULES §4) made to a seat's total.
     Cap,
-    /// 抽水 taken from a seat's positive amount.
     Rake,
 }
 
 impl LineKind {
+    pub const ALL: [LineKind; 12] = [
+        LineKind::Cards,
+        LineKind::NoCard,
+        LineKind::InstantWin,
+        LineKind::RedTwo,
+        LineKind::BlackTwo,
+        LineKind::Bomb,
+        LineKind::ThreePairRun,
+        LineKind::FourPairRun,
+        LineKind::Win,
+        LineKind::Chop,
+        LineKind::Cap,
+        LineKind::Rake,
+    ];
+    /// What a line of this kind is for, in one sentence.
+    pub fn doc(self) -> &'static str {
+        match self {
+            LineKind::Cards => "base × cards left.",
+            LineKind::NoCard => "base × 26: a loser who played no card.",
+            LineKind::InstantWin => "base × 26: a loser against an instant win.",
+            LineKind::RedTwo => "base × 5 per red 2 left.",
+            LineKind::BlackTwo => "base × 2 per black 2 left.",
+            LineKind::Bomb => "base × the multiplier of a bomb left in hand.",
+            LineKind::ThreePairRun => "base × the multiplier of a 3连对 left in hand.",
+            LineKind::FourPairRun => "base × the multiplier of a 4连对 left in hand.",
+            LineKind::Win => "The winner receives one loser's payment.",
+            LineKind::Chop => "A 压牌 chop transfer (one line per side).",
+            LineKind::Cap => "The change the cap (RULES 4) made to a seat's total.",
+            LineKind::Rake => "抽水 taken from a seat's positive amount.",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             LineKind::Cards => "cards",

@@ -348,7 +348,7 @@ fn dc_replay_game(
     // Bounds first, before any item is read: the most a legal game holds (the core's).
     for (&(field, max), obj) in dc::RECORD_BOUNDS.iter().zip([deal_actions, calls, plays]) {
         crate::conv::check_list(obj, field)?;
-        dc::record::check_len(obj.len()?, field, max).map_err(to_py)?;
+        dc::check_len(obj.len()?, field, max).map_err(to_py)?;
     }
     let rules = rules_from(rules)?;
     let hands = list_from(hands, "hands", cards_from)?;

@@ -14,12 +14,12 @@ mod game;
 mod play;
 mod settle;
 
-pub use args::DachuRules;
-pub use calling::DachuCalling;
-pub use deal::DachuDeal;
-pub use game::DachuGame;
-pub use play::DachuPlay;
-pub use settle::{Line, Settlement};
+pub(crate) use args::DachuRules;
+pub(crate) use calling::DachuCalling;
+pub(crate) use deal::DachuDeal;
+pub(crate) use game::DachuGame;
+pub(crate) use play::DachuPlay;
+pub(crate) use settle::{Line, Settlement};
 
 use crate::conv::{bad, list_from};
 use crate::result::add_class;
@@ -27,7 +27,7 @@ use args::{int_or, seat_from, seats_from};
 use handeval_core::dachu::calling::Call;
 use handeval_core::dachu::Kind;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyDict, PyTuple};
 
 /// Settle a game (RULES 3.7, then the cap of RULES 4).
 ///
@@ -86,10 +86,15 @@ fn dc_settle(
     )
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     // The core's lists: play kinds (weakest tier first) and the calls of 叫牌.
     m.add("DC_KINDS", PyTuple::new(m.py(), Kind::ALL.iter().map(|k| k.name()))?)?;
     m.add("DC_CALLS", PyTuple::new(m.py(), Call::ALL.iter().map(|c| c.name()))?)?;
+    let line_kinds = PyDict::new(m.py());
+    for k in handeval_core::dachu::LineKind::ALL {
+        line_kinds.set_item(k.name(), k.doc())?;
+    }
+    m.add("DC_LINE_KINDS", line_kinds)?;
     add_class::<DachuRules>(m, "DachuRules")?;
     add_class::<DachuPlay>(m, "DachuPlay")?;
     add_class::<DachuDeal>(m, "DachuDeal")?;

@@ -26,11 +26,11 @@ native_class! {
         pub(crate) cards: Vec<Card>,
     }
     fields {
-        /// One of :data:`KINDS`.
+        /// One of `KINDS`.
         fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
             kind_names(py, self.core.kind).0
         }
-        /// The kind's Chinese name, e.g. 獨儲.
+        /// Its Chinese name, e.g. `獨儲`.
         fn kind_zh<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
             kind_names(py, self.core.kind).1
         }
@@ -38,7 +38,9 @@ native_class! {
         fn cards<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
             card_list(py, &self.cards)
         }
-        /// Higher is stronger within a kind (and length, for straights).
+        /// Higher is stronger within a kind and length: singles 1 = 3 … 11 = K, 12 plain A,
+        /// 13 the 2, 14 儲A; pairs and bombs 1 = 3 … 12 = A, 13 = 2; straights the top
+        /// card's place in A(1) 2 3 … K(13) A(14).
         fn strength(&self) -> u8 {
             self.core.strength
         }

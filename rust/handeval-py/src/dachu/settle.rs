@@ -12,12 +12,16 @@ native_class! {
     /// One line of a settlement: ``amount`` (signed) for ``seat``. For each seat, its lines
     /// add up to its delta.
     pub struct Line {
-        /// ``"jiao"`` 繳, ``"result"`` the game's result, ``"escape"`` 逃跑, ``"cap"`` the cap
-        /// (the values of :class:`handeval.dachu.LineKind`).
+        /// What the line is for: a `LineKind` value (`"jiao"` 繳, `"result"` the game's result,
+        /// `"escape"` 逃跑, `"cap"` the cap).
         pub kind: String,
+        /// The seat whose money the line changes.
         pub seat: usize,
+        /// The signed change to `seat`.
         pub amount: i64,
-        /// How the amount was reached, in words.
+        /// A sentence saying how the amount came about, ending with `= ` and the line's
+        /// amount without its sign, e.g. `"儲方 win with 全殲 (×2): 3 × base × 2 = 60, shared
+        /// by 3: 60 / 3 = 20"` on a −20 line.
         pub text: String,
     }
     impl {
@@ -45,13 +49,14 @@ native_class! {
     #[pyclass(module = "handeval.dachu")]
     /// A settled game: the 儲方's verdict, the multiplier, the itemised lines and money.
     pub struct Settlement {
-        /// The 儲方's result (``"win"``, ``"draw"``, ``"loss"``), None when nobody played.
+        /// The 儲方's result, `"win"`, `"draw"` or `"loss"`; `None` when places were not
+        /// scored.
         pub verdict: Option<String>,
-        /// 全殲: the result's multiplier was doubled.
+        /// 全殲 doubled the result.
         pub wipe_out: bool,
         /// The multiplier of the result (×2 with 全殲).
         pub result_multiplier: i64,
-        /// Itemised breakdown; each seat's lines add up to its delta.
+        /// The itemised breakdown; each seat's lines add up to its delta.
         pub lines: Vec<Line>,
         /// Before the cap.
         pub theoretical: Vec<i64>,

@@ -13,17 +13,20 @@ crate::native_class! {
     #[pyclass(module = "handeval.shisanshui")]
     /// An arrangement of 13 cards with its score (see `arrange`).
     pub struct Arrangement {
+        /// The front row (3 cards).
         pub front: Cards,
+        /// The middle row (5 cards).
         pub middle: Cards,
+        /// The back row (5 cards).
         pub back: Cards,
         /// Expected waters against the opponents (`arrange`), or the exact waters against
         /// the given opponents (`best_response`).
         pub expected: f64,
-        /// The special hand (RULES 1.7) the 13 cards make, or None.
+        /// The special hand (§1.7) the 13 cards make, or `None`.
         pub special: Option<Text>,
         /// Declaring that special scores more than this arrangement.
         pub declare_special: bool,
-        /// Expected (or exact) waters of declaring the special, or None.
+        /// Expected (or exact) waters of declaring that special, or `None`.
         pub special_expected: Option<f64>,
         /// The `top_k` best arrangements, best first (`alternatives[0]` is this one without
         /// its alternatives); each has the same fields and no alternatives of its own.
@@ -176,7 +179,7 @@ fn ssw_arrange_greedy(cards: &Bound<'_, PyAny>, rules: Option<&Bound<'_, PyAny>>
     Ok([Cards(a.front), Cards(a.middle), Cards(a.back)])
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(super) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ssw_arrange, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_arrange_many, m)?)?;
     m.add_function(wrap_pyfunction!(ssw_best_response, m)?)?;

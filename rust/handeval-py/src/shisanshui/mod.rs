@@ -5,7 +5,7 @@
 mod args;
 mod arrange;
 
-pub use args::ShisanshuiRules;
+pub(crate) use args::ShisanshuiRules;
 use args::{hand_from, rules_from};
 
 use crate::conv::{bad, base_from, cards_from, carried_from, check_list, given, int_from, list_from, quick_cards_into, IntoPyResult};
@@ -20,13 +20,15 @@ crate::native_class! {
     #[pyclass(module = "handeval.shisanshui")]
     /// A classified 3- or 5-card row.
     pub struct Row {
-        /// One of CATEGORIES, e.g. "straight_flush".
+        /// One of `CATEGORIES`, e.g. `"straight_flush"` (a front is only high card, pair or
+        /// trips).
         pub category: Text,
-        /// The category's Chinese name, e.g. 同花顺.
+        /// Its Chinese name, e.g. `同花顺`.
         pub category_zh: Text,
-        /// Orders rows by category and ranks (no suits); also valid across 3 vs 5 cards.
+        /// Orders rows by category and ranks, without suits; comparable across 3 and 5 cards
+        /// (the foul check uses it).
         pub strength: u32,
-        /// The cards in order of significance (biggest group first, A last in A2345).
+        /// The cards in order of significance (biggest group first; the A last in `A2345`).
         pub cards: RowCards,
     }
 }
@@ -187,13 +189,13 @@ crate::native_class! {
     #[pyclass(module = "handeval.shisanshui")]
     /// A special hand (特殊牌型, RULES 1.7) found in 13 cards.
     pub struct SpecialHand {
-        /// The special's id, e.g. "san_shunzi".
+        /// The special's id, e.g. `"san_shunzi"`.
         pub id: Text,
-        /// Its Chinese name, e.g. 三顺子.
+        /// Its Chinese name, e.g. `三顺子`.
         pub name_zh: Text,
         /// Waters it scores from each opponent.
         pub waters: i64,
-        /// [front, middle, back] for 三同花顺 / 三顺子 / 三同花, else None.
+        /// `[front, middle, back]` card lists for 三同花顺 / 三顺子 / 三同花, else `None`.
         pub split: Option<Vec<Cards>>,
     }
 }
@@ -238,17 +240,20 @@ crate::native_class! {
     #[pyclass(module = "handeval.shisanshui")]
     /// How seats `a < b` were scored, from `a`'s point of view.
     pub struct PairResult {
+        /// The lower seat; the pair is scored from its point of view.
         pub a: usize,
+        /// The higher seat.
         pub b: usize,
-        /// "rows", "foul" or "special".
+        /// `"rows"`, `"foul"` or `"special"`: how the pair was scored.
         pub kind: Text,
-        /// Signed waters of front, middle, back (before doubling) when rows were compared.
+        /// Signed waters of front, middle, back before doubling (`[0, 0, 0]` unless rows were
+        /// compared).
         pub rows: Vec<i64>,
-        /// Seat that scooped (打枪) the other, or None.
+        /// The seat that scooped (打枪) the other, or `None`.
         pub scooper: Option<usize>,
         /// The scooper's 全垒打 doubled this pair again.
         pub home_run: bool,
-        /// Waters `a` wins from `b`; negative when `a` pays.
+        /// What `a` wins from `b`, in waters; negative when `a` pays.
         pub waters: i64,
     }
 }
@@ -261,15 +266,19 @@ crate::native_class! {
         pub waters: Vec<i64>,
         /// Money per seat after the cap and the rake.
         pub deltas: Vec<i64>,
-        /// pairwise[i][j]: waters seat i wins from seat j.
+        /// `pairwise[i][j]`: the waters seat i wins from seat j.
         pub pairwise: Vec<Vec<i64>>,
+        /// Whether each seat fouled (倒水).
         pub fouls: Vec<bool>,
-        /// Declared special id per seat, or None.
+        /// The declared special id per seat, or `None`.
         pub specials: Vec<Option<Text>>,
+        /// Whether each seat scored a 全垒打.
         pub home_runs: Vec<bool>,
-        /// base × waters, before the cap.
+        /// `base × waters`, before the cap.
         pub theoretical: Vec<i64>,
+        /// The total rake; `sum(deltas) + rake == 0`.
         pub rake: i64,
+        /// One per pair of seats `a < b`.
         pub pairs: Vec<PairResult>,
     }
 }
@@ -313,7 +322,7 @@ fn ssw_settle(
     })
 }
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(ssw_classify, m)?)?;
     m.add_function(wrap_pyfunction!(_call_floor, m)?)?;
     add_class::<ShisanshuiRules>(m, "ShisanshuiRules")?;

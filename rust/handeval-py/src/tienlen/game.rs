@@ -19,7 +19,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 pub(super) fn hands_from(obj: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<Card>>> {
     if let Ok(n) = obj.len() {
         if !obj.is_instance_of::<PyString>() {
-            tl::game::check_hands_len(n).py()?;
+            tl::check_hands_len(n).py()?;
         }
     }
     list_from(obj, "hands", cards_from)
@@ -224,7 +224,7 @@ pub(super) fn tl_replay(
 ) -> PyResult<TienlenGame> {
     let rules = rules_from(rules)?;
     if let Ok(n) = actions.len() {
-        tl::game::check_record_len(n, "actions").py()?;
+        handeval_core::cards::check_record_len(n, "actions").py()?;
     }
     let hands = hands_from(hands)?;
     let actions = crate::game_common::actions_from(actions, "actions", game_action)?;

@@ -14,8 +14,9 @@ native_class! {
     #[pyclass(module = "handeval.tienlen")]
     /// An instant win (直接获胜, RULES 2.5) and the cards that form it.
     pub struct InstantHand {
-        /// One of :data:`INSTANT_WINS`.
+        /// One of `INSTANT_WINS`.
         pub kind: String,
+        /// Its Chinese name, e.g. `六对`.
         pub kind_zh: String,
         /// The cards that form it, lowest first.
         pub cards: Cards,
@@ -58,9 +59,12 @@ native_class! {
     #[pyclass(module = "handeval.tienlen")]
     /// Who leads the game: the holder of the lowest card dealt (RULES 2.4).
     pub struct FirstLead {
+        /// The seat that leads the first round.
         pub seat: usize,
+        /// The lowest card dealt.
         pub card: String,
-        /// Whether the first play must contain ``card`` (rule option).
+        /// Whether the first play must contain `card` (the rule option
+        /// `first_lead_must_contain_lowest`).
         pub must_contain: bool,
     }
 }

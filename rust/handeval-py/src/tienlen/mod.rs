@@ -13,7 +13,7 @@ mod plays;
 mod round;
 mod settle;
 
-pub use args::TienlenRules;
+pub(crate) use args::TienlenRules;
 use game::*;
 use instant::*;
 use plays::*;
@@ -25,7 +25,7 @@ use handeval_core::tienlen::{InstantWin, Kind};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyTuple};
 
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     // The core's lists: play kinds in legal_plays' order, specials with their
     // multipliers, instant wins lowest first.
@@ -36,6 +36,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     }
     m.add("TL_SPECIAL_KINDS", specials)?;
     m.add("TL_INSTANT_WINS", PyTuple::new(py, InstantWin::ALL.iter().map(|w| w.name()))?)?;
+    let line_kinds = PyDict::new(py);
+    for k in handeval_core::tienlen::LineKind::ALL {
+        line_kinds.set_item(k.name(), k.doc())?;
+    }
+    m.add("TL_LINE_KINDS", line_kinds)?;
     add_class::<TienlenRules>(m, "TienlenRules")?;
     add_class::<TienlenPlay>(m, "TienlenPlay")?;
     add_class::<InstantHand>(m, "TienlenInstantHand")?;

@@ -28,11 +28,11 @@ native_class! {
         pub core: tl::Play,
     }
     fields {
-        /// One of :data:`KINDS`.
+        /// One of `KINDS`.
         fn kind<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
             kind_names(py, self.core.kind()).0
         }
-        /// The Chinese name, e.g. 3连对.
+        /// Its Chinese name, e.g. `3连对`.
         fn kind_zh<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
             kind_names(py, self.core.kind()).1
         }
@@ -44,7 +44,7 @@ native_class! {
         fn top<'py>(&self, py: Python<'py>) -> Bound<'py, PyString> {
             card_str(py, self.core.top_card())
         }
-        /// 0 (3♠) .. 51 (2♥): the top card's place in the game's order.
+        /// 0 = 3♠ … 51 = 2♥: the top card's place in the game's order.
         fn strength(&self) -> u8 {
             self.core.key.top
         }

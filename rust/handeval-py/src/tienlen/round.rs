@@ -56,7 +56,7 @@ pub(super) fn game_action(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<(usiz
 /// ([`tl::MAX_ACTIONS`]) is refused before any item is read.
 pub(super) fn round_named(obj: &Bound<'_, PyAny>, field: &str) -> PyResult<Vec<(usize, Action)>> {
     if let Ok(n) = obj.len() {
-        tl::game::check_record_len(n, field).py()?;
+        handeval_core::cards::check_record_len(n, field).py()?;
     }
     crate::game_common::actions_from(obj, field, game_action)
 }
@@ -95,15 +95,17 @@ native_class! {
     #[pyclass(module = "handeval.tienlen")]
     /// A round after the actions given (RULES 2.4).
     pub struct RoundState {
-        /// ``[(seat, Play)]`` in order; the last one is on the table.
+        /// `[(seat, Play)]` in order; the last one is on the table.
         pub plays: Vec<(usize, TienlenPlay)>,
-        /// Seats that have passed (they may still chop with a special).
+        /// The seats that have passed (they may still chop with a special).
         pub passed: Vec<usize>,
-        /// Whose turn it is; None once the round is over.
+        /// Whose turn it is; `None` once the round is over.
         pub to_move: Option<usize>,
+        /// Whether everyone else passed on the last play.
         pub over: bool,
         /// When over: the seat that leads the next round.
         pub next_leader: Option<usize>,
+        /// The seat that led the round.
         pub leader: usize,
     }
     impl {

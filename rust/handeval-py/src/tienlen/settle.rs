@@ -17,17 +17,21 @@ native_class! {
     #[pyclass(module = "handeval.tienlen")]
     /// One amount of a settlement. For each seat, its lines add up to its delta.
     pub struct Line {
-        /// ``cards`` ``no_card`` ``instant_win`` ``red_two`` ``black_two`` ``bomb``
-        /// ``three_pair_run`` ``four_pair_run`` ``win`` ``chop`` ``cap`` ``rake``.
+        /// What the line is for: a `LineKind` value (`"cards"`, `"no_card"`, `"instant_win"`,
+        /// `"red_two"`, `"black_two"`, `"bomb"`, `"three_pair_run"`, `"four_pair_run"`,
+        /// `"win"`, `"chop"`, `"cap"`, `"rake"`).
         pub kind: String,
+        /// The seat whose money the line changes.
         pub seat: usize,
-        /// The seat on the other side of a payment, or None (cap, rake).
+        /// The seat on the other side of a payment, or `None` (cap, rake).
         pub other: Option<usize>,
-        /// The multiple of ``base`` (0 for win, chop, cap and rake lines).
+        /// The multiple of `base` (0 for win, chop, cap and rake lines).
         pub multiplier: i64,
-        /// Signed change to ``seat``.
+        /// The signed change to `seat`.
         pub amount: i64,
+        /// The cards the amount is for (none for win, chop, cap and rake lines).
         pub cards: Cards,
+        /// A sentence, e.g. `"seat 1 pays 10 × 5 = 50 to seat 0 for the red 2 2h"`.
         pub text: String,
     }
 }
@@ -36,20 +40,23 @@ native_class! {
     #[pyclass(module = "handeval.tienlen")]
     /// A settled game: money per seat, the rake and the itemised lines.
     pub struct Settlement {
-        /// Final money per seat, after the cap and the rake; ``sum(deltas) + rake == 0``.
+        /// Final money per seat, after the cap and the rake; `sum(deltas) + rake == 0`.
         pub deltas: Vec<i64>,
+        /// Taken from the winner's positive amount.
         pub rake: i64,
+        /// The itemised breakdown; each seat's lines add up to its delta.
         pub lines: Vec<Line>,
+        /// The winning seat.
         pub winner: usize,
-        /// What each loser pays the winner, before chops (0 for the winner).
+        /// What each loser pays the winner before chops (0 for the winner).
         pub pays: Vec<i64>,
-        /// Signed chop transfers per seat.
+        /// The signed sum of chop transfers per seat.
         pub chops: Vec<i64>,
         /// Before the cap.
         pub theoretical: Vec<i64>,
         /// After the cap, before the rake.
         pub capped: Vec<i64>,
-        /// settle_instant: each seat's instant win (or None); settle: all None.
+        /// `settle_instant`: each seat's instant win (or `None`); `settle`: all `None`.
         pub instant: Vec<Option<String>>,
     }
 }
@@ -142,7 +149,7 @@ pub(super) fn tl_settle(
     let chops = opt(chops, |c| {
         // A game of 52 cards has at most 52 rounds (each holds a play): refuse more first.
         if let Ok(n) = c.len() {
-            tl::game::check_record_len(n, "chops").py()?;
+            handeval_core::cards::check_record_len(n, "chops").py()?;
         }
         list_from(c, "chops", chop_item)
     })?

@@ -2,19 +2,17 @@
 //! their `handeval.v2` messages here, the game's work done by `handeval_core::dachu`:
 //! plays, legal and timeout plays, the deal's declarations, the calling, a whole game
 //! record's state (stateless: the client sends the record and gets the state back),
-//! beating, and settlement. The states' messages are written by `state`, the proto enums
-//! read and written by `enums`.
+//! beating, and settlement. The states' messages are written by `state`.
 
-mod enums;
 mod state;
 
 use crate::call::Ctx;
+use crate::convert::wire_rules;
 use crate::convert::{cards_msg, rename};
+use crate::enums::name_of;
 use crate::fail::{at, join, Fail, ItemFail};
 use crate::pb;
-use crate::wire_rules;
 use dc::Replayed;
-use enums::name_of;
 use handeval_core::cards::{parse_tokens, Card};
 use handeval_core::dachu::calling::Call;
 use handeval_core::dachu::{self as dc, Calling, Chu, Constraints, Deal, DealAction, DealEntry, PlayAction, Rules};
@@ -429,7 +427,7 @@ fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules, between: &dyn Fn())
 
 // ---- the RPCs (`crate::dispatch::answer` dispatches here) ----
 
-pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::DachuEvaluateResponse, Fail> {
+pub(crate) fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::DachuEvaluateResponse, Fail> {
     use pb::dachu_evaluate_item::Item;
     use pb::dachu_evaluate_result::Result as Out;
     ctx.batch("items", req.items.len(), req.items.len())?;
@@ -461,7 +459,7 @@ pub fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::DachuEva
     Ok(pb::DachuEvaluateResponse { results })
 }
 
-pub fn compare(req: pb::DachuCompareRequest, ctx: &Ctx) -> Result<pb::DachuCompareResponse, Fail> {
+pub(crate) fn compare(req: pb::DachuCompareRequest, ctx: &Ctx) -> Result<pb::DachuCompareResponse, Fail> {
     use pb::dachu_compare_result::Result as Out;
     ctx.batch("items", req.items.len(), req.items.len())?;
     let rules = rules_from(req.rules.as_ref(), ctx)?;
@@ -589,7 +587,7 @@ fn settle_one(deal: &pb::DachuDeal, rules: &Rules) -> Result<dc::Settlement, Ite
     }
 }
 
-pub fn settle(req: pb::DachuSettleRequest, ctx: &Ctx) -> Result<pb::DachuSettleResponse, Fail> {
+pub(crate) fn settle(req: pb::DachuSettleRequest, ctx: &Ctx) -> Result<pb::DachuSettleResponse, Fail> {
     use pb::dachu_deal::Deal as Kind;
     use pb::dachu_settle_result::Result as Out;
     ctx.batch("deals", req.deals.len(), req.deals.len())?;

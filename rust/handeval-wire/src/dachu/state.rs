@@ -1,8 +1,8 @@
 //! 打儲 results and states written as their `handeval.v2` messages, one conversion per
 //! core type.
 
-use super::enums::value_of;
 use crate::convert::{acting_msg, cards_msg};
+use crate::enums::value_of;
 use crate::pb;
 use handeval_core::cards::Card;
 use handeval_core::dachu::calling::side_name;

@@ -191,7 +191,7 @@ fn put_result(k: &Keys, r: pb::shisanshui_evaluate_result::Result, out: &mut Vec
 /// The answer (EvaluateResponse bytes) to the EvaluateRequest `data` when it is a 十三水
 /// request of the shape taken; `Ok(None)`: answer it the prost way. `ctx` is made only
 /// for a request taken (it names the call's game).
-pub fn evaluate<'c>(data: &[u8], ctx: impl FnOnce() -> Ctx<'c>) -> Result<Option<Vec<u8>>, Fail> {
+pub(crate) fn evaluate<'c>(data: &[u8], ctx: impl FnOnce() -> Ctx<'c>) -> Result<Option<Vec<u8>>, Fail> {
     use pb::shisanshui_evaluate_result::Result as R;
     let k = keys();
     let Some(body) = only_field(data, k.req_game) else { return Ok(None) };
@@ -284,7 +284,7 @@ fn small_row(item: &[u8], k: &Keys) -> bool {
 /// [`INLINE_RULES_BYTES`], each singular field once (a repeated one — which proto3 merges —
 /// is priced by its bytes, i.e. not here), nothing else. Every byte read is thus in a
 /// priced row, the packed rows, or at most a few hundred bytes besides.
-pub fn within(data: &[u8], budget: f64) -> bool {
+pub(crate) fn within(data: &[u8], budget: f64) -> bool {
     let k = keys();
     let Some(mut m) = only_field(data, k.req_game) else { return false };
     let (mut rows, mut packed, mut row_size, mut had_rules) = (0usize, None::<usize>, None::<usize>, false);

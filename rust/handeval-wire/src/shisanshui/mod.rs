@@ -3,7 +3,8 @@
 //! shape of Evaluate in place and falls back on this module for everything else.
 
 use crate::call::{Ctx, CHECK_EVERY};
-use crate::convert::{api_name, cards, cards_msg, rename};
+use crate::convert::{cards, cards_msg, rename};
+use crate::enums::{name_of, value_of};
 use crate::fail::{at, only, Fail, ItemFail};
 use crate::pb;
 use handeval_core::cards::{self, Card};
@@ -12,31 +13,16 @@ use handeval_core::shisanshui::{self as ssw, eval, Hand, Rules, SpecialId};
 use handeval_core::{Error, Reason};
 use std::sync::OnceLock;
 
-pub mod fast;
+pub(crate) mod fast;
 
 /// A seat index as the protos' `int32` (at most 4 seats).
 fn seat(i: usize) -> i32 {
     i as i32
 }
 
-const SPECIAL: &str = "SHISANSHUI_SPECIAL_KIND_";
-const PAIR_KIND: &str = "SHISANSHUI_PAIR_KIND_";
-
-/// The proto enum value of the core's name `name` (e.g. `"liu_dui_ban"`): the enum value
-/// named `prefix` + the name upper-cased. Every name has one (`tests/grpc/test_grpc_protos.py`
-/// checks the enums against the core's lists); 0 (UNSPECIFIED) if not.
-fn enum_value(prefix: &str, name: &str) -> i32 {
-    let full = format!("{prefix}{}", name.to_ascii_uppercase());
-    if prefix == SPECIAL {
-        pb::ShisanshuiSpecialKind::from_str_name(&full).map_or(0, |k| k as i32)
-    } else {
-        pb::ShisanshuiPairKind::from_str_name(&full).map_or(0, |k| k as i32)
-    }
-}
-
 // ---- reading requests ----
 
-use crate::wire_rules;
+use crate::convert::wire_rules;
 handeval_core::shisanshui_rule_options!(wire_rules! {
     /// The request's `rules` (unset: the defaults), a bad value failing the request at
     /// `shisanshui.rules.<option>`.
@@ -82,15 +68,7 @@ fn row_into(m: Option<&pb::Cards>, buf: &mut [Card; 5]) -> Result<usize, Error> 
 /// The `ShisanshuiCategory` value of each category, indexed like `Category::ALL`.
 fn category_value(cat: eval::Category) -> i32 {
     static VALUES: OnceLock<Vec<i32>> = OnceLock::new();
-    let values = VALUES.get_or_init(|| {
-        eval::Category::ALL
-            .iter()
-            .map(|c| {
-                pb::ShisanshuiCategory::from_str_name(&format!("SHISANSHUI_CATEGORY_{}", c.name().to_ascii_uppercase()))
-                    .map_or(0, |v| v as i32)
-            })
-            .collect()
-    });
+    let values = VALUES.get_or_init(|| eval::Category::ALL.iter().map(|c| value_of::<pb::ShisanshuiCategory>(c.name())).collect());
     values[cat as usize]
 }
 
@@ -106,7 +84,7 @@ fn row_msg(strength: u32, order: &[Card]) -> pb::ShisanshuiRow {
 }
 
 fn special_kind(id: SpecialId) -> i32 {
-    enum_value(SPECIAL, id.id())
+    value_of::<pb::ShisanshuiSpecialKind>(id.id())
 }
 
 fn special_msg(s: &ssw::SpecialHand) -> pb::ShisanshuiSpecial {
@@ -135,7 +113,7 @@ impl From<&ssw::Settlement> for pb::ShisanshuiSettlement {
                 .map(|p| pb::ShisanshuiPair {
                     a: seat(p.a),
                     b: seat(p.b),
-                    kind: enum_value(PAIR_KIND, p.kind.as_str()),
+                    kind: value_of::<pb::ShisanshuiPairKind>(p.kind.as_str()),
                     rows: p.rows.to_vec(),
                     scooper: p.scooper().map(seat),
                     home_run: p.home_run,
@@ -238,7 +216,7 @@ fn evaluate_item(item: pb::ShisanshuiEvaluateItem, rules: &Rules) -> Result<pb::
     })
 }
 
-pub fn evaluate(req: pb::ShisanshuiEvaluateRequest, ctx: &Ctx) -> Result<pb::ShisanshuiEvaluateResponse, Fail> {
+pub(crate) fn evaluate(req: pb::ShisanshuiEvaluateRequest, ctx: &Ctx) -> Result<pb::ShisanshuiEvaluateResponse, Fail> {
     use pb::shisanshui_evaluate_result::Result as R;
     ctx.batch("items", req.items.len(), req.items.len())?;
     let rules = rules_from(req.rules.as_ref(), ctx)?;
@@ -285,7 +263,7 @@ fn order(rows: &[pb::Cards], rules: &Rules, ctx: &Ctx) -> Result<Vec<i32>, ItemF
     Ok(keyed.into_iter().map(|(_, j)| j as i32).collect())
 }
 
-pub fn compare(req: pb::ShisanshuiCompareRequest, ctx: &Ctx) -> Result<pb::ShisanshuiCompareResponse, Fail> {
+pub(crate) fn compare(req: pb::ShisanshuiCompareRequest, ctx: &Ctx) -> Result<pb::ShisanshuiCompareResponse, Fail> {
     use pb::shisanshui_compare_item::Item as I;
     use pb::shisanshui_compare_result::Result as R;
     // Rows inside `order` items count as items against --max-batch.
@@ -325,12 +303,11 @@ fn players(deal: &pb::ShisanshuiDeal) -> Result<Vec<Hand>, Error> {
             Some(P::Arrangement(_)) => None,
             Some(P::Special(s)) => {
                 let field = format!("players[{i}].special.kind");
-                let kind = pb::ShisanshuiSpecialKind::try_from(s.kind)
-                    .map_err(|_| Error::field(field.clone(), format!("{} is not a value of ShisanshuiSpecialKind", s.kind)))?;
-                if s.kind == 0 {
-                    return Err(Error::field(field, "set the declared special hand"));
-                }
-                let name = api_name(kind.as_str_name(), pb::ShisanshuiSpecialKind::Unspecified.as_str_name());
+                let name = match name_of::<pb::ShisanshuiSpecialKind>(s.kind) {
+                    Err(msg) => return Err(Error::field(field, msg)),
+                    Ok(None) => return Err(Error::field(field, "set the declared special hand")),
+                    Ok(Some(name)) => name,
+                };
                 Some(SpecialId::parse(&name).map_err(|e| e.within(&format!("players[{i}].special")))?)
             }
             None => return Err(Error::field(format!("players[{i}]"), "set arrangement or special")),
@@ -376,7 +353,7 @@ fn player_path(mut e: Error) -> Error {
     e
 }
 
-pub fn settle(req: pb::ShisanshuiSettleRequest, ctx: &Ctx) -> Result<pb::ShisanshuiSettleResponse, Fail> {
+pub(crate) fn settle(req: pb::ShisanshuiSettleRequest, ctx: &Ctx) -> Result<pb::ShisanshuiSettleResponse, Fail> {
     use pb::shisanshui_settle_result::Result as R;
     ctx.batch("deals", req.deals.len(), req.deals.len())?;
     let rules = rules_from(req.rules.as_ref(), ctx)?;
@@ -386,7 +363,7 @@ pub fn settle(req: pb::ShisanshuiSettleRequest, ctx: &Ctx) -> Result<pb::Shisans
         |_, deal| {
             // The deal's shape before any of it is read (a huge list fails at its length).
             let carried = (!deal.carried.is_empty()).then_some(deal.carried.len());
-            ssw::settle::check_deal_shape(deal.players.len(), carried)?;
+            ssw::check_deal_shape(deal.players.len(), carried)?;
             let hands = players(&deal).map_err(player_path)?;
             let carried: Option<Vec<Option<i64>>> = carried.map(|_| deal.carried.iter().map(|c| c.amount).collect());
             let s = ssw::settle(&hands, deal.base.unwrap_or(1), carried.as_deref(), &rules).map_err(player_path)?;
@@ -409,7 +386,7 @@ fn options(req: &pb::ShisanshuiArrangeRequest) -> Result<Options, Error> {
     Options::from_ints(wide(req.opponents), wide(req.top_k), req.seed.map(i128::from), wide(req.samples))
 }
 
-pub fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::ShisanshuiArrangeResponse, Fail> {
+pub(crate) fn arrange(req: pb::ShisanshuiArrangeRequest, ctx: &Ctx) -> Result<pb::ShisanshuiArrangeResponse, Fail> {
     use pb::shisanshui_arrange_item::Item as I;
     use pb::shisanshui_arrange_result::Result as R;
     let total = req.items.len();

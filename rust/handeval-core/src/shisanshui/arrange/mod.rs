@@ -19,8 +19,12 @@
 //!   (`hand.rs`), the tables by rank multiset shared by every hand (`rank_tables.rs`), the
 //!   class numbering (`classes.rs`), the per-card bitsets (`bitset.rs`) and the counting
 //!   sort (`counting_sort.rs`);
-//! * [`model`] — the tables and the expected-waters model; [`sim`] — their training, over
-//!   the simulated players (`policy.rs`) and the allocation-free scorer (`play.rs`);
+//! * [`model`] — the tables and the expected-waters model, over the simulated players
+//!   (`policy.rs`) and the allocation-free scorer (`play.rs`);
+//! * with the feature `train` (not a default: nothing the library's users call): `sim`,
+//!   the training of the tables, and the helpers of the measuring tools
+//!   (`monte_carlo_best`, `monte_carlo_eval`, `play_hand`; examples `train_arrange` and
+//!   `arrange_quality`);
 //! * with the feature `bench` (and in the tests): `reference.rs`, the exhaustive search,
 //!   and `prior.rs`, the previous pruning search — the baselines of the speed benchmarks
 //!   and the independent checks of the equality tests.
@@ -29,7 +33,9 @@ mod bitset;
 mod classes;
 mod counting_sort;
 mod hand;
-pub mod model;
+pub(crate) mod model;
+// Its simulated players and deck are public through `sim` (feature `train`).
+#[cfg_attr(not(feature = "train"), allow(unreachable_pub))]
 mod play;
 mod policy;
 // The earlier searches: the baselines of the speed benchmarks (feature `bench`) and, in
@@ -40,6 +46,7 @@ mod rank_tables;
 #[cfg(any(test, feature = "bench"))]
 mod reference;
 mod search;
+#[cfg(any(test, feature = "train"))]
 pub mod sim;
 mod splits;
 
@@ -50,11 +57,13 @@ use super::special::{highest_special, special, verify_special, SpecialHand};
 use crate::cards::{check_distinct, check_distinct_across, Card};
 use crate::error::{Error, Reason, Result};
 pub use model::{Model, Tables};
+use play::{Play, Rng, Table};
 pub use policy::Policy;
-use policy::{greedy_split, policy_choice, policy_play, Choice};
+use policy::{greedy_split, policy_play};
+#[cfg(any(test, feature = "train"))]
+use policy::{policy_choice, Choice};
 use rayon::prelude::*;
 use search::solve;
-use sim::{Play, Rng};
 use splits::{combos, pick, sorted_by_id, split_rows, Cand, Subsets};
 
 /// One arrangement with its score (expected waters, or exact waters in `best_response`).
@@ -284,7 +293,7 @@ fn arrange_using_with(
 
 /// Monte-Carlo samples computed in one parallel block: between blocks the threads are free
 /// for other callers' work, and [`arrange_yielding`]'s `between` runs.
-pub const SAMPLE_BLOCK: u64 = 256;
+pub(crate) const SAMPLE_BLOCK: u64 = 256;
 
 /// Sum of exact waters of each candidate play (and of the special) over `samples`
 /// opponent deals from the 39 other cards, the opponents playing `Policy::Solver(model)`;
@@ -338,7 +347,7 @@ fn monte_carlo_block(
             rng.shuffle(&mut deck);
             let opps: Vec<Play> =
                 (0..n).map(|j| policy_play(deck[j * 13..j * 13 + 13].try_into().unwrap(), &Policy::Solver(model), n, rules).0).collect();
-            let table = sim::Table::new(&opps, rules);
+            let table = Table::new(&opps, rules);
             for (a, p) in acc.iter_mut().zip(plays) {
                 *a += table.score(p);
             }
@@ -406,7 +415,7 @@ pub fn best_response(cards: &[Card], opponents: &[Hand], top_k: usize, rules: &R
     }
     let sub = Subsets::new(&cards, rules);
     let (k5, k3) = sub.keys(rules);
-    let table = sim::Table::new(&opps, rules);
+    let table = Table::new(&opps, rules);
     let mut scored: Vec<(i64, (usize, usize, usize))> =
         sub.frontier(&k5, &k3).into_iter().map(|(b, m, f)| (table.score(&Play::rows([k3[f], k5[m], k5[b]])), (b, m, f))).collect();
     // Best score first; among equals, the stronger back, then middle, then front.
@@ -429,6 +438,7 @@ pub fn best_response(cards: &[Card], opponents: &[Hand], top_k: usize, rules: &R
 /// Monte-Carlo best response (the benchmark's reference): choose, among the
 /// non-dominated splits, the one with the best total exact waters over `samples`
 /// opponent deals (seeded), opponents playing the solver. Returns the arrangement.
+#[cfg(any(test, feature = "train"))]
 pub fn monte_carlo_best(cards: &[Card], n: usize, samples: u32, seed: u64, model: &Model) -> Result<Arrangement> {
     let cards = check_hand(cards)?;
     let rules = &model.rules;
@@ -443,6 +453,7 @@ pub fn monte_carlo_best(cards: &[Card], n: usize, samples: u32, seed: u64, model
 
 /// Mean exact waters of each of `plays` (this hand played several ways) over `samples`
 /// opponent deals from the other 39 cards (seeded), opponents playing the solver.
+#[cfg(any(test, feature = "train"))]
 pub fn monte_carlo_eval(cards: &[Card], plays: &[Hand], n: usize, samples: u32, seed: u64, model: &Model) -> Result<Vec<f64>> {
     let cards = check_hand(cards)?;
     let plays: Vec<Play> = plays.iter().map(|h| Play::from_hand(h, &model.rules)).collect::<Result<_>>()?;
@@ -453,10 +464,11 @@ pub fn monte_carlo_eval(cards: &[Card], plays: &[Hand], n: usize, samples: u32, 
 /// Exact waters of seat 0 playing `me` against the given opponents' plays.
 pub fn exact_waters(me: &Hand, opponents: &[Hand], rules: &Rules) -> Result<i64> {
     let opps: Vec<Play> = opponents.iter().map(|h| Play::from_hand(h, rules)).collect::<Result<_>>()?;
-    Ok(sim::Table::new(&opps, rules).score(&Play::from_hand(me, rules)?))
+    Ok(Table::new(&opps, rules).score(&Play::from_hand(me, rules)?))
 }
 
 /// A simulated player's hand under `policy` (for benchmarks): rows or a declared special.
+#[cfg(any(test, feature = "train"))]
 pub fn play_hand(cards: &[Card], policy: &Policy, n: usize, rules: &Rules) -> Result<Hand> {
     let arr = check_hand(cards)?;
     let sub = Subsets::new(&arr, rules);

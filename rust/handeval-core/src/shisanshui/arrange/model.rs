@@ -18,6 +18,7 @@ use super::super::special::SpecialId;
 use super::classes::{classes, Five};
 use super::counting_sort::sort_bin;
 use super::rank_tables::classes5_by_multiset;
+use super::splits::pow;
 use crate::error::{Error, Result};
 use std::sync::OnceLock;
 
@@ -51,6 +52,7 @@ impl Tables {
         }
     }
 
+    #[cfg(any(test, feature = "train"))]
     pub fn merge(&mut self, other: &Tables) {
         self.hands += other.hands;
         for r in 0..3 {
@@ -67,6 +69,7 @@ impl Tables {
     }
 
     /// Every count halved (rounded down): the decay of training.
+    #[cfg(any(test, feature = "train"))]
     pub fn halved(&self) -> Tables {
         let mut t = self.clone();
         t.hands /= 2;
@@ -78,6 +81,7 @@ impl Tables {
 
     /// Little-endian: magic, iteration u32, seed u64, hands u64, then the three row
     /// histograms (length u32 + u32 counts), 13 special counts, 4 scoop counts (u32).
+    #[cfg(any(test, feature = "train"))]
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = MAGIC.to_vec();
         out.extend(self.iteration.to_le_bytes());
@@ -154,6 +158,7 @@ impl Tables {
 
     /// Largest gap between the two tables' cumulative row distributions (Kolmogorov–
     /// Smirnov distance, max over the three rows): the convergence measure of training.
+    #[cfg(any(test, feature = "train"))]
     pub fn distance(&self, other: &Tables) -> f64 {
         (0..3)
             .map(|r| {
@@ -325,5 +330,68 @@ impl Model {
             };
         }
         per * n as f64
+    }
+}
+
+/// The expectation of a split under the model (the formula of docs/arrange.md): the one
+/// definition, which the search, and the earlier searches it is checked against, share.
+pub(super) struct Ev<'a> {
+    pub(super) model: &'a Model,
+    q: f64,
+    special_loss: f64,
+    nf: f64,
+    n: usize,
+    home_run: bool,
+    hr_cond: f64,
+}
+
+impl<'a> Ev<'a> {
+    pub(super) fn new(model: &'a Model, n: usize) -> Ev<'a> {
+        Ev {
+            model,
+            q: 1.0 - model.p_special,
+            special_loss: model.special_loss(),
+            nf: n as f64,
+            n,
+            home_run: n as u32 >= model.rules.home_run_min_opponents,
+            hr_cond: model.hr_cond[n - 1],
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn role(&self, row: usize, class: u16) -> &RoleValue {
+        &self.model.rows[row][class as usize]
+    }
+
+    /// Expected waters of the split (front, middle, back); the order of the operations
+    /// is part of the answer (bit-identical `expected`).
+    #[inline(always)]
+    pub(super) fn ev(&self, f: &RoleValue, m: &RoleValue, b: &RoleValue) -> f64 {
+        let (q, nf, n) = (self.q, self.nf, self.n);
+        let waters = f.my_waters + m.my_waters + b.my_waters;
+        let p_scoop = f.win * m.win * b.win;
+        // E[waters paid · 1{scooped}] under independent rows.
+        let scooped = f.lose_waters * m.lose * b.lose + f.lose * m.lose_waters * b.lose + f.lose * m.lose * b.lose_waters;
+        let pair = q * (f.row + m.row + b.row + p_scoop * waters - scooped) - self.special_loss;
+        let mut ev = nf * pair;
+        if self.home_run {
+            ev += 2.0 * nf * waters * pow(q * p_scoop, n) - 2.0 * nf * q * scooped * self.hr_cond;
+        }
+        ev
+    }
+
+    /// The bound the exhaustive search ordered its backs by (scoop losses left out, plus
+    /// 1e-9): only needed to report, among splits that differ only in suits, the one that
+    /// search reported (the first it visited).
+    #[inline]
+    pub(super) fn visit_order_bound(&self, f: &RoleValue, m: &RoleValue, b: &RoleValue) -> f64 {
+        let (q, nf, n) = (self.q, self.nf, self.n);
+        let waters = f.my_waters + m.my_waters + b.my_waters;
+        let p_scoop = f.win * m.win * b.win;
+        let mut ub = nf * (q * (f.row + m.row + b.row + p_scoop * waters) - self.special_loss);
+        if self.home_run {
+            ub += 2.0 * nf * waters * pow(q * p_scoop, n);
+        }
+        ub + 1e-9
     }
 }

@@ -6,6 +6,7 @@
 //! precomputed row keys, because the simulations score millions of pairs and `settle`
 //! validates and allocates on every call; a property test checks it against `settle`.
 
+#[cfg(any(test, feature = "train"))]
 use crate::cards::Card;
 use crate::error::Result;
 use crate::shisanshui::eval::{row_value, row_waters};
@@ -18,6 +19,7 @@ use crate::shisanshui::special::SpecialId;
 pub struct Rng(u64);
 
 impl Rng {
+    #[cfg(any(test, feature = "train"))]
     pub fn new(seed: u64) -> Rng {
         Rng(seed)
     }
@@ -45,6 +47,7 @@ impl Rng {
 }
 
 /// A shuffled deck.
+#[cfg(any(test, feature = "train"))]
 pub fn deck(rng: &mut Rng) -> Vec<Card> {
     let mut d: Vec<Card> = (0..52).map(Card).collect();
     rng.shuffle(&mut d);
@@ -98,6 +101,7 @@ pub fn pair(a: &Play, b: &Play) -> (i64, i8) {
 }
 
 /// Total waters of every seat (RULES §1.6), equal to `settle(..).waters`.
+#[cfg(any(test, feature = "train"))]
 pub fn seat_waters(plays: &[Play], rules: &Rules) -> Vec<i64> {
     let n = plays.len();
     let mut w = vec![vec![0i64; n]; n];
@@ -130,7 +134,7 @@ pub fn seat_waters(plays: &[Play], rules: &Rules) -> Vec<i64> {
 
 /// Seat 0's exact waters for many candidate plays against fixed opponents: precomputes
 /// the opponents' scoops of one another (their 全垒打 needs them) once.
-pub struct Table<'a> {
+pub(crate) struct Table<'a> {
     opps: &'a [Play],
     /// Opponent j scooped every other opponent.
     scoops_others: Vec<bool>,
@@ -138,14 +142,14 @@ pub struct Table<'a> {
 }
 
 impl<'a> Table<'a> {
-    pub fn new(opps: &'a [Play], rules: &Rules) -> Table<'a> {
+    pub(crate) fn new(opps: &'a [Play], rules: &Rules) -> Table<'a> {
         let n = opps.len();
         let scoops_others = (0..n).map(|j| (0..n).filter(|&k| k != j).all(|k| pair(&opps[j], &opps[k]).1 == 1)).collect();
         Table { opps, scoops_others, home_runs: n as u32 >= rules.home_run_min_opponents }
     }
 
     #[inline]
-    pub fn score(&self, me: &Play) -> i64 {
+    pub(crate) fn score(&self, me: &Play) -> i64 {
         let (mut total, mut mine) = (0i64, 0usize);
         let mut extra = 0i64;
         for (j, o) in self.opps.iter().enumerate() {

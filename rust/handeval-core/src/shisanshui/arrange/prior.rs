@@ -7,7 +7,7 @@
 //! expected waters, exactly those of the search it replaced (`reference.rs`).
 //!
 //! Why it can prune without changing a single bit of the answer: every component of a
-//! row's [`RoleValue`] is *exactly* monotone in the row's strength, floating-point
+//! row's [`RoleValue`](super::model::RoleValue) is *exactly* monotone in the row's strength, floating-point
 //! rounding included (the model divides exact integer counts by one total, and rounding
 //! is monotone), and the expectation [`Ev::ev`] only adds and multiplies non-negative
 //! monotone terms, so `ev` computed with a stronger class in any row is never smaller.
@@ -26,8 +26,8 @@
 //! walk stops at the first back whose loose bound is below the incumbent.
 
 use super::classes::class_of;
-use super::model::{Model, RoleValue};
-use super::splits::{combos, for_back_splits, pow, Cand, TopK};
+use super::model::{Ev, Model};
+use super::splits::{combos, for_back_splits, Cand, TopK};
 use crate::cards::Card;
 use crate::shisanshui::eval::{strength3, strength5_key, strength5_of_keys, strength5_slot_of_keys, STRENGTH5_SLOTS};
 
@@ -35,68 +35,6 @@ const N5: usize = 1287;
 const N3: usize = 286;
 const W5: usize = N5.div_ceil(64);
 const W3: usize = N3.div_ceil(64);
-
-/// The expectation of a split under the model (the formula of docs/arrange.md).
-pub(crate) struct Ev<'a> {
-    model: &'a Model,
-    q: f64,
-    special_loss: f64,
-    nf: f64,
-    n: usize,
-    home_run: bool,
-    hr_cond: f64,
-}
-
-impl<'a> Ev<'a> {
-    pub(crate) fn new(model: &'a Model, n: usize) -> Ev<'a> {
-        Ev {
-            model,
-            q: 1.0 - model.p_special,
-            special_loss: model.special_loss(),
-            nf: n as f64,
-            n,
-            home_run: n as u32 >= model.rules.home_run_min_opponents,
-            hr_cond: model.hr_cond[n - 1],
-        }
-    }
-
-    #[inline(always)]
-    fn role(&self, row: usize, class: u16) -> &RoleValue {
-        &self.model.rows[row][class as usize]
-    }
-
-    /// Expected waters of the split (front, middle, back); the order of the operations
-    /// is part of the answer (bit-identical `expected`).
-    #[inline(always)]
-    pub(crate) fn ev(&self, f: &RoleValue, m: &RoleValue, b: &RoleValue) -> f64 {
-        let (q, nf, n) = (self.q, self.nf, self.n);
-        let waters = f.my_waters + m.my_waters + b.my_waters;
-        let p_scoop = f.win * m.win * b.win;
-        // E[waters paid · 1{scooped}] under independent rows.
-        let scooped = f.lose_waters * m.lose * b.lose + f.lose * m.lose_waters * b.lose + f.lose * m.lose * b.lose_waters;
-        let pair = q * (f.row + m.row + b.row + p_scoop * waters - scooped) - self.special_loss;
-        let mut ev = nf * pair;
-        if self.home_run {
-            ev += 2.0 * nf * waters * pow(q * p_scoop, n) - 2.0 * nf * q * scooped * self.hr_cond;
-        }
-        ev
-    }
-
-    /// The bound the exhaustive search ordered its backs by (scoop losses left out, plus
-    /// 1e-9): only needed to report, among splits that differ only in suits, the one that
-    /// search reported (the first it visited).
-    #[inline]
-    fn visit_order_bound(&self, f: &RoleValue, m: &RoleValue, b: &RoleValue) -> f64 {
-        let (q, nf, n) = (self.q, self.nf, self.n);
-        let waters = f.my_waters + m.my_waters + b.my_waters;
-        let p_scoop = f.win * m.win * b.win;
-        let mut ub = nf * (q * (f.row + m.row + b.row + p_scoop * waters) - self.special_loss);
-        if self.home_run {
-            ub += 2.0 * nf * waters * pow(q * p_scoop, n);
-        }
-        ub + 1e-9
-    }
-}
 
 /// One hand's subsets: strengths, classes, sorted orders and per-card bitsets.
 struct Hand {

@@ -3,8 +3,8 @@
 //! ratio against it in the same run. Not used by the solver itself.
 
 use super::classes;
-use super::model::{Model, RoleValue};
-use super::splits::{combos, pow, Cand, Subsets, TopK};
+use super::model::{Ev, Model, RoleValue};
+use super::splits::{combos, Cand, Subsets, TopK};
 use crate::cards::Card;
 
 pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -> Vec<Cand> {
@@ -14,26 +14,15 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
     let cls5: Vec<usize> = sub.std5.iter().map(|&s| classes::class_of(5, s)).collect();
     let middle: Vec<RoleValue> = cls5.iter().map(|&c| role(1, c)).collect();
     let back: Vec<RoleValue> = cls5.iter().map(|&c| role(2, c)).collect();
-    let q = 1.0 - model.p_special;
-    let special_loss = model.special_loss();
-    let nf = n as f64;
-    let home_run = n as u32 >= model.rules.home_run_min_opponents;
-    let hr_cond = model.hr_cond[n - 1];
+    let e = Ev::new(model, n);
     let mut top = TopK { k: top_k, items: Vec::new() };
     // Branch and bound over backs. Every row term is monotone in the row's strength and
-    // the scoop losses are ≥ 0, so stronger rows bound a back's splits: first loosely
-    // (the middle as strong as the back, the best front no stronger than the back), then,
-    // for the backs that survive, tightly (the strongest middle disjoint from the back and
-    // no stronger than it, the strongest disjoint front no stronger than that middle).
-    let bound = |f: &RoleValue, m: &RoleValue, b: &RoleValue| {
-        let waters = f.my_waters + m.my_waters + b.my_waters;
-        let p_scoop = f.win * m.win * b.win;
-        let mut ub = nf * (q * (f.row + m.row + b.row + p_scoop * waters) - special_loss);
-        if home_run {
-            ub += 2.0 * nf * waters * pow(q * p_scoop, n);
-        }
-        ub + 1e-9
-    };
+    // the scoop losses are ≥ 0, so stronger rows bound a back's splits (the expectation
+    // without the scoop losses, `Ev::visit_order_bound`): first loosely (the middle as
+    // strong as the back, the best front no stronger than the back), then, for the backs
+    // that survive, tightly (the strongest middle disjoint from the back and no stronger
+    // than it, the strongest disjoint front no stronger than that middle).
+    let bound = |f: &RoleValue, m: &RoleValue, b: &RoleValue| e.visit_order_bound(f, m, b);
     let c = combos();
     let desc = |s: &[u32]| {
         let mut v: Vec<u64> = s.iter().enumerate().map(|(i, &x)| (x as u64) << 16 | i as u64).collect();
@@ -57,16 +46,7 @@ pub(crate) fn solve(cards: &[Card; 13], model: &Model, n: usize, top_k: usize) -
     let visit = |bi: usize, top: &mut TopK| {
         let b = &back[bi];
         sub.for_back(bi, |bi, mi, fi| {
-            let (f, m) = (&front[fi], &middle[mi]);
-            let waters = f.my_waters + m.my_waters + b.my_waters;
-            let p_scoop = f.win * m.win * b.win;
-            // E[waters paid · 1{scooped}] under independent rows.
-            let scooped = f.lose_waters * m.lose * b.lose + f.lose * m.lose_waters * b.lose + f.lose * m.lose * b.lose_waters;
-            let pair = q * (f.row + m.row + b.row + p_scoop * waters - scooped) - special_loss;
-            let mut ev = nf * pair;
-            if home_run {
-                ev += 2.0 * nf * waters * pow(q * p_scoop, n) - 2.0 * nf * q * scooped * hr_cond;
-            }
+            let ev = e.ev(&front[fi], &middle[mi], b);
             top.offer(Cand { ev, split: (bi, mi, fi), triple: (sub.s3[fi], sub.s5[mi], sub.s5[bi]) });
         });
     };

@@ -1,17 +1,27 @@
 //! Table training: simulated deals in which every seat arranges with a policy, counted
-//! into [`Tables`], iterated until the tables settle.
+//! into [`Tables`], iterated until the tables settle. Built with the feature `train`
+//! (examples `train_arrange`, `arrange_quality`; the benches), not by the library's users.
 
 use super::super::rules::Rules;
 use super::classes::class_of;
 use super::model::{Model, Tables};
-pub use super::play::{deck, pair, seat_waters, Play, Rng, Table};
+pub use super::play::{deck, pair, seat_waters, Play, Rng};
 use super::policy::{policy_play, Policy};
 use crate::cards::Card;
 use rayon::prelude::*;
 
+/// The training run that made the shipped tables (`data/tables.bin`, docs/arrange.md):
+/// the defaults of `examples/train_arrange.rs` (and so of
+/// `scripts/train_arrange_tables.py`, which runs it). A test checks the shipped tables'
+/// header against them.
+pub const DEALS: u64 = 25_000;
+pub const SEED: u64 = 20_261_129;
+pub const MAX_ITERATIONS: u32 = 8;
+pub const TOLERANCE: f64 = 0.02;
+
 /// Deal `deals` 4-player deals with every seat playing `policy`, and count what the
 /// tables count. Deterministic for a seed whatever the thread count.
-pub fn simulate(policy: &Policy, deals: u64, seed: u64, iteration: u32, rules: &Rules) -> Tables {
+pub(crate) fn simulate(policy: &Policy, deals: u64, seed: u64, iteration: u32, rules: &Rules) -> Tables {
     let chunk = 256u64;
     let chunks = deals.div_ceil(chunk);
     let parts: Vec<Tables> = (0..chunks)

@@ -176,6 +176,18 @@ fn search_classes_every_subset_as_the_evaluator_does() {
     }
 }
 
+/// The shipped tables came from the training run `sim`'s defaults describe: its deals
+/// and seed (iteration i deals with seed + i), and an iteration before the last the run
+/// allows, so it stopped on the tolerance (with 6 iterations, say, iteration 7 could not
+/// be shipped).
+#[test]
+fn shipped_tables_match_the_training_defaults() {
+    let (t, t0) = (Tables::shipped(), Tables::iteration0());
+    assert_eq!((t0.iteration, t0.seed, t0.hands), (0, sim::SEED, 4 * sim::DEALS));
+    assert_eq!(t.seed, sim::SEED + t.iteration as u64);
+    assert!(t.iteration < sim::MAX_ITERATIONS, "iteration {} of at most {}", t.iteration, sim::MAX_ITERATIONS);
+}
+
 #[test]
 fn tables_round_trip_and_reject_garbage() {
     let t = Tables::shipped();

@@ -36,7 +36,7 @@ pub fn is_foul(front: &[Card], middle: &[Card], back: &[Card], rules: &Rules) ->
     Ok(f > m || m > b)
 }
 
-pub fn check_row_sizes(front: &[Card], middle: &[Card], back: &[Card]) -> Result<()> {
+pub(crate) fn check_row_sizes(front: &[Card], middle: &[Card], back: &[Card]) -> Result<()> {
     for (name, row, want) in [("front", front, 3), ("middle", middle, 5), ("back", back, 5)] {
         if row.len() != want {
             return Err(Error::field(name, format!("the {name} row has {want} cards, got {}", row.len())).because(Reason::WrongCount));
@@ -48,7 +48,7 @@ pub fn check_row_sizes(front: &[Card], middle: &[Card], back: &[Card]) -> Result
 /// Waters won by the winner of a row (RULES §1.5), from the winner's own row.
 /// `row`: 0 front, 1 middle, 2 back.
 #[inline]
-pub fn row_waters(row: usize, category: Category) -> i64 {
+pub(crate) fn row_waters(row: usize, category: Category) -> i64 {
     match (row, category) {
         (0, Category::ThreeOfAKind) => 3,
         (1, Category::FullHouse) => 2,

@@ -6,14 +6,15 @@
 //! * [`order`] — order keys for sorting rows that need not come from one deck;
 //! * [`bulk`] — categories of many rows packed as card ids, in vector lanes.
 
-pub mod bulk;
-pub mod compare;
-pub mod order;
-pub mod strength;
+pub(crate) mod bulk;
+pub(crate) mod compare;
+pub(crate) mod order;
+pub(crate) mod strength;
 
 pub use bulk::{categories_from_ids, categories_from_ids_into};
-pub use compare::{check_row_sizes, compare_rows, is_foul, row_waters};
-pub use order::{order_key, order_key_sized, order_keys};
+pub(crate) use compare::{check_row_sizes, row_waters};
+pub use compare::{compare_rows, is_foul};
+pub use order::{order_key_sized, order_keys};
 pub use strength::*;
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::shisanshui::rules::Rules;
 /// and suits, or the same ranks with `suit_tiebreak` off). Unlike [`compare_rows`](super::compare::compare_rows) the
 /// rows need not come from one deck, so rows that are independent of each other (a bulk
 /// ranking, e.g. the gRPC Compare `order` item) can be ordered by sorting their keys.
-pub fn order_key(cards: &[Card], rules: &Rules) -> Result<u64> {
+pub(crate) fn order_key(cards: &[Card], rules: &Rules) -> Result<u64> {
     Ok(row_value(cards, rules)?.key)
 }
 

@@ -250,13 +250,13 @@ fn is_flush_key(k: u64) -> bool {
 /// overlapping five-card sets incrementally (the arrangement search): the strength of
 /// five distinct cards is [`strength5_of_keys`] of the sum of their keys.
 #[inline]
-pub fn strength5_key(card: Card) -> u64 {
+pub(crate) fn strength5_key(card: Card) -> u64 {
     tables().card_keys[card.0 as usize]
 }
 
 /// [`strength5`] from the sum of five distinct cards' [`strength5_key`]s.
 #[inline]
-pub fn strength5_of_keys(k: u64) -> u32 {
+pub(crate) fn strength5_of_keys(k: u64) -> u32 {
     let t = tables();
     if is_flush_key(k) {
         t.flush[((k >> 32) & 0x1FFF) as usize]
@@ -269,7 +269,8 @@ pub fn strength5_of_keys(k: u64) -> u32 {
 /// [`STRENGTH5_SLOTS`], that is the same for two sums exactly when their strengths are
 /// (for callers that keep their own per-class tables indexed by it).
 #[inline]
-pub fn strength5_slot_of_keys(k: u64) -> usize {
+#[cfg(any(test, feature = "bench"))]
+pub(crate) fn strength5_slot_of_keys(k: u64) -> usize {
     if is_flush_key(k) {
         MAX_KEY_SUM + 1 + ((k >> 32) & 0x1FFF) as usize
     } else {
@@ -278,7 +279,8 @@ pub fn strength5_slot_of_keys(k: u64) -> usize {
 }
 
 /// The number of slots of [`strength5_slot_of_keys`].
-pub const STRENGTH5_SLOTS: usize = MAX_KEY_SUM + 1 + (1 << 13);
+#[cfg(any(test, feature = "bench"))]
+pub(crate) const STRENGTH5_SLOTS: usize = MAX_KEY_SUM + 1 + (1 << 13);
 
 /// Rank-only strength of a three-card front.
 #[inline]
@@ -306,7 +308,7 @@ pub fn strength3(cards: &[Card; 3]) -> u32 {
 
 /// Apply the `A2345` house rule to a standard strength.
 #[inline]
-pub fn adjust_for_rules(strength: u32, rules: &Rules) -> u32 {
+pub(crate) fn adjust_for_rules(strength: u32, rules: &Rules) -> u32 {
     if rules.a2345 == WheelRank::SecondHighest {
         let cat = strength >> 20;
         if cat == Category::Straight as u32 || cat == Category::StraightFlush as u32 {
@@ -366,7 +368,7 @@ pub fn significance_order(cards: &[Card], rules: &Rules) -> Vec<Card> {
 
 /// [`significance_order`] of a row of at most 5 cards, in a fixed array (the first
 /// `cards.len()` entries; no allocation, for the single-row calls).
-pub fn significance_array(cards: &[Card], rules: &Rules) -> [Card; 5] {
+pub(crate) fn significance_array(cards: &[Card], rules: &Rules) -> [Card; 5] {
     let mut out = [Card(0); 5];
     let n = cards.len().min(5);
     out[..n].copy_from_slice(&cards[..n]);
@@ -430,7 +432,7 @@ fn cx(k: &mut [u16], i: usize, j: usize) {
 /// [`sort_by_significance`] of five distinct cards (`s`: their [`strength5`]) by a
 /// sorting network of 9 compare-exchanges on one key per card: the same order.
 #[inline]
-pub fn significance5(cards: &[Card; 5], rules: &Rules, s: u32) -> [Card; 5] {
+pub(crate) fn significance5(cards: &[Card; 5], rules: &Rules, s: u32) -> [Card; 5] {
     let counts = rank_counts(cards);
     let mut k = cards.map(|c| significance_key(c, counts, rules));
     for (i, j) in [(0, 1), (3, 4), (2, 4), (2, 3), (0, 3), (0, 2), (1, 4), (1, 3), (1, 2)] {
@@ -446,7 +448,7 @@ pub fn significance5(cards: &[Card; 5], rules: &Rules, s: u32) -> [Card; 5] {
 
 /// [`sort_by_significance`] of three distinct cards, by a sorting network.
 #[inline]
-pub fn significance3(cards: &[Card; 3], rules: &Rules) -> [Card; 3] {
+pub(crate) fn significance3(cards: &[Card; 3], rules: &Rules) -> [Card; 3] {
     let counts = rank_counts(cards);
     let mut k = cards.map(|c| significance_key(c, counts, rules));
     for (i, j) in [(1, 2), (0, 2), (0, 1)] {
