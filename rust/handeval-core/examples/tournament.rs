@@ -9,6 +9,8 @@
 //!   --games N    deals (default 10000)
 //!   --seed S     first deal's seed (default 1)
 //!   --latency    time every suggest call (single thread) and print p50/p99/max
+//! cargo run --release -p handeval-core --example tournament -- dachu-census [--games N] [--seed S]
+//!   打儲's sure-win census: positions with a sure win and the ones suggest misses
 //! ```
 //!
 //! Each deal is played twice with the same cards: once with `suggest` in the hero seat
@@ -181,6 +183,94 @@ fn dachu_game(seed: u64, policies: &[Policy; 4], hero_side: &[usize], timer: &mu
     Outcome { money, won: money > 0.0 }
 }
 
+/// Sure-win counts of a 打儲 census.
+#[derive(Clone, Copy, Default)]
+struct Census {
+    decisions: u64,
+    sure: u64,
+    missed_effort0: u64,
+    missed_effort8: u64,
+    /// A seat that played the first move of a sure win and did not take the next place
+    /// (the checker would be wrong): must stay 0.
+    not_out: u64,
+}
+
+/// The sure-win census of 打儲 (docs/benchmarks.md): `games` deals from `seed0` with
+/// default `suggest` (effort 0) in every seat; at every decision of the play the checker
+/// (`dachu::suggest::sure_win`, a call separate from `suggest`) says whether the seat
+/// to move has a sure win, and counts the ones that `suggest` at effort 0 and at effort
+/// 8 miss (its move does not start a sure win). Also checks the checker: a seat that
+/// starts a sure win takes the next finishing place.
+fn dachu_sure_win_census(games: u64, seed0: u64) -> Census {
+    use dachu::suggest::{starts_sure_win, suggest, sure_win, View};
+    (0..games)
+        .into_par_iter()
+        .map(|n| {
+            let seed = seed0 + n;
+            let mut c = Census::default();
+            let rules = dachu::Rules::default();
+            let mut d = dachu::Deal::new(deal(seed, 4), (seed % 4) as usize, rules).unwrap();
+            while !d.finished {
+                let a = (0..4)
+                    .find_map(|s| dachu::suggest::suggest_deal(&dachu::suggest::DealView::new(&d, s).unwrap(), seed, 0).unwrap().action);
+                let a = a.unwrap_or(if d.dealt < 13 { dachu::DealAction::Deal } else { dachu::DealAction::Finish });
+                d = d.apply(&a).unwrap();
+            }
+            let mut calling = d.calling(None, None).unwrap();
+            while let Some(t) = calling.turn() {
+                let call =
+                    dachu::suggest::suggest_call(&dachu::suggest::CallView::of_deal(&d, &calling, t).unwrap(), seed, 0).unwrap().call;
+                calling = calling.apply(t, call).unwrap();
+            }
+            let mut g = dachu::game::Game::new(&d, &calling).unwrap();
+            // (seat, places taken) of a seat that started a sure win.
+            let mut pending: Option<(usize, usize)> = None;
+            let mut k = 0u64;
+            while !g.is_over() && g.decided().is_none() {
+                k += 1;
+                let t = g.turn.unwrap();
+                let v = View::new(&g, t).unwrap();
+                c.decisions += 1;
+                let a = suggest(&v, mix(seed, k), 0).unwrap().action;
+                if sure_win(&v).is_some() {
+                    c.sure += 1;
+                    if !starts_sure_win(&v, &a) {
+                        c.missed_effort0 += 1;
+                    }
+                    if !starts_sure_win(&v, &suggest(&v, mix(seed, k), 8).unwrap().action) {
+                        c.missed_effort8 += 1;
+                    }
+                    if pending.is_none() && starts_sure_win(&v, &a) {
+                        pending = Some((t, g.places.len()));
+                    }
+                }
+                g.apply_in_place(&a).unwrap();
+                if let Some((s, taken)) = pending {
+                    if g.places.len() > taken {
+                        if g.places[taken] != s {
+                            c.not_out += 1;
+                        }
+                        pending = None;
+                    }
+                }
+            }
+            if let Some((s, taken)) = pending {
+                // Decided early: the seat still holding cards would be placed in turn order.
+                if g.final_places().is_some_and(|p| p.get(taken) != Some(&s)) {
+                    c.not_out += 1;
+                }
+            }
+            c
+        })
+        .reduce(Census::default, |a, b| Census {
+            decisions: a.decisions + b.decisions,
+            sure: a.sure + b.sure,
+            missed_effort0: a.missed_effort0 + b.missed_effort0,
+            missed_effort8: a.missed_effort8 + b.missed_effort8,
+            not_out: a.not_out + b.not_out,
+        })
+}
+
 // ---------------------------------------------------------------- driver
 
 struct Stats {
@@ -198,6 +288,25 @@ fn stats(xs: &[f64]) -> Stats {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("dachu-census") {
+        // dachu-census [--games N] [--seed S]: the sure-win census of 打儲.
+        let flag = |name: &str, default: u64| {
+            args.iter().position(|a| a == name).map_or(default, |i| args[i + 1].parse().expect("a number after the flag"))
+        };
+        let (games, seed0) = (flag("--games", 10_000), flag("--seed", 1));
+        let started = Instant::now();
+        let c = dachu_sure_win_census(games, seed0);
+        println!(
+            "dachu sure-win census: {games} games, {} decisions, {} with a sure win; missed at effort 0: {}, at effort 8: {}; sure wins not taken out next: {}, {:.0} s",
+            c.decisions,
+            c.sure,
+            c.missed_effort0,
+            c.missed_effort8,
+            c.not_out,
+            started.elapsed().as_secs_f64()
+        );
+        return;
+    }
     if args.len() < 3 {
         eprintln!("usage: tournament GAME PLAYERS OPPONENT [--effort N] [--games N] [--seed S] [--latency]");
         std::process::exit(2);

@@ -8,6 +8,8 @@
 //!   its replay;
 //! * [`settle`] — money by finishing places, 全殲, 繳, 被包打, escapes and the cap;
 //! * [`rules`] — the house-rule options (every [decision] of RULES §3);
+//! * [`sure_win`] — 托管's exact check of a sure win (and of a move that lets an
+//!   opponent go out for sure);
 //! * [`view`] — the table as each seat sees it: its view, its offers and 托管.
 
 pub mod calling;
@@ -18,6 +20,7 @@ pub(crate) mod record;
 pub mod rules;
 pub(crate) mod settle;
 pub mod suggest;
+pub mod sure_win;
 pub mod view;
 
 pub use calling::{Call, Calling, Outcome};

@@ -19,6 +19,7 @@ use super::calling::{Call, Calling};
 use super::deal::{Deal, DealAction, SEATS};
 use super::game::{Game, PlayAction};
 use super::play::{rank_value, Chu, Kind, LegalPlay};
+use super::sure_win;
 use crate::cards::Card;
 use crate::error::{Error, Reason, Result};
 use crate::sampling::{mix, weigh, Rng, Scored};
@@ -340,6 +341,54 @@ fn playout(g: &mut Game) {
     }
 }
 
+/// The score of a move that starts a sure win (going out now included).
+const SURE: f64 = 1000.0;
+/// Taken off the score of a move after which an opponent is sure to go out, when some
+/// other move is not such a move.
+const LETS_OUT: f64 = 10_000.0;
+
+/// The exact checks, before the heuristic's order counts (sure_win.rs): the first move of
+/// a sure win goes first; moves after which an opponent is sure to go out go last when
+/// another move prevents it. Returns how many alternatives, from the first, are safe to
+/// weigh by sampling.
+fn guard(g: &Game, seat: usize, alts: &mut Vec<Alternative<PlayAction>>) -> usize {
+    if let Some(plan) = sure_win::sure_win(g) {
+        let first = plan.into_iter().next().expect("a plan has a first play");
+        let key = |c: &[Card]| c.iter().fold(0u64, |m, c| m | c.bit());
+        alts.retain(|a| !matches!(&a.action, PlayAction::Play { cards, .. } if key(cards) == key(&first)));
+        alts.insert(0, Alternative { action: PlayAction::Play { seat, cards: first }, score: SURE });
+        return 1;
+    }
+    let near_out = (0..SEATS).any(|s| g.playing[s] && !same_side(g, s, seat) && (1..=sure_win::SURE_OUT_MOST).contains(&g.held(s).len()));
+    if !near_out {
+        return alts.len();
+    }
+    let lets_out: Vec<bool> = alts.iter().map(|a| sure_win::lets_opponent_out(g, &a.action)).collect();
+    let safe = lets_out.iter().filter(|&&l| !l).count();
+    if safe == 0 || safe == alts.len() {
+        return alts.len();
+    }
+    for (a, &l) in alts.iter_mut().zip(&lets_out) {
+        if l {
+            a.score -= LETS_OUT;
+        }
+    }
+    alts.sort_by(|a, b| b.score.total_cmp(&a.score));
+    safe
+}
+
+/// The sure win of the view's seat when it is to move: its plays in order, the first one
+/// to make now (sure_win.rs: plays nobody can beat, whatever the unseen cards are, then
+/// its last cards), or `None`.
+pub fn sure_win(view: &View) -> Option<Vec<Vec<Card>>> {
+    (view.game.turn == Some(view.seat)).then(|| sure_win::sure_win(&view.game)).flatten()
+}
+
+/// Whether `action` by the view's seat starts a sure win ([`sure_win`]).
+pub fn starts_sure_win(view: &View, action: &PlayAction) -> bool {
+    view.game.turn == Some(view.seat) && sure_win::starts_sure_win(&view.game, action)
+}
+
 /// The suggestion for the view's seat in the play. Deterministic for (view, seed, effort).
 pub fn suggest(view: &View, seed: u64, effort: u32) -> Result<Suggestion> {
     suggest_yielding(view, seed, effort, &|| {})
@@ -354,8 +403,9 @@ pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn())
     }
     let seat = view.seat;
     let mut alts = ranked(&view.game, seat)?;
-    if effort > 0 && alts.len() > 1 && !alts.iter().any(|a| a.score >= 1000.0) {
-        alts.truncate(SAMPLED_CANDIDATES);
+    let safe = guard(&view.game, seat, &mut alts);
+    if effort > 0 && safe > 1 && alts[0].score < SURE {
+        alts.truncate(SAMPLED_CANDIDATES.min(safe));
         let seed = mix(seed, view.game.history.len() as u64 * 8 + seat as u64);
         let world = |rng: &mut Rng| redeal(&view.game, seat, Some(rng));
         weigh(&mut alts, seed, effort, between, world, |world, a| {
@@ -623,6 +673,22 @@ mod tests {
             prop_assert!(calls.get() == 0 || calls.get() == effort - 1, "between ran {} times at effort {}", calls.get(), effort);
             for o in (0..4).filter(|&o| o != t) {
                 prop_assert_eq!(suggest(&View::new(&g, o).unwrap(), seed, effort).unwrap_err().reason, Reason::NotYourTurn);
+            }
+        }
+
+        /// The sure-win search stays within its node budget (whole random games, any
+        /// hand size), and a sure win it finds is what `suggest` plays, at every effort.
+        #[test]
+        fn sure_wins_are_taken_within_the_budget(seed in any::<u64>(), steps in 0usize..160, k in 0u16..384, effort in prop_oneof![Just(0u32), Just(2u32)]) {
+            let Some((_, _, g)) = random_game(seed, steps, &rules(k)) else { return Ok(()) };
+            let Some(t) = g.turn else { return Ok(()) };
+            let v = View::new(&g, t).unwrap();
+            let s = sure_win::search(&sure_win::Endgame::of(&v.game, t), None);
+            prop_assert!(s.nodes <= sure_win::SURE_WIN_NODES);
+            prop_assert_eq!(s.plan.is_some(), sure_win(&v).is_some());
+            if s.plan.is_some() {
+                let a = suggest(&v, seed, effort).unwrap().action;
+                prop_assert!(starts_sure_win(&v, &a), "{:?} {:?}", a, s.plan);
             }
         }
 
