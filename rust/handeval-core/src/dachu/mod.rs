@@ -20,7 +20,7 @@ pub(crate) mod record;
 pub mod rules;
 pub(crate) mod settle;
 pub mod suggest;
-pub mod sure_win;
+pub(crate) mod sure_win;
 pub mod view;
 
 pub use calling::{Call, Calling, Outcome};

@@ -23,7 +23,7 @@ use std::collections::HashSet;
 /// The most search nodes (a node: one set of cards left to split into plays) one check
 /// visits; past it the check answers "no sure win found". Far above what a 13-card hand
 /// needs with the memo, and it keeps a decision well under a millisecond.
-pub const SURE_WIN_NODES: u32 = 4096;
+pub(crate) const SURE_WIN_NODES: u32 = 4096;
 
 /// An opponent with more cards than this is never "sure to go out" on its next play (the
 /// check enumerates its possible hands, and 5 unseen cards already make a non-play).
@@ -32,23 +32,23 @@ pub(crate) const SURE_OUT_MOST: usize = 4;
 /// What the search knows: the seat's cards and situation, and the unseen pool.
 #[derive(Clone, Debug)]
 pub(crate) struct Endgame {
-    pub hand: Vec<Card>,
+    pub(crate) hand: Vec<Card>,
     /// The play to beat now, `None` when the seat leads.
-    pub table: Option<Vec<Card>>,
+    pub(crate) table: Option<Vec<Card>>,
     /// The seat's limits now (the first lead's 3♥, its 夢踹 triple).
-    pub cons: Constraints,
+    pub(crate) cons: Constraints,
     /// Every card the seat cannot see: the other seats' cards, played by nobody yet.
-    pub pool: Vec<Card>,
+    pub(crate) pool: Vec<Card>,
     /// The most cards any other seat still playing holds.
-    pub most: usize,
-    pub chu: Chu,
-    pub rules: Rules,
+    pub(crate) most: usize,
+    pub(crate) chu: Chu,
+    pub(crate) rules: Rules,
 }
 
 impl Endgame {
     /// The seat to move's endgame in `g` (a view's game or the real one: only the union of
     /// the other seats' cards and their counts are read).
-    pub fn of(g: &Game, seat: usize) -> Endgame {
+    pub(crate) fn of(g: &Game, seat: usize) -> Endgame {
         let pool: Vec<Card> = (0..SEATS).filter(|&s| s != seat).flat_map(|s| g.held(s).iter().copied()).collect();
         let most = (0..SEATS).filter(|&s| s != seat && g.playing[s]).map(|s| g.held(s).len()).max().unwrap_or(0);
         Endgame {
@@ -65,13 +65,13 @@ impl Endgame {
 
 /// The answer of a search.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Search {
+pub(crate) struct Search {
     /// A sure win, its plays in order (the first one to make now), or `None`.
-    pub plan: Option<Vec<Vec<Card>>>,
+    pub(crate) plan: Option<Vec<Vec<Card>>>,
     /// Nodes visited (at most [`SURE_WIN_NODES`]).
-    pub nodes: u32,
+    pub(crate) nodes: u32,
     /// The budget ran out before an answer: `plan` is `None` without proof.
-    pub cut: bool,
+    pub(crate) cut: bool,
 }
 
 fn mask(cards: &[Card]) -> u64 {
