@@ -6,6 +6,7 @@ from __future__ import annotations
 import grpc
 import pytest
 
+import handeval
 from handeval.cli import main as cli_main
 from handeval.errors import ERROR_REASONS, HandevalError
 from handeval.server.client import error_info
@@ -105,3 +106,22 @@ def test_a_round_check_carries_the_reason_of_the_refusal():
     assert check(1, "6c") == (True, "ERROR_REASON_UNSPECIFIED")
     assert check(2, "6c") == (False, "ERROR_REASON_NOT_YOUR_TURN")
     assert check(1, "4c") == (False, "ERROR_REASON_DOES_NOT_BEAT")
+
+
+@pytest.mark.parametrize(
+    "make, field",
+    [
+        (lambda: handeval.shisanshui.Rules(a2345_rule="ace_low"), "rules.a2345_rule"),
+        (lambda: handeval.tienlen.Rules(rake=3), "rules.rake"),
+        (lambda: handeval.dachu.Rules(base=2, escape_penalty=1), "rules.base"),
+        (lambda: handeval.Rules(shisanshuii=None), "shisanshuii"),
+    ],
+    ids=["shisanshui", "tienlen", "dachu", "bundle"],
+)
+def test_an_unknown_rules_keyword_is_a_bad_rule_naming_it(make, field):
+    """A keyword a Rules constructor does not take is a HandevalError naming it (reason
+    bad_rule) and listing the options, as a bad option value is — not a bare TypeError."""
+    with pytest.raises(HandevalError) as e:
+        make()
+    assert e.value.field == field and e.value.reason == "bad_rule", (e.value.field, e.value.reason)
+    assert "its options:" in e.value.description

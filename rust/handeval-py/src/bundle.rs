@@ -27,8 +27,9 @@ crate::native_class! {
     }
     impl {
         #[new]
-        #[pyo3(signature = (*, shisanshui=None, tienlen=None, dachu=None))]
-        fn new(py: Python<'_>, shisanshui: Option<&Bound<'_, PyAny>>, tienlen: Option<&Bound<'_, PyAny>>, dachu: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        #[pyo3(signature = (*, shisanshui=None, tienlen=None, dachu=None, **extra))]
+        fn new(py: Python<'_>, shisanshui: Option<&Bound<'_, PyAny>>, tienlen: Option<&Bound<'_, PyAny>>, dachu: Option<&Bound<'_, PyAny>>, extra: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<Self> {
+            crate::rules::no_other_options(extra, str::to_string, "handeval.Rules", &["shisanshui", "tienlen", "dachu"])?;
             Ok(Rules {
                 shisanshui: native_part(py, shisanshui, crate::shisanshui::ShisanshuiRules::default)?,
                 tienlen: native_part(py, tienlen, crate::tienlen::TienlenRules::default)?,

@@ -329,8 +329,9 @@ macro_rules! native_class {
             }
             impl {
                 #[new]
-                #[pyo3(signature = (*, $($opt = None),+))]
-                fn new($($opt: Option<&Bound<'_, PyAny>>),+) -> PyResult<Self> {
+                #[pyo3(signature = (*, $($opt = None),+, **extra))]
+                fn new($($opt: Option<&Bound<'_, PyAny>>),+, extra: Option<&Bound<'_, pyo3::types::PyDict>>) -> PyResult<Self> {
+                    $crate::rules::no_other_options(extra, $crate::rules::field, concat!("handeval.", $game, ".Rules"), &[$(stringify!($opt)),+])?;
                     type Core = $core; // a path cannot name a struct literal; an alias can
                     let d = Core::default();
                     let core = Core { $( $opt: <$ty as $crate::rules::OptionValue>::read($opt, stringify!($opt), d.$opt)? ),+ };

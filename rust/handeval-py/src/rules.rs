@@ -103,8 +103,22 @@ pub(crate) fn rules_arg<R: GameRules>(obj: Option<&Bound<'_, PyAny>>) -> PyResul
     Err(bad("rules", format!("expected handeval.Rules or {}.Rules, got {}", R::GAME, type_name(o))))
 }
 
-fn field(name: &str) -> String {
+/// An option's field path (`rules.<name>`).
+pub(crate) fn field(name: &str) -> String {
     format!("rules.{name}")
+}
+
+/// Keywords a `Rules` constructor does not take (`**extra`): a `HandevalError` naming the
+/// first (`field_of` it) and the options `class` takes, not Python's bare TypeError.
+pub(crate) fn no_other_options(
+    extra: Option<&Bound<'_, pyo3::types::PyDict>>,
+    field_of: impl Fn(&str) -> String,
+    class: &str,
+    options: &[&str],
+) -> PyResult<()> {
+    let Some((key, _)) = extra.and_then(|e| e.iter().next()) else { return Ok(()) };
+    let key = key.str()?.to_string();
+    Err(bad_as(&field_of(&key), format!("{class} has no option {key:?} (its options: {})", options.join(", ")), Reason::BadRule))
 }
 
 /// A bool option (only `True`/`False`).
