@@ -16,7 +16,7 @@
 * the ``LineKind`` enums of ``handeval.tienlen`` and ``handeval.dachu``: their members
   and descriptions from the core's line kinds (``_core.TL_LINE_KINDS`` /
   ``DC_LINE_KINDS``).
-* docs/grpc.md's table of error reasons, from the cases of tests/reason_cases.py (the
+* docs/grpc.md's table of error reasons, from the cases of harness/reason_cases.py (the
   table tests/api/test_reasons.py checks through the Python API, the CLI and gRPC).
 
     python3 scripts/gen_docs.py           # rewrite the generated parts
@@ -226,8 +226,8 @@ ZH = {"shisanshui": "十三水", "tienlen": "越式13张", "dachu": "打儲"}
 
 
 def reasons_table():
-    sys.path.insert(0, str(ROOT / "tests"))
-    from reason_cases import CASES
+    sys.path.insert(0, str(ROOT))
+    from harness.reason_cases import CASES
 
     rows = [
         "| game | reason | a mistake that gives it | gRPC `ItemError.field` | action_index | CLI |",

@@ -1,5 +1,5 @@
 """Every documented error reason, per game, the same through the Python API, the CLI and
-gRPC (the table: tests/reason_cases.py, printed in docs/grpc.md)."""
+gRPC (the table: harness/reason_cases.py, printed in docs/grpc.md)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,7 @@ from handeval.cli import main as cli_main
 from handeval.errors import ERROR_REASONS, HandevalError
 from handeval.server.client import error_info
 from handeval.v2 import common_pb2
-
-from reason_cases import CASES
+from harness.reason_cases import CASES
 
 IDS = [f"{c.game}-{c.reason}-{c.what}" for c in CASES]
 
@@ -88,8 +87,7 @@ def test_a_round_check_carries_the_reason_of_the_refusal():
     every refusal."""
     from handeval import _core
     from handeval.v2 import handeval_pb2 as pb, tienlen_pb2 as tl
-
-    from reason_cases import C
+    from harness.reason_cases import C
 
     def check(seat, cards):
         q = tl.TienlenRoundQuery(

@@ -128,7 +128,7 @@ def test_fuzzed_requests_name_real_fields(rpc):
 
 
 def test_the_reason_table_names_real_fields():
-    from reason_cases import CASES
+    from harness.reason_cases import CASES
 
     problems = []
     for case in CASES:
@@ -143,8 +143,7 @@ def test_known_invented_paths_are_gone():
     (`deal_actions[k].meng_xuan`) and a bad base beside chop rounds
     (`deals[0].outcome.chops[0].base`)."""
     from handeval.v2 import common_pb2, dachu_pb2 as d, tienlen_pb2 as t
-
-    from reason_cases import DEAL9, HANDS, C, dc_deal, tl_outcome
+    from harness.reason_cases import DEAL9, HANDS, C, dc_deal, tl_outcome
 
     problems = []
     q = dc_deal(
