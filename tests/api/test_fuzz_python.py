@@ -250,12 +250,13 @@ def call_args(draw, fn):
     return args, kwargs
 
 
-def python_path_problem(fn, field):
+def python_path_problem(fn, field, keywords=()):
     """None when an error's `field` starts at a parameter of `fn` (``players[1].front``
-    of ``settle(players, ...)``), else what is wrong: no invented path."""
+    of ``settle(players, ...)``) or at one of the ``keywords`` the call gave (a Rules
+    keyword it does not take is named), else what is wrong: no invented path."""
     if field is None:
         return None
-    params = {p.name for p in _arguments(fn) or []}
+    params = {p.name for p in _arguments(fn) or []} | set(keywords)
     if field.startswith("rules.") and "rules" not in params:
         field = field[len("rules.") :]  # a Rules class: its options are rules.<option> (docs/api.md)
     head = re.match(r"[A-Za-z_0-9]*", field).group(0)
@@ -273,7 +274,7 @@ def _call_and_use(fn, args, kwargs):
         result = fn(*args, **kwargs)
     except HandevalError as e:
         assert str(e), "a HandevalError without a message"
-        why = python_path_problem(fn, e.field)
+        why = python_path_problem(fn, e.field, kwargs)
         assert why is None, (why, str(e))
         return
     except TypeError as e:
