@@ -6,6 +6,7 @@
 //! * [`settle`] — remaining-card payments, chop transfers, the cap and the rake;
 //! * [`game`] — the whole game as a state machine, and the replay of a record;
 //! * [`suggest`] — a suggested action by determinized search;
+//! * [`sure_win`] — 必胜: the bounded exact search for a sure win;
 //! * [`view`] — the table model: what a seat may see and every action it may send now;
 //! * [`rules`] — the house-rule options.
 
@@ -16,6 +17,7 @@ pub mod round;
 pub mod rules;
 pub mod settle;
 pub mod suggest;
+pub mod sure_win;
 pub mod view;
 
 pub use game::{Game, Trick, MAX_ACTIONS};
