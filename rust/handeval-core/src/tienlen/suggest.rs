@@ -402,9 +402,12 @@ pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn())
     }
     let seat = view.seat;
     let mut alts = ranked(&view.game, seat)?;
-    let endgame = Endgame::of(&view.game, seat).filter(worth_searching);
+    let endgame = Endgame::of(&view.game, seat);
     if let Some(e) = &endgame {
-        if let (Verdict::Win(a), _) = sure_win::search(e, NODE_BUDGET) {
+        // Far from the end only the quick proofs fit a small budget (a sure win there is
+        // rare, and the full budget would only run out).
+        let budget = if near_the_end(e) { NODE_BUDGET } else { NODE_BUDGET / 8 };
+        if let (Verdict::Win(a), _) = sure_win::search(e, budget) {
             // 必胜: the search's first move, whatever the heuristic thought.
             alts.retain(|x| x.action != a);
             alts.insert(0, Alternative { action: a, score: SURE_WIN });
@@ -444,12 +447,11 @@ pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn())
 const SURE_WIN: f64 = 900.0;
 /// An opponent with this many cards or fewer is one a move must not hand a way out.
 const FEW_CARDS: u32 = 3;
-/// The choices, best first, tried for one that hands no opponent a way out.
+/// The other choices, best first, tried for one that hands no opponent a way out.
 const CHECKED_ALTERNATIVES: usize = 6;
 
-/// Whether the exact searches may matter here: the seat or an opponent is near the end
-/// (a sure win with more cards on both sides is rare, and the budget would only run out).
-fn worth_searching(e: &Endgame) -> bool {
+/// The seat or an opponent is near the end.
+fn near_the_end(e: &Endgame) -> bool {
     let fewest = (0..e.counts.len()).filter(|&o| o != e.me).map(|o| e.counts[o]).min().unwrap_or(13);
     e.mine.count_ones() <= 8 || fewest <= 4
 }
@@ -457,15 +459,17 @@ fn worth_searching(e: &Endgame) -> bool {
 /// Never hand an opponent with few cards a way out when another choice does not: if the
 /// choice first in `alts` lets some opponent with at most [`FEW_CARDS`] cards go out
 /// before the seat moves again (for some deal of the unseen cards), the best-scored
-/// choice proved not to is put first. Each check is bounded by [`NODE_BUDGET`]; a check
-/// that runs out counts as not proved.
+/// choice proved not to is put first. The checks share [`NODE_BUDGET`] (half for the
+/// choice); a check that runs out counts as not proved.
 fn keep_them_in(e: &Endgame, alts: &mut Vec<Alternative>) {
     let few = (0..e.counts.len()).any(|o| o != e.me && e.counts[o] <= FEW_CARDS);
-    if !few || alts.len() < 2 || sure_win::hands_out(e, alts[0].action.as_ref(), NODE_BUDGET) != Some(true) {
+    // Half the budget for the choice, the other half shared by the others.
+    if !few || alts.len() < 2 || sure_win::hands_out(e, alts[0].action.as_ref(), NODE_BUDGET / 2) != Some(true) {
         return;
     }
+    let each = NODE_BUDGET / 2 / CHECKED_ALTERNATIVES as u32;
     if let Some(i) =
-        (1..alts.len().min(CHECKED_ALTERNATIVES)).find(|&i| sure_win::hands_out(e, alts[i].action.as_ref(), NODE_BUDGET) == Some(false))
+        (1..alts.len().min(CHECKED_ALTERNATIVES + 1)).find(|&i| sure_win::hands_out(e, alts[i].action.as_ref(), each) == Some(false))
     {
         let safe = alts.remove(i);
         alts.insert(0, safe);

@@ -332,7 +332,7 @@ impl Search {
         if to_move != self.me || self.goal == Goal::Survive {
             return Some(true);
         }
-        if e.round.table().is_none() && self.leads_out(e)? {
+        if self.quick(e)?.is_some() {
             return Some(true);
         }
         for a in self.my_actions(e)? {
@@ -351,27 +351,51 @@ impl Search {
         })
     }
 
-    /// A quick sure win on a lead: the seat's cards split into plays nobody can beat and
-    /// at most one other, played last (the others pass on each, so the seat leads again).
-    fn leads_out(&mut self, e: &Endgame) -> Option<bool> {
+    /// A quick sure win, without the tree: the seat's cards split into plays nobody can
+    /// beat (whatever the unseen cards: so everyone passes on each and the seat leads
+    /// again) and at most one other, played last; when following, the first of them must
+    /// beat the table. The first move, or `None`.
+    fn quick(&mut self, e: &Endgame) -> Option<Option<u64>> {
         let plays = plays_of(e.mine, 13, None, false, &mut self.b, false)?;
         let most = (0..e.counts.len()).filter(|&o| o != self.me).map(|o| e.counts[o]).max().unwrap_or(0);
-        let mut boss = Vec::with_capacity(plays.len());
+        let mut marked = Vec::with_capacity(plays.len());
         for &m in &plays {
             let key = super::play::classify(&cards_of(m)).ok()?.key;
-            boss.push((m, plays_of(e.pool, most, Some(key), false, &mut self.b, true)?.is_empty()));
+            marked.push((m, key, plays_of(e.pool, most, Some(key), false, &mut self.b, true)?.is_empty()));
         }
-        Some(split(e.mine, &boss, false))
+        let bosses: Vec<(u64, bool)> = marked.iter().map(|&(m, _, b)| (m, b)).collect();
+        Some(match e.round.table() {
+            None => {
+                let mut plan = Vec::new();
+                split(e.mine, &bosses, false, &mut plan).then(|| plan.iter().find(|p| p.1).unwrap_or(&plan[0]).0)
+            }
+            Some((_, t)) => marked
+                .iter()
+                .find(|&&(m, key, boss)| {
+                    beats_key(key, t.key) && (m == e.mine || boss && split(e.mine & !m, &bosses, false, &mut Vec::new()))
+                })
+                .map(|&(m, _, _)| m),
+        })
     }
 }
 
-/// Whether `rest` splits into plays of `plays` all marked unbeatable but at most one.
-fn split(rest: u64, plays: &[(u64, bool)], used_other: bool) -> bool {
+/// Whether `rest` splits into plays of `plays` all marked unbeatable but at most one;
+/// `plan` gets the plays of the split.
+fn split(rest: u64, plays: &[(u64, bool)], used_other: bool, plan: &mut Vec<(u64, bool)>) -> bool {
     if rest == 0 {
         return true;
     }
     let low = rest & rest.wrapping_neg();
-    plays.iter().any(|&(m, boss)| m & low != 0 && m & !rest == 0 && (boss || !used_other) && split(rest & !m, plays, used_other || !boss))
+    for &(m, boss) in plays {
+        if m & low != 0 && m & !rest == 0 && (boss || !used_other) {
+            plan.push((m, boss));
+            if split(rest & !m, plays, used_other || !boss, plan) {
+                return true;
+            }
+            plan.pop();
+        }
+    }
+    false
 }
 
 /// Whether the seat of `e` has a sure win, and its first move; `budget` bounds the work.
@@ -400,6 +424,9 @@ fn root(s: &mut Search, e: &Endgame) -> Verdict {
                 Some(Next::Goes(n)) if !s.value(&n)? => return Some(Verdict::NoWin),
                 _ => {}
             }
+        }
+        if let Some(m) = s.quick(e)? {
+            return Some(Verdict::Win(Some(Action::Play(cards_of(m)))));
         }
         for a in s.my_actions(e)? {
             if s.my_move_wins(e, a)? {
