@@ -184,7 +184,9 @@ fn mcts(g: &tienlen::Game, seat: usize, iterations: u32, seed: u64) -> Option<ti
                 h
             })
             .collect();
-        tienlen::Game::replay(&hands, &g.history, &rules).ok()
+        // A deal that the record refutes (another first leader: with 2–3 players a
+        // lower card may be undealt; an instant win) is drawn again.
+        tienlen::Game::replay(&hands, &g.history, &rules).ok().filter(|w| w.turn() == Some(seat))
     };
     let choices = |w: &tienlen::Game| -> Vec<Option<PlayKey>> {
         let mut v: Vec<Option<PlayKey>> = Vec::new();
@@ -206,7 +208,7 @@ fn mcts(g: &tienlen::Game, seat: usize, iterations: u32, seed: u64) -> Option<ti
     };
     let mut nodes = vec![Node { mover: seat, ..Node::default() }];
     for _ in 0..iterations {
-        let Some(mut w) = (0..8).find_map(|_| world(&mut rng)) else { break };
+        let Some(mut w) = (0..64).find_map(|_| world(&mut rng)) else { break };
         let mut path = vec![0usize];
         let mut node = 0usize;
         while let Some(t) = w.turn() {
@@ -307,13 +309,16 @@ fn previous(g: &tienlen::Game, seat: usize, seed: u64) -> Option<tienlen::Action
 /// The sure-win figure's work budget for one check (several times `suggest`'s own).
 const CHECK_BUDGET: u32 = 8 * tienlen::sure_win::NODE_BUDGET;
 
-/// Counts over the suggest seat's decisions: (decisions, positions with a sure win
-/// found by the check, suggested moves that lose it, checks out of budget).
+/// Counts over the suggest seat's decisions: decisions, positions with a sure win found
+/// by the check, suggested moves proved to lose it (missed), moves the check could not
+/// judge, positions the check could not judge.
 #[derive(Default, Clone, Copy)]
 struct SureWins {
     decisions: u64,
     sure: u64,
     missed: u64,
+    /// Sure wins whose suggested move the check could not judge (out of budget after it).
+    unresolved: u64,
     unknown: u64,
 }
 
@@ -335,10 +340,11 @@ fn check_sure_win(g: &tienlen::Game, seat: usize, a: &Option<tienlen::Action>, c
                 // the others may act first).
                 None => g.clone(),
             };
-            let kept = after.winner == Some(seat) || matches!(check(&after, seat, CHECK_BUDGET), SureWin::Win(_));
-            // (A check of the position after the move that runs out of budget counts as
-            // a miss: the figure errs against `suggest`.)
-            if !kept {
+            let kept = if after.winner == Some(seat) { SureWin::Win(None) } else { check(&after, seat, CHECK_BUDGET) };
+            if kept == SureWin::Unknown {
+                // The check after the move ran out of budget: not known to be lost.
+                c.unresolved += 1;
+            } else if kept == SureWin::NoWin {
                 c.missed += 1;
                 if std::env::var_os("SURE_WIN_DEBUG").is_some() {
                     let counts: Vec<usize> = (0..g.players).map(|s| g.held(s).len()).collect();
@@ -532,11 +538,12 @@ fn main() {
         }
         let c = timer.sure.unwrap();
         println!(
-            "{game} players={players} effort={effort} opponent={:?}: {} decisions in {games} games, {} with a sure win, {} sure wins missed, {} checks out of budget ({CHECK_BUDGET} nodes), {:.0} s",
+            "{game} players={players} effort={effort} opponent={:?}: {} decisions in {games} games, {} with a sure win, {} sure wins missed, {} moves not judged, {} checks out of budget ({CHECK_BUDGET} nodes), {:.0} s",
             opp,
             c.decisions,
             c.sure,
             c.missed,
+            c.unresolved,
             c.unknown,
             started.elapsed().as_secs_f64()
         );
