@@ -33,12 +33,12 @@ T=target/release/examples/tournament
 
 # The previous default: the same pipe example, built at PREVIOUS_COMMIT.
 previous_policy() {
-    local dir="${PREVIOUS_DIR:-$ROOT/target/previous-$PREVIOUS_COMMIT}"
-    if [ ! -d "$dir" ]; then
-        git worktree add --detach "$dir" "$PREVIOUS_COMMIT" >&2
-    fi
+    local dir="$ROOT/target/previous-$PREVIOUS_COMMIT"
+    [ -d "$dir" ] || git worktree add --detach "$dir" "$PREVIOUS_COMMIT" >&2
     cp rust/handeval-core/examples/policy_pipe.rs "$dir/rust/handeval-core/examples/policy_pipe.rs"
     (cd "$dir" && CARGO_TARGET_DIR="$ROOT/target/previous" cargo build --release -p handeval-core --example policy_pipe >&2)
+    # The binary stays in target/previous; the worktree goes (no stray checkout for tools).
+    git worktree remove --force "$dir" >&2
     echo "$ROOT/target/previous/release/examples/policy_pipe"
 }
 
