@@ -5,13 +5,27 @@
 //!   GAME      tienlen | dachu
 //!   PLAYERS   2 | 3 | 4 (tienlen; dachu is always 4)
 //!   OPPONENT  random | weakest | effort:N   (the other seats; dachu: the other side)
+//!             tienlen also: greedy | mcts:N (N iterations a move) | previous
 //!   --effort N   the effort of the suggest seat (default 0)
 //!   --games N    deals (default 10000)
 //!   --seed S     first deal's seed (default 1)
 //!   --latency    time every suggest call (single thread) and print p50/p99/max
+//!   --sure-win   tienlen: over every decision of the suggest seat (single thread), the
+//!                positions with a sure win (tienlen::sure_win::check, a separate call
+//!                with CHECK_BUDGET) and the ones whose suggested move loses it
 //! cargo run --release -p handeval-core --example tournament -- dachu-census [--games N] [--seed S]
 //!   打儲's sure-win census: positions with a sure win and the ones suggest misses
 //! ```
+//!
+//! Opponents of 越式13张 (each sees only its own seat): `greedy` plays the play with the
+//! most cards, lowest first (the highest when an opponent has one card left), never
+//! chops out of turn; `mcts:N` is a determinized UCT search written here (information-set
+//! MCTS with one tree: each iteration deals the unseen cards anew by the card counts and
+//! the record, descends by UCB among the actions available in that deal, expands one, and
+//! plays out with `greedy`; the most-visited move is played); `previous` is the default
+//! `suggest` of an older build, asked over a pipe: the program named by the environment
+//! variable `PREVIOUS_POLICY` (examples/policy_pipe.rs built at that commit, see
+//! benches/suggest_tournament.sh).
 //!
 //! Each deal is played twice with the same cards: once with `suggest` in the hero seat
 //! (dachu: the hero side), once with the opponent's policy there too. The hero seat
@@ -33,16 +47,23 @@ enum Policy {
     Random,
     Weakest,
     Suggest(u32),
+    /// 越式13张 only (the others below too).
+    Greedy,
+    Mcts(u32),
+    Previous,
 }
 
 fn parse_policy(s: &str) -> Policy {
     match s {
         "random" => Policy::Random,
         "weakest" => Policy::Weakest,
-        _ => match s.strip_prefix("effort:").and_then(|n| n.parse().ok()) {
-            Some(n) => Policy::Suggest(n),
-            None => {
-                eprintln!("opponent must be random, weakest or effort:N (got {s:?})");
+        "greedy" => Policy::Greedy,
+        "previous" => Policy::Previous,
+        _ => match (s.strip_prefix("effort:").and_then(|n| n.parse().ok()), s.strip_prefix("mcts:").and_then(|n| n.parse().ok())) {
+            (Some(n), _) => Policy::Suggest(n),
+            (_, Some(n)) => Policy::Mcts(n),
+            _ => {
+                eprintln!("opponent must be random, weakest, greedy, previous, effort:N or mcts:N (got {s:?})");
                 std::process::exit(2)
             }
         },
@@ -66,6 +87,8 @@ struct Outcome {
 struct Timer {
     on: bool,
     samples: Vec<f64>,
+    /// 越式13张: the sure-win counts, when they are asked for.
+    sure: Option<SureWins>,
 }
 
 impl Timer {
@@ -86,10 +109,257 @@ fn tienlen_act(g: &tienlen::Game, seat: usize, p: Policy, seed: u64, rng: &mut R
     match p {
         Policy::Random => tienlen::suggest::baseline::random(g, seat, rng).unwrap(),
         Policy::Weakest => tienlen::suggest::baseline::weakest(g, seat).unwrap(),
-        Policy::Suggest(e) => timer.time(|| {
-            let v = tienlen::suggest::View::new(g, seat).unwrap();
-            tienlen::suggest::suggest(&v, seed, e).unwrap().action
-        }),
+        Policy::Suggest(e) => {
+            let a = timer.time(|| {
+                let v = tienlen::suggest::View::new(g, seat).unwrap();
+                tienlen::suggest::suggest(&v, seed, e).unwrap().action
+            });
+            if let Some(c) = timer.sure.as_mut() {
+                check_sure_win(g, seat, &a, c);
+            }
+            a
+        }
+        Policy::Greedy => greedy(g, seat),
+        Policy::Mcts(n) => mcts(g, seat, n, seed),
+        Policy::Previous => previous(g, seat, seed),
+    }
+}
+
+/// The greedy bot: in turn, the play with the most cards, the lowest of those (the
+/// highest when an opponent has one card left); a pass when nothing beats the table;
+/// never a chop out of turn.
+fn greedy(g: &tienlen::Game, seat: usize) -> Option<tienlen::Action> {
+    if g.turn() != Some(seat) {
+        return None;
+    }
+    let plays = g.legal_plays();
+    let one_left = (0..g.players).any(|s| s != seat && g.held(s).len() == 1);
+    let most = plays.iter().map(|p| p.cards.len()).max();
+    let Some(most) = most else { return Some(tienlen::Action::Pass) };
+    let mut of_most = plays.into_iter().filter(|p| p.cards.len() == most);
+    // legal_plays is weakest first.
+    let p = if one_left { of_most.next_back() } else { of_most.next() };
+    Some(tienlen::Action::Play(p.expect("a play of that size").cards))
+}
+
+/// A determinized UCT search for `seat` (information-set MCTS, one tree): it reads only
+/// the seat's own hand, the record and the card counts.
+fn mcts(g: &tienlen::Game, seat: usize, iterations: u32, seed: u64) -> Option<tienlen::Action> {
+    use tienlen::{Action, PlayKey};
+    if g.turn() != Some(seat) {
+        // Out of turn (a chop offered): take it, the chain pays.
+        return g.chops_open_to(seat).first().map(|p| Action::Play(p.cards.clone()));
+    }
+    #[derive(Default)]
+    struct Node {
+        mover: usize,
+        visits: f64,
+        avail: f64,
+        reward: f64,
+        children: Vec<(Option<PlayKey>, usize)>,
+    }
+    // A world: the record replayed on a deal of the unseen cards by the counts.
+    let rules = tienlen::Rules::default();
+    let own = g.hands()[seat].clone();
+    let mut played: Vec<Vec<Card>> = vec![Vec::new(); g.players];
+    for (s, a) in &g.history {
+        if let Action::Play(c) = a {
+            played[*s].extend_from_slice(c);
+        }
+    }
+    let seen: u64 = own.iter().chain(played.iter().flatten()).fold(0, |m, c| m | c.bit());
+    let unseen: Vec<Card> = (0..52u8).map(Card).filter(|c| seen & c.bit() == 0).collect();
+    let mut rng = Rng::new(mix(seed, 0x5eed));
+    let world = |rng: &mut Rng| -> Option<tienlen::Game> {
+        let mut u = unseen.clone();
+        rng.shuffle(&mut u);
+        let mut k = 0;
+        let hands: Vec<Vec<Card>> = (0..g.players)
+            .map(|s| {
+                if s == seat {
+                    return own.clone();
+                }
+                let n = 13 - played[s].len();
+                let mut h = played[s].clone();
+                h.extend_from_slice(&u[k..k + n]);
+                k += n;
+                h
+            })
+            .collect();
+        // A deal that the record refutes (another first leader: with 2–3 players a
+        // lower card may be undealt; an instant win) is drawn again.
+        tienlen::Game::replay(&hands, &g.history, &rules).ok().filter(|w| w.turn() == Some(seat))
+    };
+    let choices = |w: &tienlen::Game| -> Vec<Option<PlayKey>> {
+        let mut v: Vec<Option<PlayKey>> = Vec::new();
+        for p in w.legal_plays() {
+            if v.last() != Some(&Some(p.key)) {
+                v.push(Some(p.key));
+            }
+        }
+        if w.may_pass() {
+            v.push(None);
+        }
+        v
+    };
+    let act = |w: &tienlen::Game, k: Option<PlayKey>| -> Action {
+        match k {
+            None => Action::Pass,
+            Some(k) => Action::Play(w.legal_plays().into_iter().find(|p| p.key == k).expect("an available play").cards),
+        }
+    };
+    let mut nodes = vec![Node { mover: seat, ..Node::default() }];
+    for _ in 0..iterations {
+        let Some(mut w) = (0..64).find_map(|_| world(&mut rng)) else { break };
+        let mut path = vec![0usize];
+        let mut node = 0usize;
+        while let Some(t) = w.turn() {
+            let avail = choices(&w);
+            let mut best: Option<(f64, usize, Option<PlayKey>)> = None;
+            let mut untried = Vec::new();
+            for &k in &avail {
+                match nodes[node].children.iter().find(|c| c.0 == k) {
+                    Some(&(_, c)) => {
+                        nodes[c].avail += 1.0;
+                        let n = &nodes[c];
+                        let ucb = n.reward / n.visits + 0.7 * (n.avail.ln() / n.visits).sqrt();
+                        if best.is_none_or(|b| ucb > b.0) {
+                            best = Some((ucb, c, k));
+                        }
+                    }
+                    None => untried.push(k),
+                }
+            }
+            if !untried.is_empty() {
+                let k = untried[rng.below(untried.len())];
+                let a = act(&w, k);
+                w.apply_mut(t, &a).expect("a legal action");
+                nodes.push(Node { mover: t, avail: 1.0, ..Node::default() });
+                let c = nodes.len() - 1;
+                nodes[node].children.push((k, c));
+                path.push(c);
+                break;
+            }
+            let (_, c, k) = best.expect("an available action");
+            let a = act(&w, k);
+            w.apply_mut(t, &a).expect("a legal action");
+            path.push(c);
+            node = c;
+        }
+        // The playout: greedy in every seat, in turn only.
+        while let Some(t) = w.turn() {
+            let a = greedy(&w, t).expect("in turn: an action");
+            w.apply_mut(t, &a).expect("a legal action");
+        }
+        let deltas = w.settle(1, None).expect("a finished game").deltas;
+        for &i in &path[1..] {
+            let n = &mut nodes[i];
+            n.visits += 1.0;
+            n.reward += (deltas[n.mover] as f64 / 13.0).clamp(-3.0, 3.0);
+        }
+    }
+    let best = nodes[0].children.iter().max_by(|a, b| nodes[a.1].visits.total_cmp(&nodes[b.1].visits)).map(|c| c.0);
+    let k = best.unwrap_or_else(|| choices(g)[0]);
+    Some(act(g, k))
+}
+
+/// A running policy process: its stdin, its stdout, and the process (kept: it ends when
+/// its stdin closes with the tournament).
+type PolicyPipe = (std::process::ChildStdin, std::io::BufReader<std::process::ChildStdout>, std::process::Child);
+
+thread_local! {
+    /// This thread's `PREVIOUS_POLICY` process (each rayon thread has its own).
+    static PREVIOUS: std::cell::RefCell<Option<PolicyPipe>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The previous build's default `suggest`, over its pipe (examples/policy_pipe.rs).
+fn previous(g: &tienlen::Game, seat: usize, seed: u64) -> Option<tienlen::Action> {
+    use std::io::{BufRead, Write};
+    let hands: Vec<String> = g.hands().iter().map(|h| handeval_core::cards::format_cards(h)).collect();
+    let record: Vec<String> = g
+        .history
+        .iter()
+        .map(|(s, a)| match a {
+            tienlen::Action::Pass => format!("{s}:pass"),
+            tienlen::Action::Play(c) => format!("{s}:{}", handeval_core::cards::format_cards(c)),
+        })
+        .collect();
+    let line = format!("{}|{seat}|{seed}|0|{}|{}\n", g.players, hands.join(";"), record.join(";"));
+    PREVIOUS.with(|p| {
+        let mut p = p.borrow_mut();
+        let (stdin, stdout, _) = p.get_or_insert_with(|| {
+            let prog = std::env::var("PREVIOUS_POLICY").expect("PREVIOUS_POLICY: the previous build's policy_pipe");
+            let mut child = std::process::Command::new(prog)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .expect("PREVIOUS_POLICY starts");
+            (child.stdin.take().unwrap(), std::io::BufReader::new(child.stdout.take().unwrap()), child)
+        });
+        stdin.write_all(line.as_bytes()).expect("pipe");
+        stdin.flush().expect("pipe");
+        let mut answer = String::new();
+        stdout.read_line(&mut answer).expect("pipe");
+        match answer.trim() {
+            "none" => None,
+            "pass" => Some(tienlen::Action::Pass),
+            c => Some(tienlen::Action::Play(handeval_core::cards::cards(c))),
+        }
+    })
+}
+
+/// The sure-win figure's work budget for one check (several times `suggest`'s own).
+const CHECK_BUDGET: u32 = 8 * tienlen::sure_win::NODE_BUDGET;
+
+/// Counts over the suggest seat's decisions: decisions, positions with a sure win found
+/// by the check, suggested moves proved to lose it (missed), moves the check could not
+/// judge, positions the check could not judge.
+#[derive(Default, Clone, Copy)]
+struct SureWins {
+    decisions: u64,
+    sure: u64,
+    missed: u64,
+    /// Sure wins whose suggested move the check could not judge (out of budget after it).
+    unresolved: u64,
+    unknown: u64,
+}
+
+/// Check one decision of `seat`: a sure win in `g`, and is it still one after `a`?
+fn check_sure_win(g: &tienlen::Game, seat: usize, a: &Option<tienlen::Action>, c: &mut SureWins) {
+    use tienlen::sure_win::{check, SureWin};
+    c.decisions += 1;
+    match check(g, seat, CHECK_BUDGET) {
+        SureWin::Unknown => c.unknown += 1,
+        SureWin::NoWin => {}
+        SureWin::Win(first) => {
+            c.sure += 1;
+            if *a == first {
+                return;
+            }
+            let after = match a {
+                Some(a) => g.apply(seat, a).unwrap(),
+                // Letting the play go on keeps the position (the search already assumed
+                // the others may act first).
+                None => g.clone(),
+            };
+            let kept = if after.winner == Some(seat) { SureWin::Win(None) } else { check(&after, seat, CHECK_BUDGET) };
+            if kept == SureWin::Unknown {
+                // The check after the move ran out of budget: not known to be lost.
+                c.unresolved += 1;
+            } else if kept == SureWin::NoWin {
+                c.missed += 1;
+                if std::env::var_os("SURE_WIN_DEBUG").is_some() {
+                    let counts: Vec<usize> = (0..g.players).map(|s| g.held(s).len()).collect();
+                    eprintln!(
+                        "missed: seat {seat} holds {:?}, counts {counts:?}, table {:?}, played {:?}, check says {:?}",
+                        g.held(seat),
+                        g.table().map(|t| &t.1.cards),
+                        a,
+                        first
+                    );
+                }
+            }
+        }
     }
 }
 
@@ -138,6 +408,7 @@ fn dachu_game(seed: u64, policies: &[Policy; 4], hero_side: &[usize], timer: &mu
             let a = match policies[s] {
                 Policy::Random => dachu::suggest::baseline::random_deal(&d, s, &mut rng),
                 Policy::Weakest => None,
+                Policy::Greedy | Policy::Mcts(_) | Policy::Previous => unreachable!("越式13张 only: main refuses them for 打儲"),
                 Policy::Suggest(e) => timer
                     .time(|| dachu::suggest::suggest_deal(&dachu::suggest::DealView::new(&d, s).unwrap(), mix(seed, k), e).unwrap().action),
             };
@@ -159,6 +430,7 @@ fn dachu_game(seed: u64, policies: &[Policy; 4], hero_side: &[usize], timer: &mu
         let call = match policies[t] {
             Policy::Random => dachu::suggest::baseline::random_call(&c, &mut rng),
             Policy::Weakest => dachu::suggest::baseline::passive_call(&c),
+            Policy::Greedy | Policy::Mcts(_) | Policy::Previous => unreachable!("越式13张 only: main refuses them for 打儲"),
             Policy::Suggest(e) => timer.time(|| {
                 dachu::suggest::suggest_call(&dachu::suggest::CallView::of_deal(&d, &c, t).unwrap(), mix(seed, k), e).unwrap().call
             }),
@@ -172,6 +444,7 @@ fn dachu_game(seed: u64, policies: &[Policy; 4], hero_side: &[usize], timer: &mu
         let a = match policies[t] {
             Policy::Random => dachu::suggest::baseline::random(&g, &mut rng),
             Policy::Weakest => dachu::suggest::baseline::weakest(&g),
+            Policy::Greedy | Policy::Mcts(_) | Policy::Previous => unreachable!("越式13张 only: main refuses them for 打儲"),
             Policy::Suggest(e) => {
                 timer.time(|| dachu::suggest::suggest(&dachu::suggest::View::new(&g, t).unwrap(), mix(seed, k), e).unwrap().action)
             }
@@ -308,16 +581,21 @@ fn main() {
         return;
     }
     if args.len() < 3 {
-        eprintln!("usage: tournament GAME PLAYERS OPPONENT [--effort N] [--games N] [--seed S] [--latency]");
+        eprintln!("usage: tournament GAME PLAYERS OPPONENT [--effort N] [--games N] [--seed S] [--latency] [--sure-win]");
         std::process::exit(2);
     }
     let game = args[0].clone();
     let players: usize = args[1].parse().expect("PLAYERS");
     let opp = parse_policy(&args[2]);
+    if game != "tienlen" && matches!(opp, Policy::Greedy | Policy::Mcts(_) | Policy::Previous) {
+        eprintln!("greedy, mcts:N and previous are 越式13张 opponents");
+        std::process::exit(2);
+    }
     let mut effort = 0u32;
     let mut games = 10_000u64;
     let mut seed0 = 1u64;
     let mut latency = false;
+    let mut sure_win = false;
     let mut i = 3;
     while i < args.len() {
         match args[i].as_str() {
@@ -334,6 +612,7 @@ fn main() {
                 i += 1;
             }
             "--latency" => latency = true,
+            "--sure-win" => sure_win = true,
             a => {
                 eprintln!("unknown option {a:?}");
                 std::process::exit(2)
@@ -361,8 +640,26 @@ fn main() {
         }
     };
     let started = Instant::now();
+    if sure_win {
+        let mut timer = Timer { on: false, samples: Vec::new(), sure: Some(SureWins::default()) };
+        for n in 0..games {
+            play(n, &mut timer, hero);
+        }
+        let c = timer.sure.unwrap();
+        println!(
+            "{game} players={players} effort={effort} opponent={:?}: {} decisions in {games} games, {} with a sure win, {} sure wins missed, {} moves not judged, {} checks out of budget ({CHECK_BUDGET} nodes), {:.0} s",
+            opp,
+            c.decisions,
+            c.sure,
+            c.missed,
+            c.unresolved,
+            c.unknown,
+            started.elapsed().as_secs_f64()
+        );
+        return;
+    }
     if latency {
-        let mut timer = Timer { on: true, samples: Vec::new() };
+        let mut timer = Timer { on: true, samples: Vec::new(), sure: None };
         for n in 0..games {
             play(n, &mut timer, hero);
         }
@@ -382,7 +679,7 @@ fn main() {
     let results: Vec<(Outcome, Outcome)> = (0..games)
         .into_par_iter()
         .map(|n| {
-            let mut t = Timer { on: false, samples: Vec::new() };
+            let mut t = Timer { on: false, samples: Vec::new(), sure: None };
             (play(n, &mut t, hero), play(n, &mut t, opp))
         })
         .collect();

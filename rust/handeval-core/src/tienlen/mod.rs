@@ -6,6 +6,7 @@
 //! * [`settle`] — remaining-card payments, chop transfers, the cap and the rake;
 //! * [`game`] — the whole game as a state machine, and the replay of a record;
 //! * [`suggest`] — a suggested action by determinized search;
+//! * [`sure_win`] — 必胜: the bounded exact search for a sure win;
 //! * [`view`] — the table model: what a seat may see and every action it may send now;
 //! * [`rules`] — the house-rule options.
 
@@ -16,11 +17,12 @@ pub(crate) mod round;
 pub mod rules;
 pub(crate) mod settle;
 pub mod suggest;
+pub mod sure_win;
 pub(crate) mod view;
 
 pub use game::{check_hands_len, Game, MAX_ACTIONS};
 pub use instant::{instant_win, instant_winner, InstantHand, InstantWin};
-pub use play::{beats, beats_key, classify, legal_plays, sorted, Kind, Play};
+pub use play::{beats, beats_key, classify, legal_plays, sorted, Kind, Play, PlayKey};
 pub use round::{chop_transfers, first_leader, first_round, Action, RoundState, Transfer};
 pub use rules::{ChopWindow, Rules, TurnAfterChop};
 pub use settle::{chop_list, settle, settle_instant, special_groups, Chop, Line, LineKind, Settlement};

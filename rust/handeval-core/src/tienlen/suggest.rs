@@ -14,6 +14,7 @@
 use super::game::Game;
 use super::play::{rank, Kind, Play, ACE, TWO};
 use super::round::Action;
+use super::sure_win::{self, Endgame, Verdict, NODE_BUDGET};
 use crate::error::{Error, Reason, Result};
 use crate::sampling::{mix, weigh, Rng, Scored};
 
@@ -401,6 +402,18 @@ pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn())
     }
     let seat = view.seat;
     let mut alts = ranked(&view.game, seat)?;
+    let endgame = Endgame::of(&view.game, seat);
+    if let Some(e) = &endgame {
+        // Far from the end only the quick proofs fit a small budget (a sure win there is
+        // rare, and the full budget would only run out).
+        let budget = if near_the_end(e) { NODE_BUDGET } else { NODE_BUDGET / 8 };
+        if let (Verdict::Win(a), _) = sure_win::search(e, budget) {
+            // 必胜: the search's first move, whatever the heuristic thought.
+            alts.retain(|x| x.action != a);
+            alts.insert(0, Alternative { action: a, score: SURE_WIN });
+            return Ok(Suggestion { seat, action: alts[0].action.clone(), alternatives: alts, effort });
+        }
+    }
     if effort > 0 && alts.len() > 1 && !alts.iter().any(|a| a.score >= 1000.0) {
         alts.truncate(SAMPLED_CANDIDATES);
         let seed = mix(seed, view.game.history.len() as u64 * 8 + seat as u64);
@@ -424,7 +437,43 @@ pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn())
             },
         )?;
     }
+    if let Some(e) = &endgame {
+        keep_them_in(e, &mut alts);
+    }
     Ok(Suggestion { seat, action: alts[0].action.clone(), alternatives: alts, effort })
+}
+
+/// The score of a sure win's first move (above any heuristic score but going out, 1000).
+const SURE_WIN: f64 = 900.0;
+/// An opponent with this many cards or fewer is one a move must not hand a way out.
+const FEW_CARDS: u32 = 3;
+/// The other choices, best first, tried for one that hands no opponent a way out.
+const CHECKED_ALTERNATIVES: usize = 6;
+
+/// The seat or an opponent is near the end.
+fn near_the_end(e: &Endgame) -> bool {
+    let fewest = (0..e.counts.len()).filter(|&o| o != e.me).map(|o| e.counts[o]).min().unwrap_or(13);
+    e.mine.count_ones() <= 8 || fewest <= 4
+}
+
+/// Never hand an opponent with few cards a way out when another choice does not: if the
+/// choice first in `alts` lets some opponent with at most [`FEW_CARDS`] cards go out
+/// before the seat moves again (for some deal of the unseen cards), the best-scored
+/// choice proved not to is put first. The checks share [`NODE_BUDGET`] (half for the
+/// choice); a check that runs out counts as not proved.
+fn keep_them_in(e: &Endgame, alts: &mut Vec<Alternative>) {
+    let few = (0..e.counts.len()).any(|o| o != e.me && e.counts[o] <= FEW_CARDS);
+    // Half the budget for the choice, the other half shared by the others.
+    if !few || alts.len() < 2 || sure_win::hands_out(e, alts[0].action.as_ref(), NODE_BUDGET / 2) != Some(true) {
+        return;
+    }
+    let each = NODE_BUDGET / 2 / CHECKED_ALTERNATIVES as u32;
+    if let Some(i) =
+        (1..alts.len().min(CHECKED_ALTERNATIVES + 1)).find(|&i| sure_win::hands_out(e, alts[i].action.as_ref(), each) == Some(false))
+    {
+        let safe = alts.remove(i);
+        alts.insert(0, safe);
+    }
 }
 
 /// The two baselines of the tournament (docs/benchmarks.md), also handy as simple bots.
@@ -544,6 +593,64 @@ mod tests {
             }
             let after = suggest(&View::new(&g2, t).unwrap(), 5, effort).unwrap();
             prop_assert_eq!(before, after);
+        }
+    }
+
+    /// A record of the issue's form: `0:3s4h5h 1:pass …`.
+    fn record(text: &str) -> Vec<(usize, Action)> {
+        text.split_whitespace()
+            .map(|t| {
+                let (seat, what) = t.split_once(':').unwrap();
+                let a = if what == "pass" {
+                    Action::Pass
+                } else {
+                    let spaced: Vec<String> = what.as_bytes().chunks(2).map(|c| String::from_utf8_lossy(c).into_owned()).collect();
+                    Action::Play(crate::cards::cards(&spaced.join(" ")))
+                };
+                (seat.parse().unwrap(), a)
+            })
+            .collect()
+    }
+
+    fn play_of(text: &str) -> Option<Action> {
+        Some(Action::Play(super::super::play::sorted(&crate::cards::cards(text))))
+    }
+
+    /// Issue #39's game: seat 0 holds `3c 3h 9h`, seat 1 one card. The pair first wins
+    /// whatever that card is (one card never follows a pair); the single first loses to
+    /// any higher card. The heuristic alone led `9h`.
+    #[test]
+    fn leads_the_pair_into_one_card_issue_39() {
+        let hands: Vec<Vec<Card>> = ["3s 3c 3h 4h 5h 7d 8c 9c 9h Qc Qd Kc 2c", "3d 4s 5c 6c 7c 8s 9d Td Th Js Ks Ad 2h"]
+            .iter()
+            .map(|x| crate::cards::cards(x))
+            .collect();
+        let r =
+            record("0:3s4h5h 1:9dJsTd 0:pass 1:3d4s5c6c7c8s 0:pass 1:Th 0:Kc 1:2h 0:pass 1:Ks 0:2c 1:pass 0:7d8c9c 1:pass 0:QcQd 1:pass");
+        let g = Game::replay(&hands, &r, &Rules::default()).unwrap();
+        assert_eq!(g.turn(), Some(0));
+        for effort in [0, 4] {
+            let s = suggest(&View::new(&g, 0).unwrap(), 1, effort).unwrap();
+            assert_eq!(s.action, play_of("3c 3h"), "effort {effort}");
+        }
+    }
+
+    /// The issue's other examples: a pair and a single against one card (the card it held
+    /// in the issue's game in brackets). Made from a fresh deal led by seat 0, with the
+    /// two seats' cards replaced.
+    #[test]
+    fn leads_the_pair_before_the_single() {
+        let g0 = (0u64..).find_map(|seed| Game::new(&deal(seed, 2), &Rules::default()).ok().filter(|g| g.turn() == Some(0))).unwrap();
+        for (mine, pair, theirs) in
+            [("4s 4c Js", "4s 4c", "Qd"), ("3d 3h 6s", "3d 3h", "Ah"), ("3s 3c 6s", "3s 3c", "As"), ("4s 4h Tc", "4s 4h", "Ad")]
+        {
+            let mut g = g0.clone();
+            g.set_held(0, crate::cards::cards(mine).iter().fold(0, |m, c| m | c.bit()));
+            g.set_held(1, crate::cards::cards(theirs).iter().fold(0, |m, c| m | c.bit()));
+            for effort in [0, 4] {
+                let s = suggest(&View::new(&g, 0).unwrap(), 3, effort).unwrap();
+                assert_eq!(s.action, play_of(pair), "{mine} against {theirs}, effort {effort}");
+            }
         }
     }
 
