@@ -65,20 +65,24 @@ pub(crate) trait Scored {
 /// its own source seeded by (`seed`, `d`), so the answer depends on the seed only;
 /// `money(world, candidate)` is the seat's money once it is played out there. Then each
 /// score is the mean money and `alts` is reordered: the [`favoured`] candidate first, the
-/// others by score. `between()` runs between two worlds (a caller's point to yield).
+/// others by score. `between()` runs between two worlds (a caller's point to yield);
+/// when it says false the sampling stops there and the scores rest on the worlds played
+/// so far (the caller's work has stopped: a cancelled call discards the answer).
 pub(crate) fn weigh<C: Scored, W>(
     alts: &mut Vec<C>,
     seed: u64,
     effort: u32,
-    between: &dyn Fn(),
+    between: &dyn Fn() -> bool,
     mut world: impl FnMut(&mut Rng) -> W,
     mut money: impl FnMut(&W, &C) -> crate::error::Result<i64>,
 ) -> crate::error::Result<()> {
     let mut gains = vec![Vec::with_capacity(effort as usize); alts.len()];
+    let mut played = 0;
     for d in 0..effort {
-        if d > 0 {
-            between();
+        if d > 0 && !between() {
+            break;
         }
+        played += 1;
         let w = world(&mut Rng::new(mix(seed, d as u64)));
         for (g, a) in gains.iter_mut().zip(alts.iter()) {
             g.push(money(&w, a)?);
@@ -86,7 +90,7 @@ pub(crate) fn weigh<C: Scored, W>(
     }
     let pick = favoured(&gains);
     for (a, m) in alts.iter_mut().zip(&gains) {
-        a.set_score(m.iter().sum::<i64>() as f64 / effort as f64);
+        a.set_score(m.iter().sum::<i64>() as f64 / played as f64);
     }
     let chosen = alts.remove(pick);
     alts.sort_by(|a, b| b.score().total_cmp(&a.score()));

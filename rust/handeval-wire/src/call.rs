@@ -222,6 +222,22 @@ impl Ctx<'_> {
         self.call.check_stop(|| format!("before the suggestion of {name}[{i}]"))
     }
 
+    /// Between two determinizations of a suggestion search: passes the turn on when due,
+    /// and says whether the call goes on. A cancelled call, or one past its deadline,
+    /// stops its search here, within a determinization (about a millisecond), not after
+    /// the whole search (up to ~0.6 s at the largest effort); [`Ctx::after_search`] then
+    /// ends the call.
+    pub(crate) fn go_on(&self) -> bool {
+        self.pass_turn();
+        self.call.check_stop(String::new).is_ok()
+    }
+
+    /// After the suggestion search of the item `name[i]`: a call that stopped inside it
+    /// ends here (its answer rests on part of the search and is dropped).
+    pub(crate) fn after_search(&self, name: &str, i: usize) -> Result<(), Fail> {
+        self.call.check_stop(|| format!("in the suggestion of {name}[{i}]"))
+    }
+
     pub(crate) fn check(&self, done: usize, total: usize) -> Result<(), Fail> {
         self.check_at(|| format!("after {done} of {total} items"))
     }

@@ -246,7 +246,7 @@ fn offer_msg(o: &tl::OfferGroup) -> pb::TienlenOffer {
 /// The state of a record as the core's view gives it: the viewer's
 /// ([`tl::Game::view`]), or the table's with no viewer. `between`: called inside a long
 /// suggestion search (the call's turn on the compute threads).
-fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules, between: &dyn Fn()) -> Result<pb::TienlenGameState, Error> {
+fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules, between: &dyn Fn() -> bool) -> Result<pb::TienlenGameState, Error> {
     let g = replay(record, rules, "game")?;
     let view = match record.viewer {
         None => g.table_view(),
@@ -323,7 +323,7 @@ fn suggestion(
     g: &tl::Game,
     decider: Option<usize>,
     q: Option<&pb::SuggestQuery>,
-    between: &dyn Fn(),
+    between: &dyn Fn() -> bool,
 ) -> Result<Option<pb::Suggestion>, Error> {
     if let Some(e) = q.and_then(|q| q.effort).filter(|&e| e > tl::suggest::MAX_EFFORT) {
         return Err(handeval_core::Error::field("game.suggest.effort", format!("must be 0..{} (got {e})", tl::suggest::MAX_EFFORT))
@@ -375,48 +375,55 @@ pub(crate) fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb:
         "items",
         &req.items,
         |i, item| {
-            if matches!(&item.item, Some(Item::Game(g)) if g.suggest.is_some()) {
+            let searched = matches!(&item.item, Some(Item::Game(g)) if g.suggest.is_some());
+            if searched {
                 ctx.before_search("items", i)?;
             }
-            Ok(match &item.item {
-                Some(Item::Play(c)) => R::Play(play_msg(&cards(Some(c)).and_then(|c| tl::classify(&c)).map_err(only("play"))?)),
-                Some(Item::Hand(c)) => {
-                    let win = (|| {
-                        let c = cards(Some(c))?;
-                        tl::rules::check_dealt_hand(&c, "cards13")?;
-                        tl::instant_win(&c)
-                    })()
-                    .map_err(only("hand"))?;
-                    R::Hand(match win {
-                        Some(w) => pb::TienlenInstantWin { kind: instant_value(Some(w.kind)), cards: Some(cards_msg(&w.cards)) },
-                        None => pb::TienlenInstantWin::default(),
-                    })
-                }
-                Some(Item::LegalPlays(q)) => {
-                    let plays = (|| {
-                        let hand = cards(q.hand.as_ref()).map_err(|e| e.within("hand"))?;
-                        let table = q
-                            .table
-                            .as_ref()
-                            .map(|t| cards(Some(t)).and_then(|c| tl::classify(&c)).map_err(|e| e.within("table")))
-                            .transpose()?;
-                        tl::legal_plays(&hand, table.as_ref(), q.passed)
-                    })()
-                    .map_err(|e| rename(e, &[("cards", "hand"), ("hand", "hand"), ("table", "table")], "legal_plays"))?;
-                    R::LegalPlays(pb::TienlenPlays { plays: plays.iter().map(play_msg).collect() })
-                }
-                Some(Item::FirstLeader(q)) => {
-                    let (s, c) = hand_list(&q.hands, "hands").and_then(|h| tl::first_leader(&h)).map_err(only("first_leader.hands"))?;
-                    R::FirstLeader(pb::TienlenFirstLead {
-                        seat: seat(s),
-                        card: c.to_string(),
-                        must_contain: rules.first_lead_must_contain_lowest,
-                    })
-                }
-                Some(Item::RoundState(q)) => R::RoundState(round_state(q, &rules)?),
-                Some(Item::Game(g)) => R::Game(game_state(g, &rules, &|| ctx.pass_turn())?),
-                None => return Err(ItemFail::Item(Error::new("set one of play, hand, legal_plays, first_leader, round_state, game"))),
-            })
+            let out = (|| -> Result<R, ItemFail> {
+                Ok(match &item.item {
+                    Some(Item::Play(c)) => R::Play(play_msg(&cards(Some(c)).and_then(|c| tl::classify(&c)).map_err(only("play"))?)),
+                    Some(Item::Hand(c)) => {
+                        let win = (|| {
+                            let c = cards(Some(c))?;
+                            tl::rules::check_dealt_hand(&c, "cards13")?;
+                            tl::instant_win(&c)
+                        })()
+                        .map_err(only("hand"))?;
+                        R::Hand(match win {
+                            Some(w) => pb::TienlenInstantWin { kind: instant_value(Some(w.kind)), cards: Some(cards_msg(&w.cards)) },
+                            None => pb::TienlenInstantWin::default(),
+                        })
+                    }
+                    Some(Item::LegalPlays(q)) => {
+                        let plays = (|| {
+                            let hand = cards(q.hand.as_ref()).map_err(|e| e.within("hand"))?;
+                            let table = q
+                                .table
+                                .as_ref()
+                                .map(|t| cards(Some(t)).and_then(|c| tl::classify(&c)).map_err(|e| e.within("table")))
+                                .transpose()?;
+                            tl::legal_plays(&hand, table.as_ref(), q.passed)
+                        })()
+                        .map_err(|e| rename(e, &[("cards", "hand"), ("hand", "hand"), ("table", "table")], "legal_plays"))?;
+                        R::LegalPlays(pb::TienlenPlays { plays: plays.iter().map(play_msg).collect() })
+                    }
+                    Some(Item::FirstLeader(q)) => {
+                        let (s, c) = hand_list(&q.hands, "hands").and_then(|h| tl::first_leader(&h)).map_err(only("first_leader.hands"))?;
+                        R::FirstLeader(pb::TienlenFirstLead {
+                            seat: seat(s),
+                            card: c.to_string(),
+                            must_contain: rules.first_lead_must_contain_lowest,
+                        })
+                    }
+                    Some(Item::RoundState(q)) => R::RoundState(round_state(q, &rules)?),
+                    Some(Item::Game(g)) => R::Game(game_state(g, &rules, &|| ctx.go_on())?),
+                    None => return Err(ItemFail::Item(Error::new("set one of play, hand, legal_plays, first_leader, round_state, game"))),
+                })
+            })();
+            if searched {
+                ctx.after_search("items", i)?;
+            }
+            out
         },
         R::Error,
     )?;

@@ -370,8 +370,8 @@ impl Replayed {
     /// 托管: what `seat` should do now, from its own information only: in the deal a
     /// declaration or `None` (declare nothing), at the calling a call, in the play a play
     /// or a pass. `Ok(None)` too when `seat` has no decision now. `between`: called inside
-    /// a long search.
-    pub fn suggest(&self, seat: usize, seed: u64, effort: u32, between: &dyn Fn()) -> Result<Option<Suggested>> {
+    /// a long search; false stops it (see [`suggest::suggest_yielding`]).
+    pub fn suggest(&self, seat: usize, seed: u64, effort: u32, between: &dyn Fn() -> bool) -> Result<Option<Suggested>> {
         if !self.decides(seat) {
             return Ok(None);
         }
@@ -600,7 +600,7 @@ mod tests {
                     // A suggestion is the seat's own decision, among its offers.
                     let offers = replayed.offers(seat).unwrap();
                     prop_assert_eq!(&view.offers, &offers);
-                    let s = replayed.suggest(seat, seed, 0, &|| {}).unwrap();
+                    let s = replayed.suggest(seat, seed, 0, &|| true).unwrap();
                     prop_assert_eq!(s.is_some(), !offers.is_empty());
                     if let Some(Suggested { action: Some(a), .. }) = s {
                         let timeout_as_pass = matches!(&a, Action::Play(PlayAction::Pass { .. }));

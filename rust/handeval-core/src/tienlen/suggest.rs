@@ -390,13 +390,15 @@ fn sample(view: &View, rng: &mut Rng) -> Game {
 
 /// The suggestion for the view's seat. Deterministic for (view, seed, effort).
 pub fn suggest(view: &View, seed: u64, effort: u32) -> Result<Suggestion> {
-    suggest_yielding(view, seed, effort, &|| {})
+    suggest_yielding(view, seed, effort, &|| true)
 }
 
 /// [`suggest`], calling `between()` between two determinizations (each a playout of
 /// every weighed candidate, about a millisecond): a caller's point to let other work
-/// run (a server's turn) inside a long search. Same answer.
-pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn()) -> Result<Suggestion> {
+/// run (a server's turn) inside a long search. Same answer while it says true; false
+/// stops the search there (a cancelled call: the answer then rests on the
+/// determinizations done, and the caller drops it).
+pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn() -> bool) -> Result<Suggestion> {
     if effort > MAX_EFFORT {
         return Err(Error::field("effort", format!("must be 0..{MAX_EFFORT} (got {effort})")).because(Reason::OutOfRange));
     }
@@ -559,8 +561,21 @@ mod tests {
             prop_assert_eq!(&s, &suggest(&View::new(&g, t).unwrap(), seed, effort).unwrap());
             // The server's yielding search: the same answer, `between` once per determinization after the first.
             let calls = std::cell::Cell::new(0u32);
-            prop_assert_eq!(&s, &suggest_yielding(&View::new(&g, t).unwrap(), seed, effort, &|| calls.set(calls.get() + 1)).unwrap());
+            prop_assert_eq!(&s, &suggest_yielding(&View::new(&g, t).unwrap(), seed, effort, &|| {
+                calls.set(calls.get() + 1);
+                true
+            }).unwrap());
             prop_assert!(calls.get() == 0 || calls.get() == effort - 1, "between ran {} times at effort {}", calls.get(), effort);
+            // A stopped call: `between` saying false ends the search at once (called once
+            // at most, at an effort that would call it 7 times), and what it answers is
+            // still a legal action.
+            let stops = std::cell::Cell::new(0u32);
+            let stopped = suggest_yielding(&View::new(&g, t).unwrap(), seed, 8, &|| {
+                stops.set(stops.get() + 1);
+                false
+            }).unwrap();
+            prop_assert!(stops.get() <= 1, "between ran {} times after saying stop", stops.get());
+            prop_assert!(g.apply(t, stopped.action.as_ref().expect("in turn: an action")).is_ok());
             for (c, _) in g.chop_offers() {
                 let s = suggest(&View::new(&g, c).unwrap(), seed, effort).unwrap();
                 if let Some(a) = s.action { prop_assert!(g.apply(c, &a).is_ok()); }

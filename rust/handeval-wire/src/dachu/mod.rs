@@ -374,7 +374,11 @@ fn plays_query(q: PlaysQuery, rules: &Rules) -> Result<Plays, ItemFail> {
 }
 
 /// `between`: called inside a long suggestion search (the call's turn on the compute threads).
-fn evaluate_one(item: &pb::DachuEvaluateItem, rules: &Rules, between: &dyn Fn()) -> Result<pb::dachu_evaluate_result::Result, ItemFail> {
+fn evaluate_one(
+    item: &pb::DachuEvaluateItem,
+    rules: &Rules,
+    between: &dyn Fn() -> bool,
+) -> Result<pb::dachu_evaluate_result::Result, ItemFail> {
     use pb::dachu_evaluate_item::Item;
     use pb::dachu_evaluate_result::Result as Out;
     Ok(match &item.item {
@@ -449,10 +453,15 @@ pub(crate) fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::D
         "items",
         &req.items,
         |i, item| {
-            if matches!(&item.item, Some(Item::Game(r)) if r.suggest.is_some()) {
+            let searched = matches!(&item.item, Some(Item::Game(r)) if r.suggest.is_some());
+            if searched {
                 ctx.before_search("items", i)?;
             }
-            Ok(pb::DachuEvaluateResult { result: Some(evaluate_one(item, &rules, &|| ctx.pass_turn())?) })
+            let out = evaluate_one(item, &rules, &|| ctx.go_on());
+            if searched {
+                ctx.after_search("items", i)?;
+            }
+            Ok(pb::DachuEvaluateResult { result: Some(out?) })
         },
         |e| pb::DachuEvaluateResult { result: Some(Out::Error(e)) },
     )?;

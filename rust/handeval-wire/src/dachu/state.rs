@@ -167,7 +167,7 @@ pub(super) fn add_suggestion(
     r: &Replayed,
     viewer: Option<usize>,
     q: Option<&pb::SuggestQuery>,
-    between: &dyn Fn(),
+    between: &dyn Fn() -> bool,
 ) -> Result<(), handeval_core::Error> {
     use handeval_core::dachu::suggest as sg;
     check_effort(q)?;
