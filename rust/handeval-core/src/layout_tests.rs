@@ -319,9 +319,6 @@ fn no_shipped_source_file_over_800_lines() {
     assert!(long.is_empty(), "{long:?}");
 }
 
-/// The 托管 (suggestion) modules, whose public items are left as they are for now.
-const PUBLIC_ITEMS_UNCHECKED: [&str; 3] = ["tienlen/suggest.rs", "dachu/suggest.rs", "sampling.rs"];
-
 /// The identifiers of `text`.
 fn words(text: &str) -> BTreeSet<String> {
     text.split(|c: char| !(c.is_alphanumeric() || c == '_')).filter(|w| !w.is_empty()).map(str::to_string).collect()
@@ -385,9 +382,6 @@ fn every_public_item_of_the_core_is_used_by_the_next_layer() {
         codes.iter().flat_map(|(_, c)| c.lines().filter(|l| l.trim_start().starts_with("pub ")).map(words).collect::<Vec<_>>()).collect();
     let mut unused = Vec::new();
     for (rel, code) in &codes {
-        if PUBLIC_ITEMS_UNCHECKED.contains(&rel.as_str()) {
-            continue;
-        }
         for (kind, name) in public_items(code) {
             let is_type = matches!(kind, "struct" | "enum" | "trait" | "type");
             let named_publicly = is_type && in_public.iter().filter(|w| w.contains(name)).count() > 1;
