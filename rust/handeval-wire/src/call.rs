@@ -215,27 +215,33 @@ impl Ctx<'_> {
         }
     }
 
-    /// Before the suggestion search (托管) of the item `name[i]`, the longest work of one
-    /// item (~0.1-0.6 s at the largest effort): a cancelled call, or one past its
-    /// deadline, stops here rather than up to [`CHECK_EVERY`] searches later.
-    pub(crate) fn before_search(&self, name: &str, i: usize) -> Result<(), Fail> {
-        self.call.check_stop(|| format!("before the suggestion of {name}[{i}]"))
+    /// The work of the item `name[i]`, given the search's `go_on` (see
+    /// [`Ctx::go_on`]). When the item asks a suggestion (`searched`, the longest work of
+    /// one item: ~0.1-0.6 s at the largest effort), a cancelled call, or one past its
+    /// deadline, stops before the search rather than up to [`CHECK_EVERY`] searches later,
+    /// inside it between two determinizations, and ends after it (its answer rests on
+    /// part of the search and is dropped).
+    pub(crate) fn suggesting<T>(
+        &self,
+        name: &str,
+        i: usize,
+        searched: bool,
+        work: impl FnOnce(&dyn Fn() -> bool) -> Result<T, ItemFail>,
+    ) -> Result<T, ItemFail> {
+        if !searched {
+            return work(&|| self.go_on());
+        }
+        self.call.check_stop(|| format!("before the suggestion of {name}[{i}]"))?;
+        let out = work(&|| self.go_on());
+        self.call.check_stop(|| format!("in the suggestion of {name}[{i}]"))?;
+        out
     }
 
     /// Between two determinizations of a suggestion search: passes the turn on when due,
-    /// and says whether the call goes on. A cancelled call, or one past its deadline,
-    /// stops its search here, within a determinization (about a millisecond), not after
-    /// the whole search (up to ~0.6 s at the largest effort); [`Ctx::after_search`] then
-    /// ends the call.
-    pub(crate) fn go_on(&self) -> bool {
+    /// and says whether the call goes on (false: cancelled or past its deadline).
+    fn go_on(&self) -> bool {
         self.pass_turn();
         self.call.check_stop(String::new).is_ok()
-    }
-
-    /// After the suggestion search of the item `name[i]`: a call that stopped inside it
-    /// ends here (its answer rests on part of the search and is dropped).
-    pub(crate) fn after_search(&self, name: &str, i: usize) -> Result<(), Fail> {
-        self.call.check_stop(|| format!("in the suggestion of {name}[{i}]"))
     }
 
     pub(crate) fn check(&self, done: usize, total: usize) -> Result<(), Fail> {

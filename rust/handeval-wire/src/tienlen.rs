@@ -376,59 +376,54 @@ pub(crate) fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb:
         &req.items,
         |i, item| {
             let searched = matches!(&item.item, Some(Item::Game(g)) if g.suggest.is_some());
-            if searched {
-                ctx.before_search("items", i)?;
-            }
-            let out = (|| -> Result<R, ItemFail> {
-                Ok(match &item.item {
-                    Some(Item::Play(c)) => R::Play(play_msg(&cards(Some(c)).and_then(|c| tl::classify(&c)).map_err(only("play"))?)),
-                    Some(Item::Hand(c)) => {
-                        let win = (|| {
-                            let c = cards(Some(c))?;
-                            tl::rules::check_dealt_hand(&c, "cards13")?;
-                            tl::instant_win(&c)
-                        })()
-                        .map_err(only("hand"))?;
-                        R::Hand(match win {
-                            Some(w) => pb::TienlenInstantWin { kind: instant_value(Some(w.kind)), cards: Some(cards_msg(&w.cards)) },
-                            None => pb::TienlenInstantWin::default(),
-                        })
-                    }
-                    Some(Item::LegalPlays(q)) => {
-                        let plays = (|| {
-                            let hand = cards(q.hand.as_ref()).map_err(|e| e.within("hand"))?;
-                            let table = q
-                                .table
-                                .as_ref()
-                                .map(|t| cards(Some(t)).and_then(|c| tl::classify(&c)).map_err(|e| e.within("table")))
-                                .transpose()?;
-                            tl::legal_plays(&hand, table.as_ref(), q.passed)
-                        })()
-                        .map_err(|e| rename(e, &[("cards", "hand"), ("hand", "hand"), ("table", "table")], "legal_plays"))?;
-                        R::LegalPlays(pb::TienlenPlays { plays: plays.iter().map(play_msg).collect() })
-                    }
-                    Some(Item::FirstLeader(q)) => {
-                        let (s, c) = hand_list(&q.hands, "hands").and_then(|h| tl::first_leader(&h)).map_err(only("first_leader.hands"))?;
-                        R::FirstLeader(pb::TienlenFirstLead {
-                            seat: seat(s),
-                            card: c.to_string(),
-                            must_contain: rules.first_lead_must_contain_lowest,
-                        })
-                    }
-                    Some(Item::RoundState(q)) => R::RoundState(round_state(q, &rules)?),
-                    Some(Item::Game(g)) => R::Game(game_state(g, &rules, &|| ctx.go_on())?),
-                    None => return Err(ItemFail::Item(Error::new("set one of play, hand, legal_plays, first_leader, round_state, game"))),
-                })
-            })();
-            if searched {
-                ctx.after_search("items", i)?;
-            }
-            out
+            ctx.suggesting("items", i, searched, |go_on| evaluate_one(item, &rules, go_on))
         },
         R::Error,
     )?;
     let results = results.into_iter().map(|r| pb::TienlenEvaluateResult { result: Some(r) }).collect();
     Ok(pb::TienlenEvaluateResponse { results })
+}
+
+/// One Evaluate item; `go_on`: the suggestion search's (see [`Ctx::suggesting`]).
+fn evaluate_one(
+    item: &pb::TienlenEvaluateItem,
+    rules: &tl::Rules,
+    go_on: &dyn Fn() -> bool,
+) -> Result<pb::tienlen_evaluate_result::Result, ItemFail> {
+    use pb::tienlen_evaluate_item::Item;
+    use pb::tienlen_evaluate_result::Result as R;
+    Ok(match &item.item {
+        Some(Item::Play(c)) => R::Play(play_msg(&cards(Some(c)).and_then(|c| tl::classify(&c)).map_err(only("play"))?)),
+        Some(Item::Hand(c)) => {
+            let win = (|| {
+                let c = cards(Some(c))?;
+                tl::rules::check_dealt_hand(&c, "cards13")?;
+                tl::instant_win(&c)
+            })()
+            .map_err(only("hand"))?;
+            R::Hand(match win {
+                Some(w) => pb::TienlenInstantWin { kind: instant_value(Some(w.kind)), cards: Some(cards_msg(&w.cards)) },
+                None => pb::TienlenInstantWin::default(),
+            })
+        }
+        Some(Item::LegalPlays(q)) => {
+            let plays = (|| {
+                let hand = cards(q.hand.as_ref()).map_err(|e| e.within("hand"))?;
+                let table =
+                    q.table.as_ref().map(|t| cards(Some(t)).and_then(|c| tl::classify(&c)).map_err(|e| e.within("table"))).transpose()?;
+                tl::legal_plays(&hand, table.as_ref(), q.passed)
+            })()
+            .map_err(|e| rename(e, &[("cards", "hand"), ("hand", "hand"), ("table", "table")], "legal_plays"))?;
+            R::LegalPlays(pb::TienlenPlays { plays: plays.iter().map(play_msg).collect() })
+        }
+        Some(Item::FirstLeader(q)) => {
+            let (s, c) = hand_list(&q.hands, "hands").and_then(|h| tl::first_leader(&h)).map_err(only("first_leader.hands"))?;
+            R::FirstLeader(pb::TienlenFirstLead { seat: seat(s), card: c.to_string(), must_contain: rules.first_lead_must_contain_lowest })
+        }
+        Some(Item::RoundState(q)) => R::RoundState(round_state(q, rules)?),
+        Some(Item::Game(g)) => R::Game(game_state(g, rules, go_on)?),
+        None => return Err(ItemFail::Item(Error::new("set one of play, hand, legal_plays, first_leader, round_state, game"))),
+    })
 }
 
 // ---- Compare ----

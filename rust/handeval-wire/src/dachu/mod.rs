@@ -454,14 +454,8 @@ pub(crate) fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::D
         &req.items,
         |i, item| {
             let searched = matches!(&item.item, Some(Item::Game(r)) if r.suggest.is_some());
-            if searched {
-                ctx.before_search("items", i)?;
-            }
-            let out = evaluate_one(item, &rules, &|| ctx.go_on());
-            if searched {
-                ctx.after_search("items", i)?;
-            }
-            Ok(pb::DachuEvaluateResult { result: Some(out?) })
+            let out = ctx.suggesting("items", i, searched, |go_on| evaluate_one(item, &rules, go_on))?;
+            Ok(pb::DachuEvaluateResult { result: Some(out) })
         },
         |e| pb::DachuEvaluateResult { result: Some(Out::Error(e)) },
     )?;
