@@ -140,6 +140,14 @@ def no_traceback(s: ServerProcess) -> None:
     assert "Traceback" not in log, log[-3000:]
 
 
+def served_and_exits_cleanly(s: ServerProcess) -> None:
+    """How an attack test ends: a new client is still served, the server logged no
+    traceback, and it exits 0 when terminated."""
+    assert new_client_call(s) == grpc.StatusCode.OK
+    no_traceback(s)
+    assert s.terminate() == 0
+
+
 def wait_for(pred, timeout=30.0, what="condition", server=None):
     """Poll ``pred`` every 20 ms until true; on timeout fail naming ``what`` (a text, or a
     function giving it then: the state at the failure), with the tail of ``server``'s log

@@ -18,7 +18,16 @@ from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc, shisa
 from harness import work_attacks as attacks_work
 from harness.h2raw import RawConnection
 
-from grpc_fixtures import EVALUATE, TINY, ServerProcess, metric_value, new_client_call, no_traceback, wait_for
+from grpc_fixtures import (
+    EVALUATE,
+    TINY,
+    ServerProcess,
+    metric_value,
+    new_client_call,
+    no_traceback,
+    served_and_exits_cleanly,
+    wait_for,
+)
 
 TOKEN = (("authorization", "Bearer sesame"),)
 #: 3,000 fronts: a 48 KB request (within a stream's first window) whose answer is ~96 KB.
@@ -100,9 +109,7 @@ def test_an_unread_answer_frees_its_call_slot(tmp_path):
         assert all(streams)
         wait_for(lambda: set(streams) <= c.answered, what="the answers' HEADERS", server=s)
         assert not c.ended & set(streams)  # the answers are not out: nothing ended them
-        assert new_client_call(s) == grpc.StatusCode.OK
-        no_traceback(s)
-        assert s.terminate() == 0
+        served_and_exits_cleanly(s)
     finally:
         if c is not None:
             c.close()
@@ -128,9 +135,7 @@ def test_unread_answers_beyond_the_bound_close_the_connection(tmp_path):
         wait_for(c.closed.is_set, what="the server to close the connection of unread answers", server=s)
         assert sent <= 5, sent  # closed at the 4th answer (384 KB > 300 KB)
         assert '"event": "unread_answers"' in s.log()
-        assert new_client_call(s) == grpc.StatusCode.OK
-        no_traceback(s)
-        assert s.terminate() == 0
+        served_and_exits_cleanly(s)
     finally:
         if c is not None:
             c.close()
@@ -161,9 +166,7 @@ def test_compressed_requests_are_refused_unless_accepted_and_bounded_when_accept
         s.wait_serving()
         assert _compressed_call(s, TINY.SerializeToString()) == grpc.StatusCode.UNIMPLEMENTED
         assert _compressed_call(s, bomb) == grpc.StatusCode.UNIMPLEMENTED
-        assert new_client_call(s) == grpc.StatusCode.OK
-        no_traceback(s)
-        assert s.terminate() == 0
+        served_and_exits_cleanly(s)
     finally:
         s.close()
     s = ServerProcess(tmp_path, "--accept-compression", "gzip", metrics=False)
@@ -372,9 +375,7 @@ def test_a_suggestion_batch_past_its_deadline_stops_inside_the_search(tmp_path):
         wait_for(lambda: '"event": "stopped"' in s.log(), what="the work to stop", server=s)
         stop = next(line for line in s.log().splitlines() if '"event": "stopped"' in line)
         assert "in the suggestion of items[" in stop, stop
-        assert new_client_call(s) == grpc.StatusCode.OK
-        no_traceback(s)
-        assert s.terminate() == 0
+        served_and_exits_cleanly(s)
     finally:
         s.close()
 
