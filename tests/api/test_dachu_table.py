@@ -26,6 +26,18 @@ def evaluate_game(record: dc.DachuGameRecord):
     return r.game if r.WhichOneof("result") == "game" else r.error
 
 
+def _random_step(rng, rec, full) -> None:
+    """Append to ``rec`` a random action the table offers in ``full``, its whole state:
+    a deal declaration (mostly none), a legal call or an offered play."""
+    if full.phase == dc.DACHU_PHASE_DEAL:
+        pool = list(full.deal.legal_actions)
+        rec.deal_actions.append(rng.choice(pool) if rng.random() < 0.3 else pool[0])
+    elif full.phase == dc.DACHU_PHASE_CALLING:
+        rec.calls.append(rng.choice(list(full.calling.legal_actions)))
+    else:
+        rec.plays.append(rng.choice([o.play for o in full.offers]))
+
+
 def _record(hands, **kw):
     return dc.DachuGameRecord(hands=[common_pb2.Cards(cards=h.split()) for h in hands], **kw)
 
@@ -192,13 +204,7 @@ def test_every_decision_has_a_suggestion_among_the_offers(seed):
                 s = st.play.suggestion
                 assert any(o.play == s.action for o in st.offers)
         # The game goes on with the table's choice.
-        if full.phase == dc.DACHU_PHASE_DEAL:
-            pool = list(full.deal.legal_actions)
-            rec.deal_actions.append(rng.choice(pool) if rng.random() < 0.3 else pool[0])
-        elif full.phase == dc.DACHU_PHASE_CALLING:
-            rec.calls.append(rng.choice(list(full.calling.legal_actions)))
-        else:
-            rec.plays.append(rng.choice([o.play for o in full.offers]))
+        _random_step(rng, rec, full)
     surrendered = full.calling.outcome == dc.DACHU_CALLING_OUTCOME_SURRENDER
     assert "calling" in phases and ("play" in phases or surrendered)
 
@@ -292,13 +298,7 @@ def test_python_and_grpc_give_the_same_answer_for_a_record(seed):
     hands = _random_hands(rng)
     rec = _record(hands, first_seat=rng.randrange(4))
     while (full := evaluate_game(rec)).phase != dc.DACHU_PHASE_OVER:
-        if full.phase == dc.DACHU_PHASE_DEAL:
-            pool = list(full.deal.legal_actions)
-            rec.deal_actions.append(rng.choice(pool) if rng.random() < 0.3 else pool[0])
-        elif full.phase == dc.DACHU_PHASE_CALLING:
-            rec.calls.append(rng.choice(list(full.calling.legal_actions)))
-        else:
-            rec.plays.append(rng.choice([o.play for o in full.offers]))
+        _random_step(rng, rec, full)
     _mutate(rng, rec)
     got = evaluate_game(rec)
     args = (
