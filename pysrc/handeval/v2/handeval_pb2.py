@@ -25,9 +25,10 @@ _sym_db = _symbol_database.Default()
 from handeval.v2 import shisanshui_pb2 as handeval_dot_v2_dot_shisanshui__pb2
 from handeval.v2 import tienlen_pb2 as handeval_dot_v2_dot_tienlen__pb2
 from handeval.v2 import dachu_pb2 as handeval_dot_v2_dot_dachu__pb2
+from handeval.v2 import tables_pb2 as handeval_dot_v2_dot_tables__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ahandeval/v2/handeval.proto\x12\x0bhandeval.v2\x1a\x1chandeval/v2/shisanshui.proto\x1a\x19handeval/v2/tienlen.proto\x1a\x17handeval/v2/dachu.proto\"\xc3\x01\n\x0f\x45valuateRequest\x12<\n\nshisanshui\x18\x01 \x01(\x0b\x32&.handeval.v2.ShisanshuiEvaluateRequestH\x00\x12\x36\n\x07tienlen\x18\x02 \x01(\x0b\x32#.handeval.v2.TienlenEvaluateRequestH\x00\x12\x32\n\x05\x64\x61\x63hu\x18\x03 \x01(\x0b\x32!.handeval.v2.DachuEvaluateRequestH\x00\x42\x06\n\x04game\"\xc7\x01\n\x10\x45valuateResponse\x12=\n\nshisanshui\x18\x01 \x01(\x0b\x32\'.handeval.v2.ShisanshuiEvaluateResponseH\x00\x12\x37\n\x07tienlen\x18\x02 \x01(\x0b\x32$.handeval.v2.TienlenEvaluateResponseH\x00\x12\x33\n\x05\x64\x61\x63hu\x18\x03 \x01(\x0b\x32\".handeval.v2.DachuEvaluateResponseH\x00\x42\x06\n\x04game\"\xbf\x01\n\x0e\x43ompareRequest\x12;\n\nshisanshui\x18\x01 \x01(\x0b\x32%.handeval.v2.ShisanshuiCompareRequestH\x00\x12\x35\n\x07tienlen\x18\x02 \x01(\x0b\x32\".handeval.v2.TienlenCompareRequestH\x00\x12\x31\n\x05\x64\x61\x63hu\x18\x03 \x01(\x0b\x32 .handeval.v2.DachuCompareRequestH\x00\x42\x06\n\x04game\"\xc3\x01\n\x0f\x43ompareResponse\x12<\n\nshisanshui\x18\x01 \x01(\x0b\x32&.handeval.v2.ShisanshuiCompareResponseH\x00\x12\x36\n\x07tienlen\x18\x02 \x01(\x0b\x32#.handeval.v2.TienlenCompareResponseH\x00\x12\x32\n\x05\x64\x61\x63hu\x18\x03 \x01(\x0b\x32!.handeval.v2.DachuCompareResponseH\x00\x42\x06\n\x04game\"\xbb\x01\n\rSettleRequest\x12:\n\nshisanshui\x18\x01 \x01(\x0b\x32$.handeval.v2.ShisanshuiSettleRequestH\x00\x12\x34\n\x07tienlen\x18\x02 \x01(\x0b\x32!.handeval.v2.TienlenSettleRequestH\x00\x12\x30\n\x05\x64\x61\x63hu\x18\x03 \x01(\x0b\x32\x1f.handeval.v2.DachuSettleRequestH\x00\x42\x06\n\x04game\"\xbf\x01\n\x0eSettleResponse\x12;\n\nshisanshui\x18\x01 \x01(\x0b\x32%.handeval.v2.ShisanshuiSettleResponseH\x00\x12\x35\n\x07tienlen\x18\x02 \x01(\x0b\x32\".handeval.v2.TienlenSettleResponseH\x00\x12\x31\n\x05\x64\x61\x63hu\x18\x03 \x01(\x0b\x32 .handeval.v2.DachuSettleResponseH\x00\x42\x06\n\x04game\"U\n\x0e\x41rrangeRequest\x12;\n\nshisanshui\x18\x01 \x01(\x0b\x32%.handeval.v2.ShisanshuiArrangeRequestH\x00\x42\x06\n\x04game\"W\n\x0f\x41rrangeResponse\x12<\n\nshisanshui\x18\x01 \x01(\x0b\x32&.handeval.v2.ShisanshuiArrangeResponseH\x00\x42\x06\n\x04game2\xa2\x02\n\x08Handeval\x12G\n\x08\x45valuate\x12\x1c.handeval.v2.EvaluateRequest\x1a\x1d.handeval.v2.EvaluateResponse\x12\x44\n\x07\x43ompare\x12\x1b.handeval.v2.CompareRequest\x1a\x1c.handeval.v2.CompareResponse\x12\x41\n\x06Settle\x12\x1a.handeval.v2.SettleRequest\x1a\x1b.handeval.v2.SettleResponse\x12\x44\n\x07\x41rrange\x12\x1b.handeval.v2.ArrangeRequest\x1a\x1c.handeval.v2.ArrangeResponseB\\\n\x0eio.handeval.v2P\x01Z:github.com/handeval/handeval/gen/go/handeval/v2;handevalv2\xaa\x02\x0bHandeval.V2b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x1ahandeval/v2/handeval.proto\x12\x0bhandeval.v2\x1a\x1chandeval/v2/shisanshui.proto\x1a\x19handeval/v2/tienlen.proto\x1a\x17handeval/v2/dachu.proto\x1a\x18handeval/v2/tables.proto\"\xc3\x01\n\x0f\x45valuateRequest\x12<\n\nshisanshui\x18\x01 \x01(\x0b\x32&.handeval.v2.ShisanshuiEvaluateRequestH\x00\x12\x36\n\x07tienlen\x18\x02 \x01(\x0b\x32#.handeval.v2.TienlenEvaluateRequestH\x00\x12\x32\n\x05\x64\x61\x63hu\x18\x03 \x01(\x0b\x32!.handeval.v2.DachuEvaluateRequestH\x00\x42\x06\n\x04game\"\xc7\x01\n\x10\x45valuateResponse\x12=\n\nshisanshui\x18\x01 \x01(\x0b\x32\'.handeval.v2.ShisanshuiEvaluateResponseH\x00\x12\x37\n\x07tienlen\x18\x02 \x01(\x0b\x32$.handeval.v2.TienlenEvaluateResponseH\x00\x12\x33\n\x05\x64\x61\x63hu\x18\x03 \x01(\x0b\x32\".handeval.v2.DachuEvaluateResponseH\x00\x42\x06\n\x04game\"\xbf\x01\n\x0e\x43ompareRequest\x12;\n\nshisanshui\x18\x01 \x01(\x0b\x32%.handeval.v2.ShisanshuiCompareRequestH\x00\x12\x35\n\x07tienlen\x18\x02 \x01(\x0b\x32\".handeval.v2.TienlenCompareRequestH\x00\x12\x31\n\x05\x64\x61\x63hu\x18\x03 \x01(\x0b\x32 .handeval.v2.DachuCompareRequestH\x00\x42\x06\n\x04game\"\xc3\x01\n\x0f\x43ompareResponse\x12<\n\nshisanshui\x18\x01 \x01(\x0b\x32&.handeval.v2.ShisanshuiCompareResponseH\x00\x12\x36\n\x07tienlen\x18\x02 \x01(\x0b\x32#.handeval.v2.TienlenCompareResponseH\x00\x12\x32\n\x05\x64\x61\x63hu\x18\x03 \x01(\x0b\x32!.handeval.v2.DachuCompareResponseH\x00\x42\x06\n\x04game\"\xbb\x01\n\rSettleRequest\x12:\n\nshisanshui\x18\x01 \x01(\x0b\x32$.handeval.v2.ShisanshuiSettleRequestH\x00\x12\x34\n\x07tienlen\x18\x02 \x01(\x0b\x32!.handeval.v2.TienlenSettleRequestH\x00\x12\x30\n\x05\x64\x61\x63hu\x18\x03 \x01(\x0b\x32\x1f.handeval.v2.DachuSettleRequestH\x00\x42\x06\n\x04game\"\xbf\x01\n\x0eSettleResponse\x12;\n\nshisanshui\x18\x01 \x01(\x0b\x32%.handeval.v2.ShisanshuiSettleResponseH\x00\x12\x35\n\x07tienlen\x18\x02 \x01(\x0b\x32\".handeval.v2.TienlenSettleResponseH\x00\x12\x31\n\x05\x64\x61\x63hu\x18\x03 \x01(\x0b\x32 .handeval.v2.DachuSettleResponseH\x00\x42\x06\n\x04game\"U\n\x0e\x41rrangeRequest\x12;\n\nshisanshui\x18\x01 \x01(\x0b\x32%.handeval.v2.ShisanshuiArrangeRequestH\x00\x42\x06\n\x04game\"W\n\x0f\x41rrangeResponse\x12<\n\nshisanshui\x18\x01 \x01(\x0b\x32&.handeval.v2.ShisanshuiArrangeResponseH\x00\x42\x06\n\x04game2\xe9\x02\n\x08Handeval\x12G\n\x08\x45valuate\x12\x1c.handeval.v2.EvaluateRequest\x1a\x1d.handeval.v2.EvaluateResponse\x12\x44\n\x07\x43ompare\x12\x1b.handeval.v2.CompareRequest\x1a\x1c.handeval.v2.CompareResponse\x12\x41\n\x06Settle\x12\x1a.handeval.v2.SettleRequest\x1a\x1b.handeval.v2.SettleResponse\x12\x44\n\x07\x41rrange\x12\x1b.handeval.v2.ArrangeRequest\x1a\x1c.handeval.v2.ArrangeResponse\x12\x45\n\x06Tables\x12\x1a.handeval.v2.TablesRequest\x1a\x1b.handeval.v2.TablesResponse(\x01\x30\x01\x42\\\n\x0eio.handeval.v2P\x01Z:github.com/handeval/handeval/gen/go/handeval/v2;handevalv2\xaa\x02\x0bHandeval.V2b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -35,22 +36,22 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'handeval.v2.handeval_pb2', 
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'\n\016io.handeval.v2P\001Z:github.com/handeval/handeval/gen/go/handeval/v2;handevalv2\252\002\013Handeval.V2'
-  _globals['_EVALUATEREQUEST']._serialized_start=126
-  _globals['_EVALUATEREQUEST']._serialized_end=321
-  _globals['_EVALUATERESPONSE']._serialized_start=324
-  _globals['_EVALUATERESPONSE']._serialized_end=523
-  _globals['_COMPAREREQUEST']._serialized_start=526
-  _globals['_COMPAREREQUEST']._serialized_end=717
-  _globals['_COMPARERESPONSE']._serialized_start=720
-  _globals['_COMPARERESPONSE']._serialized_end=915
-  _globals['_SETTLEREQUEST']._serialized_start=918
-  _globals['_SETTLEREQUEST']._serialized_end=1105
-  _globals['_SETTLERESPONSE']._serialized_start=1108
-  _globals['_SETTLERESPONSE']._serialized_end=1299
-  _globals['_ARRANGEREQUEST']._serialized_start=1301
-  _globals['_ARRANGEREQUEST']._serialized_end=1386
-  _globals['_ARRANGERESPONSE']._serialized_start=1388
-  _globals['_ARRANGERESPONSE']._serialized_end=1475
-  _globals['_HANDEVAL']._serialized_start=1478
-  _globals['_HANDEVAL']._serialized_end=1768
+  _globals['_EVALUATEREQUEST']._serialized_start=152
+  _globals['_EVALUATEREQUEST']._serialized_end=347
+  _globals['_EVALUATERESPONSE']._serialized_start=350
+  _globals['_EVALUATERESPONSE']._serialized_end=549
+  _globals['_COMPAREREQUEST']._serialized_start=552
+  _globals['_COMPAREREQUEST']._serialized_end=743
+  _globals['_COMPARERESPONSE']._serialized_start=746
+  _globals['_COMPARERESPONSE']._serialized_end=941
+  _globals['_SETTLEREQUEST']._serialized_start=944
+  _globals['_SETTLEREQUEST']._serialized_end=1131
+  _globals['_SETTLERESPONSE']._serialized_start=1134
+  _globals['_SETTLERESPONSE']._serialized_end=1325
+  _globals['_ARRANGEREQUEST']._serialized_start=1327
+  _globals['_ARRANGEREQUEST']._serialized_end=1412
+  _globals['_ARRANGERESPONSE']._serialized_start=1414
+  _globals['_ARRANGERESPONSE']._serialized_end=1501
+  _globals['_HANDEVAL']._serialized_start=1504
+  _globals['_HANDEVAL']._serialized_end=1865
 # @@protoc_insertion_point(module_scope)

@@ -1,6 +1,7 @@
 from handeval.v2 import shisanshui_pb2 as _shisanshui_pb2
 from handeval.v2 import tienlen_pb2 as _tienlen_pb2
 from handeval.v2 import dachu_pb2 as _dachu_pb2
+from handeval.v2 import tables_pb2 as _tables_pb2
 from google.protobuf import descriptor as _descriptor
 from google.protobuf import message as _message
 from collections.abc import Mapping as _Mapping

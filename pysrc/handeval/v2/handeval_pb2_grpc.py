@@ -4,6 +4,7 @@ import grpc
 import warnings
 
 from handeval.v2 import handeval_pb2 as handeval_dot_v2_dot_handeval__pb2
+from handeval.v2 import tables_pb2 as handeval_dot_v2_dot_tables__pb2
 
 GRPC_GENERATED_VERSION = '1.85.1'
 GRPC_VERSION = grpc.__version__
@@ -54,6 +55,11 @@ class HandevalStub:
                 request_serializer=handeval_dot_v2_dot_handeval__pb2.ArrangeRequest.SerializeToString,
                 response_deserializer=handeval_dot_v2_dot_handeval__pb2.ArrangeResponse.FromString,
                 _registered_method=True)
+        self.Tables = channel.stream_stream(
+                '/handeval.v2.Handeval/Tables',
+                request_serializer=handeval_dot_v2_dot_tables__pb2.TablesRequest.SerializeToString,
+                response_deserializer=handeval_dot_v2_dot_tables__pb2.TablesResponse.FromString,
+                _registered_method=True)
 
 
 class HandevalServicer:
@@ -88,6 +94,15 @@ class HandevalServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Tables(self, request_iterator, context):
+        """Many 越式13张 and 打儲 tables on one stream: each starts from a record and then takes
+        one action at a time; every answer is what the Evaluate `game` item of the record so
+        far would answer (tables.proto, docs/grpc.md "Table streams").
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HandevalServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -110,6 +125,11 @@ def add_HandevalServicer_to_server(servicer, server):
                     servicer.Arrange,
                     request_deserializer=handeval_dot_v2_dot_handeval__pb2.ArrangeRequest.FromString,
                     response_serializer=handeval_dot_v2_dot_handeval__pb2.ArrangeResponse.SerializeToString,
+            ),
+            'Tables': grpc.stream_stream_rpc_method_handler(
+                    servicer.Tables,
+                    request_deserializer=handeval_dot_v2_dot_tables__pb2.TablesRequest.FromString,
+                    response_serializer=handeval_dot_v2_dot_tables__pb2.TablesResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -220,6 +240,33 @@ class Handeval:
             '/handeval.v2.Handeval/Arrange',
             handeval_dot_v2_dot_handeval__pb2.ArrangeRequest.SerializeToString,
             handeval_dot_v2_dot_handeval__pb2.ArrangeResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Tables(request_iterator,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.stream_stream(
+            request_iterator,
+            target,
+            '/handeval.v2.Handeval/Tables',
+            handeval_dot_v2_dot_tables__pb2.TablesRequest.SerializeToString,
+            handeval_dot_v2_dot_tables__pb2.TablesResponse.FromString,
             options,
             channel_credentials,
             insecure,
