@@ -103,7 +103,7 @@ def test_the_longest_error_passes_the_proxy_as_itself(edge):
     from google.rpc import error_details_pb2, status_pb2
 
     from handeval import _core
-    from handeval.server.service import bad_request_status
+    from handeval.server.status import bad_request_status
 
     field = "tienlen.deals[1023].record.actions[207].cards"
     status = bad_request_status(field, "♥" * (_core.WIRE_MESSAGE_BYTES // 3))
