@@ -270,19 +270,24 @@ impl TienlenTable {
         }
     }
 
-    /// An estimate of the memory the table holds: the record's encoded bytes and the
-    /// replayed game's (its struct, its history and the cards it holds).
+    /// An estimate of the memory the table holds: the record as decoded (its messages and
+    /// their heap) and the replayed game (its struct, its history, its rounds).
     fn bytes(&self) -> usize {
-        use handeval_core::tienlen::{Action, Game};
+        use handeval_core::tienlen::Action;
         let g = &self.game;
-        let history: usize = g.history.iter().map(|(_, a)| if let Action::Play(c) = a { c.len() } else { 0 }).sum();
-        std::mem::size_of::<Self>()
-            + self.record.encoded_len()
-            + std::mem::size_of::<Game>()
-            + g.hands().iter().map(|h| 24 + h.len()).sum::<usize>()
+        let r = &self.record;
+        let record = vec_bytes(&r.hands) + r.hands.iter().map(cards_heap).sum::<usize>() + vec_bytes(&r.actions);
+        let record = record + r.actions.iter().map(play_heap).sum::<usize>();
+        let history: usize = g.history.iter().map(|(_, a)| if let Action::Play(c) = a { vec_bytes(c) } else { 0 }).sum();
+        std::mem::size_of::<Table>()
+            + record
+            + g.hands().iter().map(|h| 24 + vec_bytes(h)).sum::<usize>()
             + g.players * 8
             + vec_bytes(&g.history)
             + history
+            + vec_bytes(&g.current.plays)
+            + g.current.plays.iter().map(|(_, p)| vec_bytes(&p.cards)).sum::<usize>()
+            + vec_bytes(&g.current.passed)
             + vec_bytes(&g.tricks)
             + vec_bytes(&g.chops)
     }
@@ -395,25 +400,60 @@ impl DachuTable {
         }
     }
 
-    /// An estimate of the memory the table holds: the record's encoded bytes and the
-    /// replayed deal, calling and play (their structs, histories and cards).
+    /// An estimate of the memory the table holds: the record as decoded (its messages and
+    /// their heap) and the replayed deal, calling and play (their structs and histories).
     fn bytes(&self) -> usize {
         use handeval_core::dachu::game::{Game, PlayAction};
-        let r = &self.replayed;
-        let deal = std::mem::size_of::<handeval_core::dachu::Deal>() + 4 * (24 + 13) + vec_bytes(&r.deal.history);
-        let calling = r.calling.as_ref().map_or(0, |_| std::mem::size_of::<handeval_core::dachu::Calling>() + 256);
+        let (r, p) = (&self.replayed, &self.record);
+        let record = vec_bytes(&p.hands)
+            + p.hands.iter().map(cards_heap).sum::<usize>()
+            + vec_bytes(&p.deal_actions)
+            + p.deal_actions.iter().filter_map(|a| a.cards.as_ref()).map(cards_heap).sum::<usize>()
+            + vec_bytes(&p.calls)
+            + vec_bytes(&p.plays)
+            + p.plays.iter().map(play_heap).sum::<usize>();
+        // The dealt hands and what each seat holds: 52 cards each, in 4 vectors.
+        let hands = 4 * (24 + 13 * std::mem::size_of::<handeval_core::cards::Card>());
+        let deal = std::mem::size_of::<handeval_core::dachu::Deal>() + hands + vec_bytes(&r.deal.history);
+        let calling = r.calling.as_ref().map_or(0, |c| {
+            std::mem::size_of::<handeval_core::dachu::Calling>()
+                + vec_bytes(&c.history)
+                + vec_bytes(&c.finals)
+                + c.sides.iter().map(vec_bytes).sum::<usize>()
+        });
         let game = r.game.as_ref().map_or(0, |g| {
             std::mem::size_of::<Game>()
-                + 2 * 4 * (24 + 13)
+                + 2 * hands
                 + vec_bytes(&g.history)
-                + g.history.iter().map(|a| if let PlayAction::Play { cards, .. } = a { cards.len() } else { 0 }).sum::<usize>()
+                + g.history.iter().map(|a| if let PlayAction::Play { cards, .. } = a { vec_bytes(cards) } else { 0 }).sum::<usize>()
                 + vec_bytes(&g.tricks)
+                + vec_bytes(&g.timeouts)
+                + vec_bytes(&g.places)
+                + g.table.as_ref().map_or(0, |t| vec_bytes(&t.1))
         });
-        std::mem::size_of::<Self>() + self.record.encoded_len() + deal + calling + game
+        std::mem::size_of::<Table>() + record + deal + calling + game
     }
 }
 
+/// What a table's place in the stream's map takes besides the table: its entry (at the
+/// map's load), its name, the Arc's counts and the lock.
+fn slot_bytes(name: &str) -> usize {
+    std::mem::size_of::<(String, Slot)>() * 8 / 7 + name.len() + 2 * 8 + std::mem::size_of::<Mutex<Table>>() - std::mem::size_of::<Table>()
+}
+
+/// The heap a `Cards` message holds (its vector and its strings).
+fn cards_heap(c: &pb::Cards) -> usize {
+    vec_bytes(&c.cards) + c.cards.iter().map(String::capacity).sum::<usize>()
+}
+
+/// The heap a PlayAction holds.
+fn play_heap(a: &pb::PlayAction) -> usize {
+    a.cards.as_ref().map_or(0, cards_heap) + vec_bytes(&a.columns) + a.columns.iter().map(cards_heap).sum::<usize>()
+}
+
 /// The heap a vector's buffer takes (not what its elements own).
+// A capacity, which a slice has not.
+#[allow(clippy::ptr_arg)]
 fn vec_bytes<T>(v: &Vec<T>) -> usize {
     v.capacity() * std::mem::size_of::<T>()
 }
@@ -515,8 +555,9 @@ impl Tables {
         self.slots.lock().unwrap().len()
     }
 
-    /// An estimate of the memory the stream's tables hold (their records, encoded, and
-    /// their replayed positions), as of their last steps.
+    /// An estimate of the memory the stream's tables hold (their records and their
+    /// replayed positions: the bytes their structs and vectors take, without the
+    /// allocator's own overhead per allocation), as of their last steps.
     pub fn bytes(&self) -> usize {
         self.slots.lock().unwrap().values().map(|s| s.bytes).sum()
     }
@@ -576,7 +617,12 @@ impl Tables {
             let message = format!("{} bytes: a table's name is 1 to {MAX_TABLE_NAME_BYTES} bytes", name.len());
             return refuse(name, "table", message, Reason::TooLarge);
         }
-        let held = self.slots.lock().unwrap().get(&name).map(|s| s.table.clone());
+        // A step's table is not idle from its beginning (a long search outlasting the idle
+        // bound is not expired under it).
+        let held = self.slots.lock().unwrap().get_mut(&name).map(|s| {
+            s.last = Instant::now();
+            s.table.clone()
+        });
         let step = match (step, held) {
             (None, held) => {
                 let actions = held.map_or(0, |t| t.lock().unwrap().actions());
@@ -598,7 +644,7 @@ impl Tables {
         let (step, table) = step;
         let mut t = table.lock().unwrap();
         let out = in_turn(call, self.limits.call, turns, t.game(), |ctx| t.step(ctx, step, viewer, suggest));
-        let (actions, bytes) = (t.actions(), t.bytes());
+        let (actions, bytes) = (t.actions(), t.bytes() + slot_bytes(&name));
         drop(t);
         if let Some(slot) = self.slots.lock().unwrap().get_mut(&name).filter(|s| Arc::ptr_eq(&s.table, &table)) {
             slot.last = Instant::now();
@@ -660,7 +706,7 @@ impl Tables {
                 return answer(name, held_actions, Err(no));
             }
         };
-        let (actions, bytes) = (table.actions(), table.bytes());
+        let (actions, bytes) = (table.actions(), table.bytes() + slot_bytes(&name));
         let slot = Slot { table: Arc::new(Mutex::new(table)), last: Instant::now(), bytes };
         let mut slots = self.slots.lock().unwrap();
         // A table added or removed meanwhile (another thread's step on this stream) keeps

@@ -596,3 +596,21 @@ fn inline_steps_ask_no_search() {
 fn tl_default_effort() -> u32 {
     handeval_core::tienlen::suggest::DEFAULT_EFFORT
 }
+
+/// With the process's turns, a step waits for one and answers the same.
+#[test]
+fn a_step_in_turns_answers_the_same() {
+    let _g = serial();
+    let mut rng = Rng(10);
+    let turns = crate::Turns::new(1, 1e-3);
+    let (a, b) = (Tables::new(LIMITS), Tables::new(LIMITS));
+    let start = tienlen_start(4, &mut rng);
+    let search = Some(pb::SuggestQuery { effort: Some(2), seed: 3 });
+    let plain = step(&a, request("t", start.clone(), Some(1), search));
+    let req = request("t", start, Some(1), search).encode_to_vec();
+    let out = b.step(&req, &Call::default(), Some(&turns)).unwrap();
+    assert_eq!(pb::TablesResponse::decode(&out[..]).unwrap(), plain);
+    assert_eq!(turns.free(), 1, "the turn is given back");
+    let look = request("t", look(), Some(2), search).encode_to_vec();
+    assert_eq!(b.step(&look, &Call::default(), Some(&turns)).unwrap(), a.step(&look, &Call::default(), None).unwrap());
+}
