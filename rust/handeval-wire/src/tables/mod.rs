@@ -530,7 +530,7 @@ impl Table {
 }
 
 /// `work` with the call's context for `game`, computing only in its turns when given
-/// `turns` (as a unary call: [`crate::answer`]).
+/// `turns` (as a unary call: [`crate::dispatch::answer`]).
 fn in_turn<T>(call: &Call, limits: Limits, turns: Option<&Turns>, game: &'static str, work: impl FnOnce(&Ctx) -> Step<T>) -> Step<T> {
     match turns {
         None => work(&call.ctx(game, limits, None)),
@@ -736,11 +736,11 @@ fn suggest_key() -> u64 {
 
 /// Whether the TablesRequest `data` is cheap enough to answer on the caller's thread
 /// (the servicer's event loop), from its size and its top-level fields alone: at most
-/// [`crate::INLINE_BYTES`] (as a unary call: a start's record is read, a settle's
+/// [`crate::dispatch::INLINE_BYTES`] (as a unary call: a start's record is read, a settle's
 /// replays at most what 52 cards allow) and asking no suggestion search (an effort above
 /// 0; the default, 0, is the heuristic alone).
 pub fn inline(data: &[u8]) -> bool {
-    if data.len() > crate::INLINE_BYTES {
+    if data.len() > crate::dispatch::INLINE_BYTES {
         return false;
     }
     let mut buf = data;

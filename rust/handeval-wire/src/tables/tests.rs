@@ -514,7 +514,9 @@ fn the_steps_viewer_and_suggest_are_named_as_the_request_fields() {
 fn tables_are_bounded_per_stream_and_per_process_and_counted() {
     let _g = serial();
     let mut rng = Rng(7);
+    // Every test that opens tables holds `serial` and drops them: none is open now.
     let before = open_tables();
+    assert_eq!(before, 0);
     let limits = TableLimits { max_tables: 3, max_open_tables: before + 5, ..LIMITS };
     let a = Tables::new(limits);
     for i in 0..3 {
@@ -602,7 +604,7 @@ fn tl_default_effort() -> u32 {
 fn a_step_in_turns_answers_the_same() {
     let _g = serial();
     let mut rng = Rng(10);
-    let turns = crate::Turns::new(1, 1e-3);
+    let turns = Turns::new(1, 1e-3);
     let (a, b) = (Tables::new(LIMITS), Tables::new(LIMITS));
     let start = tienlen_start(4, &mut rng);
     let search = Some(pb::SuggestQuery { effort: Some(2), seed: 3 });
