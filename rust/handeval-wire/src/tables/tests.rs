@@ -616,3 +616,22 @@ fn a_step_in_turns_answers_the_same() {
     let look = request("t", look(), Some(2), search).encode_to_vec();
     assert_eq!(b.step(&look, &Call::default(), Some(&turns)).unwrap(), a.step(&look, &Call::default(), None).unwrap());
 }
+
+/// A table whose step panicked (a bug) is not stepped again: the client restarts it.
+#[test]
+fn a_table_poisoned_by_a_panic_is_closed() {
+    let _g = serial();
+    let mut rng = Rng(11);
+    let tables = Tables::new(LIMITS);
+    step(&tables, request("t", tienlen_start(3, &mut rng), None, None));
+    let table = tables.slots.lock().unwrap()["t"].table.clone();
+    let poisoned = std::thread::spawn(move || {
+        let _held = table.lock().unwrap();
+        panic!("a step's bug");
+    });
+    assert!(poisoned.join().is_err());
+    let got = step(&tables, request("t", look(), None, None));
+    assert_eq!(closed_of(&got), pb::TableClosedReason::NotOpen as i32);
+    assert_eq!((tables.tables(), open_tables()), (0, 0));
+    assert!(matches!(step(&tables, request("t", tienlen_start(3, &mut rng), None, None)).answer, Some(Answer::Tienlen(_))));
+}
