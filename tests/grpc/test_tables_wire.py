@@ -6,6 +6,7 @@ was; the stream's bounds, idle tables, and the GIL released for the work."""
 
 from __future__ import annotations
 
+import gc
 import random
 import threading
 
@@ -220,6 +221,13 @@ def test_bounds_idle_tables_and_the_process_count():
     assert r.error.field == "start" and "--max-tables" in r.error.message
     full.clear()
     assert _core.wire_open_tables() == before
+    # A stream's object dropped (its servicer gone) gives its tables' places back.
+    assert step(full, "a", start=start).WhichOneof("answer") == "tienlen"
+    assert _core.wire_open_tables() == before + 1
+    del full
+    gc.collect()
+    assert _core.wire_open_tables() == before
+    full = tables()
     with pytest.raises(ValueError):
         full.expire(-1.0)
 

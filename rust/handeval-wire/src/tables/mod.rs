@@ -530,7 +530,7 @@ impl Table {
 }
 
 /// `work` with the call's context for `game`, computing only in its turns when given
-/// `turns` (as a unary call: [`crate::answer`]).
+/// `turns` (as a unary call: [`crate::dispatch::answer`]).
 fn in_turn<T>(call: &Call, limits: Limits, turns: Option<&Turns>, game: &'static str, work: impl FnOnce(&Ctx) -> Step<T>) -> Step<T> {
     match turns {
         None => work(&call.ctx(game, limits, None)),
@@ -625,7 +625,7 @@ impl Tables {
         });
         let step = match (step, held) {
             (None, held) => {
-                let actions = held.map_or(0, |t| t.lock().unwrap().actions());
+                let actions = held.and_then(|t| t.lock().ok().map(|t| t.actions())).unwrap_or(0);
                 return error(name, actions, refused("step", "set one of start, action, look, settle, close", Reason::Invalid));
             }
             (Some(S::Start(s)), held) => return self.start(name, s, held, viewer, suggest, call, turns),
@@ -642,7 +642,15 @@ impl Tables {
             (Some(step), Some(table)) => (step, table),
         };
         let (step, table) = step;
-        let mut t = table.lock().unwrap();
+        let Ok(mut t) = table.lock() else {
+            // A step panicked in it (a bug): its state is not to be trusted; the client
+            // starts it again from its record.
+            if self.slots.lock().unwrap().remove(&name).is_some() {
+                OPEN.fetch_sub(1, Ordering::Relaxed);
+            }
+            let message = format!("table {name:?} was lost to an internal error: start it again from its record");
+            return Ok(reply(name, 0, closed(pb::TableClosedReason::NotOpen, message)));
+        };
         let out = in_turn(call, self.limits.call, turns, t.game(), |ctx| t.step(ctx, step, viewer, suggest));
         let (actions, bytes) = (t.actions(), t.bytes() + slot_bytes(&name));
         drop(t);
@@ -668,7 +676,7 @@ impl Tables {
         turns: Option<&Turns>,
     ) -> Result<pb::TablesResponse, Fail> {
         use pb::table_start::Game as G;
-        let held_actions = held.as_ref().map_or(0, |t| t.lock().unwrap().actions());
+        let held_actions = held.as_ref().and_then(|t| t.lock().ok().map(|t| t.actions())).unwrap_or(0);
         let answer = |name: String, actions: usize, out: Step<Answer>| match out {
             Ok(a) => Ok(pb::TablesResponse { table: name, actions: actions as u32, answer: Some(a) }),
             Err(No::Refused(e)) => Ok(pb::TablesResponse { table: name, actions: actions as u32, answer: Some(Answer::Error(e)) }),
@@ -736,11 +744,11 @@ fn suggest_key() -> u64 {
 
 /// Whether the TablesRequest `data` is cheap enough to answer on the caller's thread
 /// (the servicer's event loop), from its size and its top-level fields alone: at most
-/// [`crate::INLINE_BYTES`] (as a unary call: a start's record is read, a settle's
+/// [`crate::dispatch::INLINE_BYTES`] (as a unary call: a start's record is read, a settle's
 /// replays at most what 52 cards allow) and asking no suggestion search (an effort above
 /// 0; the default, 0, is the heuristic alone).
 pub fn inline(data: &[u8]) -> bool {
-    if data.len() > crate::INLINE_BYTES {
+    if data.len() > crate::dispatch::INLINE_BYTES {
         return false;
     }
     let mut buf = data;

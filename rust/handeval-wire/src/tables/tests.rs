@@ -514,7 +514,9 @@ fn the_steps_viewer_and_suggest_are_named_as_the_request_fields() {
 fn tables_are_bounded_per_stream_and_per_process_and_counted() {
     let _g = serial();
     let mut rng = Rng(7);
+    // Every test that opens tables holds `serial` and drops them: none is open now.
     let before = open_tables();
+    assert_eq!(before, 0);
     let limits = TableLimits { max_tables: 3, max_open_tables: before + 5, ..LIMITS };
     let a = Tables::new(limits);
     for i in 0..3 {
@@ -602,7 +604,7 @@ fn tl_default_effort() -> u32 {
 fn a_step_in_turns_answers_the_same() {
     let _g = serial();
     let mut rng = Rng(10);
-    let turns = crate::Turns::new(1, 1e-3);
+    let turns = Turns::new(1, 1e-3);
     let (a, b) = (Tables::new(LIMITS), Tables::new(LIMITS));
     let start = tienlen_start(4, &mut rng);
     let search = Some(pb::SuggestQuery { effort: Some(2), seed: 3 });
@@ -613,4 +615,23 @@ fn a_step_in_turns_answers_the_same() {
     assert_eq!(turns.free(), 1, "the turn is given back");
     let look = request("t", look(), Some(2), search).encode_to_vec();
     assert_eq!(b.step(&look, &Call::default(), Some(&turns)).unwrap(), a.step(&look, &Call::default(), None).unwrap());
+}
+
+/// A table whose step panicked (a bug) is not stepped again: the client restarts it.
+#[test]
+fn a_table_poisoned_by_a_panic_is_closed() {
+    let _g = serial();
+    let mut rng = Rng(11);
+    let tables = Tables::new(LIMITS);
+    step(&tables, request("t", tienlen_start(3, &mut rng), None, None));
+    let table = tables.slots.lock().unwrap()["t"].table.clone();
+    let poisoned = std::thread::spawn(move || {
+        let _held = table.lock().unwrap();
+        panic!("a step's bug");
+    });
+    assert!(poisoned.join().is_err());
+    let got = step(&tables, request("t", look(), None, None));
+    assert_eq!(closed_of(&got), pb::TableClosedReason::NotOpen as i32);
+    assert_eq!((tables.tables(), open_tables()), (0, 0));
+    assert!(matches!(step(&tables, request("t", tienlen_start(3, &mut rng), None, None)).answer, Some(Answer::Tienlen(_))));
 }
