@@ -92,8 +92,9 @@ class ServerConfig:
     max_table_streams: int = 256
     #: Tables one stream holds at once (a start beyond: an ItemError, TOO_LARGE).
     max_stream_tables: int = 1024
-    #: Tables open at once in the process, over every stream (~KB each: docs/grpc.md).
-    max_tables: int = 20_000
+    #: Tables open at once in the process, over every stream: a 越式13张 table holds 3 KB
+    #: at its start to 18 KB at its end (docs/benchmarks.md), so at most ~150 MB.
+    max_tables: int = 8192
     #: Seconds a table stream may go without a message (or an answer unread by its
     #: client) before the server ends it (DEADLINE_EXCEEDED); its tables are forgotten.
     max_stream_idle: float = 120.0

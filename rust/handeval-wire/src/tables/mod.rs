@@ -615,7 +615,12 @@ impl Tables {
         }
         if name.len() > MAX_TABLE_NAME_BYTES {
             let message = format!("{} bytes: a table's name is 1 to {MAX_TABLE_NAME_BYTES} bytes", name.len());
-            return refuse(name, "table", message, Reason::TooLarge);
+            // The answer names it by its first 64 bytes: a name of megabytes is not echoed.
+            let mut cut = MAX_TABLE_NAME_BYTES;
+            while !name.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            return refuse(name[..cut].to_string(), "table", message, Reason::TooLarge);
         }
         // A step's table is not idle from its beginning (a long search outlasting the idle
         // bound is not expired under it).

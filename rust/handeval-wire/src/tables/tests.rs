@@ -450,6 +450,10 @@ fn unknown_tables_and_bad_names() {
         error_of(&step(&tables, request(&long, tienlen_start(2, &mut rng), None, None))),
         ("table", pb::ErrorReason::TooLarge as i32)
     );
+    // A huge name is answered by its first 64 bytes (cut at a character), not echoed.
+    let huge = "é".repeat(1 << 16);
+    let got = step(&tables, request(&huge, look(), None, None));
+    assert_eq!(got.table, "é".repeat(MAX_TABLE_NAME_BYTES / 2));
     assert_eq!(error_of(&step(&tables, request("", look(), None, None))), ("table", pb::ErrorReason::Invalid as i32));
     let max = "y".repeat(MAX_TABLE_NAME_BYTES);
     assert!(matches!(step(&tables, request(&max, tienlen_start(2, &mut rng), None, None)).answer, Some(Answer::Tienlen(_))));
