@@ -349,13 +349,23 @@ fn check_sure_win(g: &tienlen::Game, seat: usize, a: &Option<tienlen::Action>, c
             } else if kept == SureWin::NoWin {
                 c.missed += 1;
                 if std::env::var_os("SURE_WIN_DEBUG").is_some() {
-                    let counts: Vec<usize> = (0..g.players).map(|s| g.held(s).len()).collect();
+                    // The deal and the record (`seat:cards` or `seat:pass`), to replay the position.
+                    let text = |c: &[Card]| handeval_core::cards::format_cards(&tienlen::sorted(c)).replace(' ', "");
+                    let hands: Vec<String> = g.hands().iter().map(|h| text(h)).collect();
+                    let record: Vec<String> = g
+                        .history
+                        .iter()
+                        .map(|(s, x)| match x {
+                            tienlen::Action::Pass => format!("{s}:pass"),
+                            tienlen::Action::Play(c) => format!("{s}:{}", text(c)),
+                        })
+                        .collect();
                     eprintln!(
-                        "missed: seat {seat} holds {:?}, counts {counts:?}, table {:?}, played {:?}, check says {:?}",
-                        g.held(seat),
-                        g.table().map(|t| &t.1.cards),
+                        "missed: seat {seat} played {:?}, the check's move {:?}; hands {}; record {}",
                         a,
-                        first
+                        first,
+                        hands.join(" "),
+                        record.join(" ")
                     );
                 }
             }
