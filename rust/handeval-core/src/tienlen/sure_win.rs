@@ -22,13 +22,14 @@
 //! * [`search`], the plain one: exact (a test checks it against a brute force over every
 //!   deal of the unseen cards), every play of the unseen cards tried. [`check`] runs it:
 //!   the measurements' check, kept apart from `suggest`.
-//! * [`fast_search`], the one `suggest` runs with [`NODE_BUDGET`]: the same game against
-//!   a stronger adversary whose played cards stay unseen (so what it proves is a sure win,
-//!   and what it misses needs the opponents to run out of a card), which makes a play of
-//!   theirs only its effect; with a proof without search that most positions have no
-//!   sure win ([`surely_not`]), iterative deepening on the seat's plays and a table of
-//!   positions decided (see [`Fast`]). It proves in 1,000 units what the plain search
-//!   needs 8,000 or more for (docs/benchmarks.md).
+//! * [`fast_search`], the one `suggest` runs with [`NODE_BUDGET`]: first the same game
+//!   against a stronger adversary whose played cards stay unseen (what it proves is a
+//!   sure win), which makes a play of theirs only its effect; with proofs without search
+//!   that most positions have no sure win ([`surely_not`]), iterative deepening on the
+//!   seat's plays and a table of positions decided (see [`Fast`]); then the same search
+//!   against the real adversary, for the sure wins that need an opponent to run out of a
+//!   card. With a budget of 1,000 (3,000 in all) it proves what the plain search needs
+//!   8,000 or more for (docs/benchmarks.md).
 
 use super::game::Game;
 use super::play::{beats_key, card_of, rank, strength, Kind, PlayKey, ACE, TWO};
@@ -38,8 +39,9 @@ use crate::cards::{Card, CardSet};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-/// The work `suggest` allows its sure-win search ([`fast_search`]), and one check that a
-/// move hands no opponent a way out: states visited plus candidate plays generated.
+/// The work `suggest` allows its sure-win search ([`fast_search`]: this much against the
+/// stronger adversary, twice it against the real one), and one check that a move hands
+/// no opponent a way out: states visited plus candidate plays generated.
 pub const NODE_BUDGET: u32 = 1000;
 
 const FULL: u64 = (1u64 << 52) - 1;
@@ -621,7 +623,7 @@ type Table<K, V> = HashMap<K, V, BuildHasherDefault<MixHasher>>;
 
 /// A position in the table: the seat's cards, the round's key and the card counts (the
 /// unseen cards never change in this search).
-type Key = (u64, u64, u64);
+type Key = (u64, u64, u64, u64);
 
 /// What is known of a position: it is won with at most `win` plays of the seat, and not
 /// won with at most `no` (`u32::MAX`: not won at all).
@@ -635,17 +637,19 @@ struct Known {
 type KeyedPlay = (u64, PlayKey);
 
 /// The search `suggest` runs (the census checks it with [`search`], a separate and
-/// larger one). It plays against a stronger adversary than [`Search`]'s: the cards the
+/// larger one). First against a stronger adversary than [`Search`]'s: the cards the
 /// opponents play stay unseen, so they may play them again in a later round. Whatever
 /// the seat wins against it, it wins against the real one (every real play is one of its
 /// plays), and the work shrinks: the unseen cards never change, so a play of theirs is
 /// only its effect — one play per key, and of the plays of one type and size that the
 /// seat's same plays beat, only the lowest (it does all the others do) — and which of
-/// the seat's plays nothing beats is known once for the whole search. On top:
-/// iterative deepening on the number of plays the seat may still make, bounded below by
-/// the fewest plays its cards split into (a hand that needs more is cut at once), so the
-/// short proofs most sure wins have come before the long lines; a table of positions
-/// already decided; the opponents' way out looked for before their other plays.
+/// the seat's plays nothing beats is known once for the whole search. Then, for the sure
+/// wins that need an opponent to run out of a card, against the real adversary
+/// (`exact`: every play of theirs). Both deepen iteratively the number of plays the seat
+/// may still make, bounded below by the fewest plays its cards split into (a hand that
+/// needs more is cut at once), so the short proofs most sure wins have come before the
+/// long lines; keep a table of positions already decided; and look for the opponents'
+/// way out before their other plays.
 struct Fast {
     me: usize,
     /// The unseen cards (fixed), by rank.
@@ -659,8 +663,12 @@ struct Fast {
     cut: bool,
     /// Every play of each hand of the seat's, with its key.
     my_plays: Table<u64, std::rc::Rc<Vec<KeyedPlay>>>,
-    /// Whether nothing unseen of at most `n` cards beats a play of the seat's: by (play, n).
-    boss: Table<(u64, u32), bool>,
+    /// Whether nothing unseen of at most `n` cards beats a play of the seat's: by (play,
+    /// n, unseen cards).
+    boss: Table<(u64, u32, u64), bool>,
+    /// The real adversary (its played cards leave the unseen ones): every play of theirs
+    /// is searched.
+    exact: bool,
 }
 
 /// Cards per rank of a mask.
@@ -685,13 +693,14 @@ impl Fast {
             cut: false,
             my_plays: Table::default(),
             boss: Table::default(),
+            exact: false,
         }
     }
 
     fn key(&self, e: &Endgame) -> Key {
         let (table, round) = e.round.search_key();
         let counts = e.counts.iter().enumerate().fold(0u64, |k, (i, &n)| k | u64::from(n) << (4 * i));
-        (e.mine, table, u64::from(round) | counts << 32)
+        (e.mine, if self.exact { e.pool } else { 0 }, table, u64::from(round) | counts << 32)
     }
 
     /// The fewest plays the cards of `mask` split into.
@@ -749,12 +758,14 @@ impl Fast {
     }
 
     /// Whether no play of at most `most` unseen cards beats `key` (the seat's play `m`).
-    fn is_boss(&mut self, m: u64, key: PlayKey, most: u32) -> Option<bool> {
-        if let Some(&b) = self.boss.get(&(m, most)) {
+    fn is_boss(&mut self, pool: u64, m: u64, key: PlayKey, most: u32) -> Option<bool> {
+        let pool = if self.exact { pool } else { 0 };
+        if let Some(&b) = self.boss.get(&(m, most, pool)) {
             return Some(b);
         }
-        let b = key_plays(&self.pool, 1, most, Some(key), false, &mut self.b, true)?.is_empty();
-        self.boss.insert((m, most), b);
+        let ranked = if self.exact { by_rank(pool) } else { self.pool };
+        let b = key_plays(&ranked, 1, most, Some(key), false, &mut self.b, true)?.is_empty();
+        self.boss.insert((m, most, pool), b);
         Some(b)
     }
 
@@ -774,20 +785,25 @@ impl Fast {
             }
         }
         let movers = &movers[..k];
+        let ranked = if self.exact { by_rank(e.pool) } else { self.pool };
         for &(o, passed) in movers {
             let n = e.counts[o];
-            if let Some(&(m, _)) = key_plays(&self.pool, n, n, table, passed, &mut self.b, true)?.first() {
+            if let Some(&(m, _)) = key_plays(&ranked, n, n, table, passed, &mut self.b, true)?.first() {
                 return Some(vec![(o, Some(m))]);
             }
         }
         let mine = self.plays_of_mine(e.mine)?;
         let mut out = Vec::new();
         for &(o, passed) in movers {
-            let ms = key_plays(&self.pool, 1, e.counts[o] - 1, table, passed, &mut self.b, false)?;
-            let mut ms = lowest_of_each_effect(&mine, ms);
-            // Plays that beat by the most first: the likeliest to hold the lead.
-            ms.sort_by_key(|&(m, key)| (std::cmp::Reverse(m.count_ones()), std::cmp::Reverse(key.top)));
-            out.extend(ms.into_iter().map(|(m, _)| (o, Some(m))));
+            let mut ms: Vec<u64> = if self.exact {
+                plays_between(e.pool, 1, e.counts[o] - 1, table, passed, &mut self.b, false)?
+            } else {
+                let keyed = key_plays(&ranked, 1, e.counts[o] - 1, table, passed, &mut self.b, false)?;
+                lowest_of_each_effect(&mine, keyed).into_iter().map(|(m, _)| m).collect()
+            };
+            // The longest and highest plays first: the likeliest to hold the lead.
+            ms.sort_by_key(|&m| (std::cmp::Reverse(m.count_ones()), std::cmp::Reverse(top_strength(m))));
+            out.extend(ms.into_iter().map(|m| (o, Some(m))));
             if !passed && table.is_some() {
                 out.push((o, None));
             }
@@ -878,8 +894,10 @@ impl Fast {
             match step(e, o, m) {
                 Some(Next::Lost) => return Some(false),
                 Some(Next::Goes(mut n)) => {
-                    // Its cards stay unseen.
-                    n.pool = e.pool;
+                    if !self.exact {
+                        // Its cards stay unseen.
+                        n.pool = e.pool;
+                    }
                     if !self.value(&n, k)? {
                         return Some(false);
                     }
@@ -904,7 +922,7 @@ impl Fast {
         let most = (0..e.counts.len()).filter(|&o| o != self.me).map(|o| e.counts[o]).max().unwrap_or(0);
         let mut marked = Vec::with_capacity(plays.len());
         for &(m, key) in plays.iter() {
-            marked.push((m, key, self.is_boss(m, key, most)?));
+            marked.push((m, key, self.is_boss(e.pool, m, key, most)?));
         }
         Some(plan(e, &marked))
     }
@@ -1020,13 +1038,17 @@ fn tops(r: &Ranked, plain: bool) -> [Option<u8>; SLOTS] {
     t
 }
 
-/// A proof without search that the seat has no sure win against [`Fast`]'s adversary
-/// (whose cards stay unseen), so that search would say so too: the seat is in turn, and
+/// A proof without search that the seat has no sure win: the seat is in turn, and
 /// whatever it plays some opponent still to act beats it with a play the seat can never
-/// beat and then sheds the rest of its cards in such plays (the seat passes on each:
-/// the opponent keeps the lead); and a pass hands the lead to the table's owner, who
-/// sheds its cards the same way. `false` says nothing.
-pub(crate) fn surely_not(e: &Endgame) -> bool {
+/// beat and then sheds the rest of its cards in such plays (the seat passes on each: the
+/// opponent keeps the lead); and a pass hands the lead to the table's owner, who sheds
+/// its cards the same way. Against [`Fast`]'s adversary (`real` false) an opponent may
+/// play such a play again and again; against the real one (`real`, [`surely_not_real`])
+/// each card once. `false` says nothing.
+pub(crate) fn surely_not(e: &Endgame, real: bool) -> bool {
+    if real {
+        return surely_not_real(e);
+    }
     if e.round.to_move != Some(e.me) || super::play::classify(&cards_of(e.mine)).is_ok() {
         return false;
     }
@@ -1038,7 +1060,7 @@ pub(crate) fn surely_not(e: &Endgame) -> bool {
     for s in 0..SLOTS {
         lasting[s] = unseen[s].is_some_and(|u| mine[s].is_none_or(|m| u > m));
     }
-    // Counts an opponent can shed in such plays, leading each.
+    // Counts shed in such plays, each as often as wanted.
     let mut sheds = [false; 14];
     sheds[0] = true;
     for c in 1..14 {
@@ -1064,19 +1086,130 @@ pub(crate) fn surely_not(e: &Endgame) -> bool {
     }
 }
 
+/// What an opponent with the lead can shed, each unseen card once, in plays the seat can
+/// never beat: by the kinds of same-rank plays used (bit 0 singles, 1 pairs, 2 triples),
+/// the card counts reachable (bit n: n cards). Only singles, pairs and triples of one
+/// rank are counted (fewer plays than it has: the proof only gets harder).
+fn real_sheds(pool: &Ranked, mine: &[Option<u8>; SLOTS], has_special: bool) -> [u16; 8] {
+    let (cards, n) = pool;
+    let st = |b: u64| strength(Card(b.trailing_zeros() as u8));
+    let over = |top: u8, slot: usize| mine[slot].is_none_or(|m| top > m);
+    let mut reach = [0u16; 8];
+    reach[0] = 1;
+    for r in 0..13 {
+        let k = n[r];
+        if k == 0 {
+            continue;
+        }
+        let two = r as u8 == TWO;
+        // Singles the seat can never beat: the highest cards of the rank.
+        let singles = cards[r][..k].iter().filter(|&&c| over(st(c), 0) && !(has_special && two)).count();
+        // Pairs and triples take the lowest cards; the lowest of each must do.
+        let pair_ok = k >= 2 && over(st(cards[r][1]), 1) && !(has_special && two);
+        let triple_ok = k >= 3 && over(st(cards[r][2]), 2);
+        let mut next = reach;
+        for p in 0..=if pair_ok { k / 2 } else { 0 } {
+            for t in 0..=usize::from(triple_ok) {
+                if 2 * p + 3 * t > k {
+                    continue;
+                }
+                for j in 0..=singles.min(k - 2 * p - 3 * t) {
+                    let (amount, kinds) = (2 * p + 3 * t + j, usize::from(j > 0) | usize::from(p > 0) << 1 | usize::from(t > 0) << 2);
+                    if amount == 0 {
+                        continue;
+                    }
+                    for f in 0..8 {
+                        next[f | kinds] |= (reach[f] << amount) & 0x3fff;
+                    }
+                }
+            }
+        }
+        reach = next;
+    }
+    reach
+}
+
+/// [`surely_not`] against the real adversary: the opponent's cards are distinct. The
+/// play that takes the lead is one of its shedding plays (a single, pair or triple), or a
+/// straight or special the seat can never beat, from the cards left for the rest.
+fn surely_not_real(e: &Endgame) -> bool {
+    if e.round.to_move != Some(e.me) || super::play::classify(&cards_of(e.mine)).is_ok() {
+        return false;
+    }
+    let mine = tops(&by_rank(e.mine), false);
+    let has_special = mine[3].is_some() || mine[14].is_some() || mine[15].is_some();
+    let pool = by_rank(e.pool);
+    let reach = real_sheds(&pool, &mine, has_special);
+    let any = |c: usize| reach.iter().any(|r| r & (1 << c) != 0);
+    // The counts of the opponents still to act.
+    let counts: Vec<usize> = (0..e.counts.len()).filter(|&o| o != e.me && !e.round.passed[o]).map(|o| e.counts[o] as usize).collect();
+    let answered = |s: usize| -> bool {
+        match s {
+            0..=2 => counts.iter().any(|&c| reach.iter().enumerate().any(|(f, r)| f & (1 << s) != 0 && r & (1 << c) != 0)),
+            _ => {
+                // The straight or special: the highest the unseen cards make, if the seat
+                // can never beat it, then the rest from the cards it leaves.
+                let (kind, len) = slot_play(s);
+                if has_special && kind.is_special() {
+                    return false;
+                }
+                let Some(play) = best_play(&pool, kind, len).filter(|&(_, top)| mine[s].is_none_or(|m| top > m)) else {
+                    return false;
+                };
+                let left = by_rank(e.pool & !play.0);
+                let rest = real_sheds(&left, &mine, has_special);
+                counts.iter().any(|&c| c >= len && rest.iter().any(|r| r & (1 << (c - len)) != 0))
+            }
+        }
+    };
+    match e.round.table() {
+        None => (0..SLOTS).all(|s| mine[s].is_none() || answered(s)),
+        Some((owner, t)) => {
+            any(e.counts[*owner] as usize)
+                && (0..SLOTS).all(|s| {
+                    let (kind, len) = slot_play(s);
+                    mine[s].is_none_or(|top| !beats_key(PlayKey { kind, len: len as u8, top }, t.key)) || answered(s)
+                })
+        }
+    }
+}
+
+/// The play of `kind` and `len` cards with the highest top that the cards of `r` make
+/// (the lowest cards under the top), with its top ([`strength`]).
+fn best_play(r: &Ranked, kind: Kind, len: usize) -> Option<(u64, u8)> {
+    let mut b = Budget { used: 0, limit: u32::MAX };
+    let plays = key_plays(r, len as u32, len as u32, None, false, &mut b, false)?;
+    plays.into_iter().filter(|(_, k)| k.kind == kind).max_by_key(|(_, k)| k.top).map(|(m, k)| (m, k.top))
+}
+
 /// Whether the seat of `e` has a sure win, and its first move, by the search `suggest`
-/// runs ([`Fast`]); `budget` bounds the work (states and candidate plays, as
-/// [`search`]'s). Also returns the work done (never above `budget`).
+/// runs: a proof without search that it has none against the real adversary
+/// ([`surely_not`]) or the stronger one ends it; else [`Fast`] against the stronger
+/// adversary with `budget`, and if that finds none, against the real one with twice
+/// `budget`. Also returns the work done (states and candidate plays, as [`search`]'s;
+/// never above 3 × `budget`).
 pub(crate) fn fast_search(e: &Endgame, budget: u32) -> (Verdict, u32) {
-    if surely_not(e) {
+    if surely_not(e, true) {
         return (Verdict::NoWin, 0);
     }
-    deepen(e, budget)
+    // Against the stronger adversary first: most sure wins are proved there, and fast.
+    let (v, used) = if surely_not(e, false) { (Verdict::NoWin, 0) } else { deepen(e, budget) };
+    if let Verdict::Win(_) = v {
+        return (v, used);
+    }
+    // Then the real one (a sure win that needs an opponent to run out of a card).
+    let (v, more) = deepen_as(e, 2 * budget, true);
+    (v, used + more)
 }
 
 /// [`Fast`]'s search, deepening the number of plays the seat may make.
 fn deepen(e: &Endgame, budget: u32) -> (Verdict, u32) {
+    deepen_as(e, budget, false)
+}
+
+fn deepen_as(e: &Endgame, budget: u32, exact: bool) -> (Verdict, u32) {
     let mut s = Fast::new(e, budget);
+    s.exact = exact;
     let v = (|| {
         e.round.to_move?;
         // Each play sheds a card: with as many plays as cards no limit cuts.
@@ -1322,11 +1455,11 @@ mod tests {
             }
         }
 
-        /// `suggest`'s search: each sure win it finds is one (the brute force over every
-        /// deal of the unseen cards agrees) and its first move wins there; it finds the
-        /// same answer as the plain search does against the same stronger adversary (no
-        /// pruning of its own loses a win); and the proof without search never
-        /// contradicts it.
+        /// `suggest`'s search: against the stronger adversary each sure win it finds is one
+        /// (the brute force over every deal of the unseen cards agrees) and its first move
+        /// wins there, and it answers as the plain search does against that adversary (no
+        /// pruning of its own loses a win); against the real one it answers as the brute
+        /// force; and the proofs without search never contradict them.
         #[test]
         fn fast_search_wins_are_sure_wins(seed in any::<u64>()) {
             let e = endgame(seed);
@@ -1336,9 +1469,17 @@ mod tests {
             let mut plain = Search { me: e.me, goal: Goal::GoOut, b: Budget { used: 0, limit: 5_000_000 }, fixed_pool: true };
             let reference = root(&mut plain, &e);
             prop_assert_eq!(matches!(v, Verdict::Win(_)), matches!(reference, Verdict::Win(_)), "{:?} against {:?}: {:?}", &v, &reference, e);
-            if surely_not(&e) {
+            if surely_not(&e, false) {
                 prop_assert!(!matches!(v, Verdict::Win(_)), "a proof of no sure win, and a sure win: {:?}", e);
             }
+            // Against the real adversary: the same answers as the plain search and the brute
+            // force, and the real proof without search never contradicts them.
+            let truth = brute(&e.round, e.me, e.mine, &worlds, &e.rules);
+            let (exact, _) = deepen_as(&e, 5_000_000, true);
+            prop_assert_eq!(matches!(exact, Verdict::Win(_)), truth, "{:?}", e);
+            prop_assert!(!(surely_not(&e, true) && truth), "a proof of no sure win, and a sure win: {:?}", e);
+            let (all, _) = fast_search(&e, 5_000_000);
+            prop_assert_eq!(matches!(all, Verdict::Win(_)), truth, "{:?}", e);
             match v {
                 Verdict::Unknown => prop_assert!(false, "a tiny end game out of budget"),
                 Verdict::NoWin => {}
@@ -1372,11 +1513,15 @@ mod tests {
                 let (_, used) = search(&e, budget);
                 prop_assert!(used <= budget, "{} > {}", used, budget);
                 let (v, used) = fast_search(&e, budget);
-                prop_assert!(used <= budget, "{} > {}", used, budget);
-                // The proof without search never contradicts the search.
-                if surely_not(&e) {
-                    prop_assert_eq!(v, Verdict::NoWin);
+                prop_assert!(used <= 3 * budget, "{} > 3 × {}", used, budget);
+                // The proofs without search never contradict the searches.
+                if surely_not(&e, false) {
                     prop_assert!(!matches!(deepen(&e, 20 * NODE_BUDGET).0, Verdict::Win(_)), "{:?}", e);
+                }
+                if surely_not(&e, true) {
+                    prop_assert_eq!(v, Verdict::NoWin);
+                    prop_assert!(!matches!(deepen_as(&e, 20 * NODE_BUDGET, true).0, Verdict::Win(_)), "{:?}", e);
+                    prop_assert!(!matches!(search(&e, 20 * NODE_BUDGET).0, Verdict::Win(_)), "{:?}", e);
                 }
             }
         }
