@@ -702,8 +702,35 @@ mod tests {
     /// seat goes out with it, or the plain search still proves one after it.
     #[test]
     fn keeps_the_sure_wins_the_build_before_missed() {
+        keeps_sure_wins(&MISSED_BEFORE);
+    }
+
+    /// A sure win whose proof is long (2,286 units against the stronger adversary, more
+    /// than `NODE_BUDGET`): a 4-player census game where the search, before it shared 3 ×
+    /// the budget, gave up and the heuristic lost it.
+    #[test]
+    fn keeps_a_sure_win_with_a_long_proof() {
+        let position = (
+            4,
+            1,
+            "3s4h5c5d7dThJsQsQcKdKh2c2d 4d7c8c8d8h9s9d9hTsQhAcAdAh 3c4s4c5h6d6h7s9cJhKsKcAs2s 3d3h5s6s6c7h8sTcTdJcJdQd2h",
+            "0:3s 1:4d 2:5h 3:6s 0:7d 1:Qh 2:Ks 3:2h 0:pass 1:pass 2:pass 3:3d 0:4h 1:pass 2:6d 3:7h 0:Th 2:Jh 3:Qd 0:Kd 2:As \
+             3:pass 0:2c 2:pass 0:5c 1:pass 2:6h 3:8s 0:Js 2:Kc 3:pass 0:Kh 2:2s 0:2d 2:pass 0:5d 1:Ac 2:pass 3:pass 0:pass",
+        );
+        let (players, seat, deal, rec) = position;
+        let hands: Vec<Vec<Card>> = deal.split(' ').map(|h| crate::cards::cards(&spaced(h))).collect();
+        let g = Game::replay(&hands, &record(rec), &Rules::default()).unwrap();
+        assert_eq!(g.players, players);
+        let e = Endgame::of(&g, seat).unwrap();
+        assert!(!sure_win::surely_not(&e, true));
+        keeps_sure_wins(&[position]);
+    }
+
+    /// Each position (players, seat, deal, record) is a sure win by the plain search, and
+    /// the suggestion (effort 0 and 2) keeps it.
+    fn keeps_sure_wins(positions: &[(usize, usize, &str, &str)]) {
         use super::super::sure_win::{check, SureWin};
-        for (players, seat, deal, rec) in MISSED_BEFORE {
+        for &(players, seat, deal, rec) in positions {
             let hands: Vec<Vec<Card>> = deal.split(' ').map(|h| crate::cards::cards(&spaced(h))).collect();
             assert_eq!(hands.len(), players);
             let g = Game::replay(&hands, &record(rec), &Rules::default()).unwrap();

@@ -28,8 +28,8 @@
 //!   that most positions have no sure win ([`surely_not`]), iterative deepening on the
 //!   seat's plays and a table of positions decided (see [`Fast`]); then the same search
 //!   against the real adversary, for the sure wins that need an opponent to run out of a
-//!   card. With a budget of 1,000 (3,000 in all) it proves what the plain search needs
-//!   8,000 or more for (docs/benchmarks.md).
+//!   card. With 3 × 1,000 it proves what the plain search needs 8,000 or more for
+//!   (docs/benchmarks.md).
 
 use super::game::Game;
 use super::play::{beats_key, card_of, rank, strength, Kind, PlayKey, ACE, TWO};
@@ -39,9 +39,9 @@ use crate::cards::{Card, CardSet};
 use std::collections::HashMap;
 use std::hash::BuildHasherDefault;
 
-/// The work `suggest` allows its sure-win search ([`fast_search`]: this much against the
-/// stronger adversary, twice it against the real one), and one check that a move hands
-/// no opponent a way out: states visited plus candidate plays generated.
+/// The work `suggest` allows its sure-win search ([`fast_search`]: 3 × this, shared by
+/// the stronger adversary and the real one), and one check that a move hands no
+/// opponent a way out: states visited plus candidate plays generated.
 pub const NODE_BUDGET: u32 = 1000;
 
 const FULL: u64 = (1u64 << 52) - 1;
@@ -1184,21 +1184,23 @@ fn best_play(r: &Ranked, kind: Kind, len: usize) -> Option<(u64, u8)> {
 
 /// Whether the seat of `e` has a sure win, and its first move, by the search `suggest`
 /// runs: a proof without search that it has none against the real adversary
-/// ([`surely_not`]) or the stronger one ends it; else [`Fast`] against the stronger
-/// adversary with `budget`, and if that finds none, against the real one with twice
-/// `budget`. Also returns the work done (states and candidate plays, as [`search`]'s;
-/// never above 3 × `budget`).
+/// ([`surely_not`]) ends it; else [`Fast`] against the stronger adversary, and if that
+/// proves it has an answer to everything (by search or without), against the real one,
+/// sharing 3 × `budget`. Also returns the work done (states and candidate plays, as
+/// [`search`]'s; never above 3 × `budget`).
 pub(crate) fn fast_search(e: &Endgame, budget: u32) -> (Verdict, u32) {
     if surely_not(e, true) {
         return (Verdict::NoWin, 0);
     }
     // Against the stronger adversary first: most sure wins are proved there, and fast.
-    let (v, used) = if surely_not(e, false) { (Verdict::NoWin, 0) } else { deepen(e, budget) };
-    if let Verdict::Win(_) = v {
+    let total = 3 * budget;
+    let (v, used) = if surely_not(e, false) { (Verdict::NoWin, 0) } else { deepen(e, total) };
+    if v != Verdict::NoWin {
         return (v, used);
     }
-    // Then the real one (a sure win that needs an opponent to run out of a card).
-    let (v, more) = deepen_as(e, 2 * budget, true);
+    // It has an answer to everything: then the real one, on what is left (a sure win
+    // that needs an opponent to run out of a card).
+    let (v, more) = deepen_as(e, total - used, true);
     (v, used + more)
 }
 
