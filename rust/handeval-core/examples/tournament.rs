@@ -11,8 +11,10 @@
 //!   --seed S     first deal's seed (default 1)
 //!   --latency    time every suggest call (single thread) and print p50/p99/max
 //!   --sure-win   tienlen: over every decision of the suggest seat (single thread), the
-//!                positions with a sure win (tienlen::sure_win::check, a separate call
-//!                with CHECK_BUDGET) and the ones whose suggested move loses it
+//!                positions with a sure win (tienlen::sure_win::check: the plain search,
+//!                not suggest's, with CHECK_BUDGET) and the ones whose suggested move
+//!                loses it (judged by the same check, again with 8 × CHECK_BUDGET when
+//!                it runs out); SURE_WIN_DEBUG=1 prints each miss's deal and record
 //! cargo run --release -p handeval-core --example tournament -- dachu-census [--games N] [--seed S]
 //!   打儲's sure-win census: positions with a sure win and the ones suggest misses
 //! ```
@@ -308,11 +310,12 @@ fn previous(g: &tienlen::Game, seat: usize, seed: u64) -> Option<tienlen::Action
     })
 }
 
-/// The sure-win figure's work budget for one check (several times `suggest`'s own).
+/// The sure-win figure's work budget for one check: the plain search
+/// (`tienlen::sure_win::check`, not the search `suggest` runs) with 8 × `suggest`'s budget.
 const CHECK_BUDGET: u32 = 8 * tienlen::sure_win::NODE_BUDGET;
 
 /// Counts over the suggest seat's decisions: decisions, positions with a sure win found
-/// by the check, suggested moves proved to lose it (missed), moves the check could not
+/// by the check, suggested moves proved to lose it (missed), moves the checks could not
 /// judge, positions the check could not judge.
 #[derive(Default, Clone, Copy)]
 struct SureWins {
@@ -342,20 +345,37 @@ fn check_sure_win(g: &tienlen::Game, seat: usize, a: &Option<tienlen::Action>, c
                 // the others may act first).
                 None => g.clone(),
             };
-            let kept = if after.winner == Some(seat) { SureWin::Win(None) } else { check(&after, seat, CHECK_BUDGET) };
+            let kept = match (after.winner == Some(seat)).then_some(SureWin::Win(None)) {
+                Some(w) => w,
+                // A move the check cannot judge is checked again with 8 × its budget.
+                None => match check(&after, seat, CHECK_BUDGET) {
+                    SureWin::Unknown => check(&after, seat, 8 * CHECK_BUDGET),
+                    k => k,
+                },
+            };
             if kept == SureWin::Unknown {
-                // The check after the move ran out of budget: not known to be lost.
+                // The checks after the move ran out of budget: not known to be lost.
                 c.unresolved += 1;
             } else if kept == SureWin::NoWin {
                 c.missed += 1;
                 if std::env::var_os("SURE_WIN_DEBUG").is_some() {
-                    let counts: Vec<usize> = (0..g.players).map(|s| g.held(s).len()).collect();
+                    // The deal and the record (`seat:cards` or `seat:pass`), to replay the position.
+                    let text = |c: &[Card]| handeval_core::cards::format_cards(&tienlen::sorted(c)).replace(' ', "");
+                    let hands: Vec<String> = g.hands().iter().map(|h| text(h)).collect();
+                    let record: Vec<String> = g
+                        .history
+                        .iter()
+                        .map(|(s, x)| match x {
+                            tienlen::Action::Pass => format!("{s}:pass"),
+                            tienlen::Action::Play(c) => format!("{s}:{}", text(c)),
+                        })
+                        .collect();
                     eprintln!(
-                        "missed: seat {seat} holds {:?}, counts {counts:?}, table {:?}, played {:?}, check says {:?}",
-                        g.held(seat),
-                        g.table().map(|t| &t.1.cards),
+                        "missed: seat {seat} played {:?}, the check's move {:?}; hands {}; record {}",
                         a,
-                        first
+                        first,
+                        hands.join(" "),
+                        record.join(" ")
                     );
                 }
             }

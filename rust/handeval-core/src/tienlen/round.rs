@@ -129,6 +129,38 @@ impl RoundState {
             }
     }
 
+    /// What decides the rest of the round, packed for a search's table of positions: the
+    /// table's cards, and who passed, who moves, who owns the table and the chop window's
+    /// counters (the plays under the table only count for the chop chain's money).
+    pub(crate) fn search_key(&self) -> (u64, u32) {
+        let table = self.table().map_or(0, |t| t.1.mask());
+        let owner = self.table().map_or(7, |t| t.0 as u32);
+        let passed = self.passed.iter().enumerate().fold(0u32, |m, (i, &p)| m | (u32::from(p) << i));
+        let to_move = self.to_move.map_or(7, |t| t as u32);
+        // `chop_window_open` reads only whether there were 0, 1 or more passes.
+        let last_passer = if self.passes_since_play == 0 { 0 } else { self.last_passer as u32 };
+        (table, passed | to_move << 4 | owner << 7 | self.passes_since_play.min(2) << 10 | last_passer << 12)
+    }
+
+    /// A copy keeping only the play on the table of the round's plays: the rest of the
+    /// round goes the same (the plays under the table only count for the chop chain's
+    /// money), and a search copies rounds at every step.
+    pub(crate) fn without_history(&self) -> RoundState {
+        RoundState {
+            players: self.players,
+            leader: self.leader,
+            plays: self.plays.last().cloned().into_iter().collect(),
+            passed: self.passed.clone(),
+            to_move: self.to_move,
+            must_contain: self.must_contain,
+            turn_after_chop: self.turn_after_chop,
+            chop_window: self.chop_window,
+            used: self.used,
+            passes_since_play: self.passes_since_play,
+            last_passer: self.last_passer,
+        }
+    }
+
     /// The seat that leads the next round, once this one is over.
     pub fn next_leader(&self) -> Option<usize> {
         if self.is_over() {

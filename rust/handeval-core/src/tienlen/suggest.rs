@@ -406,10 +406,7 @@ pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn() 
     let mut alts = ranked(&view.game, seat)?;
     let endgame = Endgame::of(&view.game, seat);
     if let Some(e) = &endgame {
-        // Far from the end only the quick proofs fit a small budget (a sure win there is
-        // rare, and the full budget would only run out).
-        let budget = if near_the_end(e) { NODE_BUDGET } else { NODE_BUDGET / 8 };
-        if let (Verdict::Win(a), _) = sure_win::search(e, budget) {
+        if let (Verdict::Win(a), _) = sure_win::fast_search(e, NODE_BUDGET) {
             // 必胜: the search's first move, whatever the heuristic thought.
             alts.retain(|x| x.action != a);
             alts.insert(0, Alternative { action: a, score: SURE_WIN });
@@ -451,12 +448,6 @@ const SURE_WIN: f64 = 900.0;
 const FEW_CARDS: u32 = 3;
 /// The other choices, best first, tried for one that hands no opponent a way out.
 const CHECKED_ALTERNATIVES: usize = 6;
-
-/// The seat or an opponent is near the end.
-fn near_the_end(e: &Endgame) -> bool {
-    let fewest = (0..e.counts.len()).filter(|&o| o != e.me).map(|o| e.counts[o]).min().unwrap_or(13);
-    e.mine.count_ones() <= 8 || fewest <= 4
-}
 
 /// Never hand an opponent with few cards a way out when another choice does not: if the
 /// choice first in `alts` lets some opponent with at most [`FEW_CARDS`] cards go out
@@ -611,17 +602,17 @@ mod tests {
         }
     }
 
+    /// `3s4h5h` as `3s 4h 5h`.
+    fn spaced(cards: &str) -> String {
+        cards.as_bytes().chunks(2).map(|c| String::from_utf8_lossy(c).into_owned()).collect::<Vec<_>>().join(" ")
+    }
+
     /// A record of the issue's form: `0:3s4h5h 1:pass …`.
     fn record(text: &str) -> Vec<(usize, Action)> {
         text.split_whitespace()
             .map(|t| {
                 let (seat, what) = t.split_once(':').unwrap();
-                let a = if what == "pass" {
-                    Action::Pass
-                } else {
-                    let spaced: Vec<String> = what.as_bytes().chunks(2).map(|c| String::from_utf8_lossy(c).into_owned()).collect();
-                    Action::Play(crate::cards::cards(&spaced.join(" ")))
-                };
+                let a = if what == "pass" { Action::Pass } else { Action::Play(crate::cards::cards(&spaced(what))) };
                 (seat.parse().unwrap(), a)
             })
             .collect()
@@ -665,6 +656,91 @@ mod tests {
             for effort in [0, 4] {
                 let s = suggest(&View::new(&g, 0).unwrap(), 3, effort).unwrap();
                 assert_eq!(s.action, play_of(pair), "{mine} against {theirs}, effort {effort}");
+            }
+        }
+    }
+
+    /// Sure wins the build before the faster search threw away: positions of the
+    /// `--sure-win` census (2, 3 and 4 players against the weakest-beat bot, seeds
+    /// 1..400) where its default suggestion lost a sure win that the census's check (the
+    /// plain search, 8 × the budget) proved. Each is (players, seat, the deal, the record).
+    const MISSED_BEFORE: [(usize, usize, &str, &str); 31] = [
+        (2, 0, "3s3c4h5s7hTsTdThQcAc2s2d2h 4s5c5d6s6h7c8d8h9sTcJhKsAs", "0:3s4h5s 1:4s5c6s 0:pass 1:5d 0:7h 1:8d 0:Qc 1:Ks 0:Ac 1:pass 0:3c 1:6h 0:pass 1:7c 0:pass 1:8h"),
+        (2, 1, "5c6c7d8s9s9dThJsQdKdAs2c2d 3h4s4c7s8h9cQsKhAcAdAh2s2h", "1:4s4c 0:9s9d 1:AcAd 0:2c2d 1:2s2h 0:pass 1:3h 0:5c 1:pass 0:6c 1:pass 0:7d 1:pass 0:8s 1:pass 0:Th 1:pass 0:Js"),
+        (2, 0, "4c5d5h6s7s7c8h9hJcKhAs2d2h 3s4s5c6d7h8s8dJsJdQdQhKc2s", "1:3s 0:5d 1:6d 0:7s 1:7h 0:Jc 1:Jd 0:Kh 1:2s 0:2d 1:pass 0:4c5h6s7c8h9h 1:pass"),
+        (2, 1, "4h5d6s6h8hJsJcJdQdKdAdAh2s 3h4c4d5h7d7h8s9hKhAc2c2d2h", "1:3h4c5h 0:4h5d6s 1:7d8s9h 0:JsQdKd 1:pass 0:6h 1:7h 0:8h 1:Kh 0:Ad 1:2c 0:pass"),
+        (2, 0, "3c4s5d6s6c7c8h9hQcKsAs2s2h 4h5h6h7s7dTsTcThJsKhAcAh2d", "0:3c4s5d6s7c8h9h 1:pass 0:6c 1:6h 0:pass 1:4h 0:pass 1:5h 0:pass 1:7s 0:pass 1:7d 0:pass 1:Ts 0:pass 1:Tc 0:pass 1:Th 0:pass 1:Js"),
+        (2, 0, "3c4s5d6s6c7c8h9hQcKsAs2s2h 4h5h6h7s7dTsTcThJsKhAcAh2d", "0:3c4s5d6s7c8h9h 1:pass 0:6c 1:6h 0:pass 1:4h 0:pass 1:5h 0:pass 1:7s 0:pass 1:7d 0:pass 1:Ts 0:pass 1:Tc 0:pass 1:Th 0:pass 1:Js 0:pass 1:Kh"),
+        (2, 0, "3s4d7s7c7h9cJcJdQcQh2s2d2h 3c4h5c6s6h7d8s8c8d9sJsKd2c", "0:7s7c7h 1:8s8c8d 0:pass 1:3c 0:4d 1:4h 0:9c 1:Js 0:Jc 1:Kd 0:2d 1:pass 0:3s 1:5c 0:Jd 1:2c 0:2h 1:pass"),
+        (2, 0, "3c4c6h7d8c9sTcTdJdJhQsQc2d 4s4h5c5h6s7s7h9cJcQhKsAs2c", "0:6h7d8c9s 1:JcQhKsAs 0:pass 1:4s 0:4c 1:4h 0:pass 1:5c 0:pass 1:5h"),
+        (2, 0, "3c4c6h7d8c9sTcTdJdJhQsQc2d 4s4h5c5h6s7s7h9cJcQhKsAs2c", "0:6h7d8c9s 1:JcQhKsAs 0:pass 1:4s 0:4c 1:4h 0:pass 1:5c 0:pass 1:5h 0:pass 1:6s"),
+        (2, 0, "3s3c3h5s5c7c8s8d9sTcJhKs2h 4d4h6s6c7d8hJcJdQcKdAcAh2s", "0:3s3c3h 1:pass 0:7c8s9sTcJh 1:pass 0:5s5c 1:6s6c 0:pass 1:4d 0:8d 1:8h"),
+        (2, 0, "3d4s5s6c7s7d8s8d9s9hThQc2h 4h5h6s7h8hTsTcJdQsQhKcKdAd", "0:3d4s5s6c7s8s9sTh 1:pass 0:7d8d9h 1:TsJdQs 0:pass 1:4h"),
+        (2, 0, "3c4c4d5c6c7hTcJdJhAd2c2d2h 4s4h5h6d7d8h9cTsJcKdAsAh2s", "0:3c4c5c6c7h 1:4s5h6d7d8h 0:pass 1:4h 0:Tc 1:Jc 0:Ad 1:Ah 0:2c 1:pass 0:4d 1:9c"),
+        (2, 0, "3c4c4d5c6c7hTcJdJhAd2c2d2h 4s4h5h6d7d8h9cTsJcKdAsAh2s", "0:3c4c5c6c7h 1:4s5h6d7d8h 0:pass 1:4h 0:Tc 1:Jc 0:Ad 1:Ah 0:2c 1:pass 0:4d 1:9c 0:2d 1:pass"),
+        (2, 1, "4c4d5c6h7c7d9s9d9hThQcAd2s 3c4h5s6d7h9cTcTdKsKh2c2d2h", "1:3c4h5s6d7h 0:pass 1:TcTd 0:pass 1:9c 0:9d 1:pass 0:4c 1:pass 0:4d 1:pass 0:5c 1:pass 0:6h 1:pass 0:7c 1:pass 0:7d 1:pass 0:9s 1:pass 0:9h"),
+        (2, 0, "5s6d7s8h9cTsThJhQhKdAd2d2h 3s4c7c7d8s8c8d9dTcQsKhAcAh", "1:3s 0:Ts 1:Tc 0:pass 1:4c 0:5s 1:7c 0:pass 1:7d 0:pass 1:8s 0:pass 1:8c 0:pass 1:8d"),
+        (2, 0, "5s6d7s8h9cTsThJhQhKdAd2d2h 3s4c7c7d8s8c8d9dTcQsKhAcAh", "1:3s 0:Ts 1:Tc 0:pass 1:4c 0:5s 1:7c 0:pass 1:7d 0:pass 1:8s 0:pass 1:8c 0:pass 1:8d 0:pass 1:9d"),
+        (3, 0, "6s6c6d7d8dTsJcQhKhAsAh2s2c 3d4c5h8c9hTcJsJdJhKsKcAc2h 3s4h5s5c6h7s7h8s8h9cQcKd2d", "2:3s 0:As 1:Ac 2:2d 0:pass 1:2h 2:pass 1:3d 2:4h 0:pass 1:5h 2:6h 1:8c 2:8h 1:9h 2:Qc 1:Ks 2:Kd 1:pass 2:5s 0:6s 1:Tc 2:pass 0:Ah 1:pass 0:6c7d8d 1:pass 2:7s8s9c 0:TsJcQh 2:pass"),
+        (3, 0, "4c5d5h6s7s7c8h9hJcKhAs2d2h 3s4s5c6d7h8s8dJsJdQdQhKc2s 3c4h5s6c6h9s9dTcQsKsAcAh2c", "1:3s 2:3c 0:5d 1:6d 2:6h 0:7s 1:7h 2:9s 0:Jc 1:Jd 2:Qs 0:Kh 1:2s 2:2c 0:2d 1:pass 2:pass 0:4c5h6s7c8h9h 1:pass 2:pass"),
+        (3, 2, "3d4s5s6c7s7d8s8d9s9hThQc2h 4h5h6s7h8hTsTcJdQsQhKcKdAd 3c4c6d9c9dJcJhQdKsAh2s2c2d", "2:3c 0:3d 1:4h 2:6d 0:7s 1:7h 2:Jc 0:Qc 1:Qh 2:pass 0:2h 1:pass 0:4s 1:5h 2:pass 0:6c 1:8h 0:9s 1:Ts 0:Th 1:Jd 0:pass 1:6s"),
+        (4, 1, "3d4d4h7c7d7h8h9hTsJcKdAh2d 5s5h6c6d9s9dTcThJdQcKh2s2c 3s3h4c6s7s8s8c9cJsQsKsKcAd 3c4s5c5d6h8dTdJhQdQhAsAc2h", "2:3s 3:3c 0:3d 1:9s 2:9c 3:Td 0:Jc 1:pass 2:Qs 3:Qd 0:Kd 2:Ad 3:2h 0:pass 2:pass 3:4s 0:4d 1:Tc 2:Js 3:Jh 0:Ah 1:pass 2:pass 3:pass 0:4h 1:5s 2:6s 3:6h 0:7c 1:pass 2:8s 3:8d 0:8h 2:Ks 3:As 0:2d 2:pass 3:pass 0:7d 1:2s 2:pass 3:pass 0:pass"),
+        (4, 2, "3h4c5s5d6s7c9s9hQsQhAs2s2d 3d6h7s7d7h8s8c8h9cTdJsQd2c 3s3c5c5h8dTcThJcQcKsKcKdAd 4s4d4h6c6d9dTsJdJhKhAcAh2h", "2:3s3c 3:4s4d 0:5s5d 1:7s7d 2:TcTh 3:JdJh 0:QsQh 1:pass 2:KsKc 3:AcAh 0:2s2d 2:pass 3:pass 0:3h 1:6h 2:8d 3:9d 0:9h 1:Td 2:Jc 3:Kh 0:As 1:2c 2:pass 3:2h 0:pass 1:pass 3:4h 0:6s 1:7h 2:Kd 3:pass 0:pass 1:pass"),
+        (4, 3, "3h4c4h5s5d6s7h8d8hKsKdKhAd 3c4d7c7d8s9s9dTcThJsJhQh2d 3s3d4s5c8c9cTsJdQsAc2s2c2h 5h6c6d6h7s9hTdJcQcQdKcAsAh", "2:3s 3:Qc 0:Ks 1:2d 2:2h 3:pass 0:pass 1:9s9dTcThJsJh 2:pass 1:3c 2:3d 3:As 0:Ad 1:pass 2:2s 3:pass 0:pass 2:4s 3:5h 0:6s 1:7c 2:8c 3:9h 0:Kd 1:pass 2:Ac 3:Ah 0:pass 2:2c 3:pass 2:5c 3:7s 0:7h 1:8s 2:9c 3:Td 0:Kh 1:pass 2:pass 3:pass 0:3h 1:4d 2:Ts"),
+        (4, 0, "4s4c4d6s6h8s8dTcTdJhKcKdAs 3d4h5d7s7c7h9s9dJcJdAcAd2c 5s5h6c6d8hThQcQdKsKhAh2d2h 3s3c3h5c7d8c9c9hTsJsQsQh2s", "3:3s 0:Jh 1:Ac 2:Ah 3:2s 0:pass 1:2c 2:2d 3:pass 1:pass 2:5s 3:5c 0:As 1:Ad 2:2h 3:pass 0:pass 1:pass 2:5h 3:7d 0:8s 1:9s 2:Th 3:Js 0:pass 1:Jc 2:Qc 3:Qh 1:pass 2:Ks 3:pass 2:6c 3:8c 0:8d 1:9d 2:Qd 3:pass 0:Kc 1:pass 2:Kh 0:pass 2:6d 3:9c 0:Kd 1:pass 2:pass 3:pass"),
+        (4, 0, "4c5d5h6s7s7c8h9hJcKhAs2d2h 3s4s5c6d7h8s8dJsJdQdQhKc2s 3c4h5s6c6h9s9dTcQsKsAcAh2c 3d3h4d7d8c9cTsTdThJhQcKdAd", "1:3s 2:3c 3:3d 0:5d 1:6d 2:6h 3:7d 0:Jc 1:Jd 2:Qs 3:Qc 0:Kh 1:2s 2:2c 3:pass 0:2d 1:pass 2:pass 0:4c5h6s7s8h9h 1:pass 2:pass 3:pass 0:7c 1:7h 2:9s 3:9c"),
+        (4, 3, "3c4h5h6h7h8s9hThJsJcJdQsKc 3h4s5c6c6d7c9cTsTcKsAc2s2c 4c4d5s5d6s7s8c8d8h9dTdQcKd 3s3d7d9sJhQdQhKhAsAdAh2d2h", "3:3s3d 0:JsJc 1:2s2c 2:pass 3:2d2h 0:pass 1:pass 3:AsAdAh 0:pass 1:pass 2:pass 3:7d 0:7h 1:9c 2:9d 3:Qd 0:Kc 1:Ac 2:pass 3:pass 0:pass 1:3h 2:4c 3:9s 0:9h 1:Ts 2:Td 3:pass 0:Th 1:Ks 2:Kd 0:pass 1:pass 2:4d"),
+        (4, 1, "3d4d5h6d7d7h8s8cJsJhQcKhAd 3h4c5s5c6s7c8h9cJdQdKsAh2d 3s4s5d6h9sTsThJcQsQhKc2s2h 3c4h6c7s8d9d9hTcTdKdAsAc2c", "2:3s 3:3c 0:3d 1:5s 2:5d 3:6c 0:6d 1:pass 2:6h 3:7s 0:7d 2:9s 3:9d 0:Js 2:Jc 3:Kd 0:Kh 2:2s 3:2c 0:pass 2:2h 3:pass 2:4s 3:4h 0:5h 1:2d 2:pass 3:pass 0:pass"),
+        (4, 2, "4c4h6s7s7d8s8h9dThJsJcQhAc 3s3c4s6h9sTsQsQdKsKcAd2s2h 3h5h6c6d7c8d9cTcJdKhAsAh2c 3d4d5s5c5d7h8c9hTdJhQcKd2d", "1:3s 2:3h 3:4d 0:4h 1:6h 2:Kh 3:2d 0:pass 1:2h 2:pass 3:pass 1:3c 2:6c 3:7h 0:8s 1:9s 2:2c 3:pass 0:pass 1:pass"),
+        (4, 1, "4s4c5s5c5h9c9dTsTcThQs2c2h 3d3h4h7d7h9sJsQdKsAcAdAh2d 3c4d5d6h7c8d9hJhQcQhKcAs2s 3s6s6c6d7s8s8c8hTdJcJdKdKh", "3:3s 0:4s 1:4h 2:5d 3:6s 0:9c 1:Js 2:Jh 3:Kd 0:2c 1:2d 2:pass 3:pass 0:2h 1:pass 0:4c 1:9s 2:9h 3:Td 0:Th 1:pass 2:Qc 3:Kh 0:pass 2:As 3:pass 2:3c 3:6c 0:9d 1:pass 2:Qh 3:pass 0:pass 2:4d 3:6d 0:Ts 1:pass 2:Kc 3:pass 0:pass 2:6h 3:7s 0:Tc 1:pass 2:2s 3:pass 0:pass 2:7c 3:8s 0:Qs 1:Ac 2:pass 3:pass 0:pass"),
+        (4, 1, "3c3d6c8c9hTcJdQhKsAcAdAh2c 3s4c4d5s6dTsJsJhQsQcKd2s2h 4s5d5h6h7s7d7h8s8d9s9cJcKc 3h4h5c6s7c8h9dTdThQdKhAs2d", "1:TsJsQs 2:pass 3:QdKhAs 0:QhKsAc 1:pass 3:pass 0:3c 1:4c 2:5d 3:6s 0:6c 1:6d 2:6h 3:7c 0:8c 1:pass 2:8d 3:8h 0:9h 2:Jc 3:2d 0:pass 2:pass 3:3h 0:Tc 1:pass 2:Kc 3:pass 0:Ad 2:pass 0:3d"),
+        (4, 2, "3c3d3h4s4c5c6s8h9hTdJsQsAc 4h5d5h7d7h9s9cTcThJdQc2s2d 4d6c6d7s8s9dKsKdKhAsAd2c2h 3s5s6h7c8c8dTsJcJhQdQhKcAh", "3:3s 0:3c 1:4h 2:6c 3:6h 0:8h 1:9s 2:9d 3:Ts 0:Td 1:Th 2:pass 3:Jc 0:Qs 1:Qc 3:Qd 0:Ac 1:2s 3:pass 0:pass 1:5d 2:pass 3:7c 0:9h 1:Tc 3:Jh 0:pass 1:2d 3:pass 1:5h 2:pass 3:8c 0:Js 1:Jd 3:Qh 0:pass 1:pass 3:5s 0:5c 1:7d 2:2c 3:pass 0:pass 1:pass 2:KsKdKh 3:pass 0:pass 1:pass 2:AsAd 3:pass 0:pass 1:pass"),
+        (4, 1, "3c4d4h6s6c7c7h8hTcTdThAd2s 4s6d8d9s9d9hTsKcKdKhAsAh2c 3d3h4c5s7s8s8cJsJdQcQhKs2d 3s5c5d5h6h7d9cJcJhQsQdAc2h", "3:3s 0:3c 1:4s 2:4c 3:5c 0:6s 1:6d 2:7s 3:7d 0:7h 1:8d 2:Js 3:Jc 0:Ad 1:2c 2:2d 3:2h 0:pass 1:pass 2:pass 3:5d 0:6c 1:Ts 2:Jd 3:Jh 0:2s 1:pass 2:pass 3:pass 0:4d"),
+    ];
+
+    /// In every position above the suggestion (effort 0 and 2) keeps the sure win: the
+    /// seat goes out with it, or the plain search still proves one after it.
+    #[test]
+    fn keeps_the_sure_wins_the_build_before_missed() {
+        keeps_sure_wins(&MISSED_BEFORE);
+    }
+
+    /// A sure win whose proof is long (2,286 units against the stronger adversary, more
+    /// than `NODE_BUDGET`): a 4-player census game where the search, before it shared 3 ×
+    /// the budget, gave up and the heuristic lost it.
+    #[test]
+    fn keeps_a_sure_win_with_a_long_proof() {
+        let position = (
+            4,
+            1,
+            "3s4h5c5d7dThJsQsQcKdKh2c2d 4d7c8c8d8h9s9d9hTsQhAcAdAh 3c4s4c5h6d6h7s9cJhKsKcAs2s 3d3h5s6s6c7h8sTcTdJcJdQd2h",
+            "0:3s 1:4d 2:5h 3:6s 0:7d 1:Qh 2:Ks 3:2h 0:pass 1:pass 2:pass 3:3d 0:4h 1:pass 2:6d 3:7h 0:Th 2:Jh 3:Qd 0:Kd 2:As \
+             3:pass 0:2c 2:pass 0:5c 1:pass 2:6h 3:8s 0:Js 2:Kc 3:pass 0:Kh 2:2s 0:2d 2:pass 0:5d 1:Ac 2:pass 3:pass 0:pass",
+        );
+        let (players, seat, deal, rec) = position;
+        let hands: Vec<Vec<Card>> = deal.split(' ').map(|h| crate::cards::cards(&spaced(h))).collect();
+        let g = Game::replay(&hands, &record(rec), &Rules::default()).unwrap();
+        assert_eq!(g.players, players);
+        let e = Endgame::of(&g, seat).unwrap();
+        assert!(!sure_win::surely_not(&e, true));
+        keeps_sure_wins(&[position]);
+    }
+
+    /// Each position (players, seat, deal, record) is a sure win by the plain search, and
+    /// the suggestion (effort 0 and 2) keeps it.
+    fn keeps_sure_wins(positions: &[(usize, usize, &str, &str)]) {
+        use super::super::sure_win::{check, SureWin};
+        for &(players, seat, deal, rec) in positions {
+            let hands: Vec<Vec<Card>> = deal.split(' ').map(|h| crate::cards::cards(&spaced(h))).collect();
+            assert_eq!(hands.len(), players);
+            let g = Game::replay(&hands, &record(rec), &Rules::default()).unwrap();
+            assert_eq!(g.turn(), Some(seat), "{rec}");
+            assert!(matches!(check(&g, seat, 8 * NODE_BUDGET), SureWin::Win(_)), "not a sure win: {rec}");
+            for effort in [0, 2] {
+                let a = suggest(&View::new(&g, seat).unwrap(), 1, effort).unwrap().action.expect("in turn: an action");
+                let after = g.apply(seat, &a).unwrap();
+                let kept = after.winner == Some(seat) || matches!(check(&after, seat, 8 * NODE_BUDGET), SureWin::Win(_));
+                assert!(kept, "{players} players, effort {effort}: {a:?} loses the sure win after {rec}");
             }
         }
     }
