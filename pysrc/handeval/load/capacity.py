@@ -38,10 +38,20 @@ def sweep_plan(args) -> List[tuple]:
     return [(u, args.rate_per_user) for u in sweep_users(args.max_users, start)]
 
 
+#: The request that ends one game, by the kind of game scenario: a flow's and a played
+#: record's Settle, a played stream's TableSettle.
+GAME_ENDS = {".flow": "Settle", ".record": "Settle", ".stream": "TableSettle"}
+
+
+def ends_a_game(row: dict) -> bool:
+    scenario = row["name"].partition("@")[0]
+    return any(scenario.endswith(k) and row["method"] == m for k, m in GAME_ENDS.items())
+
+
 def games_per_s(s: dict) -> Optional[float]:
-    """Whole games answered per second in a run of game flows (each game ends with one
-    Settle call), or None when the mix has no flow."""
-    rows = [r for r in s["rows"] if r["name"].partition("@")[0].endswith(".flow") and r["method"] == "Settle"]
+    """Whole games answered per second in a run of game flows or played games (each game
+    ends with one settle request), or None when the mix has none."""
+    rows = [r for r in s["rows"] if ends_a_game(r)]
     return (
         sum(r["requests_per_s"] * (r["requests"] - r["failures"]) / max(r["requests"], 1) for r in rows)
         if rows

@@ -42,7 +42,7 @@ from locust import User, events, task
 from locust.runners import WorkerRunner
 from locust.user.wait_time import constant_pacing
 
-from handeval.load import scenarios
+from handeval.load import played_users, scenarios
 from handeval.load.target import RemoteTargetRefused, Unreachable, checked_target, probe, tree_cpu_seconds
 
 CHANNEL_OPTIONS = [
@@ -336,3 +336,5 @@ for _s in scenarios.SCENARIOS.values():
         {"scenario": _s.name, "weight": _s.weight, "__doc__": _s.about, "__module__": __name__},
     )
 del _s
+# The played scenarios' users (TienlenRecordUser, DachuStreamUser, …): handeval.load.played_users.
+globals().update(played_users.user_classes(_channel, __name__))
