@@ -12,6 +12,8 @@ is one Locust request: type = the gRPC method, name = ``scenario@batch``, the re
 time and size, and for a failure the gRPC status code (``RESOURCE_EXHAUSTED``, …) or
 ``ITEM_ERRORS`` when an OK answer reports items as errors (the scenarios send valid
 items only).
+The played scenarios' users (whole games played from the answers, as unary records or
+on a Tables stream) are ``handeval.load.played_users``'.
 
 Options added to Locust's own (forwarded from the master to its workers):
 ``--mix name[=weight][@batch],...`` (weights are shares of the users; "default" is the
