@@ -1,10 +1,11 @@
-"""The load scenarios: every request the load tests send and every check of an answer.
+"""The load scenarios: the requests of the pre-built ones and every check of their answers.
 
-This is the only module of ``handeval.load`` that knows the gRPC contract
-(``handeval.v2``): it builds the serialised requests of each scenario and counts the item
-errors in a serialised response. The locustfile, the report and the spawned servers see
-scenario names, method names and bytes only, so moving to another version of the contract
-changes this file alone.
+With ``play`` and ``table_wire`` (the played games: each request built from the answer
+before it, ``PLAYED``) these are the modules of ``handeval.load`` that know the gRPC
+contract (``handeval.v2``): this one builds the serialised requests of each scenario and
+counts the item errors in a serialised response. The locustfile, the report and the
+spawned servers see scenario names, method names and bytes only, so moving to another
+version of the contract changes these files alone.
 
 A scenario yields *units*: a list of calls sent one after another by one Locust user. A
 batch scenario's unit is one call of ``batch`` items; a game-flow scenario's unit is the
