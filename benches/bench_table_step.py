@@ -9,8 +9,10 @@ as the next seat with a decision sees it (``viewer``) with a default suggestion
 scenarios play them (``handeval.load.play``, unary, not measured), so every step of every
 case is a real step of a distinct game; then each case sends them:
 
-* ``stream``: the steps on Tables streams (each caller one stream, its games' tables
-  interleaved on it; the tables are started from their empty records before the window);
+* ``stream``: the steps on Tables streams (CALLERS streams, DEPTH tables stepping at once
+  on each, their steps multiplexed as a game server carries its tables: each written when
+  its table's last answer came, the answers in order; the tables started from their
+  empty records before the window);
 * ``record``: the same steps as unary Evaluate calls (the record so far, ``viewer``,
   ``suggest``);
 * ``bare unary`` and ``bare stream``: the floor (``handeval.load.floor --sized``), called
@@ -18,7 +20,8 @@ case is a real step of a distinct game; then each case sends them:
   of its answer's length: the cost of the Python gRPC stack alone for the same bytes.
 
 The cases run in interleaved windows (RUNS rounds of every case, each window new games
-of its own), CALLERS callers at once, back to back; the CPU is the server process's
+of its own), CALLERS * DEPTH steps in flight in every case (the unary ones from as many
+callers over CALLERS connections), back to back; the CPU is the server process's
 (every thread's, ``on_cpu_ns`` of benches/bench_wire.py) over the window, divided by the
 steps answered. Prints the medians and the ratios: stream / bare unary (the issue's
 target: <= 0.35), record / bare unary, stream / record.
@@ -31,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import random
 import statistics
 import sys
@@ -48,8 +52,9 @@ from handeval.load.table_wire import RecordWire  # noqa: E402
 from handeval.v2 import common_pb2, dachu_pb2 as dc, handeval_pb2 as pb, tables_pb2 as tb, tienlen_pb2 as tl  # noqa: E402
 
 RUNS = 3
-GAMES = 24  # per window
-CALLERS = 8
+GAMES = 32  # per window: one a lane
+CALLERS = 8  # streams (the stream cases)
+DEPTH = 4  # tables stepping at once on each stream; the unary cases call from CALLERS * DEPTH lanes
 TABLES_METHOD = "/handeval.v2.Handeval/Tables"
 
 
@@ -122,44 +127,70 @@ def requests(game: str, games: List[tuple], stub_of) -> Dict[str, list]:
     return out
 
 
+class Mux:
+    """One stream shared by several tables, as a game server carries them: each table's
+    step is written when it is ready (up to DEPTH steps in flight), and the answers, which
+    come in the order of the requests, are handed back in that order."""
+
+    def __init__(self, ch):
+        self.call = ch.stream_stream(TABLES_METHOD)()
+        self.pending: collections.deque = collections.deque()
+        self.lock = asyncio.Lock()
+        self.reader = asyncio.ensure_future(self._read())
+
+    async def send(self, body: bytes) -> bytes:
+        answer = asyncio.get_running_loop().create_future()
+        async with self.lock:  # the write order is the answers' order
+            self.pending.append(answer)
+            await self.call.write(body)
+        return await answer
+
+    async def _read(self) -> None:
+        while (msg := await self.call.read()) is not grpc.aio.EOF:
+            self.pending.popleft().set_result(msg)
+
+    async def close(self) -> None:
+        await self.call.done_writing()
+        await self.reader
+
+
 async def _window(target_: str, case: str, reqs: Dict[str, list], pid: int) -> float:
-    """One window: CALLERS callers, each with its share of the games, send every step
-    back to back; the server's CPU seconds per step."""
+    """One window: CALLERS * DEPTH lanes, each playing its share of the games one after
+    another, step by step (a step waits for the answer before); the stream cases carry
+    DEPTH lanes on each of CALLERS streams, the unary ones call on their own. The server's
+    CPU seconds per step."""
     games = list(range(len(reqs["stream"])))
-    shares = [games[c::CALLERS] for c in range(CALLERS)]
+    lanes = CALLERS * DEPTH
+    shares = [games[k::lanes] for k in range(lanes)]
     key = "record" if case == "record" else "stream" if case == "stream" else "sized"
-    async with grpc.aio.insecure_channel(target_, options=OPTIONS) as ch:
-        unary = ch.unary_unary(scenarios.method_path("Evaluate"))
-        streams = []
-        if case in ("stream", "bare stream"):
-            for share in shares:
-                call = ch.stream_stream(TABLES_METHOD)()
-                for g in share if case == "stream" else ():  # the tables, opened before the window
-                    await call.write(reqs["start"][g])
-                    await call.read()
-                streams.append(call)
-        else:
-            await asyncio.gather(*(unary(reqs[key][g][0], timeout=30) for g in games[:CALLERS]))  # warm-up
+    # One connection per stream (and per DEPTH unary lanes): as many connections both ways.
+    chans = [grpc.aio.insecure_channel(target_, options=OPTIONS) for _ in range(CALLERS)]
+    unary = [ch.unary_unary(scenarios.method_path("Evaluate")) for ch in chans]
+    muxes = [Mux(ch) for ch in chans] if case in ("stream", "bare stream") else []
+    if case == "stream":  # the tables, opened before the window
+        for k, share in enumerate(shares):
+            for g in share:
+                await muxes[k % CALLERS].send(reqs["start"][g])
+    elif not muxes:
+        await asyncio.gather(*(unary[c](reqs[key][g][0], timeout=30) for c, g in enumerate(games[:CALLERS])))
 
-        async def caller(c: int) -> int:
-            share, n = shares[c], 0
-            steps = [reqs[key][g] for g in share]
-            for k in range(max(len(s) for s in steps)):  # the caller's tables in turn, step by step
-                for s in steps:
-                    if k < len(s):
-                        if streams:
-                            await streams[c].write(s[k])
-                            await streams[c].read()
-                        else:
-                            await unary(s[k], timeout=30)
-                        n += 1
-            return n
+    async def lane(k: int) -> int:
+        n = 0
+        for g in shares[k]:
+            for body in reqs[key][g]:
+                if muxes:
+                    await muxes[k % CALLERS].send(body)
+                else:
+                    await unary[k % CALLERS](body, timeout=30)
+                n += 1
+        return n
 
-        cpu0 = on_cpu_ns(pid)
-        done = sum(await asyncio.gather(*(caller(c) for c in range(CALLERS))))
-        cpu1 = on_cpu_ns(pid)
-        for call in streams:
-            await call.done_writing()
+    cpu0 = on_cpu_ns(pid)
+    done = sum(await asyncio.gather(*(lane(k) for k in range(lanes))))
+    cpu1 = on_cpu_ns(pid)
+    for mux in muxes:
+        await mux.close()
+    await asyncio.gather(*(ch.close() for ch in chans))
     return (cpu1 - cpu0) / 1e9 / done
 
 
@@ -190,7 +221,8 @@ def measure(games: int = GAMES, runs: int = RUNS, print_=print, cases=CASES) -> 
         floor.stop()
     table = {}
     print_(
-        f"server CPU per game step, {runs} interleaved windows per case, {games} games each, {CALLERS} callers; "
+        f"server CPU per game step, {runs} interleaved windows per case, {games} games each, {CALLERS} streams x "
+        f"{DEPTH} tables stepping at once (unary: {CALLERS * DEPTH} callers); "
         f"load average {load_before} -> {load_after}"
     )
     for game in TABLES:
