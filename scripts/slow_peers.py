@@ -67,6 +67,7 @@ from harness.attacks import ATTACKER, DIRECT_ATTACKS, GARBAGE_METHODS, TINY, pro
 from harness.h2raw import PREFACE_AND_SETTINGS, SETTINGS_ACK, closed_by_peer, peer_ports
 from harness.process import rss_mb
 from harness.server import ServerProcess
+from harness.table_attacks import TABLE_ATTACKS
 from harness.work_attacks import ATTACKS as WORK_ATTACKS
 
 HALF_REQUEST = b"GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\n"
@@ -90,10 +91,12 @@ def served(target: str, timeout=1.0, credentials=None) -> bool:
 
 def all_attacks() -> List[Tuple[str, Callable[[str, threading.Event], None]]]:
     """The attacks on the server (harness/attacks.py), then harness/work_attacks.py's (an
-    attack that also takes a duration gets one longer than any probe: ``stop`` ends it)."""
+    attack that also takes a duration gets one longer than any probe: ``stop`` ends it),
+    then the table streams' (harness/table_attacks.py)."""
     out = list(DIRECT_ATTACKS)
     for name, fn in WORK_ATTACKS.items():
         out.append((name, (lambda f: lambda target, stop: f(target, stop, 3600.0))(fn)))
+    out.extend(TABLE_ATTACKS.items())
     return out
 
 

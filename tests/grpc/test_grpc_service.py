@@ -397,7 +397,7 @@ def test_reflection(channel):
         for b in answers[1].file_descriptor_response.file_descriptor_proto
     ]
     service = next(s for f in files if f.name == "handeval/v2/handeval.proto" for s in f.service)
-    assert [m.name for m in service.method] == ["Evaluate", "Compare", "Settle", "Arrange"]
+    assert [m.name for m in service.method] == ["Evaluate", "Compare", "Settle", "Arrange", "Tables"]
 
 
 def test_metrics_scraped(stub, server):

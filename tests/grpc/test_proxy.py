@@ -91,6 +91,31 @@ def test_calls_health_and_metrics_pass_the_proxy(edge):
         assert r.status == 200
 
 
+def test_a_table_stream_passes_and_outlives_a_quiet_spell(edge):
+    """A Tables stream through the proxy stays open across a pause longer than the
+    proxy's client_body_timeout for calls (5 s): its own location waits up to the server's
+    --max-stream-idle. With the calls' settings the stream was ended after 5 s."""
+    import random
+
+    from handeval.v2 import tables_pb2 as tb
+    from harness.table_attacks import start_request
+
+    quiet = _setting(r"\n\s*client_body_timeout (\d+)s;") + 1
+    go_on = threading.Event()
+
+    def steps():
+        yield start_request(random.Random(1), "t")
+        go_on.wait(quiet)
+        yield tb.TablesRequest(table="t", look=tb.TableLook())
+
+    with edge.channel() as ch:
+        answers = handeval_pb2_grpc.HandevalStub(ch).Tables(steps(), timeout=60)
+        assert next(answers).WhichOneof("answer") == "tienlen"
+        second = next(answers)
+        assert second.WhichOneof("answer") == "tienlen", second
+        assert list(answers) == []
+
+
 def test_the_longest_error_passes_the_proxy_as_itself(edge):
     """An INVALID_ARGUMENT with the longest description the server sends (the wire's
     bound, WIRE_MESSAGE_BYTES, all in 3-byte characters: percent-encoded in grpc-message
@@ -103,7 +128,7 @@ def test_the_longest_error_passes_the_proxy_as_itself(edge):
     from google.rpc import error_details_pb2, status_pb2
 
     from handeval import _core
-    from handeval.server.service import bad_request_status
+    from handeval.server.status import bad_request_status
 
     field = "tienlen.deals[1023].record.actions[207].cards"
     status = bad_request_status(field, "♥" * (_core.WIRE_MESSAGE_BYTES // 3))

@@ -17,6 +17,9 @@ others need: every handler (Handeval, health, reflection) is wrapped here.
   ``--max-unread-answer-bytes`` the connection is closed, which frees them.
 * Health ``Watch`` streams (open as long as the client likes) take no call slot: they
   are bounded apart, ``--max-watch-streams`` in all and an eighth of it per address.
+* ``Tables`` streams take a call slot and are bounded apart too, ``--max-table-streams``
+  in all and a quarter of it per address (when ``--max-calls-per-peer`` is set); their
+  messages' arrival is bounded by the stream itself (``--max-stream-idle``, tables.py).
 * Request bytes that are no valid message of a health or reflection method are
   INVALID_ARGUMENT naming the message type (gRPC's own deserialization answers UNKNOWN
   and logs a traceback).
@@ -58,6 +61,8 @@ class _Connection:
 WATCH_METHODS = frozenset({"Watch"})
 #: Of ``--max-watch-streams``, the share one client address may hold.
 WATCH_PER_PEER_SHARE = 8
+#: Of ``--max-table-streams``, the share one client address may hold.
+TABLE_STREAMS_PER_PEER_SHARE = 4
 
 
 class Admission:
@@ -73,6 +78,7 @@ class Admission:
         max_watch_streams: int = 0,
         max_unread_answer_bytes: int = 0,
         close_peer: Optional[Callable[[Address], object]] = None,
+        max_table_streams: int = 0,
     ):
         self.max_request_wait = max_request_wait or None  # 0: no bound
         self.max_calls_per_peer = max_calls_per_peer
@@ -80,6 +86,12 @@ class Admission:
         self.max_watch = max_watch_streams
         self.max_watch_per_peer = max(1, max_watch_streams // WATCH_PER_PEER_SHARE) if max_watch_streams else 0
         self.max_unread = max_unread_answer_bytes
+        self.max_table_streams = max_table_streams
+        self.max_table_streams_per_peer = (
+            max(1, max_table_streams // TABLE_STREAMS_PER_PEER_SHARE) if max_table_streams and max_calls_per_peer else 0
+        )
+        self.table_streams = 0
+        self.table_streams_by_ip: Dict[str, int] = {}
         #: shuts a connection down (called off the loop); None: unread answers not bounded
         self.close_peer = close_peer
         self.track_connections = track_connections
@@ -168,6 +180,30 @@ class Admission:
             self.watches_by_ip[ip] = n
         else:
             del self.watches_by_ip[ip]
+
+    async def _enter_table_stream(self, context, ip: Optional[str]) -> str:
+        """A Tables stream's own bound (beside its call slot)."""
+        ip = ip or ""
+        n = self.table_streams_by_ip.get(ip, 0)
+        per_peer = self.max_table_streams_per_peer
+        if self.table_streams >= self.max_table_streams or (per_peer and n >= per_peer):
+            await context.abort(
+                grpc.StatusCode.RESOURCE_EXHAUSTED,
+                f"too many table streams open (--max-table-streams {self.max_table_streams}"
+                + (f", {per_peer} per client address" if per_peer else "")
+                + "): carry more tables on each stream",
+            )
+        self.table_streams += 1
+        self.table_streams_by_ip[ip] = n + 1
+        return ip
+
+    def _leave_table_stream(self, ip: str) -> None:
+        self.table_streams -= 1
+        n = self.table_streams_by_ip[ip] - 1
+        if n:
+            self.table_streams_by_ip[ip] = n
+        else:
+            del self.table_streams_by_ip[ip]
 
     def _answered(self, ip: Optional[str], conn: Optional[_Connection], context, answer) -> None:
         """Counts ``answer`` as unread on its connection until its call is done (gRPC
@@ -274,6 +310,28 @@ class Admission:
                 self._leave(ip, conn)
             self._answered(ip, conn, context, answer)
             return answer
+
+        return forgetful(handler)
+
+    def tables(self, serve: Callable) -> Callable:
+        """The handler of a Tables stream: a call slot and a table-stream slot, then
+        ``serve(context, first_message)`` reads and writes the stream itself."""
+
+        async def handler(request_iterator, context):
+            ip, conn = await self._enter(context)
+            try:
+                tip = await self._enter_table_stream(context, ip)
+                try:
+
+                    def first_message() -> None:
+                        if conn is not None:
+                            conn.served = True
+
+                    await serve(context, first_message)
+                finally:
+                    self._leave_table_stream(tip)
+            finally:
+                self._leave(ip, conn)
 
         return forgetful(handler)
 

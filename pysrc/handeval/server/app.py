@@ -115,6 +115,7 @@ def _build(config: ServerConfig, reuse_port: bool) -> _Server:
         max_watch_streams=config.max_watch_streams,
         max_unread_answer_bytes=config.unread_answer_bound,
         close_peer=(lambda address: close_peer(ports, address)) if janitor_supported() else None,
+        max_table_streams=config.max_table_streams,
     )
     # the generated registration, but bad bytes → INVALID_ARGUMENT, and every handler
     # starts at the call's headers and reads its request within --max-request-wait

@@ -86,6 +86,21 @@ class ServerConfig:
     #: Health ``Watch`` streams open at once, from one client address and in all; more
     #: are refused with RESOURCE_EXHAUSTED. They never take a call slot.
     max_watch_streams: int = 64
+    #: Table streams (``Tables``) open at once in the process, a quarter of them per client
+    #: address when ``max_calls_per_peer`` is set; more are refused with
+    #: RESOURCE_EXHAUSTED. Each also takes a call slot while open.
+    max_table_streams: int = 256
+    #: Tables one stream holds at once (a start beyond: an ItemError, TOO_LARGE).
+    max_stream_tables: int = 1024
+    #: Tables open at once in the process, over every stream: a 越式13张 table holds 3 KB
+    #: at its start to 18 KB at its end (docs/benchmarks.md), so at most ~150 MB.
+    max_tables: int = 8192
+    #: Seconds a table stream may go without a message (or an answer unread by its
+    #: client) before the server ends it (DEADLINE_EXCEEDED); its tables are forgotten.
+    max_stream_idle: float = 120.0
+    #: Seconds a table may go without a step before the server closes it (the stream is
+    #: told: a ``closed`` answer, reason IDLE).
+    max_table_idle: float = 600.0
     #: Answer bytes the server holds for one connection (and for one client address)
     #: that its client has not read yet (flow control); beyond, the connection is closed.
     #: None = twice ``max_message_bytes``; 0 = no bound; else at least ``max_message_bytes``.

@@ -130,6 +130,21 @@ OPTIONS = (
         "with RESOURCE_EXHAUSTED (they take no call slot), 0 = none allowed",
     ),
     Option(
+        "--max-table-streams",
+        integer(0),
+        "table streams (Tables) open at once, a quarter of them per client address when --max-calls-per-peer is "
+        "set; more are refused with RESOURCE_EXHAUSTED; each also takes a call slot, 0 = none allowed",
+    ),
+    Option("--max-stream-tables", integer(1), "tables one Tables stream holds at once; more starts are refused"),
+    Option("--max-tables", integer(1), "tables open at once in the process over every stream; more starts are refused"),
+    Option(
+        "--max-stream-idle",
+        seconds,
+        "seconds a Tables stream may go without a message, or hold an answer its client does not read; then "
+        "the stream ends with DEADLINE_EXCEEDED and its tables are forgotten, 0 = no bound",
+    ),
+    Option("--max-table-idle", seconds, "seconds a table may go without a step; then the server closes it, 0 = never"),
+    Option(
         "--max-unread-answer-bytes",
         integer(0),
         "answer bytes held for one connection (or client address) whose client does not read them; beyond, "

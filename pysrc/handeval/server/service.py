@@ -18,14 +18,14 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Dict, Tuple
 
 import grpc
-from google.protobuf import any_pb2
-from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from handeval import _core
 from handeval.server import metrics, scheduler
 from handeval.server.config import ServerConfig
 from handeval.server.logs import cut, log_event
-from handeval.v2 import common_pb2, handeval_pb2 as pb, handeval_pb2_grpc
+from handeval.server.status import abort_bad_request
+from handeval.server.tables import TablesStreams
+from handeval.v2 import handeval_pb2 as pb, handeval_pb2_grpc
 
 log = logging.getLogger("handeval.server")
 
@@ -57,6 +57,9 @@ def add_to_server(service, server, admission) -> None:
         )
         for rpc in REQUESTS
     }
+    handlers["Tables"] = grpc.stream_stream_rpc_method_handler(
+        admission.tables(service.tables.serve), request_deserializer=None, response_serializer=None
+    )
     name = pb.DESCRIPTOR.services_by_name["Handeval"].full_name
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, handlers),))
 
@@ -72,44 +75,8 @@ INLINE_BYTES = _core.WIRE_INLINE_BYTES
 INLINE_SECONDS = 1e-3
 
 
-#: The ErrorReason value names without their prefix ("BAD_CARD"), as the core's reasons.
-REASON_NAMES = frozenset(v.name[len("ERROR_REASON_") :] for v in common_pb2.ErrorReason.DESCRIPTOR.values if v.number)
 #: Longest description the server logs (a message quoting several cut values).
 MESSAGE_CHARS = 1024
-
-#: google.rpc.ErrorInfo.domain of the service's errors.
-ERROR_DOMAIN = "handeval.io"
-
-
-def bad_request_status(field: str, message: str, reason: str = "invalid") -> status_pb2.Status:
-    """The google.rpc.Status of an INVALID_ARGUMENT: a google.rpc.BadRequest naming
-    ``field`` and a google.rpc.ErrorInfo whose reason is the ErrorReason value name."""
-    bad, info = any_pb2.Any(), any_pb2.Any()
-    bad.Pack(
-        error_details_pb2.BadRequest(
-            field_violations=[error_details_pb2.BadRequest.FieldViolation(field=field, description=message)]
-        )
-    )
-    info.Pack(
-        error_details_pb2.ErrorInfo(
-            reason=f"ERROR_REASON_{reason.upper()}" if reason.upper() in REASON_NAMES else "ERROR_REASON_INVALID",
-            domain=ERROR_DOMAIN,
-            metadata={"field": field},
-        )
-    )
-    return status_pb2.Status(
-        code=code_pb2.INVALID_ARGUMENT, message=f"{field}: {message}" if field else message, details=[bad, info]
-    )
-
-
-async def abort_bad_request(context, field: str, message: str, reason: str = "invalid"):
-    """INVALID_ARGUMENT with the details of :func:`bad_request_status`."""
-    status = bad_request_status(field, message, reason)
-    await context.abort(
-        grpc.StatusCode.INVALID_ARGUMENT,
-        status.message,
-        trailing_metadata=(("grpc-status-details-bin", status.SerializeToString()),),
-    )
 
 
 class ShutdownGate:
@@ -152,6 +119,8 @@ class HandevalService(handeval_pb2_grpc.HandevalServicer):
         self.gate = ShutdownGate()
         # (rpc, game) -> the metric children (label lookups are not free)
         self._metrics: Dict[Tuple[str, str], Any] = {}
+        #: The Tables streams (tables.py), in the same turns and pool as the calls.
+        self.tables = TablesStreams(config, executor, self.turns, self.gate, self._observe, abort_bad_request, log)
 
     async def Evaluate(self, request, context):
         return await self._call("Evaluate", request, context)

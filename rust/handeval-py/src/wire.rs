@@ -4,9 +4,10 @@
 //! only wraps its call and turns as Python classes and converts its errors.
 
 use handeval_core::Reason;
-use handeval_wire::{Call, Fail, Limits, Rpc, Turns};
+use handeval_wire::{Call, Fail, Limits, Rpc, TableLimits, Tables, Turns};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use std::time::Duration;
 
 /// One call in flight, shared between the servicer (Python: cancel, read the counts) and
 /// the work (Rust: deadline checks, the counts).
@@ -140,7 +141,88 @@ fn wire_inline(rpc: &str, data: &[u8], budget: f64) -> bool {
     handeval_wire::inline(Rpc::from_name(rpc), data, budget)
 }
 
+/// One table stream's tables (Handeval.Tables, see `handeval_wire::Tables`): each
+/// TablesRequest's bytes in, its TablesResponse's bytes out. Usable from any thread.
+#[pyclass(module = "handeval._core", frozen)]
+pub struct WireTables(Tables);
+
+#[pymethods]
+impl WireTables {
+    /// A stream holding at most `max_tables` tables (`--max-stream-tables`), in a process
+    /// holding at most `max_open_tables` on all its streams (`--max-tables`); a step's
+    /// limits are a unary Evaluate's of one item (`max_batch`, `max_samples`, `max_work`,
+    /// 0: no work budget).
+    #[new]
+    #[pyo3(signature = (max_tables, max_open_tables, max_batch, max_samples, max_work=0))]
+    fn new(max_tables: usize, max_open_tables: usize, max_batch: usize, max_samples: u32, max_work: u64) -> Self {
+        WireTables(Tables::new(TableLimits { max_tables, max_open_tables, call: Limits { max_batch, max_samples, max_work } }))
+    }
+
+    /// The answer's bytes (a TablesResponse) for one TablesRequest's bytes `data`; with
+    /// `detach` the GIL is released for the work. Given `turns`, the work computes only
+    /// in its turns. Raises WireError for bytes that are not a TablesRequest
+    /// (INVALID_ARGUMENT, field ""), a passed deadline or a cancel; every other refusal
+    /// is the answer's `error`.
+    #[pyo3(signature = (data, call, detach, turns=None))]
+    fn step<'py>(
+        &self,
+        py: Python<'py>,
+        data: &[u8],
+        call: &WireCall,
+        detach: bool,
+        turns: Option<&WireTurns>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let work = || self.0.step(data, &call.0, turns.map(|t| &t.0));
+        let out = if detach { py.detach(work) } else { work() };
+        match out {
+            Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
+            Err(fail) => Err(raise(py, fail)),
+        }
+    }
+
+    /// Whether the step `data` is cheap enough to answer on the caller's thread (the
+    /// servicer's event loop): see `handeval_wire::tables_inline`.
+    fn inline(&self, data: &[u8]) -> bool {
+        handeval_wire::tables_inline(data)
+    }
+
+    /// Removes the tables with no step for `idle_seconds`: a TablesResponse's bytes
+    /// (`closed` IDLE, `actions` 0) for each.
+    fn expire<'py>(&self, py: Python<'py>, idle_seconds: f64) -> PyResult<Vec<Bound<'py, PyBytes>>> {
+        let idle = Duration::try_from_secs_f64(idle_seconds).map_err(|_| {
+            pyo3::exceptions::PyValueError::new_err(format!("idle_seconds must be a finite number >= 0 (got {idle_seconds})"))
+        })?;
+        Ok(self.0.expire(idle).iter().map(|b| PyBytes::new(py, b)).collect())
+    }
+
+    /// Tables the stream holds.
+    #[getter]
+    fn tables(&self) -> usize {
+        self.0.tables()
+    }
+
+    /// An estimate of the memory the stream's tables hold, in bytes.
+    #[getter]
+    fn bytes(&self) -> usize {
+        self.0.bytes()
+    }
+
+    /// Forgets every table (the stream ended).
+    fn clear(&self) {
+        self.0.clear()
+    }
+}
+
+/// Tables open in this process, on every stream.
+#[pyfunction]
+fn wire_open_tables() -> usize {
+    handeval_wire::open_tables()
+}
+
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<WireTables>()?;
+    m.add_function(wrap_pyfunction!(wire_open_tables, m)?)?;
+    m.add("WIRE_TABLE_NAME_BYTES", handeval_wire::MAX_TABLE_NAME_BYTES)?;
     m.add_class::<WireCall>()?;
     m.add_class::<WireTurns>()?;
     m.add_function(wrap_pyfunction!(wire_inline, m)?)?;

@@ -35,8 +35,12 @@ mod shisanshui;
 mod tienlen;
 
 mod dispatch;
+mod tables;
 
 pub use call::{Call, Limits};
 pub use dispatch::{answer, inline, Rpc, INLINE_BYTES};
 pub use fail::{Fail, MESSAGE_BYTES};
 pub use sched::Turns;
+/// Whether a TablesRequest is cheap enough for the caller's thread: see [`tables::inline`].
+pub use tables::inline as tables_inline;
+pub use tables::{open_tables, TableLimits, Tables, MAX_TABLE_NAME_BYTES};

@@ -224,6 +224,18 @@ fn replay(record: &pb::TienlenGameRecord, rules: &tl::Rules, field: &str) -> Res
     tl::Game::replay(&hands, &actions, rules).map_err(|e| rename(e, &[("hands", &hands_field), ("actions", &actions_field)], ""))
 }
 
+/// The game `g` with the record's next action `a` applied (a table stream's step), or
+/// None when `a` cannot be read or the game refuses it: the whole record's replay
+/// ([`game_item`]) then names why, as the unary call does.
+pub(crate) fn apply_action(g: &tl::Game, a: &pb::PlayAction) -> Option<tl::Game> {
+    let (seat, tokens) = raw_action(a, "").ok()?;
+    let seat = seat_from(seat, "seat").ok()?;
+    let action = action_from(tokens, "cards").ok()?;
+    let mut next = g.clone();
+    next.apply_mut(seat, &action).ok()?;
+    Some(next)
+}
+
 /// A legal play as the action that makes it, ready to append to the record.
 fn play_action_msg(s: usize, p: &tl::Play) -> pb::PlayAction {
     pb::PlayAction { seat: seat(s), kind: pb::ActionKind::Play as i32, cards: Some(cards_msg(&p.cards)), columns: Vec::new() }
@@ -243,16 +255,39 @@ fn offer_msg(o: &tl::OfferGroup) -> pb::TienlenOffer {
     }
 }
 
-/// The state of a record as the core's view gives it: the viewer's
-/// ([`tl::Game::view`]), or the table's with no viewer. `between`: called inside a long
-/// suggestion search (the call's turn on the compute threads).
-fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules, between: &dyn Fn() -> bool) -> Result<pb::TienlenGameState, Error> {
+/// A record's `game` item (the Evaluate item and a table's start): the record replayed
+/// ([`replay`]) and its state as `viewer` sees it with the `suggest` asked (the record's
+/// own, or a table step's), see [`state_of`].
+pub(crate) fn game_item(
+    record: &pb::TienlenGameRecord,
+    rules: &tl::Rules,
+    viewer: Option<i32>,
+    suggest: Option<&pb::SuggestQuery>,
+    between: &dyn Fn() -> bool,
+) -> Result<(tl::Game, pb::TienlenGameState), Error> {
     let g = replay(record, rules, "game")?;
-    let view = match record.viewer {
+    let state = state_of(&g, viewer, suggest, record.base, rules, between)?;
+    Ok((g, state))
+}
+
+/// The state of a replayed game as the core's view gives it: the `viewer`'s
+/// ([`tl::Game::view`]), or the table's with no viewer, and the suggestion `suggest`
+/// asks; `base`: the record's. Errors name the record's fields (`game.viewer`,
+/// `game.suggest.effort`, `game.base`). `between`: called inside a long suggestion search
+/// (the call's turn on the compute threads).
+pub(crate) fn state_of(
+    g: &tl::Game,
+    viewer: Option<i32>,
+    suggest: Option<&pb::SuggestQuery>,
+    base: Option<i64>,
+    rules: &tl::Rules,
+    between: &dyn Fn() -> bool,
+) -> Result<pb::TienlenGameState, Error> {
+    let view = match viewer {
         None => g.table_view(),
         Some(v) => g.view(g.seat_from(v.into(), "game.viewer")?)?,
     };
-    let base = record.base.unwrap_or(1);
+    let base = base.unwrap_or(1);
     let amount = |value: i64| {
         handeval_core::money::mul(value, base, "chop payment").map_err(|e| Error::field("game.base", e.message).because(Reason::OutOfRange))
     };
@@ -301,7 +336,7 @@ fn game_state(record: &pb::TienlenGameRecord, rules: &tl::Rules, between: &dyn F
         must_contain: view.must_contain.map_or(String::new(), |c| c.to_string()),
         card_counts: view.counts.iter().map(|&n| n as i32).collect(),
         viewer: view.viewer.map(seat),
-        suggestion: suggestion(&g, decider, record.suggest.as_ref(), between)?,
+        suggestion: suggestion(g, decider, suggest, between)?,
     })
 }
 
@@ -352,6 +387,21 @@ fn over(ctx: &Ctx, field: impl FnOnce() -> String, n: usize, limit: usize, what:
     Ok(())
 }
 
+/// The effort a record's `suggest` asks (unset: the default), as the work budget counts it.
+fn effort(q: Option<&pb::SuggestQuery>) -> Option<u32> {
+    q.map(|q| q.effort.unwrap_or(tl::suggest::DEFAULT_EFFORT))
+}
+
+/// The checks, before any work, of an Evaluate whose one item is a `game` record of
+/// `actions` actions asking `suggest`: what [`evaluate`] checks of such a call, in its
+/// order (the batch, the record's bound, the work budget; the rules are read after).
+/// A table stream's start and steps are priced so.
+pub(crate) fn game_call_checks(ctx: &Ctx, actions: usize, suggest: Option<&pb::SuggestQuery>) -> Result<(), Fail> {
+    ctx.batch("items", 1, 1)?;
+    over(ctx, || "items[0].game.actions".to_string(), actions, tl::MAX_ACTIONS, "actions")?;
+    ctx.suggestions("items", 1, effort(suggest).into_iter())
+}
+
 pub(crate) fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb::TienlenEvaluateResponse, Fail> {
     use pb::tienlen_evaluate_item::Item;
     use pb::tienlen_evaluate_result::Result as R;
@@ -366,7 +416,7 @@ pub(crate) fn evaluate(req: pb::TienlenEvaluateRequest, ctx: &Ctx) -> Result<pb:
         }
     }
     let efforts = req.items.iter().filter_map(|item| match &item.item {
-        Some(Item::Game(g)) => g.suggest.as_ref().map(|q| q.effort.unwrap_or(tl::suggest::DEFAULT_EFFORT)),
+        Some(Item::Game(g)) => effort(g.suggest.as_ref()),
         _ => None,
     });
     ctx.suggestions("items", req.items.len(), efforts)?;
@@ -421,7 +471,7 @@ fn evaluate_one(
             R::FirstLeader(pb::TienlenFirstLead { seat: seat(s), card: c.to_string(), must_contain: rules.first_lead_must_contain_lowest })
         }
         Some(Item::RoundState(q)) => R::RoundState(round_state(q, rules)?),
-        Some(Item::Game(g)) => R::Game(game_state(g, rules, go_on)?),
+        Some(Item::Game(g)) => R::Game(game_item(g, rules, g.viewer, g.suggest.as_ref(), go_on)?.1),
         None => return Err(ItemFail::Item(Error::new("set one of play, hand, legal_plays, first_leader, round_state, game"))),
     })
 }

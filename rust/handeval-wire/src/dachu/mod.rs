@@ -46,6 +46,12 @@ fn check_calling(ctx: &Ctx, path: &dyn Fn() -> String, c: &pb::DachuCallingQuery
 
 fn check_record(ctx: &Ctx, path: &dyn Fn() -> String, r: &pb::DachuGameRecord) -> Result<(), Fail> {
     let lens = [r.deal_actions.len(), r.calls.len(), r.plays.len()];
+    check_lens(ctx, path, lens)
+}
+
+/// [`check_record`] of a record whose lists hold `lens` entries (`deal_actions`, `calls`,
+/// `plays`).
+fn check_lens(ctx: &Ctx, path: &dyn Fn() -> String, lens: [usize; 3]) -> Result<(), Fail> {
     RECORD_BOUNDS.iter().zip(lens).try_for_each(|(&(field, max), n)| over(ctx, || format!("{}.{field}", path()), n, max))
 }
 
@@ -301,6 +307,61 @@ fn replay(r: &pb::DachuGameRecord, rules: &Rules, path: &str) -> Result<Replayed
 
 // ---- Evaluate ----
 
+/// A record's `game` item (the Evaluate item and a table's start): the record replayed
+/// ([`replay`]) and its state as `viewer` sees it with the `suggest` asked (the record's
+/// own, or a table step's), see [`state_of`].
+pub(crate) fn game_item(
+    r: &pb::DachuGameRecord,
+    rules: &Rules,
+    viewer: Option<i32>,
+    suggest: Option<&pb::SuggestQuery>,
+    between: &dyn Fn() -> bool,
+) -> Result<(Replayed, pb::DachuGameState), ItemFail> {
+    let replayed = replay(r, rules, "game")?;
+    let state = state_of(&replayed, viewer, suggest, between)?;
+    Ok((replayed, state))
+}
+
+/// The state of a replayed record as `viewer` sees it (unset: the table's) with the
+/// suggestion `suggest` asks; errors name the record's fields (`game.viewer`,
+/// `game.suggest.effort`). `between`: called inside a long suggestion search.
+pub(crate) fn state_of(
+    replayed: &Replayed,
+    viewer: Option<i32>,
+    suggest: Option<&pb::SuggestQuery>,
+    between: &dyn Fn() -> bool,
+) -> Result<pb::DachuGameState, ItemFail> {
+    let viewer = viewer.map(|v| seat(v, "viewer").map_err(|e| e.because(Reason::OutOfRange))).transpose().map_err(at("game"))?;
+    let mut m = state::game_msg(replayed, viewer).map_err(at("game"))?;
+    state::add_suggestion(&mut m, replayed, viewer, suggest, between).map_err(ItemFail::Item)?;
+    Ok(m)
+}
+
+/// The play phase of `r` with the record's next play `a` applied (a table stream's
+/// step), or None when there is no play phase, `a` cannot be read or the game refuses
+/// it: the whole record's replay ([`game_item`]) then names why, as the unary call does.
+pub(crate) fn apply_play(r: &Replayed, a: &pb::PlayAction) -> Option<dc::game::Game> {
+    let action = play_action(a, "").ok()?;
+    let mut next = r.game.as_ref()?.clone();
+    next.apply_in_place(&action).ok()?;
+    Some(next)
+}
+
+/// The effort a record's `suggest` asks (unset: the default), as the work budget counts it.
+fn effort(q: Option<&pb::SuggestQuery>) -> Option<u32> {
+    q.map(|q| q.effort.unwrap_or(handeval_core::dachu::suggest::DEFAULT_EFFORT))
+}
+
+/// The checks, before any work, of an Evaluate whose one item is a `game` record of
+/// `lens` entries (see [`check_lens`]) asking `suggest`: what [`evaluate`] checks of such a call, in its order (the batch,
+/// the record's bounds, the work budget; the rules are read after). A table stream's
+/// start and steps are priced so.
+pub(crate) fn game_call_checks(ctx: &Ctx, lens: [usize; 3], suggest: Option<&pb::SuggestQuery>) -> Result<(), Fail> {
+    ctx.batch("items", 1, 1)?;
+    check_lens(ctx, &|| "items[0].game".to_string(), lens)?;
+    ctx.suggestions("items", 1, effort(suggest).into_iter())
+}
+
 /// A legal_plays or timeout_play query (`kind` names it in error paths).
 struct PlaysQuery<'a> {
     kind: &'static str,
@@ -418,13 +479,7 @@ fn evaluate_one(
         }
         Some(Item::Deal(q)) => Out::Deal(state::deal_msg(&deal_query(q, rules, "deal")?)),
         Some(Item::Calling(q)) => Out::Calling(state::calling_msg(&calling_query(q, rules, "calling")?)),
-        Some(Item::Game(r)) => {
-            let replayed = replay(r, rules, "game")?;
-            let viewer = r.viewer.map(|v| seat(v, "viewer").map_err(|e| e.because(Reason::OutOfRange))).transpose().map_err(at("game"))?;
-            let mut m = state::game_msg(&replayed, viewer).map_err(at("game"))?;
-            state::add_suggestion(&mut m, &replayed, viewer, r.suggest.as_ref(), between).map_err(ItemFail::Item)?;
-            Out::Game(m)
-        }
+        Some(Item::Game(r)) => Out::Game(game_item(r, rules, r.viewer, r.suggest.as_ref(), between)?.1),
         None => return Err(fail("", "set one of play, legal_plays, timeout_play, deal, calling, game", Reason::Invalid)),
     })
 }
@@ -444,7 +499,7 @@ pub(crate) fn evaluate(req: pb::DachuEvaluateRequest, ctx: &Ctx) -> Result<pb::D
         }
     }
     let efforts = req.items.iter().filter_map(|item| match &item.item {
-        Some(Item::Game(r)) => r.suggest.as_ref().map(|q| q.effort.unwrap_or(handeval_core::dachu::suggest::DEFAULT_EFFORT)),
+        Some(Item::Game(r)) => effort(r.suggest.as_ref()),
         _ => None,
     });
     ctx.suggestions("items", req.items.len(), efforts)?;
