@@ -156,6 +156,38 @@ def test_the_next_action_depends_on_the_answer():
     assert table(False).next(st) == Step("look", (seat + 2) % 4)
 
 
+@pytest.mark.parametrize("game", ["tienlen", "dachu"])
+def test_a_stream_plays_the_same_games_as_records(server, game):
+    """Three tables interleaved on one Tables stream play, step for step, the games the
+    same seeds play over unary records (the stream answers as the record would, so the
+    seeded choices are the same); every game settles."""
+    with server.channel() as ch:
+        stubs = {r: ch.unary_unary(scenarios.method_path(r)) for r in ("Evaluate", "Settle")}
+        want = []
+        for seed in range(3):
+            t = TABLES[game](random.Random(seed))
+            play_game(stubs.get, t)
+            want.append(t.record.SerializeToString())
+        stream, wire = TablesStream(ch, deadline_s=120), StreamWire()
+        tables = [TABLES[game](random.Random(seed)) for seed in range(3)]
+        steps = [t.start() for t in tables]
+        settled = 0
+        while any(steps):
+            for i, (t, step) in enumerate(zip(tables, steps)):
+                if step is None:
+                    continue
+                sent = wire.encode(f"t{i}", t, step)
+                answer = wire.decode(f"t{i}", t, stream.send(sent), sent)
+                assert answer is not None
+                if step.kind == "settle":
+                    settled += 1
+                    steps[i] = None
+                else:
+                    steps[i] = t.next(answer)
+        stream.close()
+    assert settled == 3 and [t.record.SerializeToString() for t in tables] == want
+
+
 def test_stream_answers_are_checked():
     table, wire = TABLES["tienlen"](random.Random(1)), StreamWire()
     sent = wire.encode("t0", table, table.start())
@@ -201,6 +233,19 @@ def test_record_users_play_whole_games_under_locust(server, tmp_path):
     for name in ("tienlen.record@1", "dachu.record@1"):
         assert rows[("Evaluate", name)]["failures"] == 0 and rows[("Settle", name)]["requests"] > 0
         assert rows[("Settle", name)]["failures"] == 0
+
+
+def test_stream_users_play_whole_games_under_locust(server, tmp_path):
+    out = tmp_path / "run.json"
+    r = bench_load(
+        "--target", server.target, "--mix", "tienlen.stream@4,dachu.stream@4", "--users", "2", "--run-time", "4",
+        "--json-out", str(out),
+    )  # fmt: skip
+    assert r.returncode == 0, r.stderr
+    rows = {(x["method"], x["name"]): x for x in json.loads(out.read_text())["summary"]["rows"]}
+    for name in ("tienlen.stream@4", "dachu.stream@4"):
+        assert rows[("Tables", name)]["failures"] == 0 and rows[("TableSettle", name)]["requests"] > 0
+        assert rows[("TableSettle", name)]["failures"] == 0
 
 
 def test_stream_users_under_gevent_one_request_per_message(tmp_path):
