@@ -23,6 +23,10 @@ def test_games_are_counted_by_their_settle_requests():
         ]
     }
     assert capacity.games_per_s(s) == 5.0 + 2.0
+    # Given the requests a whole game took, a played scenario's games are its answered
+    # requests over them: the games unfinished at the end count for their steps.
+    assert capacity.games_per_s(s, {"dachu.stream": 50.0}) == pytest.approx(5.0 + (300.0 + 2.0) / 50.0)
+    assert capacity.games_per_s({"rows": [row("Evaluate", "ssw.evaluate@1")]}) is None
     assert scenarios.parse_mix("tienlen.stream@4,dachu.record") == [("tienlen.stream", 1, 4), ("dachu.record", 1, 1)]
     assert not set(scenarios.PLAYED) & {n for n, _, _ in scenarios.parse_mix("default")}
 

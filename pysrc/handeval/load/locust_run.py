@@ -183,6 +183,11 @@ def run_once(args, users: int, server_pid: Optional[int], csv_prefix: Optional[s
         load_s, server_cpu = m["load_s"], m["server_cpu_s"]
     elif server0 is not None and server1 is not None:
         load_s, server_cpu = wall, server1 - server0
+    played: Dict[str, List[int]] = {}
+    for f in Path(cpu_dir).glob("played-*.json"):
+        for name, (games, requests) in json.loads(f.read_text(encoding="utf-8")).items():
+            got = played.setdefault(name, [0, 0])
+            got[0], got[1] = got[0] + games, got[1] + requests
     unused_file = Path(cpu_dir, "unused.txt")
     unused = unused_file.read_text(encoding="utf-8").split() if unused_file.exists() else []
     cpu: Dict[str, Any] = {
@@ -198,4 +203,6 @@ def run_once(args, users: int, server_pid: Optional[int], csv_prefix: Optional[s
         "command": cmd[2:],
         "prefix": prefix,
         "load_s": load_s,
+        # The played scenarios' requests per whole game, over the games played to the end.
+        "requests_per_game": {name: requests / games for name, (games, requests) in played.items() if games},
     }

@@ -72,6 +72,7 @@ class Table:
         self.viewer = 0
         self.steps = 0
         self.looks = 0
+        self.sent = 0  # requests a transport sent for this game (its own count)
         self.record = self._new_record()
 
     # -- what a step asks

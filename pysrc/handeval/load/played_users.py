@@ -19,13 +19,14 @@ same concurrency as a record user, its tables' steps interleaved on one stream.
 from __future__ import annotations
 
 import itertools
+import json
 import logging
 import os
 import random
 import time
-from typing import List, Optional
+from typing import Dict, List, Optional
 
-from locust import User, task
+from locust import User, events, task
 from locust.user.wait_time import constant_pacing
 
 from handeval.load import scenarios
@@ -38,6 +39,23 @@ MAX_STEPS = 600
 _games = itertools.count()
 _log = logging.getLogger("handeval.load")
 _logged: set = set()
+#: Per scenario, the games played to the end by this process and the requests they took
+#: (written at the end of a run for bench-load: games/s = requests/s over requests a game).
+_played: Dict[str, List[int]] = {}
+
+
+def _count_game(scenario: str, requests: int) -> None:
+    got = _played.setdefault(scenario, [0, 0])
+    got[0] += 1
+    got[1] += requests
+
+
+@events.test_stop.add_listener
+def _write_played(**_kw):
+    where = os.environ.get("HANDEVAL_LOAD_CPU_DIR")
+    if where and _played:
+        with open(os.path.join(where, f"played-{os.getpid()}.json"), "w", encoding="utf-8") as f:
+            json.dump(_played, f)
 
 
 class Failed(Exception):
@@ -107,8 +125,10 @@ class RecordUser(PlayedUser):
         table = self.new_table()
         wire = RecordWire(table)
         step: Optional[Step] = table.start()
+        sent = 0
         while step is not None:
             rpc, payload = wire.encode(step)
+            sent += 1
             raw, exc = b"", None
             t0 = time.perf_counter()
             try:
@@ -122,6 +142,7 @@ class RecordUser(PlayedUser):
             self.fire(rpc, ms, len(raw), exc)
             if exc is not None:
                 return
+        _count_game(self.scenario, sent)
 
 
 class StreamUser(PlayedUser):
@@ -165,9 +186,11 @@ class StreamUser(PlayedUser):
             exc = Failed(e.code, e.details)
             self.tables[i] = None  # this game is dropped; the next start replaces it
         self.fire("TableSettle" if step.kind == "settle" else "Tables", ms, len(raw), exc)
+        table.sent += 1
         if exc is None:
             self.steps[i] = nxt
             if nxt is None:
+                _count_game(self.scenario, table.sent)
                 self.tables[i] = None
 
     def _resume(self) -> None:
