@@ -203,6 +203,7 @@ def run_once(args, users: int, server_pid: Optional[int], csv_prefix: Optional[s
         "command": cmd[2:],
         "prefix": prefix,
         "load_s": load_s,
-        # The played scenarios' requests per whole game, over the games played to the end.
+        # The played scenarios' games played to the end, [games, requests], and requests per game.
+        "played": played,
         "requests_per_game": {name: requests / games for name, (games, requests) in played.items() if games},
     }

@@ -28,12 +28,20 @@ def _sweep_one(args, kind: str, prog: str) -> Dict[str, Any]:
         pid = server.proc.pid if server else args.server_pid
         above = 0
         print_steps([])
+        played: Dict[str, List[int]] = {}  # the sweep's finished games so far: [games, requests]
         for users, rate in sweep_plan(args):
             args.rate_per_user = rate
             r = run_once(args, users, pid)
             cleanup()
             if r is None:
                 break
+            # Requests per whole game over every step so far: a step of many users finishes
+            # few games, the short ones (a step alone would overcount its games/s), and
+            # sometimes none; the first steps finish many.
+            for name, (games, requests) in r["played"].items():
+                got = played.setdefault(name, [0, 0])
+                got[0], got[1] = got[0] + games, got[1] + requests
+            r["requests_per_game"] = {name: req / games for name, (games, req) in played.items() if games}
             st = step_row(users, r)
             st["rate_per_user"] = rate
             steps.append(st)
