@@ -176,9 +176,9 @@ class SpawnedServer:
         port: Optional[int] = None,
     ):
         """``workers``/``host``: their flags (None: not passed, the server's default);
-        ``extra``: more ``serve`` flags; ``python``: the interpreter to run, by default
-        this one (another install's, e.g. an older build's virtualenv, to compare builds
-        in one run); ``env``: changes to this process's environment (None removes a
+        ``extra``: more ``serve`` flags (for ``kind="floor"`` the floor's own, e.g.
+        ``--sized``); ``python``: the interpreter to run, by default this one (another
+        install's, e.g. an older build's virtualenv, to compare builds in one run); ``env``: changes to this process's environment (None removes a
         variable); ``prelude``: Python statements the server's interpreter runs before
         handeval's command line (``import gc; gc.disable()``); ``port``: the port (else a
         free one)."""
