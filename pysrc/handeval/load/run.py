@@ -46,7 +46,8 @@ def build_parser(prog: str = "handeval bench-load") -> argparse.ArgumentParser:
         choices=("handeval", "floor"),
         default="handeval",
         help="what --spawn-server starts: handeval serve (default), or 'floor': a bare grpc.aio server "
-        "answering every call with an empty response (the Python gRPC stack's own cost)",
+        "answering every unary call with an empty response and echoing each Tables stream message (the Python "
+        "gRPC stack's own cost; the played scenarios play blind against it)",
     )
     a("--server-log", default=None, help="file for the spawned server's log")
     a(
