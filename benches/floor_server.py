@@ -1,5 +1,5 @@
 """The floor of a gRPC server in Python on this machine, for benches/bench_wire.py: the
-bare grpc.aio server of handeval's service (``handeval.load.target.serve_floor``, the same
+bare grpc.aio server of handeval's service (``handeval.load.floor.serve_floor``, the same
 protos: the same method paths) answering each call with a fixed, pre-serialized answer of
 the same bytes as handeval's answer to that request. It parses nothing: the request's
 bytes are matched to their answer by RPC and length (the bench sends one request shape
@@ -17,7 +17,7 @@ from __future__ import annotations
 import pickle
 import sys
 
-from handeval.load.target import serve_floor
+from handeval.load.floor import serve_floor
 
 if __name__ == "__main__":
     if len(sys.argv) != 3:

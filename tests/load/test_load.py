@@ -498,15 +498,28 @@ def test_history_without_each_names_rows_has_no_items_rate(tmp_path):
     assert [p["requests_per_s"] for p in h] == [500.0, 510.0] and all(p["items_per_s"] is None for p in h)
 
 
-def test_plot_title_is_short():
+def test_plot_title_is_short_and_agrees_with_its_points():
+    """The run plot's title says the mean of the seconds it draws (not the run's total
+    rate, which counts the partly loaded first and last seconds) and the failures."""
+    from handeval.load.plots import plot_title
+
     s = {
         "rows": [{"name": f"{n}@{sc.batch}"} for n, sc in scenarios.SCENARIOS.items()],
         "total": {"requests_per_s": 1790.4, "items_per_s": 11703.2, "latency_ms": {"p99": 12.0}},
     }
-    title = report.plot_title(s, "run L")
-    assert title == f"run L: {len(scenarios.SCENARIOS)} scenarios — 1,790 req/s, 11,703 items/s, p99 12 ms"
+    points = [
+        {"requests_per_s": 1800.0, "items_per_s": 11000.0, "failures_per_s": 0.0},
+        {"requests_per_s": 2000.0, "items_per_s": 13000.0, "failures_per_s": 3.0},
+    ]
+    title = plot_title(s, points, "run L")
+    assert title == (
+        f"run L: {len(scenarios.SCENARIOS)} scenarios — 1,900 req/s, 12,000 items/s (mean of the 2 s drawn), "
+        "3 failed, p99 12 ms"
+    )
     s["rows"] = [{"name": "ssw.evaluate@1"}, {"name": "tienlen.flow@1"}]
-    assert report.plot_title(s).startswith("ssw.evaluate, tienlen.flow — ")
+    assert plot_title(s, points).startswith("ssw.evaluate, tienlen.flow — ")
+    points[0]["items_per_s"] = None  # not every second has items: no items rate
+    assert "items/s" not in plot_title(s, points)
 
 
 def test_one_default_mix_whichever_way_locust_is_started():

@@ -4,7 +4,7 @@ per server core), and the CPU cost per request."""
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Dict, List, Optional
 
 from handeval.load import scenarios
 
@@ -38,15 +38,34 @@ def sweep_plan(args) -> List[tuple]:
     return [(u, args.rate_per_user) for u in sweep_users(args.max_users, start)]
 
 
-def games_per_s(s: dict) -> Optional[float]:
-    """Whole games answered per second in a run of game flows (each game ends with one
-    Settle call), or None when the mix has no flow."""
-    rows = [r for r in s["rows"] if r["name"].partition("@")[0].endswith(".flow") and r["method"] == "Settle"]
-    return (
-        sum(r["requests_per_s"] * (r["requests"] - r["failures"]) / max(r["requests"], 1) for r in rows)
-        if rows
-        else None
-    )
+#: The request that ends one game, by the kind of game scenario: a flow's and a played
+#: record's Settle, a played stream's TableSettle.
+GAME_ENDS = {".flow": "Settle", ".record": "Settle", ".stream": "TableSettle"}
+
+
+def ends_a_game(row: dict) -> bool:
+    scenario = row["name"].partition("@")[0]
+    return any(scenario.endswith(k) and row["method"] == m for k, m in GAME_ENDS.items())
+
+
+def games_per_s(s: dict, per_game: Optional[Dict[str, float]] = None) -> Optional[float]:
+    """Whole games answered per second in a run of game flows or played games, or None
+    when the mix has none. A flow's games are its settle requests; a played scenario's
+    are its answered requests over the requests a whole game took in this run
+    (``per_game``: the mean of the games played to the end), so the games still on the
+    tables when the run stops count for the steps they got (a stream user's 8 tables
+    can outlast a short step; counting only the settled games would fall as the users
+    grow)."""
+    per_game = per_game or {}
+    total, seen = 0.0, False
+    for r in s["rows"]:
+        scenario = r["name"].partition("@")[0]
+        answered = r["requests_per_s"] * (r["requests"] - r["failures"]) / max(r["requests"], 1)
+        if scenario in per_game:
+            total, seen = total + answered / per_game[scenario], True
+        elif ends_a_game(r):
+            total, seen = total + answered, True
+    return total if seen else None
 
 
 def step_row(users: int, r: dict) -> dict:
@@ -64,7 +83,7 @@ def step_row(users: int, r: dict) -> dict:
         "failures": t["failures"],
         "requests_per_s": round(t["requests_per_s"], 1),
         "items_per_s": round(t["items_per_s"], 1),
-        "games_per_s": games_per_s(r["summary"]),
+        "games_per_s": games_per_s(r["summary"], r.get("requests_per_game")),
         "p50_ms": t["latency_ms"]["p50"],
         "p99_ms": t["latency_ms"]["p99"],
         "server_cores": server["cores_busy"] if server else None,

@@ -1,7 +1,6 @@
 """The Locust runs of ``handeval bench-load``: one headless run (:func:`run_once`, and
-:func:`single` that prints it), and the capacity sweep (:func:`sweep`), with the spawned
-server and the CPU each side used. The command line is ``run``, the maths ``capacity``,
-the sweep's text ``printing``."""
+:func:`single` that prints it), with the spawned server and the CPU each side used. The
+command line is ``run``, the sweeps of runs ``sweep``, the maths ``capacity``."""
 
 from __future__ import annotations
 
@@ -15,9 +14,8 @@ import time
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from handeval.load import report, scenarios
-from handeval.load.capacity import capacity, cost, step_row, sweep_plan
-from handeval.load.printing import capacity_text, print_steps
+from handeval.load import plots, report, scenarios
+from handeval.load.capacity import cost
 from handeval.load.target import SpawnedServer, free_port, machine_info, tree_cpu_seconds
 
 LOCUSTFILE = Path(__file__).with_name("locustfile.py")
@@ -74,18 +72,18 @@ def single(args, prog: str) -> int:
             }
             Path(args.json_out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         if args.plot:
-            report.write_plot(r["prefix"], args.plot, args.label or "")
+            plots.write_plot(r["prefix"], args.plot, args.label or "")
         return r["exit_code"]  # Locust's: 1 when any request failed
     finally:
         if server is not None:
             server.stop()
-        _cleanup()
+        cleanup()
 
 
 _tmpdirs: List[tempfile.TemporaryDirectory] = []
 
 
-def _cleanup() -> None:
+def cleanup() -> None:
     while _tmpdirs:
         _tmpdirs.pop().cleanup()
 
@@ -100,7 +98,7 @@ def run_once(args, users: int, server_pid: Optional[int], csv_prefix: Optional[s
     """One headless Locust run of ``users`` against ``args.target``: its summary (one
     total: Locust's final statistics), CPU costs, the scenarios that got no user and
     Locust's exit code; None when Locust wrote no statistics. The CSV stays in a temporary
-    directory until :func:`_cleanup` (or at ``csv_prefix``)."""
+    directory until :func:`cleanup` (or at ``csv_prefix``)."""
     tmp = tempfile.TemporaryDirectory(prefix="handeval-load-")
     _tmpdirs.append(tmp)
     prefix = csv_prefix or os.path.join(tmp.name, "run")
@@ -185,6 +183,11 @@ def run_once(args, users: int, server_pid: Optional[int], csv_prefix: Optional[s
         load_s, server_cpu = m["load_s"], m["server_cpu_s"]
     elif server0 is not None and server1 is not None:
         load_s, server_cpu = wall, server1 - server0
+    played: Dict[str, List[int]] = {}
+    for f in Path(cpu_dir).glob("played-*.json"):
+        for name, (games, requests) in json.loads(f.read_text(encoding="utf-8")).items():
+            got = played.setdefault(name, [0, 0])
+            got[0], got[1] = got[0] + games, got[1] + requests
     unused_file = Path(cpu_dir, "unused.txt")
     unused = unused_file.read_text(encoding="utf-8").split() if unused_file.exists() else []
     cpu: Dict[str, Any] = {
@@ -200,90 +203,7 @@ def run_once(args, users: int, server_pid: Optional[int], csv_prefix: Optional[s
         "command": cmd[2:],
         "prefix": prefix,
         "load_s": load_s,
+        # The played scenarios' games played to the end, [games, requests], and requests per game.
+        "played": played,
+        "requests_per_game": {name: requests / games for name, (games, requests) in played.items() if games},
     }
-
-
-def _sweep_one(args, kind: str, prog: str) -> Dict[str, Any]:
-    server = None
-    steps: List[dict] = []
-    try:
-        if args.spawn_server:
-            server = SpawnedServer(args.server_workers, log_path=args.server_log, kind=kind).wait_serving()
-            args.target = server.target
-        pid = server.proc.pid if server else args.server_pid
-        above = 0
-        print_steps([])
-        for users, rate in sweep_plan(args):
-            args.rate_per_user = rate
-            r = run_once(args, users, pid)
-            _cleanup()
-            if r is None:
-                break
-            st = step_row(users, r)
-            st["rate_per_user"] = rate
-            steps.append(st)
-            print_steps([st], header=False)
-            # Latency broke on two steps in a row (the knee and past it), or calls fail.
-            above = above + 1 if (st["p99_ms"] > args.slo_p99_ms or st["failures"]) else 0
-            if above >= 2:
-                break
-    finally:
-        if server is not None:
-            server.stop()
-    return {
-        "server": kind if args.spawn_server else args.target,
-        "steps": steps,
-        "capacity": capacity(steps, args.slo_p99_ms, args.server_cores),
-    }
-
-
-def sweep(args, prog: str) -> int:
-    kinds = [args.server_kind] + (["floor"] if args.sweep_floor and args.server_kind != "floor" else [])
-    plan = sweep_plan(args)
-    what = (
-        f"{plan[0][0]} users paced at {', '.join(f'{r:g}' for _, r in plan)} units/s each"
-        if args.sweep_by == "rate"
-        else f"users {', '.join(str(u) for u, _ in plan)}"
-    )
-    print(
-        f"sweep of mix {args.mix}: {what} at most, {args.run_time:g} s each, "
-        f"SLO p99 <= {args.slo_p99_ms:g} ms; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}"
-    )
-    results = []
-    for kind in kinds:
-        if args.spawn_server:
-            print(
-                f"\nserver: {kind}"
-                + (
-                    f" ({args.server_workers} worker(s))"
-                    if kind == "handeval"
-                    else " (a bare grpc.aio server answering every call at once)"
-                )
-            )
-        res = _sweep_one(args, kind, prog)
-        print(capacity_text(res["capacity"], args.slo_p99_ms))
-        results.append(res)
-    ratio = None
-    if len(results) == 2 and all(r["capacity"] and r["capacity"]["per_core"]["requests_per_s"] for r in results):
-        ratio = round(
-            results[0]["capacity"]["per_core"]["requests_per_s"] / results[1]["capacity"]["per_core"]["requests_per_s"],
-            3,
-        )
-        print(f"\nhandeval / floor, requests/s per server core within the SLO: x{ratio}")
-    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    if args.json_out:
-        res = {
-            "label": args.label,
-            "mix": args.mix,
-            "slo_p99_ms": args.slo_p99_ms,
-            "step_s": args.run_time,
-            "processes": args.processes,
-            "server_workers": args.server_workers,
-            "sweeps": results,
-            "handeval_over_floor_per_core": ratio,
-            "machine": machine_info(),
-        }
-        Path(args.json_out).write_text(json.dumps(res, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    if args.plot:
-        report.write_knee_plot(results, args.plot, args.slo_p99_ms, args.label or args.mix)
-    return 0 if all(r["steps"] for r in results) else 1

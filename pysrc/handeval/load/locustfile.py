@@ -12,6 +12,8 @@ is one Locust request: type = the gRPC method, name = ``scenario@batch``, the re
 time and size, and for a failure the gRPC status code (``RESOURCE_EXHAUSTED``, …) or
 ``ITEM_ERRORS`` when an OK answer reports items as errors (the scenarios send valid
 items only).
+The played scenarios' users (whole games played from the answers, as unary records or
+on a Tables stream) are ``handeval.load.played_users``'.
 
 Options added to Locust's own (forwarded from the master to its workers):
 ``--mix name[=weight][@batch],...`` (weights are shares of the users; "default" is the
@@ -42,7 +44,7 @@ from locust import User, events, task
 from locust.runners import WorkerRunner
 from locust.user.wait_time import constant_pacing
 
-from handeval.load import scenarios
+from handeval.load import played_users, scenarios
 from handeval.load.target import RemoteTargetRefused, Unreachable, checked_target, probe, tree_cpu_seconds
 
 CHANNEL_OPTIONS = [
@@ -336,3 +338,5 @@ for _s in scenarios.SCENARIOS.values():
         {"scenario": _s.name, "weight": _s.weight, "__doc__": _s.about, "__module__": __name__},
     )
 del _s
+# The played scenarios' users (TienlenRecordUser, DachuStreamUser, …): handeval.load.played_users.
+globals().update(played_users.user_classes(_channel, __name__))

@@ -1,5 +1,6 @@
 """Post-processing of Locust's CSV output (``--csv PREFIX``): the summary table with items/s
-and failures by gRPC status code, and the throughput/latency plot.
+and failures by gRPC status code, and the run second by second (``handeval.load.plots``
+draws it).
 
 ``python -m handeval.load.report PREFIX [--plot FILE.png]`` reads ``PREFIX_stats.csv``,
 ``PREFIX_failures.csv`` and (for the plot, written with ``--csv-full-history``)
@@ -18,8 +19,6 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from handeval.load import install_hint
-
 AGGREGATED = "Aggregated"
 
 
@@ -31,9 +30,10 @@ def _num(x: str) -> float:
 
 
 def items_per_request(name: str) -> int:
-    """``ssw.packed@10000`` → 10000; a game flow (``*.flow@N``) → 1 (one call of a game)."""
+    """``ssw.packed@10000`` → 10000; a game flow (``*.flow@N``) or a played game
+    (``*.record``, ``*.stream@tables``) → 1 (one request of a game)."""
     scenario, _, batch = name.partition("@")
-    if scenario.endswith(".flow") or not batch.isdigit():
+    if scenario.endswith((".flow", ".record", ".stream")) or not batch.isdigit():
         return 1
     return int(batch)
 
@@ -96,7 +96,7 @@ def summarize(prefix: str) -> dict:
 
 def print_summary(s: dict, out=sys.stdout) -> None:
     print(
-        f"{'method':<9}{'name':<24}{'requests':>10}{'req/s':>10}{'items/s':>14}"
+        f"{'method':<12}{'name':<24}{'requests':>10}{'req/s':>10}{'items/s':>14}"
         f"{'avg ms':>9}{'p50':>7}{'p95':>7}{'p99':>7}{'max ms':>9}  failures",
         file=out,
     )
@@ -104,7 +104,7 @@ def print_summary(s: dict, out=sys.stdout) -> None:
         lat = r["latency_ms"]
         errs = ", ".join(f"{k} {v}" for k, v in sorted(r["errors"].items())) or str(r["failures"])
         print(
-            f"{r['method'] or '':<9}{r['name']:<24}{r['requests']:>10,}{r['requests_per_s']:>10,.0f}"
+            f"{r['method'] or '':<12}{r['name']:<24}{r['requests']:>10,}{r['requests_per_s']:>10,.0f}"
             f"{r['items_per_s']:>14,.0f}{lat['avg']:>9.2f}{lat['p50']:>7.0f}{lat['p95']:>7.0f}{lat['p99']:>7.0f}"
             f"{lat['max']:>9.1f}  {errs}",
             file=out,
@@ -203,107 +203,6 @@ def _history_lines(prefix: str) -> List[dict]:
     ]
 
 
-def plot_title(s: dict, label: str = "") -> str:
-    """A short title: the label, the scenarios (named when there are at most three), and
-    the run's totals."""
-    names = [r["name"] for r in s["rows"]]
-    scen = sorted({n.partition("@")[0] for n in names})
-    what = ", ".join(scen) if len(scen) <= 3 else f"{len(scen)} scenarios"
-    o = s["total"] or {"requests_per_s": 0, "items_per_s": 0, "latency_ms": {"p99": float("nan")}}
-    head = f"{label}: {what}" if label else what
-    return (
-        f"{head} — {o['requests_per_s']:,.0f} req/s, {o['items_per_s']:,.0f} items/s, "
-        f"p99 {o['latency_ms']['p99']:.0f} ms"
-    )
-
-
-def _pyplot():
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise SystemExit(f"the plot needs matplotlib: {install_hint('load')}") from None
-    return plt
-
-
-def write_plot(prefix: str, path: str, title: str = "") -> None:
-    """A PNG of throughput (Locust's requests/s, and items/s when the history has each
-    name's rows) and latency (p50, p99) over the run."""
-    plt = _pyplot()
-    tl = history(prefix)
-    s = summarize(prefix)
-    t = [p["t"] for p in tl]
-    fig, (ax1, ax2) = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
-    reqs = [p["requests_per_s"] for p in tl]
-    ax1.plot(t, reqs, color="tab:orange", label="requests/s")
-    ax1.set_ylabel("requests/s", color="tab:orange")
-    ax1.set_ylim(0, max(reqs, default=0) * 1.15 or 1)
-    if tl and all(p["items_per_s"] is not None for p in tl):
-        items = [p["items_per_s"] for p in tl]
-        ax1b = ax1.twinx()
-        ax1b.plot(t, items, color="tab:blue", ls="--", label="items/s")
-        ax1b.set_ylabel("items/s", color="tab:blue")
-        ax1b.set_ylim(0, max(items, default=0) * 1.15 or 1)
-    ax1.set_title(plot_title(s, title), fontsize=9)
-    ax2.plot(t, [p["p50_ms"] for p in tl], label="p50")
-    ax2.plot(t, [p["p99_ms"] for p in tl], label="p99")
-    ax2.set_ylim(bottom=0)
-    ax2.set_ylabel("latency (ms, Locust's current window)")
-    ax2.set_xlabel("seconds")
-    ax2.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
-def write_knee_plot(sweeps: List[dict], path: str, slo_ms: float, title: str = "") -> None:
-    """A PNG of each sweep's p50 and p99 latency against its throughput, one point per
-    step (labelled with its users), the SLO as a line and the capacity marked: where the
-    latency turns up (the knee)."""
-    plt = _pyplot()
-    fig, ax = plt.subplots(figsize=(9, 5.5))
-    colours = ["tab:blue", "tab:green", "tab:purple"]
-    for sw, colour in zip(sweeps, colours):
-        steps = [st for st in sw["steps"] if st["requests"]]
-        x = [st["requests_per_s"] for st in steps]
-        ax.plot(x, [st["p99_ms"] for st in steps], "o-", color=colour, label=f"{sw['server']}: p99")
-        ax.plot(x, [st["p50_ms"] for st in steps], "s--", color=colour, alpha=0.6, label=f"{sw['server']}: p50")
-        for st in steps:
-            ax.annotate(
-                str(st["users"]),
-                (st["requests_per_s"], st["p99_ms"]),
-                textcoords="offset points",
-                xytext=(4, 4),
-                fontsize=7,
-                color=colour,
-            )
-        c = sw.get("capacity")
-        if c:
-            ax.plot(
-                [c["requests_per_s"]],
-                [c["p99_ms"]],
-                "*",
-                ms=16,
-                color=colour,
-                label=f"{sw['server']}: capacity {c['requests_per_s']:,.0f} req/s"
-                + (f" ({c['per_core']['requests_per_s']:,.0f}/core)" if c["per_core"]["requests_per_s"] else ""),
-            )
-    ax.axhline(slo_ms, color="tab:red", lw=1, ls=":", label=f"SLO p99 {slo_ms:g} ms")
-    ax.set_xlabel("throughput (requests/s)")
-    ax.set_ylabel("latency (ms)")
-    ax.set_ylim(bottom=0)
-    ax.set_xlim(left=0)
-    ax.set_title(
-        f"{title}: latency against throughput (points: users)" if title else "latency against throughput", fontsize=10
-    )
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=100)
-    plt.close(fig)
-
-
 def main(argv: Optional[List[str]] = None) -> int:
     ap = argparse.ArgumentParser(
         prog="python -m handeval.load.report", description=__doc__.split("\n\n")[0].replace("``", "")
@@ -314,6 +213,8 @@ def main(argv: Optional[List[str]] = None) -> int:
     args = ap.parse_args(argv)
     print_summary(summarize(args.prefix))
     if args.plot:
+        from handeval.load.plots import write_plot
+
         write_plot(args.prefix, args.plot, args.title)
         print(f"wrote {args.plot}")
     return 0

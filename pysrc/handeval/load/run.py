@@ -23,7 +23,8 @@ import sys
 from typing import List, Optional
 
 from handeval.load import install_hint, scenarios
-from handeval.load.locust_run import LOCUSTFILE, single, sweep  # noqa: F401  (LOCUSTFILE: the tests read it here)
+from handeval.load.locust_run import LOCUSTFILE, single  # noqa: F401  (LOCUSTFILE: the tests read it here)
+from handeval.load.sweep import sweep
 from handeval.load.target import RemoteTargetRefused, Unreachable, checked_target, probe
 
 MAX_RUN_TIME = 3600.0
@@ -45,7 +46,8 @@ def build_parser(prog: str = "handeval bench-load") -> argparse.ArgumentParser:
         choices=("handeval", "floor"),
         default="handeval",
         help="what --spawn-server starts: handeval serve (default), or 'floor': a bare grpc.aio server "
-        "answering every call with an empty response (the Python gRPC stack's own cost)",
+        "answering every unary call with an empty response and echoing each Tables stream message (the Python "
+        "gRPC stack's own cost; the played scenarios play blind against it)",
     )
     a("--server-log", default=None, help="file for the spawned server's log")
     a(
@@ -121,6 +123,13 @@ def build_parser(prog: str = "handeval bench-load") -> argparse.ArgumentParser:
         help="with --sweep --spawn-server: sweep the floor server (a bare grpc.aio server) too, same steps, "
         "and print the ratio of the capacities",
     )
+    g.add_argument(
+        "--sweep-each",
+        action="store_true",
+        help="with --sweep: sweep each scenario of the mix alone (and with --sweep-floor its floor), then print "
+        "each one's capacity per server core (whole games/s for game scenarios) and, for a game played both "
+        "ways, the ratio stream / record",
+    )
     a("locust_args", nargs="*", help="after --: more Locust arguments")
     return p
 
@@ -139,6 +148,8 @@ def _check(args, prog: str) -> Optional[str]:
         return "--max-users must be >= 1 and --slo-p99-ms > 0"
     if args.sweep and (args.sweep_start_rate <= 0 or args.sweep_steps < 1):
         return "--sweep-start-rate must be > 0 and --sweep-steps >= 1"
+    if args.sweep_each and not args.sweep:
+        return "--sweep-each needs --sweep"
     if args.sweep_floor and not (args.sweep and args.spawn_server):
         return "--sweep-floor needs --sweep --spawn-server"
     try:

@@ -1,10 +1,11 @@
-"""The load scenarios: every request the load tests send and every check of an answer.
+"""The load scenarios: the requests of the pre-built ones and every check of their answers.
 
-This is the only module of ``handeval.load`` that knows the gRPC contract
-(``handeval.v2``): it builds the serialised requests of each scenario and counts the item
-errors in a serialised response. The locustfile, the report and the spawned servers see
-scenario names, method names and bytes only, so moving to another version of the contract
-changes this file alone.
+With ``play`` and ``table_wire`` (the played games: each request built from the answer
+before it, ``PLAYED``) these are the modules of ``handeval.load`` that know the gRPC
+contract (``handeval.v2``): this one builds the serialised requests of each scenario and
+counts the item errors in a serialised response. The locustfile, the report and the
+spawned servers see scenario names, method names and bytes only, so moving to another
+version of the contract changes these files alone.
 
 A scenario yields *units*: a list of calls sent one after another by one Locust user. A
 batch scenario's unit is one call of ``batch`` items; a game-flow scenario's unit is the
@@ -370,7 +371,7 @@ def dachu_flow(rng, batch):
 @dataclass(frozen=True)
 class Scenario:
     name: str
-    build: Callable[[random.Random, int], List[Call]]
+    build: Optional[Callable[[random.Random, int], List[Call]]]  # None: played (PLAYED)
     weight: int  # default Locust user weight (share of the users)
     batch: int  # default items (batch scenarios) or games (flows) per unit
     about: str
@@ -401,6 +402,20 @@ SCENARIOS: Dict[str, Scenario] = {
 }
 
 
+#: Whole games played from the answers, as a game server plays them (handeval.load.play;
+#: their users: handeval.load.played_users): unary records, or tables on one Tables stream
+#: per user (batch = tables per stream). No pre-built units; not in the default mix.
+PLAYED: Dict[str, Scenario] = {
+    s.name: s
+    for s in (
+        Scenario("tienlen.record", None, 1, 1, "越式13张 played: the seat to move's view of the record, 托管, Settle"),
+        Scenario("dachu.record", None, 1, 1, "打儲 played: each decision's seat view of the record, 托管, Settle"),
+        Scenario("tienlen.stream", None, 1, 8, "越式13张 played on a Tables stream, tables interleaved"),
+        Scenario("dachu.stream", None, 1, 8, "打儲 played on a Tables stream, tables interleaved"),
+    )
+}
+
+
 #: The mix of a run that names none, whichever way Locust is started (``handeval
 #: bench-load`` or ``locust -f``): every scenario at its default weight and batch.
 DEFAULT_MIX = "default"
@@ -416,11 +431,12 @@ def parse_mix(text: str) -> List[Tuple[str, int, int]]:
             continue
         name, _, batch = part.partition("@")
         name, _, weight = name.partition("=")
-        if name not in SCENARIOS:
-            raise ValueError(f"--mix: unknown scenario {name!r}; one of {', '.join(SCENARIOS)}")
+        known = SCENARIOS.get(name) or PLAYED.get(name)
+        if known is None:
+            raise ValueError(f"--mix: unknown scenario {name!r}; one of {', '.join([*SCENARIOS, *PLAYED])}")
         try:
             w = int(weight) if weight else 1
-            b = int(batch) if batch else SCENARIOS[name].batch
+            b = int(batch) if batch else known.batch
         except ValueError:
             raise ValueError(f"--mix: {part!r}: weight and batch are whole numbers") from None
         if w < 1 or b < 1:

@@ -1,6 +1,5 @@
 """Where the load goes: the loopback check, and the servers ``handeval bench-load
---spawn-server`` starts (``handeval serve``, or the floor: a bare grpc.aio server, which
-benches/floor_server.py also runs for benches/bench_wire.py).
+--spawn-server`` starts (``handeval serve``, or the floor: ``handeval.load.floor``).
 
 Safety: a target must be a loopback address (127.0.0.0/8, ::1, a name resolving only to
 those, or a ``unix:`` socket) unless ``--allow-remote`` is given; a name is resolved once
@@ -17,8 +16,6 @@ import subprocess
 import sys
 import time
 from typing import Dict, List, Optional, Tuple
-
-from handeval.load import scenarios
 
 
 class RemoteTargetRefused(SystemExit):
@@ -179,9 +176,9 @@ class SpawnedServer:
         port: Optional[int] = None,
     ):
         """``workers``/``host``: their flags (None: not passed, the server's default);
-        ``extra``: more ``serve`` flags; ``python``: the interpreter to run, by default
-        this one (another install's, e.g. an older build's virtualenv, to compare builds
-        in one run); ``env``: changes to this process's environment (None removes a
+        ``extra``: more ``serve`` flags (for ``kind="floor"`` the floor's own, e.g.
+        ``--sized``); ``python``: the interpreter to run, by default this one (another
+        install's, e.g. an older build's virtualenv, to compare builds in one run); ``env``: changes to this process's environment (None removes a
         variable); ``prelude``: Python statements the server's interpreter runs before
         handeval's command line (``import gc; gc.disable()``); ``port``: the port (else a
         free one)."""
@@ -189,7 +186,7 @@ class SpawnedServer:
         self.port = port or free_port()
         self.target = f"127.0.0.1:{self.port}"
         if kind == "floor":
-            cmd: List[str] = [python, "-m", "handeval.load.target", "serve-floor", str(self.port)]
+            cmd: List[str] = [python, "-m", "handeval.load.floor", str(self.port), *extra]
         else:
             run = ["-c", f"{prelude}\nimport runpy; runpy.run_module('handeval', run_name='__main__')"]
             cmd = [python, *(run if prelude else ["-m", "handeval"]), "serve", "--port", str(self.port)]
@@ -245,55 +242,3 @@ class SpawnedServer:
 
     def __exit__(self, *exc):
         self.stop()
-
-
-def serve_floor(port: int, answers: Optional[Dict[str, Dict[int, bytes]]] = None) -> int:
-    """The floor of a Python grpc.aio server on this machine: the service's methods
-    answered at once, parsing nothing (no thread pool, no conversion, no rules, no
-    metrics, no logs), plus health; on 127.0.0.1 only, until SIGTERM. So the cost handeval
-    adds on top is the difference.
-
-    Each answer is empty (``--server-kind floor`` of ``handeval bench-load``), or with
-    ``answers`` (``{rpc: {request length: answer bytes}}``) the fixed, pre-serialized answer
-    of the request's RPC and length: handeval's own answer to that request, so both servers
-    send the same bytes (benches/floor_server.py, for benches/bench_wire.py; a length not
-    in ``answers`` fails the call)."""
-    import asyncio
-
-    import grpc
-    from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-
-    empty = scenarios.empty_response()
-
-    def handler(by_len: Optional[Dict[int, bytes]]):
-        async def answer(data: bytes, context) -> bytes:
-            return empty if by_len is None else by_len[len(data)]
-
-        return grpc.unary_unary_rpc_method_handler(answer)
-
-    table: Dict[str, Optional[Dict[int, bytes]]] = dict.fromkeys(scenarios.RPCS) if answers is None else {**answers}
-
-    async def run():
-        server = grpc.aio.server(
-            options=[("grpc.max_receive_message_length", 64 << 20), ("grpc.max_send_message_length", 64 << 20)]
-        )
-        handlers = {rpc: handler(by_len) for rpc, by_len in table.items()}
-        server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(scenarios.SERVICE, handlers),))
-        hs = health.aio.HealthServicer()
-        health_pb2_grpc.add_HealthServicer_to_server(hs, server)
-        server.add_insecure_port(f"127.0.0.1:{port}")
-        await server.start()
-        await hs.set("", health_pb2.HealthCheckResponse.SERVING)
-        stop = asyncio.Event()
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, stop.set)
-        await stop.wait()
-        await server.stop(1)
-
-    asyncio.run(run())
-    return 0
-
-
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["serve-floor"] and len(sys.argv) == 3:
-        sys.exit(serve_floor(int(sys.argv[2])))
-    sys.exit("usage: python -m handeval.load.target serve-floor PORT")
