@@ -24,6 +24,7 @@ from handeval.v2 import (
     tienlen_pb2 as tl,
 )
 from harness.deck import DECK
+from harness.h2raw import DATA, RawConnection, call_headers, frame, grpc_message
 from harness.server import ServerProcess
 
 from grpc_fixtures import children, no_traceback, wait_for
@@ -287,6 +288,21 @@ def test_the_stream_bounds_hold(bounded_server):
             list(stub.Tables(idle(), timeout=30))
         assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
         assert "--max-stream-idle" in e.value.details()
+
+        # A client that never reads an answer (its window 0): after --max-stream-idle its
+        # connection is closed, freeing the stream and its tables.
+        host, port = bounded_server.target.rsplit(":", 1)
+        raw = RawConnection(host, int(port), window=0)
+        try:
+            s_id = raw.next_stream
+            raw.send(
+                call_headers(s_id, "/handeval.v2.Handeval/Tables", raw.authority)
+                + b"".join(frame(DATA, 0, s_id, grpc_message(r.SerializeToString())) for r in starts[:2])
+            )
+            # Its answer's send cannot be followed by a status: the connection is closed.
+            wait_for(raw.closed.is_set, what="the unread stream's connection closed", server=bounded_server)
+        finally:
+            raw.close()
 
         # More streams than --max-table-streams (4; a quarter, 1, per client address).
         hold = threading.Event()

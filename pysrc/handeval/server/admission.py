@@ -315,7 +315,8 @@ class Admission:
 
     def tables(self, serve: Callable) -> Callable:
         """The handler of a Tables stream: a call slot and a table-stream slot, then
-        ``serve(context, first_message)`` reads and writes the stream itself."""
+        ``serve(context, first_message, close_connection)`` reads and writes the stream
+        itself."""
 
         async def handler(request_iterator, context):
             ip, conn = await self._enter(context)
@@ -327,7 +328,16 @@ class Admission:
                         if conn is not None:
                             conn.served = True
 
-                    await serve(context, first_message)
+                    def close_connection() -> bool:
+                        """Closes the stream's connection (an answer its client never
+                        takes holds a send no status can follow); False when it cannot."""
+                        address = peer_address(context.peer())
+                        if address is None or self.close_peer is None:
+                            return False
+                        asyncio.get_running_loop().run_in_executor(None, self.close_peer, address)
+                        return True
+
+                    await serve(context, first_message, close_connection)
                 finally:
                     self._leave_table_stream(tip)
             finally:

@@ -88,10 +88,12 @@ class TableStream:
     ``DachuCall``; each returns the server's ``TablesResponse`` (a state, a settlement,
     an ``error`` for a step the record does not allow — the table is then unchanged)."""
 
-    def __init__(self, channel: grpc.Channel, metadata=None, max_resumes: int = 8):
+    def __init__(self, channel: grpc.Channel, metadata=None, resume_within: float = 30.0):
+        """``resume_within``: seconds a step keeps opening the stream again (a worker
+        restarting, a rolling update) before its error is raised."""
         self._stub = handeval_pb2_grpc.HandevalStub(channel)
         self._metadata = metadata
-        self._max_resumes = max_resumes
+        self._resume_within = resume_within
         self._stream: Optional[_Stream] = None
         self._lock = threading.Lock()
         #: table name → (TableStart, the record so far)
@@ -171,7 +173,11 @@ class TableStream:
         if suggest is not None:
             request.suggest.CopyFrom(suggest)
         with self._lock:
-            for attempt in range(self._max_resumes + 1):
+            give_up = time.monotonic() + self._resume_within
+            attempt = 0
+            while True:
+                attempt += 1
+                last = time.monotonic() >= give_up
                 try:
                     if self._stream is None:
                         self._stream = _Stream(self._stub, self._metadata)
@@ -179,22 +185,21 @@ class TableStream:
                         self._restart(table)
                     answer = self._stream.ask(request)
                 except grpc.RpcError as e:
-                    if e.code() not in RESUMABLE or attempt == self._max_resumes:
+                    if e.code() not in RESUMABLE or last:
                         raise
                     self.end()
                     self.resumes += 1
                     # Backoff as the documented retry policy's (a worker restarting).
-                    time.sleep(min(MAX_BACKOFF_S, FIRST_BACKOFF_S * 2**attempt))
+                    time.sleep(min(MAX_BACKOFF_S, FIRST_BACKOFF_S * 2 ** (attempt - 1)))
                     continue
                 if answer.WhichOneof("answer") == "closed" and not request.HasField("close"):
                     # The server no longer holds it (idle, or a new stream): again from
                     # its record, then the same step.
                     self._open.discard(table)
-                    if fresh or attempt == self._max_resumes:
+                    if fresh or last or attempt > 2:
                         return answer
                     continue
                 return answer
-        raise AssertionError("unreachable")
 
     def _restart(self, table: str) -> None:
         start, record = self._tables[table]

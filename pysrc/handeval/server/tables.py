@@ -36,17 +36,41 @@ GAME_LABEL = "tables"
 #: A stream looks for idle tables at most this often, as a share of --max-table-idle.
 SWEEP_SHARE = 8
 
-_timeout = getattr(asyncio, "timeout", None)
+
+#: What a stream waits for when its client does not take an answer.
+UNREAD = "the client to read an answer"
 
 
-async def _within(seconds, awaitable):
-    """``awaitable`` within ``seconds`` (None: no bound); TimeoutError after."""
-    if not seconds:
-        return await awaitable
-    if _timeout is None:  # Python 3.10
-        return await asyncio.wait_for(awaitable, seconds)
-    async with _timeout(seconds):
-        return await awaitable
+class _Watch:
+    """The stream's idle bound: one timer per stream (not one per message, which costs
+    more than a small step's work). While the stream waits for a message or for its
+    client to take an answer (``waiting``), ``idle`` seconds after the last change the
+    stream's task is cancelled, and ``expired`` says why."""
+
+    def __init__(self, idle: float):
+        self.loop = asyncio.get_running_loop()
+        self.task = asyncio.current_task()
+        self.idle = idle
+        self.waiting = ""  # "" while a step works: not idle
+        self.since = self.loop.time()
+        self.expired = ""
+        self._handle = self.loop.call_later(idle, self._check)
+
+    def wait_for(self, what: str) -> None:
+        self.waiting = what
+        self.since = self.loop.time()
+
+    def _check(self) -> None:
+        due = self.since + self.idle
+        if self.waiting and self.loop.time() >= due:
+            self.expired = self.waiting
+            assert self.task is not None
+            self.task.cancel()
+            return
+        self._handle = self.loop.call_later(max(due - self.loop.time(), self.idle / 8), self._check)
+
+    def stop(self) -> None:
+        self._handle.cancel()
 
 
 class TablesStreams:
@@ -66,31 +90,29 @@ class TablesStreams:
         c = self.config
         return _core.WireTables(c.max_stream_tables, c.max_tables, c.max_batch, c.max_samples, c.max_request_work)
 
-    async def serve(self, context, first_message) -> None:
+    async def serve(self, context, first_message, close_connection) -> None:
         """Runs the stream of ``context``; ``first_message()`` is called when its first
-        message has arrived (admission: the connection has sent a complete request)."""
+        message has arrived (admission: the connection has sent a complete request);
+        ``close_connection()`` closes the stream's connection."""
         c = self.config
-        idle = c.max_stream_idle or None
         sweep_every = c.max_table_idle / SWEEP_SHARE if c.max_table_idle else None
         if self.gate.closed:
             await context.abort(grpc.StatusCode.UNAVAILABLE, "the server is shutting down: open the stream elsewhere")
         tables = self._tables()
         call = _core.WireCall(context.time_remaining())
         last_sweep = time.monotonic()
+        watch = _Watch(c.max_stream_idle) if c.max_stream_idle else None
         self.open += 1
         metrics.INFLIGHT.inc()
         try:
             while True:
-                try:
-                    data = await _within(idle, context.read())
-                except asyncio.TimeoutError:
-                    await context.abort(
-                        grpc.StatusCode.DEADLINE_EXCEEDED,
-                        f"no message for --max-stream-idle ({c.max_stream_idle:g} s): the stream's tables "
-                        "are forgotten; start them again from their records on a new stream",
-                    )
+                if watch is not None:
+                    watch.wait_for("a message")
+                data = await context.read()
                 if data is grpc.aio.EOF:
                     return
+                if watch is not None:
+                    watch.waiting = ""
                 if first_message is not None:
                     first_message()
                     first_message = None
@@ -104,11 +126,13 @@ class TablesStreams:
                     await self._fail(context, e)
                 finally:
                     self.observe("Tables", GAME_LABEL, code, time.perf_counter() - start, 1, 0)
-                await self._write(context, out, idle)
+                if watch is not None:
+                    watch.wait_for(UNREAD)
+                await context.write(out)
                 if sweep_every is not None and time.monotonic() - last_sweep >= sweep_every:
                     last_sweep = time.monotonic()
                     for closed in tables.expire(c.max_table_idle):
-                        await self._write(context, closed, idle)
+                        await context.write(closed)
                 if self.gate.closed:
                     await context.abort(
                         grpc.StatusCode.UNAVAILABLE,
@@ -116,8 +140,34 @@ class TablesStreams:
                     )
         except asyncio.CancelledError:
             call.cancel()  # a step on the pool stops at its next check
-            raise
+            if watch is None or not watch.expired:
+                raise  # the client's cancel, or the server's stop
+            if watch.expired == UNREAD:
+                # An answer the client never takes: no status can follow it (the send is
+                # still pending in gRPC's core, and grpc.aio cannot cancel it), so the
+                # connection is closed, as for unread unary answers (admission).
+                closed = close_connection()
+                log_event(
+                    self.log,
+                    logging.WARNING,
+                    "unread_answers",
+                    rpc="Tables",
+                    limit_s=c.max_stream_idle,
+                    action="connection closed" if closed else "stream left to its connection",
+                )
+                raise
+            # The stream's own idle bound, not a cancel: answered as such.
+            uncancel = getattr(asyncio.current_task(), "uncancel", None)
+            if uncancel is not None:
+                uncancel()
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"waited for {watch.expired} for --max-stream-idle ({c.max_stream_idle:g} s): the stream's "
+                "tables are forgotten; start them again from their records on a new stream",
+            )
         finally:
+            if watch is not None:
+                watch.stop()
             tables.clear()
             self.open -= 1
             metrics.INFLIGHT.dec()
@@ -131,16 +181,6 @@ class TablesStreams:
         except asyncio.CancelledError:
             call.cancel()
             raise
-
-    async def _write(self, context, out: bytes, idle) -> None:
-        try:
-            await _within(idle, context.write(out))
-        except asyncio.TimeoutError:
-            await context.abort(
-                grpc.StatusCode.DEADLINE_EXCEEDED,
-                f"the client did not read an answer for --max-stream-idle ({self.config.max_stream_idle:g} s): "
-                "the stream's tables are forgotten",
-            )
 
     async def _fail(self, context, e) -> None:
         """A message that is no TablesRequest, or a stopped stream, ends the stream (a bad
