@@ -161,6 +161,13 @@ impl RoundState {
         }
     }
 
+    /// Forgets which cards were played in the round, so they may be played again: for a
+    /// search whose adversary's played cards stay unseen (its next position is then its
+    /// key, [`search_key`](Self::search_key), alone).
+    pub(crate) fn forget_played(&mut self) {
+        self.used = 0;
+    }
+
     /// The seat that leads the next round, once this one is over.
     pub fn next_leader(&self) -> Option<usize> {
         if self.is_over() {

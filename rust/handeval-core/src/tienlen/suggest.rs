@@ -406,7 +406,7 @@ pub fn suggest_yielding(view: &View, seed: u64, effort: u32, between: &dyn Fn() 
     let mut alts = ranked(&view.game, seat)?;
     let endgame = Endgame::of(&view.game, seat);
     if let Some(e) = &endgame {
-        if let (Verdict::Win(a), _) = sure_win::fast_search(e, NODE_BUDGET) {
+        if let (Verdict::Win(a), _) = sure_win::fast::fast_search(e, NODE_BUDGET) {
             // 必胜: the search's first move, whatever the heuristic thought.
             alts.retain(|x| x.action != a);
             alts.insert(0, Alternative { action: a, score: SURE_WIN });
@@ -722,7 +722,7 @@ mod tests {
         let g = Game::replay(&hands, &record(rec), &Rules::default()).unwrap();
         assert_eq!(g.players, players);
         let e = Endgame::of(&g, seat).unwrap();
-        assert!(!sure_win::surely_not(&e, true));
+        assert!(!sure_win::fast::surely_not(&e, true));
         keeps_sure_wins(&[position]);
     }
 
