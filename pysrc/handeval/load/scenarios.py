@@ -452,7 +452,10 @@ def parse_mix(text: str) -> List[Tuple[str, int, int]]:
 def units(name: str, batch: int, count: int, seed: int) -> List[List[Call]]:
     """``count`` pre-built units of scenario ``name`` (deterministic for a seed)."""
     rng = random.Random(f"{seed}/{name}/{batch}")
-    return [SCENARIOS[name].build(rng, batch) for _ in range(count)]
+    build = SCENARIOS[name].build
+    if build is None:  # a played scenario has no pre-built units
+        raise ValueError(f"{name} is played from the answers: it has no pre-built units")
+    return [build(rng, batch) for _ in range(count)]
 
 
 # ---------------------------------------------------------------- answer checks

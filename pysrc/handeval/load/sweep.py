@@ -174,7 +174,7 @@ def sweep_each(args, prog: str) -> int:
     """Each scenario of the mix swept alone (and its floor), then their capacities."""
     mix, whole = scenarios.parse_mix(args.mix), args.mix
     print(f"each scenario of {whole} alone; load average {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    table = []
+    table: List[dict] = []
     for name, weight, batch in mix:
         args.mix = f"{name}={weight}@{batch}"
         print(f"\n=== {args.mix}")
