@@ -9,7 +9,6 @@ import os
 import random
 import signal
 import threading
-import time
 
 import grpc
 import pytest
@@ -267,25 +266,39 @@ def test_the_stream_bounds_hold(bounded_server):
         # A table untouched for --max-table-idle is closed and the stream told.
         stub = handeval_pb2_grpc.HandevalStub(ch)
 
-        def slow():
+        # t1 is stepped (a look every 50 ms, so the stream is never idle) until the
+        # stream says t0 was closed.
+        seen = threading.Event()
+
+        def busy():
             yield starts[0]
             yield starts[1]
-            time.sleep(0.8)
-            yield tb.TablesRequest(table="t1", look=tb.TableLook())
-            yield tb.TablesRequest(table="t1", look=tb.TableLook())
+            for _ in range(2000):  # a hang guard of ~100 s
+                if seen.wait(0.05):
+                    return
+                yield tb.TablesRequest(table="t1", look=tb.TableLook())
 
-        answers = list(stub.Tables(slow(), timeout=30))
+        answers = []
+        for a in stub.Tables(busy(), timeout=120):
+            answers.append(a)
+            if a.WhichOneof("answer") == "closed" and a.table == "t0":
+                seen.set()
         closed = [a for a in answers if a.WhichOneof("answer") == "closed"]
         assert any(a.table == "t0" and a.closed.reason == tb.TABLE_CLOSED_REASON_IDLE for a in closed), answers
 
-        # A stream that sends nothing for --max-stream-idle ends DEADLINE_EXCEEDED.
+        # A stream that sends nothing for --max-stream-idle ends DEADLINE_EXCEEDED: its
+        # request iterator waits until the server has ended the call.
+        ended = threading.Event()
+
         def idle():
             yield starts[0]
-            time.sleep(2.5)
-            yield starts[1]
+            ended.wait(120)
 
         with pytest.raises(grpc.RpcError) as e:
-            list(stub.Tables(idle(), timeout=30))
+            try:
+                list(stub.Tables(idle(), timeout=120))
+            finally:
+                ended.set()
         assert e.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
         assert "--max-stream-idle" in e.value.details()
 
